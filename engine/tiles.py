@@ -1,0 +1,147 @@
+"""Tiles of the double-six set as small frozen values, plus the integer tables the fast
+core works with.
+
+A tile has an id 0..27 in (low, high) order: 0-0, 0-1, …, 0-6, 1-1, …, 6-6. Hands are
+28-bit masks over those ids, so "which tiles fit this end" is one AND.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import total_ordering
+
+from engine.errors import IllegalEventError
+
+NUMBERS = range(7)
+
+# id -> (low, high); built in sort order so ids compare like tiles.
+TILE_PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in NUMBERS for b in NUMBERS if a <= b)
+TILE_LO: tuple[int, ...] = tuple(p[0] for p in TILE_PAIRS)
+TILE_HI: tuple[int, ...] = tuple(p[1] for p in TILE_PAIRS)
+TILE_PIPS: tuple[int, ...] = tuple(a + b for a, b in TILE_PAIRS)
+TILE_TEXT: tuple[str, ...] = tuple(f"{a}-{b}" for a, b in TILE_PAIRS)
+_ID_OF_PAIR = {pair: i for i, pair in enumerate(TILE_PAIRS)}
+TILE_ID: dict[str, int] = {}
+for _i, (_a, _b) in enumerate(TILE_PAIRS):
+    TILE_ID[f"{_a}-{_b}"] = _i
+    TILE_ID[f"{_b}-{_a}"] = _i
+
+ALL_TILES_MASK = (1 << 28) - 1
+DOUBLE_MASK = sum(1 << i for i, (a, b) in enumerate(TILE_PAIRS) if a == b)
+DOUBLE_SIX = _ID_OF_PAIR[(6, 6)]
+# NUM_MASK[n]: every tile showing the number n.
+NUM_MASK: tuple[int, ...] = tuple(
+    sum(1 << i for i, (a, b) in enumerate(TILE_PAIRS) if n in (a, b)) for n in NUMBERS
+)
+# OTHER[id][n]: the number a tile shows on its far side when attached by n (-1: no fit).
+OTHER: tuple[tuple[int, ...], ...] = tuple(
+    tuple((b if n == a else a) if n in (a, b) else -1 for n in NUMBERS) for a, b in TILE_PAIRS
+)
+
+_TILE_RE = re.compile(r"\A([0-6])-([0-6])\Z")
+
+
+def tile_id(text: object) -> int:
+    """The id of a tile written ``a-b`` (either way round); ``bad_event`` otherwise."""
+    if isinstance(text, str):
+        tid = TILE_ID.get(text)
+        if tid is not None:
+            return tid
+    raise IllegalEventError("bad_event", f"not a tile: {text!r}")
+
+
+def mask_ids(mask: int) -> list[int]:
+    """Tile ids in a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_texts(mask: int) -> list[str]:
+    return [TILE_TEXT[i] for i in mask_ids(mask)]
+
+
+def mask_pips(mask: int) -> int:
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += TILE_PIPS[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+@total_ordering
+class Tile:
+    """A domino tile; ``Tile.parse("5-3") == Tile(3, 5)`` and it prints as ``3-5``."""
+
+    __slots__ = ("low", "high")
+    low: int
+    high: int
+
+    def __new__(cls, a: int, b: int) -> "Tile":
+        if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= 6 and 0 <= b <= 6):
+            raise ValueError(f"tile numbers must be 0..6, got {a!r}, {b!r}")
+        return _INTERNED[_ID_OF_PAIR[(min(a, b), max(a, b))]]
+
+    @classmethod
+    def parse(cls, text: str) -> "Tile":
+        match = _TILE_RE.match(text) if isinstance(text, str) else None
+        if not match:
+            raise ValueError(f"not a tile: {text!r}")
+        return cls(int(match.group(1)), int(match.group(2)))
+
+    @classmethod
+    def from_id(cls, tid: int) -> "Tile":
+        return _INTERNED[tid]
+
+    @property
+    def id(self) -> int:
+        return _ID_OF_PAIR[(self.low, self.high)]
+
+    @property
+    def pips(self) -> int:
+        return self.low + self.high
+
+    @property
+    def is_double(self) -> bool:
+        return self.low == self.high
+
+    def fits(self, number: int) -> bool:
+        return number in (self.low, self.high)
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}"
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return self is other if isinstance(other, Tile) else NotImplemented
+
+    def __lt__(self, other: "Tile") -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return (self.low, self.high) < (other.low, other.high)
+
+    def __hash__(self) -> int:
+        return hash((self.low, self.high))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Tile is immutable")
+
+    def __reduce__(self):
+        return (Tile, (self.low, self.high))
+
+
+def _make(a: int, b: int) -> Tile:
+    tile = object.__new__(Tile)
+    object.__setattr__(tile, "low", a)
+    object.__setattr__(tile, "high", b)
+    return tile
+
+
+_INTERNED: tuple[Tile, ...] = tuple(_make(a, b) for a, b in TILE_PAIRS)
+ALL_TILES: tuple[Tile, ...] = _INTERNED
