@@ -1,0 +1,84 @@
+"""``python -m clients.bots``: run the computer players of one account.
+
+    python -m clients.bots --server http://127.0.0.1:8000 --token TOKEN \
+        [--table CODE ...] [--seat N ...] [--level random|greedy|medium|strong] [--delay 0.7]
+
+Without ``--table`` it serves every table that seats the account, now or later.
+The token may also come from ``--token-file`` or the DEKABES_TOKEN variable (keeps
+it out of the process list).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+
+from clients.bots.policy import DEFAULT_LEVEL, LEVELS
+from clients.bots.runner import DEFAULT_DELAY, DEFAULT_POLL_WAIT, Runner, RunnerOptions
+from clients.sdk import ApiError, DekabesClient
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m clients.bots",
+                                     description="Play the seats a bot account holds.")
+    parser.add_argument("--server", default=os.environ.get("DEKABES_SERVER", "http://127.0.0.1:8000"),
+                        help="server base URL (default $DEKABES_SERVER or http://127.0.0.1:8000)")
+    parser.add_argument("--token", default=os.environ.get("DEKABES_TOKEN"),
+                        help="the bot account's API token (default $DEKABES_TOKEN)")
+    parser.add_argument("--token-file", help="read the token from this file")
+    parser.add_argument("--table", action="append", default=[], metavar="CODE",
+                        help="serve this table (repeatable); default: every table seating the account")
+    parser.add_argument("--seat", action="extend", nargs="+", type=int, metavar="N",
+                        help="only these seat numbers (default: every seat the account holds)")
+    parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
+                        help=f"bot strength (default {DEFAULT_LEVEL})")
+    parser.add_argument("--delay", type=float, default=DEFAULT_DELAY,
+                        help=f"seconds before each action so people can follow (default {DEFAULT_DELAY}; 0 in tests)")
+    parser.add_argument("--poll-wait", type=float, default=DEFAULT_POLL_WAIT,
+                        help="long-poll length in seconds (max 30)")
+    parser.add_argument("--exit-when-over", action="store_true",
+                        help="exit once every served match is over")
+    parser.add_argument("--seed", type=int, help="seed of the bots' random choices (reproducible runs)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every request")
+    parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
+    args = parser.parse_args(argv)
+    if args.token_file:
+        with open(args.token_file, encoding="utf-8") as handle:
+            args.token = handle.read().strip()
+    if not args.token:
+        parser.error("a token is needed: --token, --token-file or DEKABES_TOKEN")
+    if any(not 1 <= s <= 4 for s in args.seat or []):
+        parser.error("seats are numbered 1 to 4")
+    if args.delay < 0:
+        parser.error("--delay cannot be negative")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s", stream=sys.stderr)
+    if args.verbose:
+        logging.getLogger("urllib3").setLevel(logging.DEBUG)
+    options = RunnerOptions(level=args.level, delay=args.delay, tables=tuple(args.table),
+                            seats=frozenset(args.seat) if args.seat else None,
+                            exit_when_over=args.exit_when_over, poll_wait=args.poll_wait,
+                            seed=args.seed)
+    runner = Runner(DekabesClient(args.server, args.token), options)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: runner.stop_event.set())
+    try:
+        runner.run()
+    except ApiError as problem:
+        print(f"clients.bots: the server refused us: {problem.code} {problem.message}",
+              file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+"""``DekabesClient``: the one REST client of the Dékabès server.
+
+Used by the desktop client and by the computer players alike. Every call is a plain
+HTTP request (``requests``); pushes live in ``clients.sdk.push``.
+
+Retries: connection errors, timeouts and gateway errors (502/503/504, what a proxy
+answers while the server restarts) are retried with backoff. That is safe for
+actions too, because every action carries an Idempotency-Key that the retry reuses:
+the server applies one key at most once. After the last retry ``ConnectionLost``.
+
+A client object is not meant to be shared between threads (``requests.Session`` is
+not thread-safe); ``clone()`` gives each thread its own.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, Callable
+from urllib.parse import quote
+
+import requests
+
+from clients.sdk.errors import ApiError, ConnectionLost, error_from_response
+from clients.sdk.types import Account, SeatState, Table
+
+DEFAULT_TIMEOUT = 10.0
+MAX_LONG_POLL = 30          # the server caps ``wait`` at 30 s
+RETRY_STATUSES = (502, 503, 504)
+
+
+def new_action_key() -> str:
+    """A fresh Idempotency-Key: one per decision, reused on every retry of it."""
+    return str(uuid.uuid4())
+
+
+class DekabesClient:
+    def __init__(self, base_url: str, token: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 retries: int = 4, backoff: float = 0.25, user_agent: str = "dekabes-sdk"):
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.user_agent = user_agent
+        self.request_count = 0          # HTTP requests sent (retries included): for stats
+        self._session = requests.Session()
+
+    # ------------------------------------------------------------------ plumbing
+    def clone(self) -> "DekabesClient":
+        return DekabesClient(self.base_url, self.token, self.timeout, self.retries,
+                             self.backoff, self.user_agent)
+
+    def close(self) -> None:
+        self._session.close()
+
+    def __enter__(self) -> "DekabesClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _headers(self, extra: dict | None) -> dict:
+        headers = {"Accept": "application/json", "User-Agent": self.user_agent}
+        if self.token:
+            headers["Authorization"] = f"Token {self.token}"
+        if extra:
+            headers.update(extra)
+        return headers
+
+    def request(self, method: str, path: str, *, json: Any = None, params: dict | None = None,
+                headers: dict | None = None, timeout: float | None = None,
+                raw_text: bool = False) -> Any:
+        """Send one request (with retries) and return the decoded JSON body (or text)."""
+        url = self.base_url + path
+        last_problem: Exception | None = None
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(min(self.backoff * (2 ** (attempt - 1)), 2.0))
+            self.request_count += 1
+            try:
+                response = self._session.request(
+                    method, url, json=json, params=params, headers=self._headers(headers),
+                    timeout=timeout if timeout is not None else self.timeout)
+            except (requests.ConnectionError, requests.Timeout) as problem:
+                last_problem = problem
+                continue
+            if response.status_code in RETRY_STATUSES:
+                last_problem = ApiError(f"http_{response.status_code}", "gateway error",
+                                        status=response.status_code)
+                continue
+            return self._decode(response, raw_text)
+        raise ConnectionLost(f"{method} {path}: {last_problem}") from last_problem
+
+    @staticmethod
+    def _decode(response: requests.Response, raw_text: bool) -> Any:
+        if response.status_code >= 400:
+            try:
+                body = response.json()
+            except ValueError:
+                body = None
+            raise error_from_response(response.status_code, body, response.text)
+        if raw_text:
+            return response.text
+        if not response.content:
+            return {}
+        return response.json()
+
+    # ------------------------------------------------------------------ accounts
+    def register(self, username: str, password: str) -> Account:
+        account = Account.from_json(self.request(
+            "POST", "/api/auth/register", json={"username": username, "password": password}))
+        self.token = account.token
+        return account
+
+    def login(self, username: str, password: str) -> Account:
+        account = Account.from_json(self.request(
+            "POST", "/api/auth/token", json={"username": username, "password": password}))
+        self.token = account.token
+        return account
+
+    def me(self) -> Account:
+        return Account.from_json(self.request("GET", "/api/me"))
+
+    def register_bot(self, name: str) -> Account:
+        """Create a bot account owned by the caller; the result carries the bot's token."""
+        return Account.from_json(self.request("POST", "/api/bots", json={"name": name}))
+
+    # ------------------------------------------------------------------ tables
+    def create_table(self, seats: dict, join: list[int] | None = None,
+                     bots: dict | None = None, **extra) -> Table:
+        """``seats`` like {1: "human", 2: "bot", ...}; ``bots`` maps bot seats to bot usernames."""
+        body: dict[str, Any] = {"seats": {str(k): v for k, v in seats.items()}}
+        if join:
+            body["join"] = list(join)
+        if bots:
+            body["bots"] = {str(k): v for k, v in bots.items()}
+        body.update(extra)
+        return Table.from_json(self.request("POST", "/api/tables", json=body))
+
+    def tables(self, mine: bool = True) -> list[Table]:
+        data = self.request("GET", "/api/tables", params={"mine": 1} if mine else None)
+        return [Table.from_json(t) for t in data.get("tables", [])]
+
+    def table(self, code: str) -> Table:
+        return Table.from_json(self.request("GET", f"/api/tables/{_seg(code)}"))
+
+    def join(self, code: str, seat: int) -> Table:
+        return Table.from_json(self.request("POST", f"/api/tables/{_seg(code)}/join",
+                                            json={"seat": int(seat)}))
+
+    # ------------------------------------------------------------------ one seat
+    def seat_view(self, code: str, seat: int, wait: float | None = None,
+                  after: int | None = None) -> SeatState:
+        """The seat's view. With ``wait`` (seconds, max 30) and ``after`` (a version) this
+        long-polls: it returns as soon as the table moves past ``after``."""
+        params: dict[str, Any] = {}
+        timeout = self.timeout
+        if wait:
+            wait = min(float(wait), MAX_LONG_POLL)
+            params["wait"] = f"{wait:g}"
+            timeout = self.timeout + wait
+        if after is not None:
+            params["after"] = int(after)
+        data = self.request("GET", f"{self._seat_path(code, seat)}", params=params or None,
+                            timeout=timeout)
+        return SeatState.from_json(data, code=code, seat=seat)
+
+    def act(self, code: str, seat: int, type: str, expected_version: int | None = None,
+            key: str | None = None, **fields) -> SeatState:
+        """Send one action. ``key`` is the Idempotency-Key: pass the same one to retry the
+        same decision; a new one is generated when omitted."""
+        body: dict[str, Any] = {"type": type, **fields}
+        body.pop("seat", None)          # the seat is in the URL
+        if expected_version is not None:
+            body["expected_version"] = int(expected_version)
+        data = self.request("POST", f"{self._seat_path(code, seat)}/actions", json=body,
+                            headers={"Idempotency-Key": key or new_action_key()})
+        return SeatState.from_json(data, code=code, seat=seat)
+
+    def send_event(self, code: str, event: dict, expected_version: int | None = None,
+                   key: str | None = None) -> SeatState:
+        """Send an engine event (as in ``view["legal"]`` or from ``engine.bots.decide``)."""
+        fields = {k: v for k, v in event.items() if k not in ("type", "seat")}
+        return self.act(code, int(event["seat"]), event["type"], expected_version, key, **fields)
+
+    def hint(self, code: str, seat: int) -> dict:
+        return self.request("GET", f"{self._seat_path(code, seat)}/hint")
+
+    def events(self, code: str, seat: int, after: int = 0) -> dict:
+        return self.request("GET", f"{self._seat_path(code, seat)}/events",
+                            params={"after": int(after)})
+
+    def all_events(self, code: str, seat: int) -> list[dict]:
+        """Every event the seat may see, following pages if the server pages them."""
+        collected: list[dict] = []
+        after = 0
+        while True:
+            batch = self.events(code, seat, after).get("events", [])
+            if not batch:
+                return collected
+            collected.extend(batch)
+            newest = max(e.get("seq", 0) for e in batch)
+            if newest <= after:
+                return collected
+            after = newest
+
+    def record(self, code: str) -> str:
+        """The engine record (JSON Lines), complete once the match is over."""
+        return self.request("GET", f"/api/tables/{_seg(code)}/record",
+                            headers={"Accept": "text/plain"}, raw_text=True)
+
+    export = record
+
+    def wait_until(self, code: str, seat: int, predicate: Callable[[SeatState], bool],
+                   timeout: float = 60.0, poll: float = 10.0) -> SeatState:
+        """Long-poll the seat until ``predicate(state)`` holds; TimeoutError after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        state = self.seat_view(code, seat)
+        while not predicate(state):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"table {code} seat {seat}: condition not met at v{state.version}")
+            state = self.seat_view(code, seat, wait=max(0.5, min(poll, left)), after=state.version)
+        return state
+
+    # ------------------------------------------------------------------ pushes
+    def subscribe(self, code: str, seat: int | None = None, **options):
+        """A ``PushSubscription`` (started) for the table's pushes; see clients.sdk.push."""
+        from clients.sdk.push import PushSubscription
+        subscription = PushSubscription(self.base_url, self.token, code, seat=seat, **options)
+        subscription.start()
+        return subscription
+
+    def _seat_path(self, code: str, seat: int) -> str:
+        return f"/api/tables/{_seg(code)}/seats/{int(seat)}"
+
+
+def _seg(code: str) -> str:
+    return quote(str(code), safe="")

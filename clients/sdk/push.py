@@ -1,0 +1,205 @@
+"""Table pushes over WebSocket, in a background thread, delivered through a queue.
+
+    sub = client.subscribe("K7Q2MX", seat=1)
+    for push in sub.poll():            # never blocks: call it once per pygame frame
+        if push.kind == "view":   show(push.state)
+        elif push.kind == "resync": show(client.seat_view("K7Q2MX", 1))   # REST refetch
+
+The thread reconnects by itself with backoff. Whenever it (re)connects it queues a
+``resync``: pushes sent while it was away are gone, so the consumer refetches over
+REST and carries on from that version. It answers the server's ``ping`` with
+``pong``, drops pushes older than the newest version it has seen for a seat (late
+duplicates), and marks a push whose version skips past the previous one with
+``gap=True`` (a single commit may append several events, so a gap is normal; the
+pushed view is complete either way, but an event-log consumer should refetch events).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from urllib.parse import quote
+
+import websocket
+
+from clients.sdk.types import SeatState
+
+RECV_TICK = 0.5             # how often the thread looks at the stop flag while idle
+IDLE_LIMIT = 75.0           # no frame for this long: the connection is presumed dead
+
+
+@dataclass(frozen=True)
+class Push:
+    kind: str                       # "view" | "resync" | "disconnected"
+    seat: int | None = None
+    version: int | None = None
+    state: SeatState | None = None
+    gap: bool = False
+    reason: str = ""
+
+
+def ws_url(base_url: str, code: str, seat: int | None) -> str:
+    base = base_url.rstrip("/")
+    if base.startswith("https://"):
+        base = "wss://" + base[len("https://"):]
+    elif base.startswith("http://"):
+        base = "ws://" + base[len("http://"):]
+    url = f"{base}/ws/tables/{quote(str(code), safe='')}"
+    return url + (f"?seat={int(seat)}" if seat is not None else "")
+
+
+class PushSubscription:
+    def __init__(self, base_url: str, token: str | None, code: str, seat: int | None = None,
+                 min_backoff: float = 0.2, max_backoff: float = 5.0,
+                 idle_limit: float = IDLE_LIMIT):
+        self.code = code
+        self.seat = seat
+        self.url = ws_url(base_url, code, seat)
+        self._token = token
+        self._min_backoff = min_backoff
+        self._max_backoff = max_backoff
+        self._idle_limit = idle_limit
+        self._queue: queue.Queue[Push] = queue.Queue()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._socket: websocket.WebSocket | None = None
+        self._newest: dict[int, int] = {}
+        self._paused: dict[int, bool] = {}
+        self._thread = threading.Thread(target=self._run, name=f"push-{code}", daemon=True)
+        self.connected = threading.Event()
+        self.connections = 0            # successful connects so far (reconnects = connections - 1)
+
+    # ------------------------------------------------------------------ consumer side
+    def start(self) -> "PushSubscription":
+        self._thread.start()
+        return self
+
+    def poll(self) -> list[Push]:
+        """Every push queued so far; returns at once (empty list when none)."""
+        items = []
+        while True:
+            try:
+                items.append(self._queue.get_nowait())
+            except queue.Empty:
+                return items
+
+    def get(self, timeout: float | None = None) -> Push | None:
+        """The next push, waiting up to ``timeout`` seconds; None on timeout."""
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def observe(self, seat: int, version: int) -> None:
+        """Tell the subscription a REST fetch saw ``version``: older pushes get dropped."""
+        with self._lock:
+            if version > self._newest.get(seat, -1):
+                self._newest[seat] = version
+
+    def close(self) -> None:
+        self._stop.set()
+        sock = self._socket
+        if sock is not None:
+            try:
+                sock.close()
+            except Exception:           # closing a dead socket may fail; we are leaving anyway
+                pass
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout=3)
+
+    def __enter__(self) -> "PushSubscription":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ the thread
+    def _run(self) -> None:
+        backoff = self._min_backoff
+        was_connected = False
+        while not self._stop.is_set():
+            try:
+                sock = websocket.create_connection(
+                    self.url, timeout=RECV_TICK, enable_multithread=True,
+                    header=[f"Authorization: Token {self._token}"] if self._token else None)
+            except Exception as problem:    # refused, handshake 4xx/5xx, DNS: retry later
+                if was_connected:
+                    self._queue.put(Push("disconnected", reason=str(problem)))
+                    was_connected = False
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, self._max_backoff)
+                continue
+            self._socket = sock
+            self.connections += 1
+            backoff = self._min_backoff
+            was_connected = True
+            self.connected.set()
+            self._queue.put(Push("resync", reason="reconnected" if self.connections > 1
+                                 else "connected"))
+            try:
+                self._read_until_closed(sock)
+            finally:
+                self.connected.clear()
+                self._socket = None
+                try:
+                    sock.close()
+                except Exception:
+                    pass
+        if was_connected:
+            self._queue.put(Push("disconnected", reason="closed"))
+
+    def _read_until_closed(self, sock: websocket.WebSocket) -> None:
+        last_frame = time.monotonic()
+        while not self._stop.is_set():
+            try:
+                text = sock.recv()
+            except websocket.WebSocketTimeoutException:
+                if time.monotonic() - last_frame > self._idle_limit:
+                    return
+                continue
+            except (websocket.WebSocketException, OSError):
+                return
+            last_frame = time.monotonic()
+            if not text:                # close frame or empty message
+                if not sock.connected:
+                    return
+                continue
+            self._handle(sock, text)
+
+    def _handle(self, sock: websocket.WebSocket, text: str | bytes) -> None:
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return                      # not ours to interpret; the server only sends JSON
+        if not isinstance(message, dict):
+            return
+        kind = message.get("type")
+        if kind == "ping":
+            try:
+                sock.send(json.dumps({"type": "pong"}))
+            except (websocket.WebSocketException, OSError):
+                pass
+            return
+        if kind != "view":
+            return
+        try:
+            seat = int(message.get("seat"))
+            version = int(message.get("version"))
+        except (TypeError, ValueError):
+            return
+        paused = bool(message.get("paused"))
+        with self._lock:
+            previous = self._newest.get(seat)
+            # Older is a late duplicate. Same version is kept only when pause flipped:
+            # pause/resume may not move the version on every server.
+            if previous is not None and (version < previous or (
+                    version == previous and paused == self._paused.get(seat))):
+                return
+            self._newest[seat] = version
+            self._paused[seat] = paused
+        state = SeatState.from_json(message, code=self.code, seat=seat)
+        gap = previous is not None and version > previous + 1
+        self._queue.put(Push("view", seat=seat, version=version, state=state, gap=gap))
