@@ -1,0 +1,199 @@
+"""Self-play: bots of given levels play through the real fold (``engine.Match``).
+
+Seats 1..4 get ``bots[0..3]``; ``bots[0]`` and ``bots[2]`` are team "A". With ``swap``
+every other match puts the team-A bots in seats 2 & 4 instead, so any seat bias cancels;
+results are always credited to the bots (team "A" = the bots named first and third).
+Swapping is per match, never inside one, because the score belongs to the seats' team.
+
+Work is cut into fixed chunks (a few matches, or a quota of hands) with seeds derived
+from ``seed`` and the chunk number, so the totals do not depend on ``workers``.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import sys
+import time
+
+from engine.bots import LEVELS, decide
+from engine.match import Match, deal_event
+
+HANDS_PER_CHUNK = 25
+MATCHES_PER_CHUNK = 4
+ALL_BOT_SEATS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
+
+
+def simulate(bots: list[str], hands: int | None = None, matches: int | None = None,
+             seed: int = 1, swap: bool = False, workers: int = 1,
+             progress: bool = False) -> dict:
+    """Play ``hands`` hands (continuous matches) or ``matches`` full matches; totals."""
+    if len(bots) != 4 or any(b not in LEVELS for b in bots):
+        raise ValueError(f"bots must name four levels out of {', '.join(LEVELS)}")
+    if (hands is None) == (matches is None):
+        raise ValueError("give exactly one of hands or matches")
+    target = hands if hands is not None else matches
+    if target < 1:
+        raise ValueError("the number of hands or matches must be positive")
+    per_chunk = HANDS_PER_CHUNK if hands is not None else MATCHES_PER_CHUNK
+    chunks = [(tuple(bots), hands is not None, min(per_chunk, target - start), seed, index, swap)
+              for index, start in enumerate(range(0, target, per_chunk))]
+    started = time.perf_counter()
+    totals = _empty_totals()
+    show = progress and sys.stderr.isatty()
+    done = 0
+    for part in _run_chunks(chunks, max(1, workers)):
+        _add(totals, part)
+        done += 1
+        if show:
+            _draw_progress(done, len(chunks), started)
+    if show:
+        sys.stderr.write("\n")
+    return _report(totals, bots, seed, swap, time.perf_counter() - started)
+
+
+def _run_chunks(chunks, workers):
+    if workers == 1 or len(chunks) == 1:
+        for chunk in chunks:
+            yield _play_chunk(chunk)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with context.Pool(min(workers, len(chunks))) as pool:
+        yield from pool.imap_unordered(_play_chunk, chunks)
+
+
+def _empty_totals() -> dict:
+    return {"hands": 0, "matches": 0, "hand_wins": {"A": 0, "B": 0}, "ties": 0,
+            "match_wins": {"A": 0, "B": 0}, "dekabes": {"A": 0, "B": 0},
+            "points": {"A": 0, "B": 0}, "redeals": 0}
+
+
+def _add(totals: dict, part: dict) -> None:
+    for key, value in part.items():
+        if isinstance(value, dict):
+            for team, count in value.items():
+                totals[key][team] += count
+        else:
+            totals[key] += value
+
+
+def _play_chunk(chunk) -> dict:
+    """One chunk: a quota of hands (continuous matches) or a number of whole matches."""
+    bots, count_hands, quota, seed, index, swap = chunk
+    rng = random.Random(f"dekabes-simulate|{seed}|{index}")
+    totals = _empty_totals()
+    match_no = 0
+    while (totals["hands"] if count_hands else totals["matches"]) < quota:
+        swapped = swap and (index * 1000 + match_no) % 2 == 1
+        hands_left = quota - totals["hands"] if count_hands else None
+        _play_match(bots, swapped, rng, totals, hands_left)
+        match_no += 1
+    return totals
+
+
+def _play_match(bots, swapped: bool, rng: random.Random, totals: dict,
+                hands_left: int | None) -> None:
+    """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``."""
+    # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
+    levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
+    seat_rngs = [random.Random(rng.getrandbits(64)) for _ in range(4)]
+    deal_rng = random.Random(rng.getrandbits(64))
+
+    def bot_team(seat_team: str) -> str:
+        return seat_team if not swapped else ("B" if seat_team == "A" else "A")
+
+    m = Match()
+    m.apply({"type": "match_started", "seats": ALL_BOT_SEATS, "rated": False})
+    results_seen = 0
+    while m.phase != "match_over":
+        if m.needs_deal():
+            m.apply(deal_event(deal_rng))
+            continue
+        if m.phase == "accept":
+            for seat in range(1, 5):
+                if m.legal_events(seat):
+                    event = decide(m.seat_view(seat), levels[seat - 1], seat_rngs[seat - 1])
+                    m.apply(event)
+                    if event["type"] == "claim_redeal":
+                        totals["redeals"] += 1
+                        break
+            continue
+        forced = m.forced_pass()
+        if forced is not None:
+            m.apply(forced)
+        else:
+            seat = m.to_act
+            m.apply(decide(m.seat_view(seat), levels[seat - 1], seat_rngs[seat - 1]))
+        results = m.results
+        if len(results) > results_seen:
+            for result in results[results_seen:]:
+                _count_hand(totals, result, bot_team)
+            results_seen = len(results)
+            if hands_left is not None and results_seen >= hands_left:
+                return  # the quota ends inside this match: its hands count, the match not
+    totals["matches"] += 1
+    winner = m.seat_view(1)["winner"]
+    totals["match_wins"][bot_team(winner)] += 1
+
+
+def _count_hand(totals: dict, result: dict, bot_team) -> None:
+    totals["hands"] += 1
+    if result["team"] is None:
+        totals["ties"] += 1
+        return
+    team = bot_team(result["team"])
+    totals["hand_wins"][team] += 1
+    totals["points"][team] += result["points"]
+    if result["dekabes"]:
+        totals["dekabes"][team] += 1
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> list[float]:
+    """95% Wilson score interval of a proportion."""
+    if trials == 0:
+        return [0.0, 1.0]
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+
+
+def _report(totals: dict, bots, seed, swap, seconds) -> dict:
+    hands = totals["hands"]
+    matches = totals["matches"]
+    wins_a = totals["hand_wins"]["A"]
+    decisive = wins_a + totals["hand_wins"]["B"]
+    match_a = totals["match_wins"]["A"]
+    return {
+        "bots": list(bots),
+        "seed": seed,
+        "swap": swap,
+        "hands": hands,
+        "matches": matches,
+        "hand_wins": dict(totals["hand_wins"]),
+        "ties": totals["ties"],
+        "match_wins": dict(totals["match_wins"]),
+        "dekabes": totals["dekabes"]["A"] + totals["dekabes"]["B"],
+        "dekabes_by_team": dict(totals["dekabes"]),
+        "points": dict(totals["points"]),
+        "redeals": totals["redeals"],
+        "hand_win_rate_A": round(wins_a / hands, 4) if hands else None,
+        "hand_win_rate_A_ci95": wilson(wins_a, hands),
+        "decisive_hand_win_rate_A": round(wins_a / decisive, 4) if decisive else None,
+        "match_win_rate_A": round(match_a / matches, 4) if matches else None,
+        "match_win_rate_A_ci95": wilson(match_a, matches),
+        "seconds": round(seconds, 2),
+    }
+
+
+def _draw_progress(done: int, total: int, started: float) -> None:
+    width = 30
+    filled = width * done // total
+    elapsed = time.perf_counter() - started
+    eta = elapsed / done * (total - done)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} chunks"
+                     f"  {elapsed:6.0f}s elapsed  ~{eta:5.0f}s left")
+    sys.stderr.flush()
