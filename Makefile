@@ -26,3 +26,11 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache
+
+# Computer players (docs/bots.md): plays every table that seats the bot account.
+#   make bots TOKEN=<bot token> [SERVER=http://127.0.0.1:8000] [LEVEL=strong] [DELAY=0.7]
+.PHONY: bots
+bots: $(STAMP)
+	@test -n "$(or $(TOKEN),$(DEKABES_TOKEN))" || { echo "make bots needs TOKEN=<bot token> (manage.py createbot NAME prints one)"; exit 2; }
+	@DEKABES_TOKEN="$(or $(TOKEN),$(DEKABES_TOKEN))" $(PY) -m clients.bots \
+	  --server "$(or $(SERVER),http://127.0.0.1:8000)" --level "$(or $(LEVEL),strong)" --delay "$(or $(DELAY),0.7)"

@@ -39,6 +39,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help=f"seconds before each action so people can follow (default {DEFAULT_DELAY}; 0 in tests)")
     parser.add_argument("--poll-wait", type=float, default=DEFAULT_POLL_WAIT,
                         help="long-poll length in seconds (max 30)")
+    parser.add_argument("--discover-every", type=float, default=3.0, metavar="S",
+                        help="without --table: look for new tables every S seconds (default 3)")
     parser.add_argument("--exit-when-over", action="store_true",
                         help="exit once every served match is over")
     parser.add_argument("--seed", type=int, help="seed of the bots' random choices (reproducible runs)")
@@ -52,8 +54,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("a token is needed: --token, --token-file or DEKABES_TOKEN")
     if any(not 1 <= s <= 4 for s in args.seat or []):
         parser.error("seats are numbered 1 to 4")
-    if args.delay < 0:
-        parser.error("--delay cannot be negative")
+    if args.delay < 0 or args.poll_wait <= 0 or args.discover_every <= 0:
+        parser.error("--delay cannot be negative; --poll-wait and --discover-every must be positive")
     return args
 
 
@@ -67,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     options = RunnerOptions(level=args.level, delay=args.delay, tables=tuple(args.table),
                             seats=frozenset(args.seat) if args.seat else None,
                             exit_when_over=args.exit_when_over, poll_wait=args.poll_wait,
+                            discover_every=args.discover_every,
                             seed=args.seed)
     runner = Runner(DekabesClient(args.server, args.token), options)
     for signum in (signal.SIGTERM, signal.SIGINT):
