@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from clients.bots.policy import DEFAULT_LEVEL, choose_event
 from clients.sdk import (
+    ApiError,
     ConnectionLost,
     DekabesClient,
     IdempotencyKeyReused,
@@ -44,6 +45,8 @@ log = logging.getLogger("dekabes.bots")
 DEFAULT_DELAY = 0.7           # seconds before each computer action, so people can follow
 DEFAULT_POLL_WAIT = 25.0      # long-poll length; the server caps it at 30
 MAX_OUTAGE_BACKOFF = 5.0
+EARLY_ANSWER = 0.25           # a long-poll answered faster than this brought no news...
+EARLY_ANSWER_PAUSE = 1.0      # ...so wait this long before asking again
 
 
 @dataclass
@@ -113,6 +116,7 @@ class TableWorker:
         self.decisions: dict[int, Decision] = {}
         self.rejected_at: dict[int, int] = {}
         self.newest = 0
+        self.known_seats: list[int] = []
         self.over_since: float | None = None
         self.thread = threading.Thread(target=self.run, name=f"bots-{code}", daemon=True)
 
@@ -132,6 +136,12 @@ class TableWorker:
             except (NotAuthenticated, NotFound, PermissionDenied) as problem:
                 log.error("%s: giving up on this table (%s)", self.code, problem.code)
                 return
+            except NotYourSeat:     # a seat changed hands under us: look at the table again
+                self.stop.wait(self.options.discover_every)
+            except ApiError as problem:     # e.g. a 500 while the server is unwell
+                log.warning("%s: server error %s (%s); carrying on", self.code, problem.code,
+                            problem.status)
+                self.stop.wait(1.0)
             except Exception:       # a bug must not silently stop every seat of the table
                 log.exception("%s: unexpected error; carrying on", self.code)
                 self.stop.wait(2.0)
@@ -222,8 +232,13 @@ class TableWorker:
 
     def _wait_for_change(self, state: SeatState, mine: list[int]) -> SeatState:
         lead = state.seat if state.seat in mine else mine[0]
-        fresh = self.client.seat_view(self.code, lead, wait=self.options.poll_wait,
-                                      after=max(self.newest, state.version))
+        after = max(self.newest, state.version)
+        asked = time.monotonic()
+        fresh = self.client.seat_view(self.code, lead, wait=self.options.poll_wait, after=after)
+        if fresh.version <= after and time.monotonic() - asked < EARLY_ANSWER:
+            # The server answered a long-poll at once without news (a proxy that cuts
+            # long requests, a server that ignores ``wait``): pace ourselves, never spin.
+            self.stop.wait(EARLY_ANSWER_PAUSE)
         self._saw(fresh)
         return fresh
 
@@ -246,11 +261,12 @@ class TableWorker:
         self.newest = max(self.newest, state.version)
 
     def _my_seats(self, table: Table | None) -> list[int]:
-        if table is None:
-            return []
+        if table is None or not table.seats:
+            return self.known_seats         # a response without the table: nothing changed
         held = table.seats_held_by(self.username)
         wanted = self.options.seats
-        return [s for s in held if wanted is None or s in wanted]
+        self.known_seats = [s for s in held if wanted is None or s in wanted]
+        return self.known_seats
 
     def _done_with_finished_match(self) -> bool:
         if self.options.exit_when_over:

@@ -1,0 +1,97 @@
+"""The runner's decision layer on real engine seat views (no server needed)."""
+
+import random
+
+import pytest
+
+from clients.bots.__main__ import parse_args
+from clients.bots.policy import _checked, choose_event
+from clients.bots.runner import seats_to_act
+from clients.sdk import SeatState
+from engine import Match
+from engine.bots import LEVELS
+
+ALL_BOTS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
+# Seat 2 holds five doubles: it is entitled to a redeal.
+REDEAL_DEAL = {"type": "deal", "hands": {
+    "1": ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-2"],
+    "2": ["0-0", "1-1", "2-2", "3-3", "4-4", "1-3", "1-4"],
+    "3": ["5-5", "6-6", "1-5", "1-6", "2-3", "2-4", "2-5"],
+    "4": ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"]}}
+
+
+def match_after(*events) -> Match:
+    match = Match()
+    match.apply({"type": "match_started", "seats": ALL_BOTS, "rated": False})
+    for event in events:
+        match.apply(event)
+    return match
+
+
+def state_of(match: Match, seat: int, version: int = 5) -> SeatState:
+    return SeatState.from_json({"version": version, "paused": False, "allowed": [],
+                                "view": match.seat_view(seat)}, code="T", seat=seat)
+
+
+def test_a_bot_entitled_to_a_redeal_always_claims_it():
+    match = match_after(REDEAL_DEAL)
+    view = match.seat_view(2)
+    assert view["can_claim_redeal"]
+    for level in LEVELS:
+        assert choose_event(view, level, random.Random(1)) == {"type": "claim_redeal", "seat": 2}
+    assert choose_event(match.seat_view(1), "greedy", random.Random(1))["type"] == "accept"
+
+
+def test_every_seat_that_has_not_accepted_must_act_in_the_accept_phase():
+    match = match_after(REDEAL_DEAL, {"type": "accept", "seat": 3})
+    assert seats_to_act(state_of(match, 1), [1, 2, 3, 4]) == [1, 2, 4]
+    assert seats_to_act(state_of(match, 3), [3, 4]) == [4]
+
+
+def test_in_play_only_the_seat_to_act_is_asked_and_it_opens_with_double_six():
+    accepts = [{"type": "accept", "seat": n} for n in (1, 2, 3, 4)]
+    match = match_after(REDEAL_DEAL, *accepts)
+    state = state_of(match, 3)
+    assert state.phase == "play" and state.to_act == 3
+    assert seats_to_act(state, [1, 2, 3, 4]) == [3]
+    assert seats_to_act(state_of(match, 1), [1, 2, 4]) == []
+    opening = choose_event(state.view, "greedy", random.Random(2))
+    assert (opening["type"], opening["seat"], opening["tile"]) == ("play", 3, "6-6")
+
+
+def test_a_seat_with_nothing_to_do_sends_nothing():
+    accepts = [{"type": "accept", "seat": n} for n in (1, 2, 3, 4)]
+    match = match_after(REDEAL_DEAL, *accepts)
+    assert choose_event(match.seat_view(1), "strong", random.Random(3)) is None
+
+
+def test_a_decision_outside_the_legal_list_is_never_sent():
+    legal = [{"type": "play", "seat": 2, "tile": "3-4", "end": "left"},
+             {"type": "play", "seat": 2, "tile": "3-4", "end": "right"},
+             {"type": "play", "seat": 2, "tile": "1-4", "end": "right"}]
+    view = {"seat": 2, "legal": legal}
+    assert _checked({"type": "play", "seat": 2, "tile": "6-6"}, legal, view) == legal[0]
+    assert _checked("nonsense", legal, view) == legal[0]
+    # Field order and a missing end on a one-end tile are not differences.
+    assert _checked({"end": "right", "tile": "3-4", "seat": 2, "type": "play"}, legal, view) \
+        == {"end": "right", "tile": "3-4", "seat": 2, "type": "play"}
+    assert _checked({"type": "play", "seat": 2, "tile": "1-4"}, legal, view) == legal[2]
+
+
+def test_cli_defaults_and_refusals(monkeypatch):
+    monkeypatch.delenv("DEKABES_TOKEN", raising=False)
+    args = parse_args(["--token", "abc", "--seat", "2", "4", "--table", "K7", "--table", "Q2"])
+    assert (args.level, args.delay, args.seat, args.table) == ("strong", 0.7, [2, 4], ["K7", "Q2"])
+    for bad in ([], ["--token", "x", "--seat", "5"], ["--token", "x", "--delay", "-1"],
+                ["--token", "x", "--level", "genius"]):
+        with pytest.raises(SystemExit) as refused:
+            parse_args(bad)
+        assert refused.value.code == 2
+
+
+def test_token_can_come_from_a_file_or_the_environment(tmp_path, monkeypatch):
+    secret = tmp_path / "token"
+    secret.write_text("from-file\n")
+    monkeypatch.setenv("DEKABES_TOKEN", "from-env")
+    assert parse_args([]).token == "from-env"
+    assert parse_args(["--token-file", str(secret)]).token == "from-file"
