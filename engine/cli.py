@@ -1,0 +1,176 @@
+"""``python -m engine replay|view|simulate|bench`` — the engine's command line.
+
+Output is JSON on stdout (one line per replayed file); progress goes to stderr only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from engine.errors import IllegalEventError
+from engine.match import Match, deal_event, load_record
+
+
+def fold_file(path: str) -> Match:
+    """Fold a record file; raises IllegalEventError with ``index`` (0 for an empty file)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as err:
+        raise _at(IllegalEventError("bad_event", f"cannot read the record: {err}"), 0) from None
+    events = load_record(text)
+    if not events:
+        raise _at(IllegalEventError("bad_event", "the record is empty"), 0)
+    return Match.from_events(events)
+
+
+def _at(err: IllegalEventError, index: int) -> IllegalEventError:
+    err.index = index
+    return err
+
+
+def cmd_replay(args) -> int:
+    status = 0
+    for path in args.files:
+        try:
+            line = fold_file(path).summary()
+        except IllegalEventError as err:
+            line = {"error": err.code, "at": err.index}
+            status = 1
+        print(json.dumps(line, ensure_ascii=False), flush=True)
+    return status
+
+
+def cmd_view(args) -> int:
+    try:
+        match = fold_file(args.file)
+    except IllegalEventError as err:
+        print(json.dumps({"error": err.code, "at": err.index}))
+        return 1
+    print(json.dumps(match.seat_view(args.seat), ensure_ascii=False))
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from engine.simulate import simulate
+
+    bots = [b.strip() for b in args.bots.split(",")]
+    try:
+        report = simulate(bots, hands=args.hands, matches=args.matches, seed=args.seed,
+                          swap=args.swap, workers=args.workers, progress=True)
+    except ValueError as err:
+        print(f"simulate: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(report))
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from engine.benchmarks import strong_decision_times
+
+    figures = {
+        "random_hands_per_second": round(random_hands_per_second(args.seconds)),
+        "fold_1000_events_ms": fold_ms(1000),
+        "strong_decision": strong_decision_times(args.decisions, seed=args.seed),
+    }
+    print(json.dumps(figures))
+    return 0
+
+
+def random_hands_per_second(seconds: float = 2.0) -> float:
+    """Whole random hands (shuffle and deal included) played on the fast core."""
+    from engine.core import random_hand
+
+    rng = random.Random(1)
+    hands = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while True:
+        for _ in range(1000):
+            random_hand(rng, hands % 8 == 0)
+            hands += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return hands / (now - started)
+
+
+def thousand_event_record(size: int = 1000, seed: int = 7) -> list[dict]:
+    """A legal casual record of exactly ``size`` events: random play, new matches, undos."""
+    from engine.bots import decide
+
+    rng = random.Random(seed)
+    seats = {"1": "human", "2": "bot", "3": "bot", "4": "bot"}
+    events = [{"type": "match_started", "seats": seats, "rated": False}]
+    m = Match()
+    m.apply(events[0])
+    while len(events) < size:
+        if m.phase == "match_over":
+            event = {"type": "new_match", "seat": 1}
+        elif m.needs_deal():
+            event = deal_event(rng)
+        elif m.phase == "accept":
+            seat = next(s for s in range(1, 5) if m.legal_events(s))
+            event = {"type": "accept", "seat": seat}
+        elif m.can_undo() and rng.random() < 0.03:
+            event = {"type": "undo", "seat": 1}
+        else:
+            event = decide(m.seat_view(m.to_act), "random", rng)
+        m.apply(event)
+        events.append(event)
+    return events
+
+
+def fold_ms(size: int = 1000, repeats: int = 30) -> float:
+    """Median milliseconds to fold a ``size``-event record from scratch."""
+    events = thousand_event_record(size)
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        Match.from_events(events)
+        times.append(time.perf_counter() - started)
+    times.sort()
+    return round(times[len(times) // 2] * 1000, 3)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser("replay", help="fold records and print their summaries")
+    replay.add_argument("files", nargs="+", metavar="FILE")
+    replay.set_defaults(run=cmd_replay)
+
+    view = sub.add_parser("view", help="print one seat's view of a record's final state")
+    view.add_argument("file", metavar="FILE")
+    view.add_argument("--seat", type=int, choices=(1, 2, 3, 4), required=True)
+    view.set_defaults(run=cmd_view)
+
+    sim = sub.add_parser("simulate", help="self-play between bot levels")
+    count = sim.add_mutually_exclusive_group(required=True)
+    count.add_argument("--hands", type=int)
+    count.add_argument("--matches", type=int)
+    sim.add_argument("--bots", default="strong,greedy,strong,greedy",
+                     help="four levels for seats 1..4 (random, greedy, medium, strong)")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--swap", action="store_true",
+                     help="alternate the teams' seat pairs every match to cancel seat bias")
+    sim.add_argument("--workers", type=int, default=1)
+    sim.set_defaults(run=cmd_simulate)
+
+    bench = sub.add_parser("bench", help="print speed figures")
+    bench.add_argument("--seconds", type=float, default=2.0,
+                       help="how long to run random self-play")
+    bench.add_argument("--decisions", type=int, default=200,
+                       help="how many strong decisions to time")
+    bench.add_argument("--seed", type=int, default=1)
+    bench.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)

@@ -1,0 +1,650 @@
+"""The fold: a match record (a list of events) folded into the state of the table.
+
+``Match.apply(event)`` either applies one record event or raises ``IllegalEventError``
+and leaves the match exactly as it was. Undo, redo, restart and new match are
+projections too: the match keeps snapshots of its own state at the points those
+commands return to, so none of them replays the log.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Iterable
+
+from engine.core import (
+    EMPTY,
+    LEFT,
+    RIGHT,
+    HandCore,
+    block_winner,
+    deal_masks,
+    holder_of,
+    is_dekabes,
+    team_of,
+)
+from engine.errors import IllegalEventError
+from engine.tiles import (
+    ALL_TILES_MASK,
+    DOUBLE_MASK,
+    DOUBLE_SIX,
+    OTHER,
+    TILE_HI,
+    TILE_ID,
+    TILE_LO,
+    TILE_TEXT,
+    mask_ids,
+    mask_pips,
+    mask_texts,
+    tile_id,
+)
+
+TEAMS = ("A", "B")
+SEAT_KINDS = ("human", "bot")
+PHASES = ("deal", "accept", "choose_opener", "play", "match_over")
+WINNING_SCORE = 4
+END_NAMES = ("left", "right")
+_END_OF = {"left": LEFT, "right": RIGHT}
+TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
+EVENT_TYPES = ("match_started", "deal", "accept", "claim_redeal", "choose_opener", "play",
+               "pass") + TABLE_COMMANDS
+
+
+def seat_key(index: int) -> str:
+    return str(index + 1)
+
+
+def partner_of(index: int) -> int:
+    return (index + 2) & 3
+
+
+class _State:
+    """Everything the fold knows at one moment. Copies are cheap snapshots.
+
+    ``results`` and ``last_hand`` are never mutated once built, so copies share them.
+    """
+
+    __slots__ = (
+        "phase", "seats", "rated", "hand_no", "first_hand", "redeal_pending", "scores",
+        "base", "winner", "core", "dealt", "accepted", "representative", "opener", "line",
+        "turns", "lacks", "results", "last_hand", "hand_start",
+    )
+
+    def __init__(self, seats: tuple[str, ...], rated: bool):
+        self.phase = "deal"
+        self.seats = seats
+        self.rated = rated
+        self.hand_no = 0
+        self.first_hand = True
+        self.redeal_pending = False
+        self.scores = (0, 0)
+        self.base = 1
+        self.winner: int | None = None
+        self.core = HandCore()
+        self.dealt = (0, 0, 0, 0)
+        self.accepted = 0  # bit i: seat index i accepted the current deal
+        self.representative: int | None = None  # who chooses the opener of the next hand
+        self.opener: int | None = None  # who opened the current hand
+        self.line: list[tuple[int, int, int, int]] = []  # (tile id, left number, right number, seat index)
+        self.turns: list[tuple[int, int, int | None, int, int]] = []  # (seat, tile or -1, end, left, right)
+        self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
+        self.results: tuple[dict, ...] = ()
+        self.last_hand: dict | None = None
+        self.hand_start: _State | None = None
+
+    def copy(self) -> "_State":
+        new = _State.__new__(_State)
+        for name in _STATE_SHARED:
+            setattr(new, name, getattr(self, name))
+        new.core = self.core.copy()
+        new.line = self.line.copy()
+        new.turns = self.turns.copy()
+        new.lacks = self.lacks.copy()
+        return new
+
+
+_STATE_SHARED = tuple(n for n in _State.__slots__ if n not in ("core", "line", "turns", "lacks"))
+
+
+class Match:
+    """A match folded from its record. Seats are numbered 1..4 in the public API."""
+
+    def __init__(self) -> None:
+        self._s: _State | None = None
+        self._start: _State | None = None  # right after match_started, for new_match
+        self._effective: list[dict] = []  # events since the last restart/new match
+        self._checkpoints: list[tuple[int, _State]] = []  # (position in _effective, state before)
+        self._redo_stack: list[list[dict]] = []  # segments undo removed, newest last
+
+    # -- building --------------------------------------------------------------------
+    @classmethod
+    def from_events(cls, events: Iterable[object]) -> "Match":
+        """Fold a whole record; a rejection raises with ``index`` set to its position."""
+        match = cls()
+        for index, event in enumerate(events):
+            try:
+                match.apply(event)
+            except IllegalEventError as err:
+                err.index = index
+                raise
+        return match
+
+    def copy(self) -> "Match":
+        new = Match.__new__(Match)
+        new._s = self._s.copy() if self._s else None
+        new._start = self._start
+        new._effective = self._effective.copy()
+        new._checkpoints = self._checkpoints.copy()
+        new._redo_stack = [seg.copy() for seg in self._redo_stack]
+        return new
+
+    # -- the one entry point ---------------------------------------------------------
+    def apply(self, event: object) -> None:
+        """Apply one record event, or raise ``IllegalEventError`` and change nothing."""
+        kind, seat = _check_shape(event)
+        s = self._s
+        if kind in TABLE_COMMANDS:
+            if s is None:
+                raise IllegalEventError("wrong_phase", "the match has not started")
+            if s.rated:
+                raise IllegalEventError("not_allowed_in_rated",
+                                        f"{kind} is not allowed in a rated match")
+            getattr(self, "_" + kind)()
+            return
+        self._do(kind, seat, event)
+        self._redo_stack.clear()
+
+    def _do(self, kind: str, seat: int, event: dict) -> None:
+        if kind == "match_started":
+            self._match_started(event)
+            return
+        s = self._s
+        if s is None:
+            raise IllegalEventError("wrong_phase", "the match has not started")
+        handler = _HANDLERS[kind]
+        checkpoint = handler(self, s, seat, event)
+        if checkpoint is not None:
+            self._checkpoints.append((len(self._effective), checkpoint))
+        self._effective.append(event)
+
+    # -- events ----------------------------------------------------------------------
+    def _match_started(self, event: dict) -> None:
+        if self._s is not None:
+            raise IllegalEventError("wrong_phase", "the match has already started")
+        seats = event.get("seats")
+        kinds = _seat_kinds(seats)
+        rated = event.get("rated", False)
+        if not isinstance(rated, bool):
+            raise IllegalEventError("bad_event", "rated must be true or false")
+        self._s = _State(kinds, rated)
+        self._start = self._s.copy()
+        self._effective = [event]
+
+    def _deal(self, s: _State, seat: int, event: dict):
+        hands = _parse_deal(event)
+        if s.phase != "deal":
+            raise IllegalEventError("wrong_phase", "no deal is due now")
+        if not s.redeal_pending:
+            s.hand_no += 1
+        s.redeal_pending = False
+        s.dealt = tuple(hands)
+        s.core = HandCore(hands)
+        s.accepted = 0
+        s.line = []
+        s.turns = []
+        s.lacks = [0, 0, 0, 0]
+        s.phase = "accept"
+
+    def _accept(self, s: _State, seat: int, event: dict):
+        if s.phase != "accept":
+            raise IllegalEventError("wrong_phase", "there is no deal to accept")
+        if s.accepted >> seat & 1:
+            raise IllegalEventError("already_accepted", "you have already accepted this deal")
+        s.accepted |= 1 << seat
+        if s.accepted == 0b1111:
+            _start_hand(s)
+
+    def _claim_redeal(self, s: _State, seat: int, event: dict):
+        if s.phase != "accept":
+            raise IllegalEventError("wrong_phase", "there is no deal to refuse")
+        if s.accepted >> seat & 1:
+            raise IllegalEventError("already_accepted", "you have already accepted this deal")
+        if (s.dealt[seat] & DOUBLE_MASK).bit_count() < 5:
+            raise IllegalEventError("not_entitled", "a redeal needs five or more doubles")
+        s.accepted = 0
+        s.redeal_pending = True
+        s.phase = "deal"
+
+    def _choose_opener(self, s: _State, seat: int, event: dict):
+        opener = event.get("opener")
+        if not _is_seat_number(opener):
+            raise IllegalEventError("bad_event", "opener must be a seat number 1-4")
+        if s.phase != "choose_opener":
+            raise IllegalEventError("wrong_phase", "no opener is to be chosen now")
+        if seat != s.representative:
+            raise IllegalEventError("not_representative",
+                                    "only your team's representative chooses the opener")
+        chosen = opener - 1
+        if team_of(chosen) != team_of(seat):
+            raise IllegalEventError("opener_not_on_team", "the opener must be you or your partner")
+        before = s.copy() if s.seats[seat] == "human" else None
+        s.phase = "play"
+        s.opener = chosen
+        s.core.to_act = chosen
+        return before
+
+    def _play(self, s: _State, seat: int, event: dict):
+        tid = tile_id(event.get("tile"))
+        end = _parse_end(event)
+        if s.phase != "play":
+            raise IllegalEventError("wrong_phase", "tiles are not being played now")
+        core = s.core
+        if seat != core.to_act:
+            raise IllegalEventError("not_your_turn", "it is not your turn")
+        if not core.hands[seat] >> tid & 1:
+            raise IllegalEventError("tile_not_in_hand", f"{TILE_TEXT[tid]} is not in your hand")
+        left, right = core.left, core.right
+        if left == EMPTY:
+            if core.must_open_66 and tid != DOUBLE_SIX:
+                raise IllegalEventError("must_open_double_six",
+                                        "the first hand of a match opens with 6-6")
+            end = None
+        else:
+            end = _choose_end(tid, end, left, right)
+        before = s.copy() if s.seats[seat] == "human" else None
+        dekabes = left != EMPTY and is_dekabes(tid, left, right)
+        s.turns.append((seat, tid, end, left, right))
+        if left == EMPTY:
+            s.line.append((tid, TILE_LO[tid], TILE_HI[tid], seat))
+        elif end == LEFT:
+            s.line.insert(0, (tid, OTHER[tid][left], left, seat))
+        else:
+            s.line.append((tid, right, OTHER[tid][right], seat))
+        if core.play(tid, end):
+            _end_hand(s, "domino", seat, dekabes)
+        return before
+
+    def _pass(self, s: _State, seat: int, event: dict):
+        if s.phase != "play":
+            raise IllegalEventError("wrong_phase", "tiles are not being played now")
+        core = s.core
+        if seat != core.to_act:
+            raise IllegalEventError("not_your_turn", "it is not your turn")
+        if core.playable_mask(seat):
+            raise IllegalEventError("must_play", "you can play, so you must")
+        s.turns.append((seat, -1, None, core.left, core.right))
+        s.lacks[seat] |= (1 << core.left) | (1 << core.right)
+        if core.pass_turn():
+            _end_hand(s, "block", None, False)
+
+    # -- table commands --------------------------------------------------------------
+    def _undo(self) -> None:
+        if not self._checkpoints:
+            raise IllegalEventError("nothing_to_undo", "there is no human move to take back")
+        position, before = self._checkpoints.pop()
+        self._redo_stack.append(self._effective[position:])
+        del self._effective[position:]
+        self._s = before
+
+    def _redo(self) -> None:
+        if not self._redo_stack:
+            raise IllegalEventError("nothing_to_redo", "there is nothing to redo")
+        segment = self._redo_stack.pop()
+        # The segment was legal when first applied and the state is exactly the one it
+        # was applied to, so re-applying it cannot fail.
+        for event in segment:
+            kind, seat = _check_shape(event)
+            self._do(kind, seat, event)
+
+    def _restart_hand(self) -> None:
+        s = self._s
+        if s.phase not in ("accept", "choose_opener", "play"):
+            raise IllegalEventError("wrong_phase", "there is no hand in progress to restart")
+        if s.phase == "accept":
+            restarted = s.copy()
+            restarted.accepted = 0b1111
+            _start_hand(restarted)
+        else:
+            restarted = s.hand_start.copy()
+        self._s = restarted
+        self._barrier()
+
+    def _new_match(self) -> None:
+        self._s = self._start.copy()
+        self._barrier()
+
+    def _barrier(self) -> None:
+        """Undo never reaches back past a restart or a new match."""
+        self._effective = []
+        self._checkpoints = []
+        self._redo_stack.clear()
+
+    # -- queries ---------------------------------------------------------------------
+    @property
+    def phase(self) -> str | None:
+        return self._s.phase if self._s else None
+
+    @property
+    def seats(self) -> dict[int, str]:
+        return {i + 1: kind for i, kind in enumerate(self._s.seats)} if self._s else {}
+
+    @property
+    def rated(self) -> bool:
+        return bool(self._s and self._s.rated)
+
+    @property
+    def to_act(self) -> int | None:
+        s = self._s
+        if s is None:
+            return None
+        if s.phase == "play":
+            return s.core.to_act + 1
+        if s.phase == "choose_opener":
+            return s.representative + 1
+        return None
+
+    @property
+    def hand_no(self) -> int:
+        return self._s.hand_no if self._s else 0
+
+    @property
+    def results(self) -> list[dict]:
+        return [dict(r, pips=dict(r["pips"])) for r in self._s.results] if self._s else []
+
+    def needs_deal(self) -> bool:
+        return self.phase == "deal"
+
+    def forced_pass(self) -> dict | None:
+        s = self._s
+        if s and s.phase == "play" and not s.core.playable_mask(s.core.to_act):
+            return {"type": "pass", "seat": s.core.to_act + 1}
+        return None
+
+    def can_undo(self) -> bool:
+        return bool(self._checkpoints) and not self.rated
+
+    def can_redo(self) -> bool:
+        return bool(self._redo_stack) and not self.rated
+
+    def legal_events(self, seat: int) -> list[dict]:
+        """Every legal non-table event for ``seat`` (1..4) right now."""
+        s = self._s
+        if s is None or not _is_seat_number(seat):
+            return []
+        index = seat - 1
+        if s.phase == "accept":
+            if s.accepted >> index & 1:
+                return []
+            events = [{"type": "accept", "seat": seat}]
+            if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5:
+                events.append({"type": "claim_redeal", "seat": seat})
+            return events
+        if s.phase == "choose_opener":
+            if index != s.representative:
+                return []
+            return [{"type": "choose_opener", "seat": seat, "opener": o + 1}
+                    for o in sorted((index, partner_of(index)))]
+        if s.phase == "play" and s.core.to_act == index:
+            placements = s.core.placements(index)
+            if not placements:
+                return [{"type": "pass", "seat": seat}]
+            return [_play_event(seat, tid, end) for tid, end in placements]
+        return []
+
+    def hand_of(self, seat: int) -> list[str]:
+        """Tiles ``seat`` holds now (sorted). For the seat itself or after the hand."""
+        return mask_texts(self._s.core.hands[seat - 1]) if self._s else []
+
+    def summary(self) -> dict:
+        s = self._s
+        if s is None:  # nothing folded yet: an empty table
+            return {"phase": None, "hand_no": 0, "to_act": None, "scores": {"A": 0, "B": 0},
+                    "base": 1, "winner": None, "ends": None,
+                    "hands_left": {seat_key(i): [] for i in range(4)}, "results": []}
+        core = s.core
+        ends = None if core.left == EMPTY else [core.left, core.right]
+        return {
+            "phase": s.phase,
+            "hand_no": s.hand_no,
+            "to_act": self.to_act,
+            "scores": {"A": s.scores[0], "B": s.scores[1]},
+            "base": s.base,
+            "winner": None if s.winner is None else TEAMS[s.winner],
+            "ends": ends,
+            "hands_left": {seat_key(i): mask_texts(core.hands[i]) for i in range(4)},
+            "results": self.results,
+        }
+
+    def seat_view(self, seat: int) -> dict:
+        from engine.view import seat_view
+
+        return seat_view(self, seat)
+
+    def __repr__(self) -> str:
+        if self._s is None:
+            return "Match()"
+        s = self._s
+        return (f"<Match phase={s.phase} hand_no={s.hand_no} scores={s.scores} base={s.base} "
+                f"to_act={self.to_act}>")
+
+
+# -- transitions ----------------------------------------------------------------------
+def _start_hand(s: _State) -> None:
+    """All four accepted: the first hand's 6-6 holder plays, later hands choose an opener."""
+    s.hand_start = None
+    if s.first_hand:
+        opener = holder_of(s.core.hands, DOUBLE_SIX)
+        s.core.to_act = opener
+        s.core.must_open_66 = True
+        s.opener = opener
+        s.phase = "play"
+    else:
+        s.core.must_open_66 = False
+        s.phase = "choose_opener"
+    snapshot = s.copy()
+    snapshot.hand_start = snapshot
+    s.hand_start = snapshot
+
+
+def _end_hand(s: _State, how: str, winner_seat: int | None, dekabes: bool) -> None:
+    pips = s.core.pips()
+    if how == "domino":
+        team, representative = team_of(winner_seat), winner_seat
+    else:
+        team, representative = block_winner(pips)
+        if team is None:
+            representative = s.opener
+    if team is None:
+        result, points = "tie", 0
+        s.base = 2
+    else:
+        result = how
+        points = s.base * (2 if dekabes else 1)
+        scores = [0, 0]
+        scores[team] = s.scores[team] + points
+        s.scores = tuple(scores)
+        s.base = 1
+    record = {
+        "hand_no": s.hand_no,
+        "result": result,
+        "team": None if team is None else TEAMS[team],
+        "points": points,
+        "dekabes": dekabes,
+        "pips": {seat_key(i): pips[i] for i in range(4)},
+    }
+    s.results = s.results + (record,)
+    s.last_hand = dict(
+        record,
+        hands={seat_key(i): mask_texts(s.core.hands[i]) for i in range(4)},
+        dealt={seat_key(i): mask_texts(s.dealt[i]) for i in range(4)},
+        line=_line_view(s.line),
+        turns=_turns_view(s.turns),
+        opener=None if s.opener is None else s.opener + 1,
+    )
+    s.representative = representative
+    s.first_hand = False
+    s.hand_start = None
+    if team is not None and s.scores[team] >= WINNING_SCORE:
+        s.winner = team
+        s.phase = "match_over"
+    else:
+        s.phase = "deal"
+
+
+# -- parsing --------------------------------------------------------------------------
+def _is_seat_number(value: object) -> bool:
+    return type(value) is int and 1 <= value <= 4
+
+
+def _check_shape(event: object) -> tuple[str, int]:
+    """Malformed events are ``bad_event`` before anything else is looked at."""
+    if not isinstance(event, dict):
+        raise IllegalEventError("bad_event", "an event must be a JSON object")
+    kind = event.get("type")
+    if kind not in EVENT_TYPES:
+        raise IllegalEventError("bad_event", f"unknown event type {kind!r}")
+    if kind in ("match_started", "deal"):
+        return kind, -1
+    seat = event.get("seat")
+    if not _is_seat_number(seat):
+        raise IllegalEventError("bad_event", "seat must be a seat number 1-4")
+    if kind == "play":
+        tile_id(event.get("tile"))
+        _parse_end(event)
+    elif kind == "choose_opener" and not _is_seat_number(event.get("opener")):
+        raise IllegalEventError("bad_event", "opener must be a seat number 1-4")
+    return kind, seat - 1
+
+
+def _parse_end(event: dict) -> int | None:
+    end = event.get("end")
+    if end is None:
+        return None
+    if end not in _END_OF:
+        raise IllegalEventError("bad_event", "end must be \"left\" or \"right\"")
+    return _END_OF[end]
+
+
+def _choose_end(tid: int, end: int | None, left: int, right: int) -> int:
+    fits_left = OTHER[tid][left] >= 0
+    fits_right = OTHER[tid][right] >= 0
+    if end is None:
+        if fits_left and fits_right:
+            raise IllegalEventError("end_required", "this tile fits both ends: choose one")
+        if not (fits_left or fits_right):
+            raise IllegalEventError("tile_does_not_fit", f"{TILE_TEXT[tid]} fits neither end")
+        return LEFT if fits_left else RIGHT
+    if not (fits_left if end == LEFT else fits_right):
+        raise IllegalEventError("tile_does_not_fit",
+                                f"{TILE_TEXT[tid]} does not fit the {END_NAMES[end]} end")
+    return end
+
+
+def _seat_kinds(seats: object) -> tuple[str, ...]:
+    if not isinstance(seats, dict) or len(seats) != 4:
+        raise IllegalEventError("bad_event", "seats must name the kind of seats 1-4")
+    kinds = []
+    for i in range(4):
+        kind = seats.get(seat_key(i), seats.get(i + 1))
+        if kind not in SEAT_KINDS:
+            raise IllegalEventError("bad_event", "each seat is \"human\" or \"bot\"")
+        kinds.append(kind)
+    return tuple(kinds)
+
+
+def _parse_deal(event: dict) -> list[int]:
+    hands = event.get("hands")
+    if not isinstance(hands, dict):
+        raise IllegalEventError("bad_deal", "a deal names the hands of seats 1-4")
+    for tiles in hands.values():
+        if isinstance(tiles, list):
+            for text in tiles:
+                tile_id(text)  # a malformed tile is bad_event, like anywhere else
+    masks = []
+    seen = 0
+    if len(hands) != 4:
+        raise IllegalEventError("bad_deal", "a deal has exactly four hands")
+    for i in range(4):
+        tiles = hands.get(seat_key(i))
+        if not isinstance(tiles, list) or len(tiles) != 7:
+            raise IllegalEventError("bad_deal", "each hand has seven tiles")
+        mask = 0
+        for text in tiles:
+            mask |= 1 << TILE_ID[text]
+        if mask.bit_count() != 7 or mask & seen:
+            raise IllegalEventError("bad_deal", "a tile appears twice in the deal")
+        seen |= mask
+        masks.append(mask)
+    if seen != ALL_TILES_MASK:
+        raise IllegalEventError("bad_deal", "a deal uses all 28 tiles")
+    return masks
+
+
+def _play_event(seat: int, tid: int, end: int | None) -> dict:
+    event = {"type": "play", "seat": seat, "tile": TILE_TEXT[tid]}
+    if end is not None:
+        event["end"] = END_NAMES[end]
+    return event
+
+
+def _line_view(line) -> list[dict]:
+    return [{"tile": TILE_TEXT[tid], "a": a, "b": b, "seat": seat + 1} for tid, a, b, seat in line]
+
+
+def _turns_view(turns) -> list[dict]:
+    out = []
+    for seat, tid, end, left, right in turns:
+        if tid < 0:
+            out.append({"seat": seat + 1, "type": "pass", "ends": [left, right]})
+        else:
+            out.append({"seat": seat + 1, "type": "play", "tile": TILE_TEXT[tid],
+                        "end": None if end is None else END_NAMES[end]})
+    return out
+
+
+_HANDLERS = {
+    "deal": Match._deal,
+    "accept": Match._accept,
+    "claim_redeal": Match._claim_redeal,
+    "choose_opener": Match._choose_opener,
+    "play": Match._play,
+    "pass": Match._pass,
+}
+
+
+# -- records ----------------------------------------------------------------------------
+def deal_event(rng: random.Random) -> dict:
+    """A fresh shuffle as a record event."""
+    hands = deal_masks(rng)
+    return {"type": "deal", "hands": {seat_key(i): mask_texts(hands[i]) for i in range(4)}}
+
+
+class UnreadableLine:
+    """Stands in for a record line that is not JSON; folding it is ``bad_event``."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"UnreadableLine({self.text!r})"
+
+
+def load_record(text: str) -> list:
+    """JSON Lines to events; blank lines are skipped, unreadable ones kept as markers."""
+    events = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            events.append(UnreadableLine(line))
+    return events
+
+
+def dump_record(events: Iterable[dict]) -> str:
+    return "".join(json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n" for e in events)
+
+
+__all__ = ["Match", "deal_event", "load_record", "dump_record", "UnreadableLine", "TEAMS",
+           "mask_ids", "mask_pips"]
