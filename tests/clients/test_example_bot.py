@@ -36,5 +36,5 @@ def test_example_bot_plays_a_whole_match(live_server_url, tmp_path):
     final = DekabesClient(live_server_url, bot.token).seat_view(table.code, 1)
     assert final.match_over and final.view["winner"] in ("A", "B")
     assert final.view["scores"][final.view["winner"]] >= 4
-    types = [e["type"] for e in owner.events(table.code, 1)["events"]]
+    types = [e["type"] for e in DekabesClient(live_server_url, bot.token).events(table.code, 1)["events"]]
     assert types.count("match_started") == 1 and "play" in types

@@ -1,0 +1,93 @@
+"""Shared request checking and the OpenAPI description of common bodies.
+
+``strict`` is the one way views read a JSON body: unknown fields and wrong types are a
+400 ``validation_error`` before any service runs.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from rest_framework import serializers
+
+from server.errors import validation_error
+
+
+def strict(serializer_class, request, data=None) -> dict:
+    data = request.data if data is None else data
+    if not isinstance(data, dict):
+        raise validation_error("the body must be a JSON object")
+    known = set(serializer_class().fields)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise validation_error(f"unknown field(s): {', '.join(unknown)}")
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        from server.errors import _flatten
+        raise validation_error(_flatten(serializer.errors))
+    return serializer.validated_data
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="stable machine-readable code, e.g. stale_version")
+    message = serializers.CharField(help_text="human-readable explanation")
+
+
+class StaleErrorSerializer(ErrorSerializer):
+    view = serializers.DictField(help_text="the current seat response (409 stale_version only)",
+                                 required=False)
+
+
+def _error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
+    return OpenApiResponse(serializer, description=description)
+
+
+ERRORS = {
+    400: _error("validation_error (malformed body) or a rule rejection: bad_event, bad_deal, "
+                "tile_not_in_hand, tile_does_not_fit, end_required, must_play, "
+                "must_open_double_six, not_entitled, opener_not_on_team"),
+    401: _error("not_authenticated"),
+    403: _error("not_your_seat, permission_denied"),
+    404: _error("not_found"),
+    409: _error("stale_version (with the current view), paused, or a rule rejection about the "
+                "table's state: wrong_phase, not_your_turn, already_accepted, "
+                "not_representative, nothing_to_undo, nothing_to_redo, not_allowed_in_rated",
+                StaleErrorSerializer),
+    422: _error("idempotency_key_reused"),
+}
+
+
+class AccountSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    owner = serializers.CharField(allow_null=True)
+    token = serializers.CharField(required=False, help_text="only when registering or logging in")
+
+
+SeatInfoSerializer = inline_serializer("SeatInfo", {
+    "kind": serializers.ChoiceField(["human", "bot"]),
+    "player": serializers.CharField(allow_null=True),
+    "is_bot": serializers.BooleanField(),
+})
+
+
+class TableSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    owner = serializers.CharField()
+    rated = serializers.BooleanField()
+    version = serializers.IntegerField(help_text="seq of the table's newest event")
+    paused = serializers.BooleanField()
+    paused_by = serializers.ListField(child=serializers.IntegerField())
+    phase = serializers.CharField(allow_null=True)
+    seats = serializers.DictField(child=SeatInfoSerializer)
+    created_at = serializers.DateTimeField()
+
+
+class SeatResponseSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    paused = serializers.BooleanField()
+    allowed = serializers.ListField(child=serializers.CharField(),
+                                    help_text="action types the caller may send for this seat now")
+    table = TableSerializer()
+    view = serializers.DictField(help_text="the engine's seat view (docs/engine.md)")

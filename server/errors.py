@@ -1,0 +1,86 @@
+"""Errors as data: every refusal has a stable machine-readable ``code``, an HTTP status
+and a human message. Views raise ``ApiError``; DRF's own exceptions are mapped here so
+clients only ever see ``{"code": ..., "message": ...}`` bodies.
+"""
+
+from __future__ import annotations
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+# Engine rejections that mean "the table is not where you think" answer 409; a move the
+# rules refuse in the current position answers 400.
+STATE_CONFLICT_CODES = {"wrong_phase", "not_your_turn", "already_accepted", "not_representative",
+                        "nothing_to_undo", "nothing_to_redo", "not_allowed_in_rated"}
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str, status_code: int = 400, extra: dict | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status_code = status_code
+        self.extra = extra or {}
+
+    def body(self) -> dict:
+        return {"code": self.code, "message": self.message, **self.extra}
+
+    def response(self) -> Response:
+        return Response(self.body(), status=self.status_code)
+
+
+def rule_error(code: str, message: str) -> ApiError:
+    status_code = 409 if code in STATE_CONFLICT_CODES else 400
+    return ApiError(code, message, status_code)
+
+
+def not_found(what: str = "no such table") -> ApiError:
+    return ApiError("not_found", what, status.HTTP_404_NOT_FOUND)
+
+
+def validation_error(message: str) -> ApiError:
+    return ApiError("validation_error", message, status.HTTP_400_BAD_REQUEST)
+
+
+def _flatten(detail) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{k}: {_flatten(v)}" for k, v in detail.items())
+    if isinstance(detail, list):
+        return "; ".join(_flatten(v) for v in detail)
+    return str(detail)
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, ApiError):
+        return exc.response()
+    if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
+        response = Response({"code": "not_authenticated",
+                             "message": "log in: send 'Authorization: Token <your token>'"},
+                            status=status.HTTP_401_UNAUTHORIZED)
+        response["WWW-Authenticate"] = "Token"
+        return response
+    if isinstance(exc, exceptions.ParseError):
+        return Response({"code": "validation_error", "message": "the body is not valid JSON"},
+                        status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, exceptions.ValidationError):
+        return Response({"code": "validation_error", "message": _flatten(exc.detail)},
+                        status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, exceptions.PermissionDenied):
+        return Response({"code": "permission_denied", "message": str(exc.detail)},
+                        status=status.HTTP_403_FORBIDDEN)
+    if isinstance(exc, (exceptions.NotFound,)):
+        return Response({"code": "not_found", "message": "not found"}, status=404)
+    if isinstance(exc, exceptions.MethodNotAllowed):
+        return Response({"code": "method_not_allowed", "message": str(exc.detail)}, status=405)
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        return Response({"code": "validation_error", "message": "send application/json"},
+                        status=415)
+    if isinstance(exc, exceptions.NotAcceptable):
+        return Response({"code": "not_acceptable", "message": str(exc.detail)}, status=406)
+    if isinstance(exc, exceptions.Throttled):
+        return Response({"code": "throttled", "message": str(exc.detail)}, status=429)
+    response = drf_exception_handler(exc, context)
+    if response is not None:
+        response.data = {"code": "error", "message": _flatten(response.data)}
+    return response

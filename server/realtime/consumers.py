@@ -1,0 +1,79 @@
+"""One WebSocket endpoint per table: ``/ws/tables/{code}[?seat=N]``.
+
+A connection subscribes to the seats its account holds (or the one it asks for) and
+receives ``{"type": "view", "seat", "version", ...}`` after every committed change, one
+message per seat, each with that seat's own view, and a ``{"type": "ping"}`` every few
+seconds; it may send ``{"type": "ping"}`` too. Nothing is replayed on connect: a client
+fetches the current view over REST after (re)connecting and goes on from its version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from server.realtime.groups import seat_group
+from server.tables.models import Seat, Table
+
+CLOSE_NOT_AUTHENTICATED = 4401
+CLOSE_NOT_YOUR_SEAT = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        self.groups_joined: list[str] = []
+        self.pinger = None
+        user = self.scope.get("user")
+        if user is None:
+            await self.close(code=CLOSE_NOT_AUTHENTICATED)
+            return
+        code = self.scope["url_route"]["kwargs"]["code"]
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        asked = query.get("seat", [None])[0]
+        found = await self._seats(code, user, asked)
+        if found is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        table, seats = found
+        if not seats:
+            await self.close(code=CLOSE_NOT_YOUR_SEAT)
+            return
+        await self.accept()
+        for seat in seats:
+            group = seat_group(table.pk, seat)
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        self.pinger = asyncio.ensure_future(self._ping_forever())
+
+    @database_sync_to_async
+    def _seats(self, code, user, asked):
+        table = Table.objects.filter(code=str(code).upper()).first()
+        if table is None:
+            return None
+        held = list(Seat.objects.filter(table=table, player=user).values_list("number", flat=True))
+        if asked is not None:
+            held = [n for n in held if str(n) == asked]
+        return table, sorted(held)
+
+    async def _ping_forever(self):
+        while True:
+            await asyncio.sleep(settings.WS_PING_SECONDS)
+            await self.send_json({"type": "ping"})
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def seat_view(self, message):
+        await self.send_json(message["payload"])
+
+    async def disconnect(self, code):
+        if self.pinger is not None:
+            self.pinger.cancel()
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)

@@ -1,0 +1,77 @@
+"""A table, its four seats, and its append-only event log (the source of truth).
+
+The table's state is never stored: it is the engine's fold over ``Event`` rows
+(``server.tables.projection``). Events are never updated or deleted.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Table(models.Model):
+    code = models.CharField(max_length=12, unique=True, help_text="invite code")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                              related_name="owned_tables")
+    rated = models.BooleanField(default=False)
+    # Drives the server's shuffles; never leaves the server (not in any response or log).
+    secret_seed = models.CharField(max_length=64, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Seat(models.Model):
+    KINDS = (("human", "human"), ("bot", "bot"))
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=5, choices=KINDS)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number")]
+        ordering = ["number"]
+
+
+class Event(models.Model):
+    """One entry of a table's log: an engine record event, or a server one (pause/resume)."""
+
+    ACTOR_KINDS = (("human", "human"), ("bot", "bot"), ("server", "server"))
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField(help_text="1, 2, 3... per table, no gaps")
+    type = models.CharField(max_length=20)
+    payload = models.JSONField(help_text="the event in the engine's record format")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    actor_kind = models.CharField(max_length=6, choices=ACTOR_KINDS)
+    command_id = models.CharField(max_length=80, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="gap_free_seq"),
+            models.UniqueConstraint(fields=["table", "command_id"], name="one_event_per_command"),
+        ]
+        ordering = ["table", "seq"]
+
+
+class ActionReceipt(models.Model):
+    """The first answer to an idempotent action, returned again on a retry."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="receipts")
+    key = models.CharField(max_length=80)
+    account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="one_receipt_per_key")]

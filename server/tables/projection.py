@@ -1,0 +1,97 @@
+"""The table's state as a projection over its event log.
+
+``project(table)`` folds the log with the engine. A small in-process cache keeps the
+last fold per table and applies only the newer events; it is disposable: ``forget()``
+drops it and the next read folds the log again to the same state.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from engine import Match
+
+from server.tables.models import Event, Table
+
+SERVER_EVENT_TYPES = ("pause", "resume")   # in the log, not in the engine record
+CACHE_SIZE = 256
+
+
+@dataclass
+class TableState:
+    match: Match
+    version: int = 0                         # seq of the newest event folded
+    paused_by: set[int] = field(default_factory=set)   # seats that opened rules/log
+    revealed_deals: set[str] = field(default_factory=set)   # deals whose hand has ended
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.paused_by)
+
+    def copy(self) -> "TableState":
+        return TableState(self.match.copy(), self.version, set(self.paused_by),
+                          set(self.revealed_deals))
+
+    def fold(self, seq: int, payload: dict) -> None:
+        """Apply one stored event (already validated when it was appended)."""
+        kind = payload.get("type")
+        if kind == "pause":
+            self.paused_by.add(payload["seat"])
+        elif kind == "resume":
+            self.paused_by.discard(payload["seat"])
+        else:
+            ended_before = len(self.match.results), self.match.phase
+            self.match.apply(payload)
+            self._note_reveal(ended_before)
+        self.version = seq
+
+    def _note_reveal(self, before) -> None:
+        results, _ = before
+        m = self.match
+        if m.phase in ("deal", "match_over") and len(m.results) > results:
+            dealt = m.seat_view(1)["last_hand"]["dealt"]
+            self.revealed_deals.add(deal_key(dealt))
+
+
+def deal_key(hands: dict) -> str:
+    return "|".join(",".join(sorted(hands[str(s)])) for s in (1, 2, 3, 4))
+
+
+_cache: dict[int, TableState] = {}
+_lock = threading.Lock()
+
+
+def project(table: Table, upto: int | None = None) -> TableState:
+    """The state after the whole log (or after event ``upto``); callers get a private copy."""
+    with _lock:
+        cached = _cache.get(table.pk)
+    state = cached.copy() if cached is not None else TableState(Match())
+    newer = Event.objects.filter(table=table, seq__gt=state.version).order_by("seq")
+    if upto is not None:
+        if upto < state.version:
+            state = TableState(Match())
+            newer = Event.objects.filter(table=table).order_by("seq")
+        newer = newer.filter(seq__lte=upto)
+    for seq, payload in newer.values_list("seq", "payload"):
+        state.fold(seq, payload)
+    if upto is None:
+        remember(table, state)
+    return state
+
+
+def remember(table: Table, state: TableState) -> None:
+    with _lock:
+        current = _cache.get(table.pk)
+        if current is None or current.version <= state.version:
+            _cache[table.pk] = state.copy()
+        if len(_cache) > CACHE_SIZE:
+            _cache.pop(next(iter(_cache)))
+
+
+def forget(table: Table | None = None) -> None:
+    with _lock:
+        if table is None:
+            _cache.clear()
+        else:
+            _cache.pop(table.pk, None)

@@ -1,0 +1,119 @@
+"""Reads: what a seat may see of a table. Nothing here writes.
+
+Every answer about a seat is built from the engine's seat view (which holds only what
+that seat may know) plus public table facts. Deal events in the log are redacted for
+other seats until the hand they started has ended.
+"""
+
+from __future__ import annotations
+
+from engine import dump_record
+
+from server.accounts.models import User
+from server.tables import projection
+from server.tables.models import Event, Seat, Table
+from server.tables.projection import SERVER_EVENT_TYPES, TableState, deal_key
+
+TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
+
+
+def table_json(table: Table, state: TableState) -> dict:
+    seats = Seat.objects.filter(table=table).select_related("player").order_by("number")
+    return {
+        "code": table.code,
+        "owner": table.owner.username,
+        "rated": table.rated,
+        "version": state.version,
+        "paused": state.paused,
+        "paused_by": sorted(state.paused_by),
+        "phase": state.match.phase,
+        "seats": {str(s.number): {"kind": s.kind,
+                                  "player": s.player.username if s.player_id else None,
+                                  "is_bot": bool(s.player_id and s.player.is_bot)}
+                  for s in seats},
+        "created_at": table.created_at.isoformat(),
+    }
+
+
+def allowed_actions(table: Table, seat: Seat, state: TableState, view: dict, user: User | None) -> list[str]:
+    allowed = []
+    if not (state.paused and seat.kind == "bot"):
+        allowed += list(dict.fromkeys(e["type"] for e in view["legal"]))
+    m = state.match
+    if user is not None and table.owner_id == user.pk and not table.rated:
+        if m.can_undo():
+            allowed.append("undo")
+        if m.can_redo():
+            allowed.append("redo")
+        if m.phase in ("accept", "choose_opener", "play"):
+            allowed.append("restart_hand")
+        allowed.append("new_match")
+    if seat.kind == "human":
+        allowed.append("resume" if seat.number in state.paused_by else "pause")
+    return allowed
+
+
+def seat_response(table: Table, number: int, state: TableState, user: User | None = None) -> dict:
+    seat = Seat.objects.get(table=table, number=number)
+    view = state.match.seat_view(number)
+    return {
+        "version": state.version,
+        "seat": number,
+        "paused": state.paused,
+        "allowed": allowed_actions(table, seat, state, view, user),
+        "table": table_json(table, state),
+        "view": view,
+    }
+
+
+def tables_for(user: User) -> list[Table]:
+    from django.db.models import Q
+
+    return list(Table.objects.filter(Q(seats__player=user) | Q(owner=user)).distinct()
+                .select_related("owner").order_by("-created_at"))
+
+
+def seats_held(user: User, table: Table) -> list[int]:
+    return list(Seat.objects.filter(table=table, player=user).order_by("number")
+                .values_list("number", flat=True))
+
+
+def events_for_seat(table: Table, number: int, after: int = 0, limit: int = 500) -> list[dict]:
+    """The log as seat ``number`` may see it: other hands in a deal are null until revealed."""
+    state = projection.project(table)
+    over = state.match.phase == "match_over"
+    rows = (Event.objects.filter(table=table, seq__gt=after).order_by("seq")
+            .values("seq", "type", "payload", "seat", "actor_kind", "created_at")[:limit])
+    out = []
+    for row in rows:
+        event = row["payload"]
+        if row["type"] == "deal" and not over and deal_key(event["hands"]) not in state.revealed_deals:
+            event = {**event, "hands": {k: (v if k == str(number) else None)
+                                        for k, v in event["hands"].items()}}
+        out.append({"seq": row["seq"], "type": row["type"], "seat": row["seat"],
+                    "by": row["actor_kind"], "at": row["created_at"].isoformat(), "event": event})
+    return out
+
+
+def record_text(table: Table) -> str:
+    """The engine record: complete once the match is over, finished hands only before."""
+    state = projection.project(table)
+    events = list(Event.objects.filter(table=table).order_by("seq").values_list("payload", flat=True))
+    engine_events = [e for e in events if e.get("type") not in SERVER_EVENT_TYPES]
+    if state.match.phase != "match_over":
+        engine_events = engine_events[:_finished_prefix(engine_events)]
+    return dump_record(engine_events)
+
+
+def _finished_prefix(events: list[dict]) -> int:
+    """Length of the longest prefix that ends right after a finished hand (or the start)."""
+    from engine import Match
+
+    m = Match()
+    best = 1 if events else 0
+    for index, event in enumerate(events):
+        before = len(m.results)
+        m.apply(event)
+        if m.phase == "deal" and len(m.results) > before:
+            best = index + 1
+    return best

@@ -1,0 +1,223 @@
+"""Writes to tables: create, join, act. ``check_*`` validates and raises ``ApiError``;
+``do_*`` writes inside one transaction and sends pushes only once it has committed.
+
+An action is: lock the table, check the caller and the version, let the engine fold the
+new event (a rejection raises before anything is written), then append the server's own
+consequences — the next deal, forced passes — in the same transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets
+import string
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from engine import IllegalEventError, deal_event
+
+from server.accounts.models import User
+from server.errors import ApiError, rule_error, validation_error
+from server.tables import projection, selectors
+from server.tables.models import ActionReceipt, Event, Seat, Table
+from server.tables.projection import TableState
+
+GAME_ACTIONS = ("accept", "claim_redeal", "choose_opener", "play", "pass")
+TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
+PAUSE_ACTIONS = ("pause", "resume")
+ACTION_TYPES = GAME_ACTIONS + TABLE_COMMANDS + PAUSE_ACTIONS
+CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
+
+
+# -- tables and seats ---------------------------------------------------------------------
+def check_seat_plan(seats: dict[int, str], join: list[int], bots: dict[int, str]) -> dict[int, User]:
+    if sorted(seats) != [1, 2, 3, 4] or any(k not in ("human", "bot") for k in seats.values()):
+        raise validation_error("seats must give \"human\" or \"bot\" for each of seats 1-4")
+    for n in join:
+        if seats.get(n) != "human":
+            raise validation_error(f"seat {n} is not a human seat: you can join human seats only")
+    accounts: dict[int, User] = {}
+    for n, name in bots.items():
+        if seats.get(n) != "bot":
+            raise validation_error(f"seat {n} is not a bot seat")
+        accounts[n] = User.objects.filter(username=name, is_bot=True).first()
+        if accounts[n] is None:
+            raise validation_error(f"no bot account named {name!r}")
+    return accounts
+
+
+def check_may_seat_bot(owner: User, bot: User) -> None:
+    if bot.bot_owner_id not in (None, owner.pk):
+        raise ApiError("permission_denied", f"{bot.username} is another member's bot", 403)
+
+
+def do_create_table(owner: User, seats: dict[int, str], join: list[int], bots: dict[int, str],
+                    rated: bool = False) -> Table:
+    if owner.is_bot:
+        raise ApiError("permission_denied", "bot accounts do not create tables", 403)
+    bot_accounts = check_seat_plan(seats, join, bots)
+    for bot in bot_accounts.values():
+        check_may_seat_bot(owner, bot)
+    with transaction.atomic():
+        table = Table.objects.create(code=_new_code(), owner=owner, rated=rated,
+                                     secret_seed=secrets.token_hex(32))
+        for n in (1, 2, 3, 4):
+            player = owner if n in join else bot_accounts.get(n)
+            Seat.objects.create(table=table, number=n, kind=seats[n], player=player)
+        state = TableState(projection.Match())
+        start = {"type": "match_started", "seats": {str(n): seats[n] for n in (1, 2, 3, 4)},
+                 "rated": rated}
+        _append(table, state, start, actor=owner, seat=None, actor_kind="server")
+        _append_consequences(table, state)
+        transaction.on_commit(lambda: _after_commit(table, state))
+    return table
+
+
+def _new_code() -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+        if not Table.objects.filter(code=code).exists():
+            return code
+
+
+def do_join(user: User, table: Table, number: int) -> Table:
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().filter(table=table, number=number).first()
+        if seat is None:
+            raise ApiError("not_found", f"table {table.code} has no seat {number}", 404)
+        if seat.player_id == user.pk:
+            return table
+        if seat.player_id is not None:
+            raise ApiError("seat_taken", f"seat {number} is taken", 409)
+        if (seat.kind == "bot") != user.is_bot:
+            raise ApiError("permission_denied",
+                           f"seat {number} is a {seat.kind} seat: "
+                           + ("bot accounts take bot seats only" if user.is_bot
+                              else "people take human seats only"), 403)
+        seat.player = user
+        seat.save(update_fields=["player"])
+        transaction.on_commit(lambda: _after_commit(table, None))
+    return table
+
+
+# -- actions ---------------------------------------------------------------------------------
+def request_hash(seat: int, body: dict) -> str:
+    canonical = json.dumps({"seat": seat, **body}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def check_holder(user: User, table: Table, number: int) -> Seat:
+    seat = Seat.objects.filter(table=table, number=number).select_related("player").first()
+    if seat is None:
+        raise ApiError("not_found", f"table {table.code} has no seat {number}", 404)
+    if seat.player_id != user.pk:
+        raise ApiError("not_your_seat", f"you do not hold seat {number} at {table.code}", 403)
+    return seat
+
+
+def do_action(user: User, table: Table, number: int, body: dict, key: str | None) -> tuple[int, dict]:
+    """Apply one action for seat ``number``; returns (HTTP status, seat response)."""
+    seat = check_holder(user, table, number)
+    digest = request_hash(number, body)
+    try:
+        with transaction.atomic():
+            locked = Table.objects.select_for_update().get(pk=table.pk)
+            if key:
+                receipt = ActionReceipt.objects.filter(table=locked, key=key).first()
+                if receipt is not None:
+                    if receipt.request_hash != digest or receipt.account_id != user.pk:
+                        raise ApiError("idempotency_key_reused",
+                                       "this Idempotency-Key was used for a different action", 422)
+                    return receipt.status_code, receipt.response
+            state = projection.project(locked)
+            check_action(user, locked, seat, state, body)
+            event = _event_for(number, body)
+            _append(locked, state, event, actor=user, seat=number,
+                    actor_kind="bot" if user.is_bot else "human", command_id=key)
+            _append_consequences(locked, state)
+            response = selectors.seat_response(locked, number, state, user=user)
+            if key:
+                ActionReceipt.objects.create(table=locked, key=key, account=user, seat=number,
+                                             request_hash=digest, status_code=200, response=response)
+            transaction.on_commit(lambda: _after_commit(locked, state))
+    except IntegrityError:
+        # Another writer got the same seq or command id first: the table moved.
+        projection.forget(table)
+        current = projection.project(table)
+        raise _stale(table, number, current, user) from None
+    return 200, response
+
+
+def check_action(user: User, table: Table, seat: Seat, state: TableState, body: dict) -> None:
+    kind = body["type"]
+    if kind in PAUSE_ACTIONS:
+        if seat.kind != "human":
+            raise ApiError("permission_denied", "only players at human seats pause the computer", 403)
+    elif state.paused and seat.kind == "bot":
+        raise ApiError("paused", "the table is paused: a player is reading the rules or the log", 409)
+    if body["expected_version"] != state.version:
+        raise _stale(table, seat.number, state, user)
+    if kind in TABLE_COMMANDS and table.owner_id != user.pk:
+        raise ApiError("permission_denied", f"only the table's owner may {kind.replace('_', ' ')}", 403)
+    if kind == "pause" and seat.number in state.paused_by:
+        raise ApiError("already_paused", "you have already paused the table", 409)
+    if kind == "resume" and seat.number not in state.paused_by:
+        raise ApiError("not_paused", "you have not paused the table", 409)
+
+
+def _stale(table: Table, number: int, state: TableState, user: User) -> ApiError:
+    return ApiError("stale_version",
+                    f"the table is at version {state.version}: look again before acting", 409,
+                    extra={"view": selectors.seat_response(table, number, state, user=user)})
+
+
+def _event_for(number: int, body: dict) -> dict:
+    event = {"type": body["type"], "seat": number}
+    for name in ("tile", "end", "opener"):
+        if body.get(name) is not None:
+            event[name] = body[name]
+    return event
+
+
+def _append(table: Table, state: TableState, event: dict, *, actor: User | None, seat: int | None,
+            actor_kind: str, command_id: str | None = None) -> None:
+    """Fold ``event`` into ``state`` (the engine may refuse it) and write it to the log."""
+    trial = state.copy()
+    seq = state.version + 1
+    try:
+        trial.fold(seq, event)
+    except IllegalEventError as err:
+        raise rule_error(err.code, err.message) from None
+    Event.objects.create(table=table, seq=seq, type=event["type"], payload=event, actor=actor,
+                         seat=seat, actor_kind=actor_kind, command_id=command_id)
+    state.match, state.version = trial.match, trial.version
+    state.paused_by, state.revealed_deals = trial.paused_by, trial.revealed_deals
+
+
+def _append_consequences(table: Table, state: TableState) -> None:
+    """The server's own events: the next shuffle, and passes nobody can avoid."""
+    while True:
+        m = state.match
+        if m.needs_deal():
+            rng = random.Random(f"{table.secret_seed}:{state.version + 1}")
+            event = deal_event(rng)
+        else:
+            event = m.forced_pass()
+            if event is None:
+                return
+        _append(table, state, event, actor=None, seat=None, actor_kind="server")
+
+
+def _after_commit(table: Table, state: TableState | None) -> None:
+    if state is not None:
+        projection.remember(table, state)
+    from server.realtime.notify import push_table
+
+    push_table(table)
+
+
+def current_version(table: Table) -> int:
+    return Event.objects.filter(table=table).aggregate(v=Max("seq"))["v"] or 0

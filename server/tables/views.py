@@ -1,0 +1,211 @@
+"""HTTP endpoints for tables and seats. Thin: parse, call a service or selector, answer."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from engine.bots import decide
+
+from server.api_schema import ERRORS, SeatResponseSerializer, TableSerializer, strict
+from server.errors import ApiError, not_found, validation_error
+from server.tables import projection, selectors, services
+from server.tables.models import Table
+
+LONG_POLL_TICK = 0.15
+
+
+def get_table(code: str) -> Table:
+    table = Table.objects.select_related("owner").filter(code=code.upper()).first()
+    if table is None:
+        raise not_found(f"no table {code!r}")
+    return table
+
+
+def seat_number(raw: str) -> int:
+    number = int(raw) if raw.isdigit() else 0
+    if not 1 <= number <= 4:
+        raise not_found("seats are numbered 1-4")
+    return number
+
+
+class SeatKindField(serializers.ChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(choices=("human", "bot"), **kwargs)
+
+
+class CreateTableSerializer(serializers.Serializer):
+    seats = serializers.DictField(child=SeatKindField(),
+                                  help_text='{"1":"human","2":"bot","3":"bot","4":"bot"}')
+    join = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=4),
+                                 required=False, default=list, help_text="human seats you take")
+    bots = serializers.DictField(child=serializers.CharField(), required=False, default=dict,
+                                 help_text="bot seats filled at once: seat -> bot username")
+    rated = serializers.BooleanField(required=False, default=False)
+
+
+class JoinSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=4)
+
+
+class ActionSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=services.ACTION_TYPES)
+    expected_version = serializers.IntegerField(min_value=0,
+                                                help_text="the version your decision was made on")
+    tile = serializers.CharField(required=False, max_length=5, help_text='play: e.g. "3-5"')
+    end = serializers.ChoiceField(choices=("left", "right"), required=False, allow_null=True)
+    opener = serializers.IntegerField(required=False, min_value=1, max_value=4)
+    command_id = serializers.CharField(required=False, max_length=80,
+                                       help_text="same as the Idempotency-Key header")
+
+
+def _seat_keys(raw: dict, what: str) -> dict[int, object]:
+    out = {}
+    for key, value in raw.items():
+        if str(key) not in ("1", "2", "3", "4"):
+            raise validation_error(f"{what}: seats are \"1\" to \"4\"")
+        out[int(key)] = value
+    return out
+
+
+class TablesView(APIView):
+    @extend_schema(responses={200: inline_serializer("TableList", {"tables": TableSerializer(many=True)}),
+                              **ERRORS}, summary="Tables you own or hold a seat at")
+    def get(self, request):
+        tables = selectors.tables_for(request.user)
+        return Response({"tables": [selectors.table_json(t, projection.project(t)) for t in tables]})
+
+    @extend_schema(request=CreateTableSerializer, responses={201: TableSerializer, **ERRORS},
+                   summary="Create a table (you own it); the match starts and the first deal is made")
+    def post(self, request):
+        data = strict(CreateTableSerializer, request)
+        table = services.do_create_table(
+            request.user, _seat_keys(data["seats"], "seats"), sorted(set(data["join"])),
+            _seat_keys(data["bots"], "bots"), rated=data["rated"])
+        return Response(selectors.table_json(table, projection.project(table)), status=201)
+
+
+class TableView(APIView):
+    @extend_schema(responses={200: TableSerializer, **ERRORS}, summary="A table: seats, phase, version")
+    def get(self, request, code):
+        table = get_table(code)
+        return Response(selectors.table_json(table, projection.project(table)))
+
+
+class JoinView(APIView):
+    @extend_schema(request=JoinSerializer, responses={200: TableSerializer, **ERRORS},
+                   summary="Take a free seat (people: human seats; bot accounts: bot seats)")
+    def post(self, request, code):
+        data = strict(JoinSerializer, request)
+        table = services.do_join(request.user, get_table(code), data["seat"])
+        return Response(selectors.table_json(table, projection.project(table)))
+
+
+class SeatView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("wait", OpenApiTypes.FLOAT, description="long-poll: seconds to wait (max 30)"),
+            OpenApiParameter("after", OpenApiTypes.INT, description="long-poll: answer once the version is past this"),
+        ],
+        responses={200: SeatResponseSerializer, **ERRORS},
+        summary="The seat's view (own hand only) with the table's version; long-poll with wait/after")
+    def get(self, request, code, seat):
+        table, number = get_table(code), seat_number(seat)
+        services.check_holder(request.user, table, number)
+        wait, after = _long_poll_args(request)
+        if wait and after is not None:
+            deadline = time.monotonic() + wait
+            while services.current_version(table) <= after and time.monotonic() < deadline:
+                time.sleep(LONG_POLL_TICK)
+        state = projection.project(table)
+        return Response(selectors.seat_response(table, number, state, user=request.user))
+
+
+def _long_poll_args(request) -> tuple[float, int | None]:
+    try:
+        wait = float(request.query_params.get("wait") or 0)
+        after = request.query_params.get("after")
+        after = int(after) if after not in (None, "") else None
+    except ValueError:
+        raise validation_error("wait is seconds and after a version number") from None
+    if wait < 0 or wait != wait:
+        raise validation_error("wait must be 0 or more seconds")
+    return min(wait, settings.LONG_POLL_MAX), after
+
+
+class ActionView(APIView):
+    @extend_schema(
+        request=ActionSerializer,
+        parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                                     description="one new key per decision; a retry with the same "
+                                                 "key returns the first answer")],
+        responses={200: SeatResponseSerializer, **ERRORS},
+        summary="Act for the seat: accept, claim_redeal, choose_opener, play, pass, undo, redo, "
+                "restart_hand, new_match, pause, resume")
+    def post(self, request, code, seat):
+        table, number = get_table(code), seat_number(seat)
+        data = dict(strict(ActionSerializer, request))
+        key = request.headers.get("Idempotency-Key") or data.pop("command_id", None)
+        data.pop("command_id", None)
+        if key is not None and not (1 <= len(key) <= 80):
+            raise validation_error("an Idempotency-Key is 1-80 characters")
+        status, body = services.do_action(request.user, table, number, data, key)
+        return Response(body, status=status)
+
+
+class HintView(APIView):
+    @extend_schema(responses={200: inline_serializer("Hint", {
+        "version": serializers.IntegerField(),
+        "hint": serializers.DictField(allow_null=True, help_text="a legal event, or null"),
+    }), **ERRORS}, summary="The strong bot's suggestion from this seat's view only; plays nothing")
+    def get(self, request, code, seat):
+        table, number = get_table(code), seat_number(seat)
+        services.check_holder(request.user, table, number)
+        if table.rated:
+            raise ApiError("not_allowed_in_rated", "no hints in a rated match", 409)
+        state = projection.project(table)
+        view = state.match.seat_view(number)
+        hint = decide(view, "strong") if view["legal"] else None
+        return Response({"version": state.version, "hint": hint})
+
+
+class EventsView(APIView):
+    @extend_schema(parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="seq to start after")],
+                   responses={200: inline_serializer("EventLog", {
+                       "version": serializers.IntegerField(),
+                       "events": serializers.ListField(child=serializers.DictField()),
+                   }), **ERRORS},
+                   summary="The table's log as this seat may see it (others' deals redacted until revealed)")
+    def get(self, request, code, seat):
+        table, number = get_table(code), seat_number(seat)
+        services.check_holder(request.user, table, number)
+        try:
+            after = int(request.query_params.get("after") or 0)
+        except ValueError:
+            raise validation_error("after is a seq number") from None
+        return Response({"version": projection.project(table).version,
+                         "events": selectors.events_for_seat(table, number, after)})
+
+
+class RecordView(APIView):
+    def perform_content_negotiation(self, request, force=False):
+        # The record is text/plain whatever the client accepts; errors stay JSON.
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiResponse(
+        OpenApiTypes.STR, description="JSON Lines engine record"), **ERRORS},
+        summary="The match record (complete once the match is over; finished hands before)")
+    def get(self, request, code):
+        table = get_table(code)
+        if not selectors.seats_held(request.user, table) and table.owner_id != request.user.pk:
+            raise ApiError("not_your_seat", "only the table's players read its record", 403)
+        response = HttpResponse(selectors.record_text(table), content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'inline; filename="dekabes-{table.code}.jsonl"'
+        return response

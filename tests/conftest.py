@@ -1,0 +1,99 @@
+"""Shared fixtures: a real Daphne server in another process (``live_server_url``).
+
+The server gets its own SQLite file and port; nothing is shared with the test process
+but HTTP, so what passes here passes against a server on another machine.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    """``manage.py migrate`` then ``daphne server.asgi:application`` on a free port."""
+
+    def __init__(self, workdir: Path, env: dict | None = None, port: int | None = None):
+        self.workdir = workdir
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = dict(os.environ)
+        for name in ("DATABASE_URL", "REDIS_URL"):
+            self.env.pop(name, None)
+        self.env.update({"DEKABES_VAR_DIR": str(workdir), "PYTHONUNBUFFERED": "1",
+                         "DJANGO_SETTINGS_MODULE": "server.settings",
+                         "DEKABES_SQLITE_PATH": str(workdir / "live.sqlite3")})
+        self.env.update(env or {})
+        self.process: subprocess.Popen | None = None
+        self.log = workdir / "daphne.log"
+
+    def start(self) -> "LiveServer":
+        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env,
+                       check=True, timeout=120)
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                 "server.asgi:application"], cwd=ROOT, env=self.env, stdout=log, stderr=log)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited: {self.log.read_text()[-2000:]}")
+            try:
+                requests.get(self.url + "/api/me", timeout=1)
+                return self
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        raise RuntimeError("daphne did not start in 30 s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(3)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.process = None
+
+    def restart(self, pause: float = 0.5) -> None:
+        """Stop the process and start it again on the same port and database."""
+        self.stop()
+        time.sleep(pause)
+        self.start()
+
+
+@pytest.fixture(scope="session")
+def live_server_process():
+    with tempfile.TemporaryDirectory(prefix="dekabes-live-") as tmp:
+        server = LiveServer(Path(tmp)).start()
+        yield server
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server_url(live_server_process) -> str:
+    return live_server_process.url
+
+
+@pytest.fixture
+def restartable_server(tmp_path):
+    """A server of the test's own, which the test may restart mid-match."""
+    server = LiveServer(tmp_path).start()
+    yield server
+    server.stop()
