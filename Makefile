@@ -15,8 +15,24 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	@touch $(STAMP)
 
+# The whole suite on the embedded default (SQLite + in-memory channel layer); then, when
+# DATABASE_URL / REDIS_URL are set (.ci/run sets them when the services answer), the
+# store and realtime tests again against PostgreSQL / Redis.
 test: $(STAMP)
-	$(PY) -m pytest
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest
+	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
+	  echo "== backend run: DATABASE_URL=$${DATABASE_URL:-<unset>} REDIS_URL=$${REDIS_URL:-<unset>}"; \
+	  $(PY) -m pytest -m backend tests/server; \
+	else echo "== backend run skipped: DATABASE_URL and REDIS_URL unset (PostgreSQL/Redis not tested)"; fi
+
+# The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3).
+serve: $(STAMP)
+	$(PY) manage.py migrate -v0
+	$(PY) -m daphne -b 127.0.0.1 -p $(or $(PORT),8000) server.asgi:application
+
+# Server throughput: Daphne + 20 tables of scripted random clients over loopback.
+bench-server: $(STAMP)
+	$(PY) -m server.bench
 
 simulate: $(STAMP)
 	$(PY) -m engine simulate --hands 2000 --bots strong,greedy,strong,greedy --seed 1 --swap --workers 2

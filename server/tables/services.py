@@ -90,13 +90,13 @@ def do_join(user: User, table: Table, number: int) -> Table:
             raise ApiError("not_found", f"table {table.code} has no seat {number}", 404)
         if seat.player_id == user.pk:
             return table
-        if seat.player_id is not None:
-            raise ApiError("seat_taken", f"seat {number} is taken", 409)
         if (seat.kind == "bot") != user.is_bot:
             raise ApiError("permission_denied",
                            f"seat {number} is a {seat.kind} seat: "
                            + ("bot accounts take bot seats only" if user.is_bot
                               else "people take human seats only"), 403)
+        if seat.player_id is not None:
+            raise ApiError("seat_taken", f"seat {number} is taken", 409)
         seat.player = user
         seat.save(update_fields=["player"])
         transaction.on_commit(lambda: _after_commit(table, None))

@@ -55,14 +55,23 @@ class JoinSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=4)
 
 
+class StrictCharField(serializers.CharField):
+    """A JSON string, not a number coerced into one."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class ActionSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=services.ACTION_TYPES)
     expected_version = serializers.IntegerField(min_value=0,
                                                 help_text="the version your decision was made on")
-    tile = serializers.CharField(required=False, max_length=5, help_text='play: e.g. "3-5"')
+    tile = StrictCharField(required=False, max_length=5, help_text='play: e.g. "3-5"')
     end = serializers.ChoiceField(choices=("left", "right"), required=False, allow_null=True)
     opener = serializers.IntegerField(required=False, min_value=1, max_value=4)
-    command_id = serializers.CharField(required=False, max_length=80,
+    command_id = StrictCharField(required=False, max_length=80,
                                        help_text="same as the Idempotency-Key header")
 
 
@@ -77,7 +86,8 @@ def _seat_keys(raw: dict, what: str) -> dict[int, object]:
 
 class TablesView(APIView):
     @extend_schema(responses={200: inline_serializer("TableList", {"tables": TableSerializer(many=True)}),
-                              **ERRORS}, summary="Tables you own or hold a seat at")
+                              **ERRORS}, summary="Tables you own or hold a seat at",
+                   operation_id="tables_list")
     def get(self, request):
         tables = selectors.tables_for(request.user)
         return Response({"tables": [selectors.table_json(t, projection.project(t)) for t in tables]})

@@ -1,0 +1,103 @@
+"""In-process API clients on the real database (SQLite file, or PostgreSQL in the backend run)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from rest_framework.test import APIClient
+
+from server.accounts.models import User
+from server.accounts.services import token_for
+from server.tables import projection
+from server.tables.models import Event, Table
+
+_names = itertools.count()
+PASSWORD = "a long enough password 42"
+
+
+@pytest.fixture(autouse=True)
+def fresh_projection_cache():
+    projection.forget()
+    yield
+    projection.forget()
+
+
+def client_for(user: User) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
+    client.user = user
+    return client
+
+
+def new_member(prefix="ann") -> User:
+    return User.objects.create_user(username=f"{prefix}{next(_names)}x{random.randrange(10**6)}",
+                                    password=PASSWORD)
+
+
+def new_bot(owner: User | None = None) -> User:
+    bot = User(username=f"bot{next(_names)}x{random.randrange(10**6)}", is_bot=True, bot_owner=owner)
+    bot.set_unusable_password()
+    bot.save()
+    return bot
+
+
+class Players:
+    """A table with its owner at human seats and one bot account at the bot seats."""
+
+    def __init__(self, kinds=("human", "bot", "bot", "bot"), rated=False, humans_joined=True):
+        self.owner = new_member()
+        self.bot = new_bot(self.owner)
+        self.owner_api = client_for(self.owner)
+        self.bot_api = client_for(self.bot)
+        seats = {str(n): kinds[n - 1] for n in (1, 2, 3, 4)}
+        join = [n for n in (1, 2, 3, 4) if kinds[n - 1] == "human"] if humans_joined else []
+        bots = {str(n): self.bot.username for n in (1, 2, 3, 4) if kinds[n - 1] == "bot"}
+        response = self.owner_api.post("/api/tables", {"seats": seats, "join": join, "bots": bots,
+                                                       "rated": rated}, format="json")
+        assert response.status_code == 201, response.content
+        self.code = response.json()["code"]
+        self.kinds = kinds
+        self.table = Table.objects.get(code=self.code)
+
+    def api(self, seat: int) -> APIClient:
+        return self.owner_api if self.kinds[seat - 1] == "human" else self.bot_api
+
+    def seat(self, seat: int) -> dict:
+        response = self.api(seat).get(f"/api/tables/{self.code}/seats/{seat}")
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def act(self, seat: int, body: dict, key: str | None = None, api=None):
+        headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+        return (api or self.api(seat)).post(f"/api/tables/{self.code}/seats/{seat}/actions", body,
+                                            format="json", **headers)
+
+    def send(self, event: dict, version: int, key: str | None = None):
+        body = {k: v for k, v in event.items() if k != "seat"}
+        body["expected_version"] = version
+        return self.act(event["seat"], body, key)
+
+    def log(self) -> list[tuple]:
+        return list(Event.objects.filter(table=self.table).order_by("seq")
+                    .values_list("seq", "type", "payload", "seat", "actor_kind", "command_id"))
+
+    def step(self, rng: random.Random, choose=None) -> dict | None:
+        """One legal action by whichever seat may act (random choice); None when over."""
+        for seat in (1, 2, 3, 4):
+            body = self.seat(seat)
+            if body["view"]["phase"] == "match_over":
+                return None
+            legal = body["view"]["legal"]
+            if legal:
+                event = (choose or rng.choice)(legal)
+                response = self.send(event, body["version"])
+                assert response.status_code == 200, response.content
+                return response.json()
+        raise AssertionError("nobody can act")
+
+
+@pytest.fixture
+def players(db):
+    return Players()

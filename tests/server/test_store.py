@@ -1,0 +1,107 @@
+"""The event store under real concurrency, on whichever database the run uses.
+
+These are marked ``backend``: ``make test`` runs them on SQLite, and again on
+PostgreSQL when DATABASE_URL is set (``.ci/run`` sets it when PostgreSQL answers).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from django.db import IntegrityError, connection, connections, transaction
+
+from server.errors import ApiError
+from server.tables import projection, services
+from server.tables.models import Event
+from tests.server.conftest import Players
+
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_database_is_the_one_the_environment_names():
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        assert connection.vendor == "postgresql"
+    else:
+        assert connection.vendor == "sqlite"
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA journal_mode")
+            assert cursor.fetchone()[0] == "wal"
+
+
+def race(callables) -> list:
+    """Run the callables at the same moment in real threads; their results or errors."""
+    barrier = threading.Barrier(len(callables))
+    results: list = [None] * len(callables)
+
+    def run(i, fn):
+        try:
+            barrier.wait()
+            results[i] = fn()
+        except Exception as err:  # noqa: BLE001 - the test inspects what came out
+            results[i] = err
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(callables)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_two_actions_on_the_same_version_exactly_one_wins(round_):
+    p = Players(kinds=("human", "bot", "human", "bot"))
+    v = p.seat(1)["version"]
+    before = len(p.log())
+    outcomes = race([
+        lambda: services.do_action(p.owner, p.table, 1, {"type": "accept", "expected_version": v}, None),
+        lambda: services.do_action(p.owner, p.table, 3, {"type": "accept", "expected_version": v}, None),
+    ])
+    wins = [o for o in outcomes if isinstance(o, tuple)]
+    losses = [o for o in outcomes if isinstance(o, ApiError)]
+    assert len(wins) == 1 and len(losses) == 1, outcomes
+    assert losses[0].code == "stale_version" and losses[0].status_code == 409
+    log = p.log()
+    assert len(log) == before + 1 and [row[0] for row in log] == list(range(1, len(log) + 1))
+
+
+def test_a_retry_racing_the_original_applies_once():
+    p = Players()
+    v = p.seat(1)["version"]
+    body = {"type": "accept", "expected_version": v}
+    outcomes = race([lambda: services.do_action(p.owner, p.table, 1, dict(body), "same-key")
+                     for _ in range(3)])
+    assert all(isinstance(o, tuple) or (isinstance(o, ApiError) and o.code == "stale_version")
+               for o in outcomes), outcomes
+    assert any(isinstance(o, tuple) for o in outcomes)
+    assert Event.objects.filter(table=p.table, type="accept").count() == 1
+    # Afterwards a retry returns the stored first answer.
+    status, again = services.do_action(p.owner, p.table, 1, dict(body), "same-key")
+    assert status == 200 and again["version"] == v + 1
+
+
+def test_seq_and_command_id_are_unique_per_table():
+    p = Players()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.create(table=p.table, seq=1, type="accept", payload={"type": "accept", "seat": 1},
+                             actor_kind="human")
+    Event.objects.create(table=p.table, seq=99, type="x", payload={}, actor_kind="server", command_id="c")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.create(table=p.table, seq=100, type="x", payload={}, actor_kind="server",
+                             command_id="c")
+
+
+def test_the_cached_state_is_disposable():
+    p = Players()
+    for seat in (1, 2, 3, 4):
+        p.act(seat, {"type": "accept", "expected_version": p.seat(seat)["version"]})
+    views = [p.seat(n) for n in (1, 2, 3, 4)]
+    projection.forget()
+    assert [p.seat(n) for n in (1, 2, 3, 4)] == views
+    rebuilt = projection.project(p.table)
+    assert rebuilt.version == services.current_version(p.table)
