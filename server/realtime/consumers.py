@@ -16,7 +16,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from server.realtime.groups import seat_group
+from server.realtime.groups import table_group
+from server.tables import projection, selectors
 from server.tables.models import Seat, Table
 
 CLOSE_NOT_AUTHENTICATED = 4401
@@ -44,10 +45,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_YOUR_SEAT)
             return
         await self.accept()
-        for seat in seats:
-            group = seat_group(table.pk, seat)
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_joined.append(group)
+        self.table, self.seats, self.user = table, seats, user
+        self.sent_version = 0
+        group = table_group(table.pk)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined.append(group)
         self.pinger = asyncio.ensure_future(self._ping_forever())
 
     @database_sync_to_async
@@ -69,8 +71,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})
 
-    async def seat_view(self, message):
-        await self.send_json(message["payload"])
+    async def table_changed(self, message):
+        for payload in await self._views():
+            await self.send_json(payload)
+
+    @database_sync_to_async
+    def _views(self):
+        """This connection's seats only, as their holder sees them, once per version."""
+        state = projection.project(self.table)
+        if state.version <= self.sent_version:
+            return []
+        self.sent_version = state.version
+        seats = selectors.load_seats(self.table)
+        held = [s.number for s in seats if s.player_id == self.user.pk and s.number in self.seats]
+        return [{"type": "view", **selectors.seat_response(self.table, n, state, user=self.user,
+                                                           seats=seats)} for n in held]
 
     async def disconnect(self, code):
         if self.pinger is not None:

@@ -1,3 +1,3 @@
-def seat_group(table_id: int, seat: int) -> str:
-    """The channel-layer group of one seat: only its holder's connections join it."""
-    return f"table-{table_id}-seat-{seat}"
+def table_group(table_id: int) -> str:
+    """Connections of the table's players; each one forwards only its own seats' views."""
+    return f"table-{table_id}"

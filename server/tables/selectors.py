@@ -17,8 +17,12 @@ from server.tables.projection import SERVER_EVENT_TYPES, TableState, deal_key
 TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
 
 
-def table_json(table: Table, state: TableState) -> dict:
-    seats = Seat.objects.filter(table=table).select_related("player").order_by("number")
+def load_seats(table: Table) -> list[Seat]:
+    return list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
+
+
+def table_json(table: Table, state: TableState, seats: list[Seat] | None = None) -> dict:
+    seats = load_seats(table) if seats is None else seats
     return {
         "code": table.code,
         "owner": table.owner.username,
@@ -53,15 +57,18 @@ def allowed_actions(table: Table, seat: Seat, state: TableState, view: dict, use
     return allowed
 
 
-def seat_response(table: Table, number: int, state: TableState, user: User | None = None) -> dict:
-    seat = Seat.objects.get(table=table, number=number)
+def seat_response(table: Table, number: int, state: TableState, user: User | None = None,
+                  seats: list[Seat] | None = None) -> dict:
+    """What seat ``number`` gets back: its view, the version, what ``user`` may do now."""
+    seats = load_seats(table) if seats is None else seats
+    seat = next(s for s in seats if s.number == number)
     view = state.match.seat_view(number)
     return {
         "version": state.version,
         "seat": number,
         "paused": state.paused,
         "allowed": allowed_actions(table, seat, state, view, user),
-        "table": table_json(table, state),
+        "table": table_json(table, state, seats),
         "view": view,
     }
 

@@ -14,7 +14,10 @@ import random
 import secrets
 import string
 
-from django.db import IntegrityError, transaction
+import contextlib
+import threading
+
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 
 from engine import IllegalEventError, deal_event
@@ -30,6 +33,19 @@ TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
 PAUSE_ACTIONS = ("pause", "resume")
 ACTION_TYPES = GAME_ACTIONS + TABLE_COMMANDS + PAUSE_ACTIONS
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
+
+
+_sqlite_writer = threading.Lock()
+
+
+def writing():
+    """One writer at a time inside this process on SQLite.
+
+    SQLite allows one writer; letting threads queue on its busy handler means sleeps
+    of up to 100 ms each. A process lock hands the write lock over at once; other
+    processes still meet SQLite's own lock. PostgreSQL locks the table row instead.
+    """
+    return _sqlite_writer if connection.vendor == "sqlite" else contextlib.nullcontext()
 
 
 # -- tables and seats ---------------------------------------------------------------------
@@ -61,7 +77,7 @@ def do_create_table(owner: User, seats: dict[int, str], join: list[int], bots: d
     bot_accounts = check_seat_plan(seats, join, bots)
     for bot in bot_accounts.values():
         check_may_seat_bot(owner, bot)
-    with transaction.atomic():
+    with writing(), transaction.atomic():
         table = Table.objects.create(code=_new_code(), owner=owner, rated=rated,
                                      secret_seed=secrets.token_hex(32))
         for n in (1, 2, 3, 4):
@@ -84,7 +100,7 @@ def _new_code() -> str:
 
 
 def do_join(user: User, table: Table, number: int) -> Table:
-    with transaction.atomic():
+    with writing(), transaction.atomic():
         seat = Seat.objects.select_for_update().filter(table=table, number=number).first()
         if seat is None:
             raise ApiError("not_found", f"table {table.code} has no seat {number}", 404)
@@ -109,8 +125,9 @@ def request_hash(seat: int, body: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def check_holder(user: User, table: Table, number: int) -> Seat:
-    seat = Seat.objects.filter(table=table, number=number).select_related("player").first()
+def check_holder(user: User, table: Table, number: int, seats: list[Seat] | None = None) -> Seat:
+    seats = selectors.load_seats(table) if seats is None else seats
+    seat = next((s for s in seats if s.number == number), None)
     if seat is None:
         raise ApiError("not_found", f"table {table.code} has no seat {number}", 404)
     if seat.player_id != user.pk:
@@ -120,10 +137,11 @@ def check_holder(user: User, table: Table, number: int) -> Seat:
 
 def do_action(user: User, table: Table, number: int, body: dict, key: str | None) -> tuple[int, dict]:
     """Apply one action for seat ``number``; returns (HTTP status, seat response)."""
-    seat = check_holder(user, table, number)
+    seats = selectors.load_seats(table)
+    seat = check_holder(user, table, number, seats)
     digest = request_hash(number, body)
     try:
-        with transaction.atomic():
+        with writing(), transaction.atomic():
             locked = Table.objects.select_for_update().get(pk=table.pk)
             if key:
                 receipt = ActionReceipt.objects.filter(table=locked, key=key).first()
@@ -138,7 +156,7 @@ def do_action(user: User, table: Table, number: int, body: dict, key: str | None
             _append(locked, state, event, actor=user, seat=number,
                     actor_kind="bot" if user.is_bot else "human", command_id=key)
             _append_consequences(locked, state)
-            response = selectors.seat_response(locked, number, state, user=user)
+            response = selectors.seat_response(locked, number, state, user=user, seats=seats)
             if key:
                 ActionReceipt.objects.create(table=locked, key=key, account=user, seat=number,
                                              request_hash=digest, status_code=200, response=response)
@@ -214,9 +232,9 @@ def _append_consequences(table: Table, state: TableState) -> None:
 def _after_commit(table: Table, state: TableState | None) -> None:
     if state is not None:
         projection.remember(table, state)
-    from server.realtime.notify import push_table
+    from server.realtime.notify import table_changed
 
-    push_table(table)
+    table_changed(table, state.version if state is not None else None)
 
 
 def current_version(table: Table) -> int:
