@@ -25,10 +25,10 @@ test: $(STAMP)
 	  $(PY) -m pytest -m backend tests/server; \
 	else echo "== backend run skipped: DATABASE_URL and REDIS_URL unset (PostgreSQL/Redis not tested)"; fi
 
-# The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3).
+# The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3),
+# and the house bots (account "house") for every bot seat named after them.
 serve: $(STAMP)
-	$(PY) manage.py migrate -v0
-	$(PY) -m daphne -b 127.0.0.1 -p $(or $(PORT),8000) server.asgi:application
+	$(PY) -m server.run --port $(or $(PORT),8000)
 
 # Server throughput: Daphne + 20 tables of scripted random clients over loopback.
 bench-server: $(STAMP)
