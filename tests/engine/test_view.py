@@ -23,7 +23,9 @@ def reshuffled(events: list[dict], seat: int, rng: random.Random) -> list[dict] 
 
     Each other seat keeps the tiles it played this hand and its number of tiles; the
     unseen remainder is dealt again to the other seats, respecting the numbers their
-    passes ruled out. None when no different spread exists.
+    passes ruled out. In a first hand whose 6-6 is still in a hand, its holder is public
+    (that seat must open with it), so 6-6 stays where it is. None when no different
+    spread exists.
     """
     m = Match.from_events(events)
     view = m.seat_view(seat)
@@ -31,13 +33,15 @@ def reshuffled(events: list[dict], seat: int, rng: random.Random) -> list[dict] 
         return None
     others = [s for s in SEATS if s != seat]
     remaining = {s: list(m.summary()["hands_left"][str(s)]) for s in others}
-    pool = [t for s in others for t in remaining[s]]
+    pinned = {s: "6-6" for s in others if "6-6" in remaining[s]}
+    pool = [t for s in others for t in remaining[s] if t != pinned.get(s)]
     for _ in range(50):
         rng.shuffle(pool)
         start, fresh, ok = 0, {}, True
         for s in others:
-            take = pool[start:start + len(remaining[s])]
-            start += len(take)
+            size = len(remaining[s]) - (s in pinned)
+            take = pool[start:start + size] + ([pinned[s]] if s in pinned else [])
+            start += size
             lacks = set(view["lacks"][str(s)])
             if any(int(x) in lacks for t in take for x in t.split("-")):
                 ok = False
@@ -53,7 +57,6 @@ def reshuffled(events: list[dict], seat: int, rng: random.Random) -> list[dict] 
     for s in others:
         played = [t for t in dealt[str(s)] if t not in remaining[s]]
         new_hands[str(s)] = played + fresh[s]
-    # The first hand's opener is whoever holds 6-6: keep that fact as it was.
     new_deal = {"type": "deal", "hands": new_hands}
     out = events[:at] + [new_deal] + events[at + 1:]
     if any(e["type"] == "claim_redeal" for e in events[at + 1:]):
@@ -71,8 +74,8 @@ def test_views_do_not_change_when_unseen_tiles_are_spread_differently(seed, cut,
     try:
         other = Match.from_events(other_events)
     except Exception:
-        # The reshuffle moved 6-6 in a first hand not yet opened, or made a redeal
-        # claim impossible: not a consistent alternative, so nothing to compare.
+        # The reshuffle made a redeal claim impossible: not a consistent
+        # alternative, so nothing to compare.
         return
     assert other.seat_view(seat) == m.seat_view(seat)
     assert other.summary()["hands_left"] != m.summary()["hands_left"]
