@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test simulate bench serve play bench-server clean
+.PHONY: venv test simulate bench serve play bench-server bench-table clean
 
 venv: $(STAMP)
 
@@ -28,7 +28,17 @@ test: $(STAMP)
 # The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3),
 # and the house bots (account "house") for every bot seat named after them.
 serve: $(STAMP)
-	$(PY) -m server.run --port $(or $(PORT),8000)
+	$(PY) -m server.run --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000)
+
+# The desktop table: embedded server + house bots in the background, you at seat 1.
+# Options: make play HUMANS=1,3 LEVEL=medium LANG_UI=ru
+play: $(STAMP)
+	$(PY) -m clients.table --local --humans $(or $(HUMANS),1) --level $(or $(LEVEL),strong) \
+	  $(if $(LANG_UI),--lang $(LANG_UI))
+
+# Frame time of the table client drawing a full board at 1280x800 (headless).
+bench-table: $(STAMP)
+	$(PY) -m clients.table.bench
 
 # Server throughput: Daphne + 20 tables of scripted random clients over loopback.
 bench-server: $(STAMP)

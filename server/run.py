@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,8 @@ def main(argv=None) -> int:
     parser.add_argument("--delay", type=float, default=0.7, help="seconds before each computer action")
     parser.add_argument("--no-bots", action="store_true")
     args = parser.parse_args(argv)
+    # SIGTERM (from `make play`, a service manager) stops the runner and Daphne too.
+    signal.signal(signal.SIGTERM, _interrupt)
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)
     runner = None
@@ -49,6 +52,10 @@ def main(argv=None) -> int:
     finally:
         if runner is not None:
             stop_runner(runner)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -1,0 +1,139 @@
+"""``python -m clients.table``: the desktop table.
+
+    python -m clients.table --local [--humans 1,3] [--level strong] [--lang ru]
+        starts the embedded server and the house bots on this machine, creates a table
+        with you at the human seats (several: pass-and-play) and opens the window;
+        quitting the window stops what it started.
+    python -m clients.table --server URL --token T --table CODE [--seat N]
+        sits at a networked table: takes your seat there (or the free human seat N).
+    python -m clients.table --server URL --token T --create [--humans 1,3]
+        creates a networked table: you at the first human seat, the other human seats
+        free for the people you give the code to, house bots at the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+
+LEVELS = ("random", "greedy", "medium", "strong")
+
+
+def seat_list(text: str) -> list[int]:
+    try:
+        seats = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError("seats are numbers 1-4, like 1,3") from None
+    if not seats or any(not 1 <= s <= 4 for s in seats):
+        raise argparse.ArgumentTypeError("seats are numbers 1-4, like 1,3")
+    return seats
+
+
+def parse(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m clients.table", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--local", action="store_true", help="server and bots on this machine")
+    where.add_argument("--server", help="URL of a club server, e.g. http://192.168.1.20:8000")
+    parser.add_argument("--token", default=os.environ.get("DEKABES_TOKEN"),
+                        help="your account's token (or DEKABES_TOKEN)")
+    parser.add_argument("--table", help="the table code to sit at")
+    parser.add_argument("--seat", type=int, choices=(1, 2, 3, 4), help="the seat to take")
+    parser.add_argument("--create", action="store_true", help="create a networked table")
+    parser.add_argument("--humans", type=seat_list, default=[1],
+                        help="human seats, e.g. 1,3 (default 1)")
+    parser.add_argument("--level", choices=LEVELS, default="strong", help="computer players")
+    parser.add_argument("--delay", type=float, default=0.7,
+                        help="seconds before each computer action (local)")
+    parser.add_argument("--lang", choices=("en", "es", "ru", "ms"), help="language")
+    parser.add_argument("--size", default=None, help="window size, e.g. 1280x800")
+    args = parser.parse_args(argv)
+    if args.server and not args.token:
+        parser.error("--server needs --token (or DEKABES_TOKEN)")
+    if args.server and not (args.table or args.create):
+        parser.error("--server needs --table CODE or --create")
+    return args
+
+
+def networked_table(args) -> tuple[str, list[int] | None]:
+    """Find or take the seat of this account at the table; returns (code, seats)."""
+    from clients.sdk import DekabesClient
+
+    with DekabesClient(args.server, args.token) as client:
+        me = client.me()
+        if args.create:
+            humans = args.humans
+            table = client.create_table({n: ("human" if n in humans else "bot")
+                                         for n in (1, 2, 3, 4)}, join=[humans[0]],
+                                        bots={n: "house" for n in (1, 2, 3, 4) if n not in humans})
+            print(f"table {table.code}: give this code to the other players", flush=True)
+            return table.code, [humans[0]]
+        table = client.table(args.table)
+        held = table.seats_held_by(me.username)
+        if args.seat and args.seat in held:
+            return table.code, [args.seat]
+        if held and not args.seat:
+            return table.code, held
+        free = [n for n, info in sorted(table.seats.items())
+                if info.kind == "human" and info.player is None]
+        seat = args.seat or (free[0] if free else None)
+        if seat is None:
+            raise SystemExit(f"table {table.code} has no free human seat")
+        client.join(table.code, seat)
+        return table.code, [seat]
+
+
+def main(argv=None) -> int:
+    args = parse(argv)
+    # SIGTERM (a closed terminal, a service manager) ends the loop like closing the
+    # window, so the server and bots this started are stopped too.
+    signal.signal(signal.SIGTERM, _interrupt)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from clients.table import config
+    from clients.table.app import TableApp
+    from clients.table.connection import Connection
+    from clients.table.sound import RATE
+
+    settings = config.load()
+    size = tuple(settings.window)
+    if args.size:
+        w, _, h = args.size.lower().partition("x")
+        size = (max(480, int(w)), max(360, int(h)))
+    local = None
+    if args.local:
+        from clients.table.local import start_local
+
+        print("starting the server and the computer players…", flush=True)
+        local = start_local(args.humans, level=args.level, delay=args.delay)
+        url, token, code, seats = local.url, local.token, local.code, args.humans
+        print(f"table {code} at {local.url} (logs in var/)", flush=True)
+    else:
+        url, token = args.server, args.token
+        code, seats = networked_table(args)
+    pygame.mixer.pre_init(RATE, -16, 1, 512)
+    pygame.init()
+    connection = Connection(url, token, code, seats=seats).start()
+    app = TableApp(connection, settings, lang=args.lang, size=size)
+    try:
+        app.open_window()
+        app.run()
+    except KeyboardInterrupt:
+        app.quit()                  # as if the window was closed: settings are kept
+    finally:
+        connection.close()
+        pygame.quit()
+        if local is not None:
+            local.stop()
+    return 0
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main())

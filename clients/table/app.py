@@ -1,0 +1,565 @@
+"""The table client's controller: what the player sees next and what a tap or key does.
+
+The server's seat views are the truth. This class only keeps what belongs to the
+screen: which human seat's private screen is shown (pass-and-play), the selected tile
+and its preview, the open panel, the hand-end reveal waiting to be dismissed, toasts
+and animations. Drawing is ``render.draw(app)``; it also records the clickable regions
+of the frame (``app.hits``) that the next pointer event is tested against.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import pygame
+
+from clients.table import config, input as table_input, render, sound
+from clients.table.connection import Connection
+from clients.table.i18n import Translator, detect_language, next_language
+
+# A pass or a tile stays flagged this long after it happened (seconds).
+PASS_FLASH = 1.6
+
+
+@dataclass
+class Hit:
+    rect: pygame.Rect
+    action: tuple
+
+
+@dataclass
+class Flight:
+    """A tile sliding from a seat to its place in the line."""
+    tile: str
+    origin: tuple[int, int]
+    started: float
+
+
+@dataclass
+class Toast:
+    text: str
+    until: float
+    error: bool = False
+
+
+@dataclass
+class Drag:
+    tile: str
+    pos: tuple[int, int]
+    active: bool = False
+
+
+@dataclass
+class Screen:
+    """What the client shows, decided from the newest views (see ``TableApp.decide``)."""
+    kind: str                 # "connecting" | "handoff" | "reveal" | "accept" | "opener" | "table"
+    seat: int | None = None   # whose private screen (or the hand-off's target)
+
+
+class TableApp:
+    def __init__(self, connection: Connection, settings: config.Settings | None = None,
+                 lang: str | None = None, size: tuple[int, int] | None = None,
+                 save_settings: bool = True, on_quit=None):
+        self.conn = connection
+        self.settings = settings or config.Settings()
+        self.save_settings = save_settings
+        if lang:
+            self.settings.lang = lang
+        self.tr = Translator(self.settings.lang or detect_language())
+        self.size = size or tuple(self.settings.window)
+        self.on_quit = on_quit
+        self.screen_surface: pygame.Surface | None = None
+        self.running = True
+        self.states: dict = {}            # seat -> SeatState
+        self.seats: list[int] = []        # human seats this account holds here
+        self.username = ""
+        self.shown: int | None = None     # the human seat whose private screen was last shown
+        self.handoff_done: int | None = None   # hand-off confirmed for this seat
+        self.selected: str | None = None
+        self.chosen_end: str | None = None
+        self.hint: dict | None = None     # {"seat", "version", "event"}
+        self.panel: str | None = None     # "rules" | "log"
+        self.panel_scroll = 0
+        self.panel_paused_seat: int | None = None
+        self.log_events: list | None = None
+        self.confirm: str | None = None   # "restart_hand" | "new_match"
+        self.revealed_upto: int | None = None   # hands whose reveal the player dismissed
+        self.toasts: list[Toast] = []
+        self.flights: dict[str, Flight] = {}
+        self.pass_flash: dict[int, float] = {}
+        self.drag: Drag | None = None
+        self.hits: list[Hit] = []
+        self.pointer = table_input.PointerTracker(lambda: self.size)
+        self.message = ""
+        self.frame_ms: list[float] = []
+        self._line_seen: list[str] = []
+        self._turns_seen = 0
+        self._hand_seen: tuple = ()
+        self.sound = sound.Sounds(enabled=self.settings.sound)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def newest(self):
+        """The newest view among the seats held (public facts are the same in all)."""
+        if not self.states:
+            return None
+        return max(self.states.values(), key=lambda s: s.version)
+
+    def view_of(self, seat: int | None) -> dict:
+        state = self.states.get(seat) if seat is not None else None
+        state = state or self.newest
+        return state.view if state else {}
+
+    def allowed(self, seat: int | None, action: str) -> bool:
+        state = self.states.get(seat) if seat is not None else None
+        return bool(state and action in state.allowed)
+
+    def seat_needing_the_device(self) -> int | None:
+        """The held seat that must act now, preferring the one already on screen."""
+        newest = self.newest
+        if newest is None:
+            return None
+        view = newest.view
+        phase = view.get("phase")
+        if phase == "accept":
+            waiting = [s for s in self.seats if not view.get("accepted", {}).get(str(s))]
+            if self.shown in waiting:
+                return self.shown
+            return waiting[0] if waiting else None
+        if phase in ("choose_opener", "play") and view.get("to_act") in self.seats:
+            return view["to_act"]
+        return None
+
+    def decide(self) -> Screen:
+        newest = self.newest
+        if newest is None:
+            return Screen("connecting")
+        results = newest.view.get("results") or []
+        if self.revealed_upto is None:
+            self.revealed_upto = len(results)
+        self.revealed_upto = min(self.revealed_upto, len(results))
+        if len(results) > self.revealed_upto and newest.view.get("last_hand"):
+            return Screen("reveal", self.shown)
+        wanted = self.seat_needing_the_device()
+        seat = wanted or self.shown or (self.seats[0] if self.seats else None)
+        if seat is None:
+            return Screen("connecting")
+        if len(self.seats) > 1 and seat != self.shown and self.handoff_done != seat:
+            return Screen("handoff", seat)
+        if self.shown != seat:
+            self._show(seat)
+        view = self.view_of(seat)
+        if view.get("phase") == "accept" and not view.get("accepted", {}).get(str(seat)):
+            return Screen("accept", seat)
+        if view.get("phase") == "choose_opener" and view.get("to_act") == seat:
+            return Screen("opener", seat)
+        return Screen("table", seat)
+
+    def _show(self, seat: int) -> None:
+        self.shown = seat
+        self.handoff_done = seat
+        self.clear_selection()
+        self._line_seen = []
+
+    # ------------------------------------------------------------------ the loop
+    def open_window(self) -> pygame.Surface:
+        render.clear_caches()
+        pygame.display.set_caption(self.tr("app.title"))
+        self.screen_surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        return self.screen_surface
+
+    def run(self) -> None:
+        clock = pygame.time.Clock()
+        if self.screen_surface is None:
+            self.open_window()
+        while self.running:
+            self.tick()
+            clock.tick(60)
+
+    def tick(self, events: list | None = None) -> Screen:
+        """One frame: network updates, input, drawing. Tests call it directly."""
+        started = time.perf_counter()
+        self.pump_connection()
+        for event in pygame.event.get() if events is None else events:
+            self.handle_event(event)
+        screen = self.decide()
+        if self.screen_surface is not None:
+            render.draw(self, screen)
+            pygame.display.flip()
+        self.frame_ms.append((time.perf_counter() - started) * 1000)
+        del self.frame_ms[:-600]
+        return screen
+
+    def quit(self) -> None:
+        if self.panel:
+            self.close_panel()
+        self.running = False
+        if self.save_settings:
+            self.settings.window = tuple(self.size)
+            config.save(self.settings)
+        if self.on_quit:
+            self.on_quit()
+
+    # ------------------------------------------------------------------ network
+    def pump_connection(self) -> None:
+        for update in self.conn.poll():
+            kind = update[0]
+            if kind == "ready":
+                self.seats = list(update[1]["seats"])
+                self.username = update[1]["username"]
+            elif kind == "state":
+                self._take_state(update[1])
+            elif kind == "hint":
+                self._take_hint(update[1], update[2])
+            elif kind == "events":
+                self.log_events = update[2]
+            elif kind == "error":
+                self.toast(self.tr.error(update[1], update[2]), error=True)
+            elif kind == "status":
+                if update[1] == "offline":
+                    self.toast(self.tr("status.offline"), error=True)
+
+    def _take_state(self, state) -> None:
+        old = self.states.get(state.seat)
+        if old is not None and old.version > state.version:
+            return
+        self.states[state.seat] = state
+        if state.seat == self.shown:
+            self._note_changes(state.view)
+            if self.hint and self.hint["version"] != state.version:
+                self.hint = None
+            if self.selected and self.selected not in state.view.get("hand", []):
+                self.clear_selection()
+        if self.panel == "log":
+            self.conn.fetch_events(state.seat)
+
+    def _note_changes(self, view: dict) -> None:
+        """Start the animations of what is new since the last view shown."""
+        now = time.monotonic()
+        line = [item["tile"] for item in view.get("line", [])]
+        turns = view.get("turns", [])
+        animate = self.settings.anim_ms > 0 and self._line_seen and \
+            len(line) > len(self._line_seen) and set(self._line_seen) <= set(line)
+        if animate:
+            for item in view["line"]:
+                if item["tile"] not in self._line_seen:
+                    origin = render.seat_anchor(self, item.get("seat"))
+                    self.flights[item["tile"]] = Flight(item["tile"], origin, now)
+        if len(line) > len(self._line_seen) and self._line_seen is not None:
+            self.sound.play("tile")
+        if len(turns) > self._turns_seen:
+            for turn in turns[self._turns_seen:]:
+                if turn.get("type") == "pass":
+                    self.pass_flash[turn["seat"]] = now
+                    self.sound.play("pass")
+        self._line_seen = line
+        self._turns_seen = len(turns)
+
+    def _take_hint(self, seat: int, event: dict | None) -> None:
+        state = self.states.get(seat)
+        if event is None or state is None:
+            self.toast(self.tr("hint.none"))
+            return
+        self.hint = {"seat": seat, "version": state.version, "event": event}
+        kind = event.get("type")
+        if kind == "play":
+            self.selected = event["tile"]
+            self.chosen_end = event.get("end") or "center"
+            if not state.view.get("line"):
+                self.toast(self.tr("hint.open", tile=event["tile"]))
+            else:
+                self.toast(self.tr("hint.play", tile=event["tile"],
+                                   end=self.tr(f"end.{self.chosen_end}")))
+        elif kind == "accept":
+            self.toast(self.tr("hint.accept"))
+        elif kind == "claim_redeal":
+            self.toast(self.tr("hint.claim"))
+        elif kind == "choose_opener":
+            self.toast(self.tr("hint.opener", n=event["opener"]))
+        elif kind == "pass":
+            self.toast(self.tr("hint.pass"))
+
+    def send(self, seat: int, action: str, **fields) -> None:
+        state = self.states.get(seat)
+        self.conn.act(seat, action, state.version if state else None, **fields)
+
+    def toast(self, value: str, error: bool = False, seconds: float = 3.5) -> None:
+        self.toasts = [t for t in self.toasts if t.text != value][-3:]
+        self.toasts.append(Toast(value, time.monotonic() + seconds, error))
+
+    # ------------------------------------------------------------------ moves
+    def legal_plays(self, seat: int | None) -> dict[str, list[str]]:
+        """tile -> the ends it may go to ("left"/"right", or "center" to open)."""
+        out: dict[str, list[str]] = {}
+        for event in self.view_of(seat).get("legal", []):
+            if event.get("type") == "play":
+                out.setdefault(event["tile"], []).append(event.get("end") or "center")
+        return out
+
+    def my_turn(self, seat: int | None) -> bool:
+        view = self.view_of(seat)
+        return view.get("phase") == "play" and view.get("to_act") == seat
+
+    def clear_selection(self) -> None:
+        self.selected = None
+        self.chosen_end = None
+        self.drag = None
+
+    def select(self, tile: str) -> None:
+        seat = self.shown
+        if self.selected == tile:
+            self.clear_selection()
+            return
+        self.selected = tile
+        self.chosen_end = None
+        ends = self.legal_plays(seat).get(tile, [])
+        if not self.my_turn(seat):
+            return
+        if not ends:
+            self.toast(self.tr("play.not_legal", tile=tile))
+        elif len(ends) == 1:
+            self.chosen_end = ends[0]
+        self.sound.play("click")
+
+    def play(self, tile: str, end: str | None) -> bool:
+        """Send the play if it is legal; otherwise explain. True when sent."""
+        seat = self.shown
+        ends = self.legal_plays(seat).get(tile, [])
+        if not self.my_turn(seat) or not ends:
+            self.toast(self.tr("play.not_legal", tile=tile), error=True)
+            return False
+        if end is None:
+            if len(ends) > 1:
+                self.toast(self.tr("play.choose_end", tile=tile))
+                return False
+            end = ends[0]
+        if end not in ends:
+            self.toast(self.tr("err.tile_does_not_fit"), error=True)
+            return False
+        fields = {"tile": tile} if end == "center" else {"tile": tile, "end": end}
+        self.send(seat, "play", **fields)
+        self.clear_selection()
+        self.hint = None
+        return True
+
+    # ------------------------------------------------------------------ panels and buttons
+    def open_panel(self, name: str) -> None:
+        if self.panel == name:
+            self.close_panel()
+            return
+        if self.panel:
+            self.close_panel()
+        self.panel = name
+        self.panel_scroll = 0
+        seat = self.shown or (self.seats[0] if self.seats else None)
+        if seat is not None and self.allowed(seat, "pause"):
+            self.send(seat, "pause")
+            self.panel_paused_seat = seat
+        if name == "log" and seat is not None:
+            self.log_events = None
+            self.conn.fetch_events(seat)
+
+    def close_panel(self) -> None:
+        self.panel = None
+        seat = self.panel_paused_seat
+        self.panel_paused_seat = None
+        if seat is not None:
+            self.conn.act(seat, "resume", None)
+
+    def press(self, name: str) -> None:
+        seat = self.shown or (self.seats[0] if self.seats else None)
+        if name in ("rules", "log"):
+            self.open_panel(name)
+        elif name == "hint":
+            if seat is not None and self.view_of(seat).get("legal"):
+                self.conn.hint(seat)
+            else:
+                self.toast(self.tr("hint.none"))
+        elif name in ("undo", "redo"):
+            if seat is not None and self.allowed(seat, name):
+                self.send(seat, name)
+            else:
+                self.toast(self.tr(f"err.nothing_to_{name}"))
+        elif name in ("restart_hand", "new_match"):
+            if seat is not None and self.allowed(seat, name):
+                self.confirm = name
+            else:
+                self.toast(self.tr("toast.not_allowed"))
+        elif name == "language":
+            self.set_language(next_language(self.tr.lang))
+        elif name == "sound":
+            self.settings.sound = not self.settings.sound
+            self.sound.enabled = self.settings.sound
+            self.toast(self.tr("toast.sound_on" if self.settings.sound else "toast.sound_off"))
+            self._save()
+        elif name == "speed":
+            speed = self.settings.next_speed()
+            self.toast(self.tr("toast.speed", speed=self.tr(f"speed.{speed}")))
+            self._save()
+
+    def set_language(self, lang: str) -> None:
+        self.tr = Translator(lang)
+        self.settings.lang = self.tr.lang
+        pygame.display.set_caption(self.tr("app.title"))
+        self.toast(self.tr("lang.switched", name=self.tr("lang.name")))
+        self._save()
+
+    def _save(self) -> None:
+        if self.save_settings:
+            config.save(self.settings)
+
+    # ------------------------------------------------------------------ input
+    def handle_event(self, event) -> None:
+        if event.type == pygame.QUIT:
+            self.quit()
+            return
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+            surface = pygame.display.get_surface()
+            if surface is not None:
+                self.size = surface.get_size()
+            return
+        command = table_input.key_action(event)
+        if command:
+            self.command(command)
+            return
+        for pointer in self.pointer.feed(event):
+            self.pointer_event(pointer)
+
+    def hit_at(self, pos) -> tuple | None:
+        for hit in reversed(self.hits):          # drawn last = on top
+            if hit.rect.collidepoint(pos):
+                return hit.action
+        return None
+
+    def pointer_event(self, p: table_input.Pointer) -> None:
+        if p.kind == "wheel":
+            if self.panel:
+                self.panel_scroll = max(0, self.panel_scroll - p.dy * 40)
+            return
+        if p.kind == "down":
+            action = self.hit_at(p.pos)
+            if action and action[0] == "tile" and self.my_turn(self.shown):
+                self.drag = Drag(action[1], p.pos)
+            return
+        if p.kind == "move":
+            if self.drag and p.dragging:
+                self.drag.active = True
+                self.drag.pos = p.pos
+            elif self.panel and p.dragging and p.source == "touch":
+                self.panel_scroll = max(0, self.panel_scroll + (self.pointer.start[1] - p.pos[1]) // 8)
+            return
+        if p.kind == "up":
+            drag, self.drag = self.drag, None
+            if drag and drag.active:
+                self.drop(drag.tile, p.pos)
+                return
+            if p.dragging:
+                return
+            action = self.hit_at(p.pos)
+            if action:
+                self.tap(action)
+
+    def drop(self, tile: str, pos) -> None:
+        """A tile dragged onto an end plays there (the drop is the confirmation)."""
+        for hit in reversed(self.hits):
+            if hit.action[0] == "target" and hit.rect.inflate(24, 24).collidepoint(pos):
+                self.play(tile, hit.action[1])
+                return
+        self.selected = tile
+        self.chosen_end = None
+
+    def tap(self, action: tuple) -> None:
+        kind = action[0]
+        if kind == "tile":
+            self.select(action[1])
+        elif kind == "target":
+            if self.selected:
+                self.play(self.selected, action[1])
+        elif kind == "button":
+            self.press(action[1])
+        elif kind == "handoff":
+            self._show(action[1])
+        elif kind in ("accept", "claim_redeal"):
+            self.send(action[1], kind)
+        elif kind == "opener":
+            self.send(action[1], "choose_opener", opener=action[2])
+        elif kind == "continue":
+            newest = self.newest
+            self.revealed_upto = len(newest.view.get("results") or []) if newest else 0
+        elif kind == "close_panel":
+            self.close_panel()
+        elif kind == "confirm":
+            what, self.confirm = self.confirm, None
+            if action[1] and what and self.shown is not None:
+                self.send(self.shown, what)
+                self.revealed_upto = None if what == "new_match" else self.revealed_upto
+        elif kind == "new_match":
+            self.press("new_match")
+
+    def command(self, name: str) -> None:
+        """A keyboard command (``input.KEYS``), meaning what the current screen offers."""
+        if name == "quit":
+            self.quit()
+            return
+        screen = self.decide()
+        if self.confirm:
+            if name in ("confirm", "cancel"):
+                self.tap(("confirm", name == "confirm"))
+            return
+        if self.panel:
+            if name == "cancel":
+                self.close_panel()
+            elif name in ("rules", "log"):
+                self.open_panel(name)          # the same key closes, the other switches
+            elif name == "page_down" or name == "end_right":
+                self.panel_scroll += 200 if name == "page_down" else 40
+            elif name == "page_up" or name == "end_left":
+                self.panel_scroll = max(0, self.panel_scroll - (200 if name == "page_up" else 40))
+            return
+        if screen.kind == "handoff":
+            if name == "confirm":
+                self._show(screen.seat)
+            return
+        if screen.kind == "reveal":
+            if name in ("confirm", "cancel"):
+                self.tap(("continue",))
+            return
+        if screen.kind == "accept":
+            if name in ("accept", "confirm"):
+                self.send(screen.seat, "accept")
+                return
+            if name == "claim_redeal" and self.view_of(screen.seat).get("can_claim_redeal"):
+                self.send(screen.seat, "claim_redeal")
+                return
+        if screen.kind == "opener" and name in ("choose_1", "choose_2"):
+            view = self.view_of(screen.seat)
+            opener = screen.seat if name == "choose_1" else view.get("partner")
+            self.send(screen.seat, "choose_opener", opener=opener)
+            return
+        if name in ("select_prev", "select_next"):
+            self._step_selection(-1 if name == "select_prev" else 1)
+        elif name in ("end_left", "end_right"):
+            self.chosen_end = "left" if name == "end_left" else "right"
+            if self.selected and self.chosen_end not in self.legal_plays(self.shown).get(self.selected, []):
+                ends = self.legal_plays(self.shown).get(self.selected, [])
+                self.chosen_end = ends[0] if len(ends) == 1 else None
+        elif name == "confirm":
+            if self.selected:
+                self.play(self.selected, self.chosen_end)
+        elif name == "cancel":
+            self.clear_selection()
+        elif name in ("hint", "undo", "redo", "rules", "log", "language", "sound", "speed"):
+            self.press(name)
+
+    def _step_selection(self, step: int) -> None:
+        hand = self.view_of(self.shown).get("hand", [])
+        if not hand:
+            return
+        if self.selected in hand:
+            index = (hand.index(self.selected) + step) % len(hand)
+        else:
+            legal = [t for t in hand if t in self.legal_plays(self.shown)]
+            index = hand.index(legal[0]) if legal else (0 if step > 0 else len(hand) - 1)
+        self.selected = None
+        self.select(hand[index])

@@ -1,0 +1,78 @@
+"""Per-user settings of the table client, kept in a small JSON file.
+
+Where: ``$DEKABES_CONFIG_DIR/table.json`` if set, else ``$XDG_CONFIG_HOME/dekabes/table.json``
+(``~/.config/dekabes/table.json``), or ``%APPDATA%\\dekabes\\table.json`` on Windows.
+Unknown or broken content falls back to the defaults; the file is rewritten on change.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+SPEEDS = ("normal", "fast", "slow", "instant")
+SPEED_MS = {"slow": 300, "normal": 220, "fast": 150, "instant": 0}
+
+
+def config_path() -> Path:
+    if os.environ.get("DEKABES_CONFIG_DIR"):
+        return Path(os.environ["DEKABES_CONFIG_DIR"]) / "table.json"
+    if os.name == "nt" and os.environ.get("APPDATA"):
+        return Path(os.environ["APPDATA"]) / "dekabes" / "table.json"
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "dekabes" / "table.json"
+
+
+@dataclass
+class Settings:
+    lang: str | None = None          # None: from the system locale
+    sound: bool = True
+    speed: str = "normal"
+    window: tuple[int, int] = (1280, 800)
+
+    @property
+    def anim_ms(self) -> int:
+        return SPEED_MS.get(self.speed, 220)
+
+    def next_speed(self) -> str:
+        self.speed = SPEEDS[(SPEEDS.index(self.speed) + 1) % len(SPEEDS)] \
+            if self.speed in SPEEDS else "normal"
+        return self.speed
+
+
+def load(path: Path | None = None) -> Settings:
+    path = path or config_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Settings()
+    if not isinstance(data, dict):
+        return Settings()
+    known = {f.name for f in fields(Settings)}
+    settings = Settings()
+    for key, value in data.items():
+        if key in known:
+            setattr(settings, key, value)
+    if settings.speed not in SPEEDS:
+        settings.speed = "normal"
+    if not isinstance(settings.sound, bool):
+        settings.sound = True
+    try:
+        w, h = settings.window
+        settings.window = (max(480, int(w)), max(360, int(h)))
+    except (TypeError, ValueError):
+        settings.window = (1280, 800)
+    return settings
+
+
+def save(settings: Settings, path: Path | None = None) -> None:
+    path = path or config_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(asdict(settings), indent=2), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass        # settings are a comfort: never stop the game over them
