@@ -140,7 +140,8 @@ class TableApp:
             self.revealed_upto = len(results)
         self.revealed_upto = min(self.revealed_upto, len(results))
         if len(results) > self.revealed_upto and newest.view.get("last_hand"):
-            return Screen("reveal", self.shown)
+            # Everybody looks at the reveal: the table behind it shows no private tile.
+            return Screen("reveal", self.shown or (self.seats[0] if self.seats else None))
         wanted = self.seat_needing_the_device()
         seat = wanted or self.shown or (self.seats[0] if self.seats else None)
         if seat is None:
@@ -487,12 +488,17 @@ class TableApp:
         elif kind == "continue":
             newest = self.newest
             self.revealed_upto = len(newest.view.get("results") or []) if newest else 0
+            if len(self.seats) > 1:
+                # Pass-and-play: the reveal was for everyone; the next private screen,
+                # whoever's it is, starts with a hand-off.
+                self.shown = self.handoff_done = None
         elif kind == "close_panel":
             self.close_panel()
         elif kind == "confirm":
             what, self.confirm = self.confirm, None
-            if action[1] and what and self.shown is not None:
-                self.send(self.shown, what)
+            seat = self.shown or (self.seats[0] if self.seats else None)
+            if action[1] and what and seat is not None:
+                self.send(seat, what)
                 self.revealed_upto = None if what == "new_match" else self.revealed_upto
         elif kind == "new_match":
             self.press("new_match")

@@ -59,13 +59,13 @@ def draw(app, screen) -> None:
     elif kind == "handoff":
         draw_handoff(app, surface, screen.seat)
     else:
-        draw_table(app, surface, screen.seat)
+        draw_table(app, surface, screen.seat, private=(kind != "reveal"))
         if kind == "accept":
             draw_accept(app, surface, screen.seat)
         elif kind == "opener":
             draw_opener(app, surface, screen.seat)
         elif kind == "reveal":
-            draw_reveal(app, surface)
+            draw_reveal(app, surface, screen.seat)
     if app.panel and kind != "handoff":
         draw_panel(app, surface)
     if app.confirm:
@@ -79,14 +79,18 @@ def _centre_message(app, surface, value: str) -> None:
 
 
 # ---------------------------------------------------------------------------- the table
-def draw_table(app, surface, seat: int) -> None:
+def draw_table(app, surface, seat: int, private: bool = True) -> None:
+    """The table as ``seat`` sees it; ``private=False`` leaves its hand face down."""
     layout = table_layout(app)
     view = app.view_of(seat)
     draw_topbar(app, surface, layout, view)
     for position in ("right", "top", "left"):
         draw_seat_box(app, surface, layout.seats[position], view, lay.seat_at(seat, position))
     draw_line(app, surface, layout, view, seat)
-    draw_hand(app, surface, layout, view, seat)
+    if private:
+        draw_hand(app, surface, layout, view, seat)
+    else:
+        pygame.draw.rect(surface, d.FELT_DARK, layout.hand)
     draw_guidance(app, surface, layout, view, seat)
     draw_toolbar(app, surface, layout, seat, view)
     if app.drag and app.drag.active:
@@ -468,7 +472,7 @@ def result_banner(app, last: dict) -> str:
     return app.tr("result.domino" if last.get("result") == "domino" else "result.block", team=team)
 
 
-def draw_reveal(app, surface) -> None:
+def draw_reveal(app, surface, seat: int | None) -> None:
     """End of hand: all four hands, pips, result, points, scores, next base."""
     _modal(app)
     view = app.newest.view
@@ -522,7 +526,7 @@ def draw_reveal(app, surface) -> None:
         d.text(surface, value, (box.centerx, y + 4), 17, d.INK, anchor="midtop")
         y += 24
     items = [(app.tr("btn.continue"), ("continue",))]
-    if view.get("phase") == "match_over" and app.allowed(app.shown, "new_match"):
+    if view.get("phase") == "match_over" and app.allowed(seat, "new_match"):
         items.append((app.tr("btn.new_game"), ("new_match",)))
     _buttons(app, surface, pygame.Rect(box.x, box.bottom - 70, box.w, 60), items)
 

@@ -213,3 +213,23 @@ def test_pass_and_play_hand_off_screens_draw_no_tile(driver_factory):
     drv.tap(drv.hit("handoff", 3))
     assert drv.tick().kind == "accept" and drv.screen.seat == 3
     assert drv.app.view_of(3)["hand"] == drv.owner.seat_view(drv.code, 3).view["hand"]
+
+
+def test_the_client_shows_the_outage_reconnects_and_plays_on(restartable_server):
+    drv = TableDriver(restartable_server.url)
+    try:
+        drv.accept_by_tap()
+        drv.until(drv.my_turn, timeout=60, what="my turn")
+        restartable_server.stop()
+        drv.until(lambda: drv.app.conn.status == "offline", timeout=30, what="offline shown")
+        drv.tick()
+        assert any("reconnecting" in t.text for t in drv.app.toasts)
+        restartable_server.start()
+        drv.until(lambda: drv.app.conn.status == "online", timeout=30, what="back online")
+        drv.until(drv.my_turn, timeout=30, what="my turn again")
+        version = drv.app.newest.version
+        tile = drv.play_one_by_taps()
+        drv.until(lambda: drv.app.newest.version > version, timeout=30, what="the play")
+        assert tile not in drv.server_state().view["hand"]
+    finally:
+        drv.close()

@@ -1,0 +1,251 @@
+"""The table client's screens and dispatch, driven by injected events, with the engine
+standing in for the server's table (``EngineTable``): the states the client gets are
+real seat views of a real fold, and every action it sends is applied by the engine.
+(The live-server tests cover the network path; these cover moments a live game
+reaches only by chance: choosing the opener, a redeal claim, the end of a match.)
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import queue
+import random
+import threading
+
+import pygame
+import pytest
+
+from clients.sdk import SeatState
+from clients.table.app import TableApp
+from clients.table.config import Settings
+from clients.table.layout import MIN_TOUCH
+from engine import Match
+from tests.engine.helpers import random_event, start
+from tests.table.driver import ivory_pixels
+
+ALL_HUMAN = {"1": "human", "2": "human", "3": "human", "4": "human"}
+
+
+class EngineTable:
+    """A connection whose 'server' is the engine fold itself (same seat views)."""
+    status = "online"
+    code = "OFFLN1"
+
+    def __init__(self, match: Match, seats: list[int]):
+        self.match = match
+        self.seats = seats
+        self.version = 1
+        self.busy = threading.Event()
+        self.sent: list[dict] = []
+        self.updates: queue.Queue = queue.Queue()
+        self.updates.put(("ready", {"username": "me", "seats": seats, "table": None}))
+        self.push()
+
+    def push(self) -> None:
+        for seat in self.seats:
+            allowed = [e["type"] for e in self.match.legal_events(seat)] + ["pause", "new_match"]
+            self.updates.put(("state", SeatState.from_json(
+                {"version": self.version, "seat": seat, "paused": False, "allowed": allowed,
+                 "view": self.match.seat_view(seat)}, code=self.code, seat=seat)))
+
+    def poll(self):
+        out = []
+        while not self.updates.empty():
+            out.append(self.updates.get())
+        return out
+
+    def act(self, seat, type_, version=None, **fields):
+        event = {"type": type_, "seat": seat, **fields}
+        self.sent.append(event)
+        if type_ in ("pause", "resume"):
+            return
+        try:
+            self.match.apply(event)
+        except Exception as problem:            # the engine's typed rejection
+            self.updates.put(("error", getattr(problem, "code", "bad_event"), str(problem)))
+            return
+        self.version += 1
+        self.push()
+
+    def hint(self, seat):
+        self.updates.put(("hint", seat, (self.match.legal_events(seat) or [None])[0]))
+
+    def fetch_events(self, seat):
+        self.updates.put(("events", seat, []))
+
+    def close(self):
+        pass
+
+
+def match_where(predicate, seats=ALL_HUMAN, seed=0, limit=400) -> Match:
+    """Random legal play (seeded) until ``predicate(match)``; a new seed if it never comes."""
+    for attempt in range(limit):
+        rng = random.Random(seed * 1000 + attempt)
+        m = Match.from_events([start(seats)])
+        for _ in range(600):
+            if predicate(m):
+                return m
+            if m.phase == "match_over":
+                break
+            m.apply(random_event(m, rng))
+    raise AssertionError("no such position found")
+
+
+def app_for(match: Match, seats: list[int], lang: str = "en", size=(1280, 800)):
+    pygame.init()
+    conn = EngineTable(match, seats)
+    app = TableApp(conn, Settings(lang=lang, speed="instant"), size=size, save_settings=False)
+    app.open_window()
+    app.tick([])
+    return app, conn
+
+
+def tap(app, *action):
+    for hit in reversed(app.hits):
+        if hit.action[:len(action)] == action:
+            pos = hit.rect.center
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+            return app.tick()
+    raise AssertionError(f"no {action} on screen: {[h.action for h in app.hits]}")
+
+
+@pytest.fixture(autouse=True)
+def _pygame():
+    yield
+    pygame.quit()
+
+
+def test_the_representative_chooses_the_opener_on_its_screen():
+    m = match_where(lambda m: m.phase == "choose_opener")
+    rep = m.to_act
+    app, conn = app_for(m, [rep])
+    assert app.tick([]).kind == "opener"
+    partner = (rep + 1) % 4 + 1
+    tap(app, "opener", rep, partner)
+    assert conn.sent[-1] == {"type": "choose_opener", "seat": rep, "opener": partner}
+    assert conn.match.phase == "play" and conn.match.to_act == partner
+
+
+def test_a_seat_with_five_doubles_may_claim_a_redeal_or_keep_the_hand():
+    doubles = ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"]
+    rest = [t for t in (f"{a}-{b}" for a in range(7) for b in range(a, 7)) if t not in doubles]
+    m = Match.from_events([start(ALL_HUMAN), {"type": "deal", "hands": {
+        "1": doubles, "2": rest[0:7], "3": rest[7:14], "4": rest[14:21]}}])
+    app, conn = app_for(m, [1])
+    assert app.tick([]).kind == "accept"
+    assert any(h.action == ("claim_redeal", 1) for h in app.hits)
+    tap(app, "claim_redeal", 1)
+    assert conn.sent[-1]["type"] == "claim_redeal" and conn.match.phase == "deal"
+
+
+def test_no_redeal_button_without_five_doubles_and_keys_accept():
+    m = match_where(lambda m: m.phase == "accept" and not any(
+        e["type"] == "claim_redeal" for e in m.legal_events(1)))
+    app, conn = app_for(m, [1])
+    assert app.tick([]).kind == "accept"
+    assert not any(h.action[0] == "claim_redeal" for h in app.hits)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0))
+    app.tick()
+    assert conn.sent[-1] == {"type": "accept", "seat": 1}
+
+
+def test_end_of_match_shows_the_winner_and_offers_a_new_game():
+    m = match_where(lambda m: m.phase == "match_over")
+    app, conn = app_for(m, [1, 2, 3, 4])
+    app.revealed_upto = len(m.results) - 1          # the last hand has just ended
+    assert app.tick([]).kind == "reveal"
+    from clients.table.render import result_banner
+    last = m.seat_view(1)["last_hand"]
+    assert result_banner(app, last).split("!")[0].split(":")[0] in (
+        "DOMINO", "DÉKABÈS", "BLOCK")
+    tap(app, "new_match")
+    assert app.confirm == "new_match"
+    tap(app, "confirm", True)
+    assert conn.sent[-1]["type"] == "new_match"
+
+
+def test_every_tap_target_is_at_least_44_px_at_every_window_size():
+    m = match_where(lambda m: m.phase == "play" and len(m.seat_view(1)["line"]) >= 6
+                    and m.to_act == 1)
+    for size in ((1280, 800), (800, 600), (480, 360), (1920, 1080)):
+        app, conn = app_for(m, [1], size=size)
+        app.tick([])
+        small = [(h.action, h.rect.size) for h in app.hits
+                 if h.rect.w < MIN_TOUCH or h.rect.h < MIN_TOUCH]
+        assert not small, f"{size}: {small}"
+        w, h = size
+        assert all(0 <= hit.rect.centerx <= w and 0 <= hit.rect.centery <= h for hit in app.hits)
+        pygame.quit()
+
+
+def test_resizing_the_window_lays_the_table_out_again():
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 1)
+    app, conn = app_for(m, [1], size=(1280, 800))
+    before = {h.action: h.rect.copy() for h in app.hits}
+    pygame.display.set_mode((820, 620), pygame.RESIZABLE)
+    app.handle_event(pygame.event.Event(pygame.VIDEORESIZE, w=820, h=620, size=(820, 620)))
+    app.screen_surface = pygame.display.get_surface()
+    app.tick([])
+    assert app.size == (820, 620)
+    after = {h.action: h.rect for h in app.hits}
+    assert set(after) == set(before)
+    assert all(r.right <= 820 + MIN_TOUCH // 2 and r.bottom <= 620 + MIN_TOUCH // 2
+               for r in after.values())
+
+
+def test_server_errors_are_shown_in_the_players_language():
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1], lang="ru")
+    conn.updates.put(("error", "not_your_turn", "seat 1 may not play now"))
+    app.tick([])
+    assert any(t.text == "Сейчас не ваш ход." or "ход" in t.text for t in app.toasts), app.toasts
+    assert app.tick([]).kind == "table"               # the table stays usable
+
+
+def test_russian_plurals_on_the_table():
+    from clients.table.i18n import Translator
+    tr = Translator("ru")
+    assert [tr("tiles.count", n=n) for n in (1, 3, 5, 21)] == [
+        "1 кость", "3 кости", "5 костей", "21 кость"]
+
+
+def test_pass_and_play_never_shows_a_hand_to_the_wrong_seat():
+    """Follow a whole hand with four human seats on one device: every private screen
+    draws only its own seat's tiles, and each change of seat goes through a hand-off."""
+    m = match_where(lambda m: m.phase == "accept")
+    app, conn = app_for(m, [1, 2, 3, 4])
+    rng = random.Random(5)
+    shown_before = None
+    for _ in range(200):
+        screen = app.tick([])
+        if screen.kind == "handoff":
+            assert ivory_pixels(app.screen_surface) == 0
+            tap(app, "handoff", screen.seat)
+            shown_before = screen.seat
+            continue
+        if screen.kind == "reveal":
+            break
+        assert screen.seat == shown_before, "a seat's screen came without a hand-off"
+        hand = conn.match.seat_view(screen.seat)["hand"]
+        drawn = sorted(h.action[1] for h in app.hits if h.action[0] == "tile")
+        assert drawn in ([], sorted(hand))
+        if screen.kind == "accept":
+            tap(app, "accept", screen.seat)
+        elif screen.kind == "opener":
+            tap(app, "opener", screen.seat, screen.seat)
+        elif app.my_turn(screen.seat):
+            legal = app.legal_plays(screen.seat)
+            if not legal:                               # a forced pass (the server does it)
+                conn.act(screen.seat, "pass")
+                continue
+            tile = rng.choice(sorted(legal))
+            tap(app, "tile", tile)
+            tap(app, "target", legal[tile][0])
+        if conn.match.needs_deal():
+            break
+    assert shown_before is not None
