@@ -112,8 +112,14 @@ def main(argv=None) -> int:
         url, token, code, seats = local.url, local.token, local.code, args.humans
         print(f"table {code} at {local.url} (logs in var/)", flush=True)
     else:
+        from clients.sdk import ApiError, ConnectionLost
+
         url, token = args.server, args.token
-        code, seats = networked_table(args)
+        try:
+            code, seats = networked_table(args)
+        except (ApiError, ConnectionLost) as problem:
+            print(f"cannot sit at the table: {problem}", file=sys.stderr)
+            return 2
     pygame.mixer.pre_init(RATE, -16, 1, 512)
     pygame.init()
     connection = Connection(url, token, code, seats=seats).start()

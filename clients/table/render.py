@@ -503,7 +503,8 @@ def draw_reveal(app, surface, seat: int | None) -> None:
         x = row.x + 220
         for tile in (last.get("hands") or {}).get(str(seat), []):
             a, b = (int(v) for v in tile.split("-"))
-            d.tile(surface, pygame.Rect(x, row.y + 4, 2 * unit, unit), a, b, False, shadow=False)
+            d.tile(surface, pygame.Rect(x, row.centery - unit // 2, 2 * unit, unit), a, b, False,
+                   shadow=False)
             x += 2 * unit + 4
         y += row_h
     lines = []

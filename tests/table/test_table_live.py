@@ -233,3 +233,36 @@ def test_the_client_shows_the_outage_reconnects_and_plays_on(restartable_server)
         assert tile not in drv.server_state().view["hand"]
     finally:
         drv.close()
+
+
+def test_two_devices_create_and_join_a_networked_table(live_server_process, capsys):
+    """``--create`` on one machine, ``--table CODE`` on the other: one seat per device."""
+    import subprocess
+    import sys
+    import uuid
+    from pathlib import Path
+
+    live_server_url = live_server_process.url
+    subprocess.run([sys.executable, "manage.py", "createbot", "house"], check=True,
+                   env=live_server_process.env, cwd=Path(__file__).resolve().parents[2],
+                   capture_output=True, timeout=120)      # what `make serve` sets up
+
+    from clients.sdk import DekabesClient
+    from clients.table.__main__ import networked_table, parse
+
+    ann, bob = DekabesClient(live_server_url), DekabesClient(live_server_url)
+    ann.register(f"ann{uuid.uuid4().hex[:8]}", "a long enough password 42")
+    bob.register(f"bob{uuid.uuid4().hex[:8]}", "a long enough password 42")
+    code, seats = networked_table(parse(["--server", live_server_url, "--token", ann.token,
+                                         "--create", "--humans", "1,3"]))
+    assert seats == [1] and code in capsys.readouterr().out
+    code_b, seats_b = networked_table(parse(["--server", live_server_url, "--token", bob.token,
+                                             "--table", code]))
+    assert (code_b, seats_b) == (code, [3])
+    table = ann.table(code)
+    assert table.seats[1].player == ann.me().username
+    assert table.seats[3].player == bob.me().username
+    assert table.seats[2].kind == "bot" and table.seats[2].player == "house"
+    # Bob comes back later: his seat is found again, nothing new is taken.
+    assert networked_table(parse(["--server", live_server_url, "--token", bob.token,
+                                  "--table", code])) == (code, [3])
