@@ -19,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import requests
@@ -33,19 +34,34 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(workdir: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+def start_server(workdir: Path, workers: int = 1, scale_out: bool = False):
+    """Daphne on a free port; ``workers`` processes share one listening socket.
+
+    ``scale_out`` keeps DATABASE_URL / REDIS_URL (PostgreSQL + Redis, the scale-out
+    path); otherwise the embedded default (a temporary SQLite file, in-memory layer).
+    """
+    env = dict(os.environ)
+    if not scale_out:
+        env.pop("DATABASE_URL", None)
+        env.pop("REDIS_URL", None)
     env.update({"DEKABES_VAR_DIR": str(workdir), "DEKABES_LOG_LEVEL": "WARNING"})
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                "--access-log", os.devnull, "server.asgi:application"],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(512)
+    port = listener.getsockname()[1]
+    processes = [subprocess.Popen([sys.executable, "-m", "daphne", "--fd", str(listener.fileno()),
+                                   "--access-log", os.devnull, "server.asgi:application"],
+                                  cwd=ROOT, env=env, pass_fds=(listener.fileno(),),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for _ in range(workers)]
+    listener.close()
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
             requests.get(url + "/api/me", timeout=1)
-            return process, url
+            return processes, url
         except requests.ConnectionError:
             time.sleep(0.1)
     raise RuntimeError("server did not start")
@@ -59,7 +75,7 @@ class TableDriver(threading.Thread):
         self.url, self.deadline = url, deadline
         self.session = requests.Session()
         self.rng = random.Random(seed * 1000 + index)
-        name = f"bench{index}x{self.rng.randrange(10**9)}"
+        name = f"bench{index}x{uuid.uuid4().hex[:12]}"     # unique in a reused database too
         token = self.session.post(url + "/api/auth/register",
                                   json={"username": name, "password": PASSWORD}).json()["token"]
         self.session.headers["Authorization"] = f"Token {token}"
@@ -130,9 +146,15 @@ def main(argv=None) -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="Daphne processes on one socket")
+    parser.add_argument("--scale-out", action="store_true",
+                        help="use DATABASE_URL and REDIS_URL (PostgreSQL + Redis)")
     args = parser.parse_args(argv)
+    if args.workers > 1 and not args.scale_out:
+        parser.error("several workers need the scale-out path (--scale-out with PostgreSQL + "
+                     "Redis): the in-memory layer cannot carry pushes between processes")
     with tempfile.TemporaryDirectory(prefix="dekabes-bench-") as tmp:
-        process, url = start_server(Path(tmp))
+        processes, url = start_server(Path(tmp), args.workers, args.scale_out)
         try:
             drivers = [TableDriver(url, i, 0, args.seed) for i in range(args.tables)]
             deadline = time.monotonic() + args.seconds
@@ -147,11 +169,15 @@ def main(argv=None) -> int:
             gets, get_latencies = trivial_gets(url, [d.session for d in drivers], args.seconds / 2)
             get_rate = gets / (args.seconds / 2)
         finally:
-            process.terminate()
-            process.wait(10)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.wait(10)
     actions_per_second = len(latencies) / elapsed
     report = {
         "tables": args.tables,
+        "workers": args.workers,
+        "store": "postgresql+redis" if args.scale_out else "sqlite+in-memory",
         "seconds": round(elapsed, 1),
         "actions": len(latencies),
         "rejected_actions": sum(d.errors for d in drivers),

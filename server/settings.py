@@ -55,7 +55,9 @@ TEMPLATES = [{
 def _database() -> dict:
     url = os.environ.get("DATABASE_URL")
     if url:
-        config = dj_database_url.parse(url, conn_max_age=0)
+        # Persistent connections: a new PostgreSQL connection costs more than a request.
+        # Each request thread keeps one (see server/http_bridge.py for the pools).
+        config = dj_database_url.parse(url, conn_max_age=300, conn_health_checks=True)
         config.setdefault("TEST", {})
         if os.environ.get("DEKABES_TEST_DB_NAME"):
             config["TEST"]["NAME"] = os.environ["DEKABES_TEST_DB_NAME"]
@@ -75,6 +77,7 @@ def _database() -> dict:
         },
         # A file, not memory: concurrency tests need real IMMEDIATE locking across threads.
         "TEST": {"NAME": str(path.with_name("test-" + path.name))},
+        "CONN_MAX_AGE": None, "CONN_HEALTH_CHECKS": True,
     }
 
 

@@ -142,7 +142,7 @@ def do_action(user: User, table: Table, number: int, body: dict, key: str | None
     digest = request_hash(number, body)
     try:
         with writing(), transaction.atomic():
-            locked = Table.objects.select_for_update().get(pk=table.pk)
+            locked = _lock_table(table)
             if key:
                 receipt = ActionReceipt.objects.filter(table=locked, key=key).first()
                 if receipt is not None:
@@ -151,7 +151,7 @@ def do_action(user: User, table: Table, number: int, body: dict, key: str | None
                                        "this Idempotency-Key was used for a different action", 422)
                     return receipt.status_code, receipt.response
             state = projection.project(locked)
-            check_action(user, locked, seat, state, body)
+            check_action(user, locked, seat, state, body, seats)
             event = _event_for(number, body)
             _append(locked, state, event, actor=user, seat=number,
                     actor_kind="bot" if user.is_bot else "human", command_id=key)
@@ -165,11 +165,26 @@ def do_action(user: User, table: Table, number: int, body: dict, key: str | None
         # Another writer got the same seq or command id first: the table moved.
         projection.forget(table)
         current = projection.project(table)
-        raise _stale(table, number, current, user) from None
+        raise _stale(table, number, current, user, seats) from None
     return 200, response
 
 
-def check_action(user: User, table: Table, seat: Seat, state: TableState, body: dict) -> None:
+def _lock_table(table: Table) -> Table:
+    """The table, locked for this transaction's writes.
+
+    PostgreSQL: the row lock serialises actions on one table. SQLite: ``writing()`` and
+    the IMMEDIATE transaction already hold the only write lock, so the row is not read
+    again (its columns never change after creation).
+    """
+    if connection.vendor == "sqlite":
+        return table
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    locked.owner = table.owner          # loaded with the table: no second query for its name
+    return locked
+
+
+def check_action(user: User, table: Table, seat: Seat, state: TableState, body: dict,
+                 seats: list[Seat] | None = None) -> None:
     kind = body["type"]
     if kind in PAUSE_ACTIONS:
         if seat.kind != "human":
@@ -177,7 +192,7 @@ def check_action(user: User, table: Table, seat: Seat, state: TableState, body: 
     elif state.paused and seat.kind == "bot":
         raise ApiError("paused", "the table is paused: a player is reading the rules or the log", 409)
     if body["expected_version"] != state.version:
-        raise _stale(table, seat.number, state, user)
+        raise _stale(table, seat.number, state, user, seats)
     if kind in TABLE_COMMANDS and table.owner_id != user.pk:
         raise ApiError("permission_denied", f"only the table's owner may {kind.replace('_', ' ')}", 403)
     if kind == "pause" and seat.number in state.paused_by:
@@ -186,10 +201,12 @@ def check_action(user: User, table: Table, seat: Seat, state: TableState, body: 
         raise ApiError("not_paused", "you have not paused the table", 409)
 
 
-def _stale(table: Table, number: int, state: TableState, user: User) -> ApiError:
+def _stale(table: Table, number: int, state: TableState, user: User,
+           seats: list[Seat] | None = None) -> ApiError:
     return ApiError("stale_version",
                     f"the table is at version {state.version}: look again before acting", 409,
-                    extra={"view": selectors.seat_response(table, number, state, user=user)})
+                    extra={"view": selectors.seat_response(table, number, state, user=user,
+                                                           seats=seats)})
 
 
 def _event_for(number: int, body: dict) -> dict:

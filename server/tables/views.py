@@ -128,14 +128,16 @@ class SeatView(APIView):
         summary="The seat's view (own hand only) with the table's version; long-poll with wait/after")
     def get(self, request, code, seat):
         table, number = get_table(code), seat_number(seat)
-        services.check_holder(request.user, table, number)
+        seats = selectors.load_seats(table)
+        services.check_holder(request.user, table, number, seats)
         wait, after = _long_poll_args(request)
         if wait and after is not None:
             deadline = time.monotonic() + wait
             while services.current_version(table) <= after and time.monotonic() < deadline:
                 time.sleep(LONG_POLL_TICK)
         state = projection.project(table)
-        return Response(selectors.seat_response(table, number, state, user=request.user))
+        return Response(selectors.seat_response(table, number, state, user=request.user,
+                                                seats=seats))
 
 
 def _long_poll_args(request) -> tuple[float, int | None]:
