@@ -249,3 +249,23 @@ def test_pass_and_play_never_shows_a_hand_to_the_wrong_seat():
         if conn.match.needs_deal():
             break
     assert shown_before is not None
+
+
+def test_language_switch_in_the_window_is_remembered(tmp_path, monkeypatch):
+    monkeypatch.setenv("DEKABES_CONFIG_DIR", str(tmp_path))
+    from clients.table import config
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    pygame.init()
+    conn = EngineTable(m, [1])
+    app = TableApp(conn, config.load(), lang="en", size=(1280, 800), save_settings=True)
+    app.open_window()
+    app.tick([])
+    tap(app, "button", "language")
+    assert app.tr.lang == "es"
+    from clients.table.render import button_label
+    assert button_label(app, "rules") == "Reglas"
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g, mod=0))
+    app.tick()
+    assert app.tr.lang == "ru" and config.load().lang == "ru"
+    tap(app, "button", "speed")
+    assert config.load().speed == app.settings.speed != "normal"
