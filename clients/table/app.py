@@ -93,9 +93,8 @@ class TableApp:
         self.pointer = table_input.PointerTracker(lambda: self.size)
         self.message = ""
         self.frame_ms: list[float] = []
-        self._line_seen: list[str] = []
+        self._line_seen: list[str] | None = None    # None: nothing seen yet on this screen
         self._turns_seen = 0
-        self._hand_seen: tuple = ()
         self.sound = sound.Sounds(enabled=self.settings.sound)
 
     # ------------------------------------------------------------------ state
@@ -161,7 +160,9 @@ class TableApp:
         self.shown = seat
         self.handoff_done = seat
         self.clear_selection()
-        self._line_seen = []
+        self._line_seen = None          # what this seat's screen shows now is not "new"
+        if seat in self.states:
+            self._note_changes(self.states[seat].view)
 
     # ------------------------------------------------------------------ the loop
     def open_window(self) -> pygame.Surface:
@@ -240,16 +241,15 @@ class TableApp:
         now = time.monotonic()
         line = [item["tile"] for item in view.get("line", [])]
         turns = view.get("turns", [])
-        animate = self.settings.anim_ms > 0 and self._line_seen and \
-            len(line) > len(self._line_seen) and set(self._line_seen) <= set(line)
-        if animate:
-            for item in view["line"]:
-                if item["tile"] not in self._line_seen:
-                    origin = render.seat_anchor(self, item.get("seat"))
-                    self.flights[item["tile"]] = Flight(item["tile"], origin, now)
-        if len(line) > len(self._line_seen) and self._line_seen is not None:
+        seen = self._line_seen
+        if seen is not None and len(line) > len(seen) and set(seen) <= set(line):
+            if self.settings.anim_ms > 0:
+                for item in view["line"]:
+                    if item["tile"] not in seen:
+                        origin = render.seat_anchor(self, item.get("seat"))
+                        self.flights[item["tile"]] = Flight(item["tile"], origin, now)
             self.sound.play("tile")
-        if len(turns) > self._turns_seen:
+        if seen is not None and len(turns) > self._turns_seen:
             for turn in turns[self._turns_seen:]:
                 if turn.get("type") == "pass":
                     self.pass_flash[turn["seat"]] = now

@@ -269,3 +269,32 @@ def test_language_switch_in_the_window_is_remembered(tmp_path, monkeypatch):
     assert app.tr.lang == "ru" and config.load().lang == "ru"
     tap(app, "button", "speed")
     assert config.load().speed == app.settings.speed != "normal"
+
+
+def test_a_played_tile_slides_into_place_without_blocking_input():
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 1 and
+                    len(m.seat_view(1)["line"]) >= 2 and len(m.legal_events(1)) >= 1
+                    and len(m.seat_view(1)["hand"]) >= 3, seats={"1": "human", "2": "human",
+                                                              "3": "human", "4": "human"})
+    pygame.init()
+    conn = EngineTable(m, [1, 2, 3, 4])
+    app = TableApp(conn, Settings(lang="en", speed="slow"), size=(1280, 800), save_settings=False)
+    app.open_window()
+    app.tick([])
+    if app.decide().kind == "handoff":
+        tap(app, "handoff", 1)
+    legal = app.legal_plays(1)
+    tile = sorted(legal)[0]
+    tap(app, "tile", tile)
+    tap(app, "target", legal[tile][0])
+    app.tick([])                            # the new view arrives
+    assert tile in app.flights, "the tile slides from the hand to the line"
+    # Seat 2 is next on this device; the flight keeps going while the hand-off is tapped.
+    screen = app.tick([])
+    if screen.kind == "handoff":
+        tap(app, "handoff", screen.seat)
+    assert app.decide().kind in ("table", "handoff")
+    import time as _time
+    _time.sleep(0.35)                       # "slow" is 300 ms
+    app.tick([])
+    assert tile not in app.flights
