@@ -46,7 +46,7 @@ class TableDriver:
         if bot is not None:
             self.runner = Runner(DekabesClient(url, bot.token),
                                  RunnerOptions(level=level, delay=0, tables=(self.code,),
-                                               poll_wait=5, seed=seed)).start()
+                                               poll_wait=1, seed=seed)).start()
         pygame.init()
         self.connection = Connection(url, self.owner.token, self.code, seats=list(humans)).start()
         self.app = TableApp(self.connection, Settings(lang=lang, speed="fast"), size=size,
