@@ -276,14 +276,6 @@ def hand_rects(app, layout, hand: list[str]) -> list[pygame.Rect]:
     return lay.layout_hand(layout.hand, len(hand))
 
 
-def hand_tile_centre(app, tile: str) -> tuple[int, int]:
-    layout = table_layout(app)
-    hand = app.view_of(app.shown).get("hand", [])
-    if tile in hand:
-        return hand_rects(app, layout, hand)[hand.index(tile)].center
-    return layout.hand.center
-
-
 def draw_hand(app, surface, layout, view: dict, seat: int) -> None:
     area = layout.hand
     pygame.draw.rect(surface, d.FELT_DARK, area)
