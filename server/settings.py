@@ -23,6 +23,7 @@ INSTALLED_APPS = [
     "daphne",
     "django.contrib.auth",
     "django.contrib.contenttypes",
+    "django.contrib.sessions",
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
@@ -32,11 +33,19 @@ INSTALLED_APPS = [
     "server.accounts",
     "server.tables",
     "server.realtime",
+    "server.web",
 ]
 
+# The API authenticates by token and DRF's views are CSRF-exempt; the web pages
+# (server/web) sign in with a session and every form carries a CSRF token.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "server.urls"
@@ -48,8 +57,28 @@ TEMPLATES = [{
     "BACKEND": "django.template.backends.django.DjangoTemplates",
     "DIRS": [],
     "APP_DIRS": True,
-    "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.template.context_processors.i18n",
+        "django.contrib.auth.context_processors.auth",
+        "server.web.context.site",
+    ]},
 }]
+
+# The web pages: four languages chosen from Accept-Language (or the switcher, which
+# stores the choice in a cookie); catalogues in locale/ (docs/web.md).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es", "Español"), ("ru", "Русский"), ("ms", "Bahasa Melayu")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+LOGIN_URL = "web:signin"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:home"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_FAILURE_VIEW = "server.web.errors.csrf_failure"
+SESSION_COOKIE_SECURE = os.environ.get("DEKABES_SECURE_COOKIES", "") == "1"
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 
 def _database() -> dict:

@@ -1,5 +1,4 @@
-from django.http import JsonResponse
-from django.urls import path
+from django.urls import include, path
 from rest_framework.permissions import AllowAny
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -24,16 +23,12 @@ urlpatterns = [
     path(SEAT + "/events", tables.EventsView.as_view()),
     path("api/schema/", SpectacularAPIView.as_view(**PUBLIC), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **PUBLIC), name="swagger-ui"),
+    path("", include("server.web.urls")),
 ]
 
 
-def json_not_found(request, exception=None):
-    return JsonResponse({"code": "not_found", "message": "no such resource"}, status=404)
-
-
-def json_server_error(request):
-    return JsonResponse({"code": "server_error", "message": "the server failed; try again"}, status=500)
-
-
-handler404 = json_not_found
-handler500 = json_server_error
+# /api/ paths keep their JSON error bodies; the web pages get pages (server/web/errors.py).
+handler400 = "server.web.errors.bad_request"
+handler403 = "server.web.errors.forbidden"
+handler404 = "server.web.errors.not_found"
+handler500 = "server.web.errors.server_error"

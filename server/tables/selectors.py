@@ -85,6 +85,13 @@ def seats_held(user: User, table: Table) -> list[int]:
                 .values_list("number", flat=True))
 
 
+def may_read_record(user: User | None, table: Table) -> bool:
+    """The table's players and its owner read its record (and its replay once over)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return table.owner_id == user.pk or bool(seats_held(user, table))
+
+
 def events_for_seat(table: Table, number: int, after: int = 0, limit: int = 500) -> list[dict]:
     """The log as seat ``number`` may see it: other hands in a deal are null until revealed."""
     state = projection.project(table)

@@ -216,7 +216,7 @@ class RecordView(APIView):
         summary="The match record (complete once the match is over; finished hands before)")
     def get(self, request, code):
         table = get_table(code)
-        if not selectors.seats_held(request.user, table) and table.owner_id != request.user.pk:
+        if not selectors.may_read_record(request.user, table):
             raise ApiError("not_your_seat", "only the table's players read its record", 403)
         response = HttpResponse(selectors.record_text(table), content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="dekabes-{table.code}.jsonl"'

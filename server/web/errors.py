@@ -1,0 +1,51 @@
+"""Error pages: the API keeps its JSON bodies (``{code, message}``); every other path
+gets a page in the site's style. Never a traceback, whatever DEBUG says."""
+
+from __future__ import annotations
+
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _page(request, status: int, title: str, message: str):
+    return render(request, "web/error.html", {"status": status, "title": title, "message": message},
+                  status=status)
+
+
+def not_found(request, exception=None):
+    if _is_api(request):
+        return JsonResponse({"code": "not_found", "message": "no such resource"}, status=404)
+    return _page(request, 404, _("Page not found"),
+                 _("There is nothing here, or it is not visible to you."))
+
+
+def forbidden(request, exception=None):
+    if _is_api(request):
+        return JsonResponse({"code": "permission_denied", "message": "not allowed"}, status=403)
+    return _page(request, 403, _("Not allowed"),
+                 _("Your account may not open this page."))
+
+
+def csrf_failure(request, reason=""):
+    if _is_api(request):
+        return JsonResponse({"code": "permission_denied", "message": "CSRF check failed"}, status=403)
+    return _page(request, 403, _("Form expired"),
+                 _("The form was too old or came from another site. Go back, reload the page and try again."))
+
+
+def server_error(request):
+    if _is_api(request):
+        return JsonResponse({"code": "server_error", "message": "the server failed; try again"}, status=500)
+    # No template context processors that could fail again: a plain render.
+    return _page(request, 500, _("Server error"), _("The server failed. Try again in a moment."))
+
+
+def bad_request(request, exception=None):
+    if _is_api(request):
+        return JsonResponse({"code": "validation_error", "message": "bad request"}, status=400)
+    return _page(request, 400, _("Bad request"), _("The server could not read this request."))

@@ -1,0 +1,51 @@
+"""Sign-in and registration forms. Registration goes through the accounts service, the
+same one the API's ``/api/auth/register`` calls; its refusals become form errors."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext_lazy as _
+
+from server.accounts import services
+from server.errors import ApiError
+
+REGISTER_ERRORS = {
+    "username_taken": _("This name is taken."),
+}
+
+
+class SignInForm(AuthenticationForm):
+    username = forms.CharField(label=_("Name"), max_length=40,
+                               widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}))
+    password = forms.CharField(label=_("Password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    error_messages = {
+        "invalid_login": _("Wrong name or password."),
+        "inactive": _("This account is disabled."),
+    }
+
+
+class RegisterForm(forms.Form):
+    username = forms.CharField(label=_("Name"), max_length=40,
+                               help_text=_("3 to 40 letters, digits or . _ -"),
+                               widget=forms.TextInput(attrs={"autocomplete": "username"}))
+    password = forms.CharField(label=_("Password"), strip=False, max_length=200,
+                               help_text=_("At least 8 characters, not a common password."),
+                               widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def register(self):
+        """The new account, or None with the service's refusal attached to the form."""
+        data = self.cleaned_data
+        try:
+            services.check_username(data["username"])
+        except ApiError as err:
+            self.add_error("username", REGISTER_ERRORS.get(err.code, _("3 to 40 letters, digits or . _ -")))
+            return None
+        try:
+            return services.do_register(data["username"], data["password"])
+        except ApiError as err:
+            # Password refusals come from Django's validators, already in the active language.
+            field = "username" if err.code == "username_taken" else "password"
+            self.add_error(field, REGISTER_ERRORS.get(err.code, err.message))
+            return None

@@ -1,0 +1,101 @@
+"""Reads for the web pages. Who may see what is decided by the tables' (and later the
+league's) own selectors; this module only gathers what a page shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import Http404
+
+from server.accounts.models import User
+from server.tables import projection, selectors as tables
+from server.tables.models import Table
+from server.web.replay import NotReplayable, Replay, build_replay
+
+
+@dataclass(frozen=True)
+class TableRow:
+    table: Table
+    over: bool
+    scores: dict            # live or final score: public at any time
+    hand_no: int
+    winner: str | None
+
+
+def my_tables(user: User) -> list[TableRow]:
+    return [table_row(table) for table in tables.tables_for(user)[:50]]
+
+
+def readable_table(user: User | None, code: str) -> Table:
+    """The table if ``user`` may read its record; 404 otherwise (as if it did not exist)."""
+    table = Table.objects.filter(code=code).select_related("owner").first()
+    if table is None or not tables.may_read_record(user, table):
+        raise Http404("no such table")
+    return table
+
+
+def seat_players(table: Table) -> dict[str, dict]:
+    return {str(s.number): {"name": s.player.username if s.player_id else None,
+                            "is_bot": bool(s.player_id and s.player.is_bot), "kind": s.kind}
+            for s in tables.load_seats(table)}
+
+
+def table_replay(table: Table) -> Replay:
+    """The replay of a finished table; ``NotReplayable("in_progress")`` while it is played."""
+    return build_replay(tables.record_text(table))
+
+
+def finished_record(table: Table) -> str:
+    """The record download of the web pages: only once the match is over."""
+    text = tables.record_text(table)
+    build_replay(text)   # raises NotReplayable unless the fold ends in match_over
+    return text
+
+
+
+
+def table_row(table: Table) -> TableRow:
+    summary = projection.project(table).match.summary()
+    return TableRow(table, summary["phase"] == "match_over", summary["scores"],
+                    summary["hand_no"], summary["winner"])
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    step: int
+    type: str
+    seat: int | None
+    tile: str | None
+    end: str | None
+    opener: int | None
+    hand_no: int
+    result: dict | None      # the engine's hand result, on the event that ended the hand
+
+
+def replay_log(replay: Replay) -> list[LogEntry]:
+    """One line per record event, with the facts the fold gave (no rule is re-derived)."""
+    results = {h.end_step: h.result for h in replay.hands}
+    return [LogEntry(step, event.get("type"), event.get("seat"), event.get("tile"),
+                     replay.play_ends.get(step), event.get("opener"), frame["hand_no"],
+                     results.get(step))
+            for step, (event, frame) in enumerate(zip(replay.events, replay.frames))]
+
+
+# Where each seat sits on the screen, drawn from seat 1's point of view: turn order runs
+# counter-clockwise, so the next seat (2) is on the right and the partner (3) across.
+BOARD_POSITIONS = (("1", "bottom"), ("2", "right"), ("3", "top"), ("4", "left"))
+
+
+@dataclass(frozen=True)
+class BoardSeat:
+    number: str
+    position: str
+    team: str
+    name: str | None
+    is_bot: bool
+
+
+def board_seats(replay: Replay, players: dict[str, dict]) -> list[BoardSeat]:
+    return [BoardSeat(n, pos, replay.teams[n], players.get(n, {}).get("name"),
+                      players.get(n, {}).get("is_bot", replay.seats[n] == "bot"))
+            for n, pos in BOARD_POSITIONS]

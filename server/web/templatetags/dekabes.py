@@ -1,0 +1,61 @@
+"""Tiles drawn by the server as inline SVG: seven pip faces defined once per page
+(``{% tile_defs %}``), each tile two ``<use>`` of them (``{% tile "3-5" %}``).
+
+A half is a unit square; pips sit on a 3x3 grid as on the desktop table.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+_LO, _MID, _HI = 0.27, 0.5, 0.73
+PIP_SPOTS = {
+    0: (),
+    1: ((_MID, _MID),),
+    2: ((_LO, _LO), (_HI, _HI)),
+    3: ((_LO, _LO), (_MID, _MID), (_HI, _HI)),
+    4: ((_LO, _LO), (_HI, _LO), (_LO, _HI), (_HI, _HI)),
+    5: ((_LO, _LO), (_HI, _LO), (_MID, _MID), (_LO, _HI), (_HI, _HI)),
+    6: ((_LO, _LO), (_LO, _MID), (_LO, _HI), (_HI, _LO), (_HI, _MID), (_HI, _HI)),
+}
+
+
+@register.simple_tag
+def tile_defs():
+    symbols = format_html_join(
+        "", '<symbol id="pips-{}" viewBox="0 0 1 1">{}</symbol>',
+        ((n, format_html_join("", '<circle cx="{}" cy="{}" r="0.09"/>', spots))
+         for n, spots in PIP_SPOTS.items()))
+    return format_html('<svg class="defs" aria-hidden="true" width="0" height="0">{}</svg>', symbols)
+
+
+def tile_svg(a: int, b: int, vertical: bool = False, extra_class: str = "") -> str:
+    """One tile: ``a`` on its left (top when vertical), ``b`` on its right (bottom)."""
+    width, height = (1, 2) if vertical else (2, 1)
+    bx, by = (0, 1) if vertical else (1, 0)
+    divider = '<line x1="0.12" y1="1" x2="0.88" y2="1"/>' if vertical else \
+        '<line x1="1" y1="0.12" x2="1" y2="0.88"/>'
+    return format_html(
+        '<svg class="tile {} {}" viewBox="0 0 {} {}" data-tile="{}-{}" role="img" aria-label="{}-{}">'
+        '<rect class="face" x="0.03" y="0.03" width="{}" height="{}" rx="0.14"/>{}'
+        '<use class="half-a" href="#pips-{}" width="1" height="1"/>'
+        '<use class="half-b" href="#pips-{}" x="{}" y="{}" width="1" height="1"/></svg>',
+        "v" if vertical else "h", extra_class, width, height, a, b, a, b,
+        width - 0.06, height - 0.06, mark_safe(divider), a, b, bx, by)
+
+
+@register.simple_tag
+def tile(text: str, vertical: bool = True):
+    a, b = (int(n) for n in text.split("-"))
+    return tile_svg(a, b, vertical)
+
+
+@register.simple_tag
+def tile_prototypes():
+    """Blank tiles the replay script clones and numbers (it draws nothing itself)."""
+    return format_html('<template id="tile-h">{}</template><template id="tile-v">{}</template>',
+                       tile_svg(0, 0, False), tile_svg(0, 0, True))

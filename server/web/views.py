@@ -1,0 +1,72 @@
+"""Thin views: read through selectors, write through the accounts service, render."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_http_methods
+
+from server.web import selectors
+from server.web.forms import RegisterForm, SignInForm
+from server.web.replay import NotReplayable
+
+
+def home(request):
+    tables = selectors.my_tables(request.user) if request.user.is_authenticated else []
+    return render(request, "web/home.html", {"tables": tables})
+
+
+class SignInView(auth_views.LoginView):
+    template_name = "web/signin.html"
+    authentication_form = SignInForm
+    redirect_authenticated_user = True
+
+
+class SignOutView(auth_views.LogoutView):
+    pass
+
+
+@require_http_methods(["GET", "POST"])
+def register(request):
+    form = RegisterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.register()
+        if user is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            target = request.POST.get("next", "")
+            safe = url_has_allowed_host_and_scheme(target, {request.get_host()})
+            return redirect(target if target and safe else "web:home")
+    return render(request, "web/register.html", {"form": form, "next": request.GET.get("next", "")})
+
+
+@gzip_page
+def table_replay(request, code: str):
+    table = selectors.readable_table(request.user, code)
+    try:
+        replay = selectors.table_replay(table)
+    except NotReplayable as err:
+        return render(request, "web/not_replayable.html", {"table": table, "reason": err.reason,
+                                                            "row": selectors.table_row(table)})
+    return render(request, "web/replay.html", {
+        "table": table, "replay": replay,
+        "seats": selectors.board_seats(replay, selectors.seat_players(table)),
+        "record_url": f"/tables/{table.code}/record",
+        "log": selectors.replay_log(replay),
+    })
+
+
+def table_record(request, code: str):
+    table = selectors.readable_table(request.user, code)
+    try:
+        text = selectors.finished_record(table)
+    except NotReplayable:
+        return render(request, "web/not_replayable.html", {"table": table, "reason": "in_progress",
+                                                            "row": selectors.table_row(table)},
+                      status=409)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="dekabes-{table.code}.jsonl"'
+    return response
