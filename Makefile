@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test simulate bench serve play bench-server bench-table clean
+.PHONY: venv test simulate bench serve play bench-server bench-table clean browser messages
 
 venv: $(STAMP)
 
@@ -18,7 +18,7 @@ $(STAMP): requirements.txt
 # The whole suite on the embedded default (SQLite + in-memory channel layer); then, when
 # DATABASE_URL / REDIS_URL are set (.ci/run sets them when the services answer), the
 # store and realtime tests again against PostgreSQL / Redis.
-test: $(STAMP)
+test: $(STAMP) browser
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 	  echo "== backend run: DATABASE_URL=$${DATABASE_URL:-<unset>} REDIS_URL=$${REDIS_URL:-<unset>}"; \
@@ -60,3 +60,20 @@ bots: $(STAMP)
 	@test -n "$(or $(TOKEN),$(DEKABES_TOKEN))" || { echo "make bots needs TOKEN=<bot token> (manage.py createbot NAME prints one)"; exit 2; }
 	@DEKABES_TOKEN="$(or $(TOKEN),$(DEKABES_TOKEN))" $(PY) -m clients.bots \
 	  --server "$(or $(SERVER),http://127.0.0.1:8000)" --level "$(or $(LEVEL),strong)" --delay "$(or $(DELAY),0.7)"
+
+# The browser the web page tests drive (Playwright launches it by path, never downloads
+# one): Debian's chromium, installed only when /usr/bin/chromium is missing.
+browser:
+	@if [ -x /usr/bin/chromium ]; then echo "browser: /usr/bin/chromium present"; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "browser: installing Debian's chromium for the web page tests"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+	  || echo "browser: installing chromium failed: the browser tests will be reported skipped"; \
+	else echo "browser: /usr/bin/chromium missing and no apt-get: the browser tests will be reported skipped"; fi
+
+# The web pages' catalogues (locale/): merge new page strings into the .po files, then
+# compile the .mo files Django reads (Babel; no gettext tools needed). See docs/web.md.
+messages: $(STAMP)
+	$(PY) -m server.web.i18n update
+	$(PY) -m server.web.i18n compile
+	$(PY) -m server.web.i18n check

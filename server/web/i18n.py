@@ -65,7 +65,8 @@ def extract() -> Catalog:
             if message is None:
                 continue
             flags = ("python-format",) if "%(" in (message if isinstance(message, str) else message[0]) else ()
-            template.add(message, None, [(str(path.relative_to(ROOT)), lineno)], flags=flags,
+            where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+            template.add(message, None, [(str(where), lineno)], flags=flags,
                          context=context)
     return template
 

@@ -5,13 +5,25 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass
 
 import pytest
 from django.test import Client
 
 from tests.server.conftest import PASSWORD, Players
+from tests.web.seed import SeededTable
 
 TILE_TEXT = re.compile(r"(?<![\d.-])[0-6]-[0-6](?![\d-])")
+
+
+@pytest.fixture(autouse=True)
+def fresh_projection_cache():
+    """Each test's tables start unfolded (rolled-back tests reuse primary keys)."""
+    from server.tables import projection
+
+    projection.forget()
+    yield
+    projection.forget()
 
 
 def tiles_in(text: str) -> set[str]:
@@ -49,3 +61,76 @@ def signed_in(user) -> Client:
 @pytest.fixture
 def finished(db) -> Players:
     return finish(Players(kinds=("human", "bot", "bot", "bot")))
+
+
+# -- the browser tests: a live server of their own and Chromium ---------------------------
+@dataclass
+class Club:
+    url: str
+    owner: str               # member who played the seeded matches (seat 1)
+    stranger: str            # a member who sat at none of them
+    finished: "SeededTable"
+    live: "SeededTable"
+
+
+@pytest.fixture(scope="session")
+def web_club(tmp_path_factory) -> Club:
+    from tests.conftest import LiveServer
+    from tests.web import seed
+
+    server = LiveServer(tmp_path_factory.mktemp("web-live")).start()
+    try:
+        owner = seed.member(server.url, "ana")
+        seed.member(server.url, "ben")
+        bot = seed.own_bot(server.url, owner, "ana-bot")
+        finished = seed.play_to_end(seed.new_table(owner, bot), seed=5)
+        live = seed.play_into_hand(seed.new_table(owner, bot), hand_no=2, seed=6)
+        yield Club(server.url, "ana", "ben", finished, live)
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test module, closed in teardown (with Playwright's driver)."""
+    from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, chromium_available
+
+    if not chromium_available():
+        pytest.skip(f"{CHROMIUM} missing: run `make browser` (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def open_page(browser):
+    """``open_page(locale="en-US", viewport=DESKTOP)``: a fresh context (own cookies)."""
+    from tests.web.browser import ACTION_TIMEOUT_MS, DESKTOP
+
+    contexts = []
+
+    def make(locale: str = "en-US", viewport: dict | None = None):
+        context = browser.new_context(locale=locale, viewport=viewport or DESKTOP)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def sign_in(page, url: str, name: str, password: str = PASSWORD) -> None:
+    page.goto(url + "/signin")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", password)
+    page.click("form.stack button[type=submit]")
+    page.wait_for_selector(".site-nav .who")

@@ -1,0 +1,37 @@
+"""Playwright for Python driving Debian's Chromium (never a downloaded browser).
+
+``make browser`` / ``.ci/run`` install ``chromium`` from Debian when /usr/bin/chromium is
+missing; without it the browser tests are reported skipped with that command.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+CHROMIUM = os.environ.get("DEKABES_CHROMIUM", "/usr/bin/chromium")
+# Without the background-networking flags Chromium keeps dialling out on this closed
+# network at every start.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "test-artifacts" / "web"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+# Generous: two cores shared with other work.
+ACTION_TIMEOUT_MS = 30_000
+
+
+def chromium_available() -> bool:
+    return Path(CHROMIUM).exists()
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def horizontal_overflow(page) -> int:
+    """How many CSS pixels the page is wider than the viewport (0: none)."""
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
