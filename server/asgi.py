@@ -17,6 +17,17 @@ from server.http_bridge import WsgiBridge  # noqa: E402
 from server.realtime.auth import TokenAuthMiddleware  # noqa: E402
 from server.realtime.routing import websocket_urlpatterns  # noqa: E402
 
+# Import every view and load the catalogues now, before Daphne listens: otherwise the
+# first request pays for it (~1 s on a busy machine) and a client's first call can time out.
+from django.conf import settings  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
+from django.utils import translation  # noqa: E402
+
+get_resolver().url_patterns
+for _code, _name in settings.LANGUAGES:
+    translation.activate(_code)
+translation.deactivate()
+
 # Static files (the Swagger UI's bundle) are served by Django itself: a club server
 # needs no separate web server in front.
 http_app = WsgiBridge(StaticFilesHandler(WSGIHandler()))
