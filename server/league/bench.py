@@ -10,6 +10,7 @@ entry to the full response (no network):
 * ``GET /api/clubs/bench/seasons/{id}/standings`` — the standings, first page;
 * ``GET /api/players/{username}`` — a player's clubs, ratings **with their full
   history** and recent matches;
+* ``GET /api/clubs/bench/ratings`` — the club's ratings, first page;
 * ``GET /api/matches?club=bench`` — the match list (first page, a deep page, and
   filtered by player).
 
@@ -187,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         matches_pages = -(-args.matches // 50)
         urls = [f"/api/clubs/bench/seasons/{season.pk}/standings",
                 f"/api/players/{player}",
+                "/api/clubs/bench/ratings",
                 "/api/matches?club=bench",
                 f"/api/matches?club=bench&page={matches_pages // 2}",
                 f"/api/matches?club=bench&player={player}"]
