@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "server.accounts",
     "server.tables",
     "server.realtime",
+    "server.league",
     "server.web",
 ]
 

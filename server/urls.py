@@ -21,6 +21,7 @@ urlpatterns = [
     path(SEAT + "/actions", tables.ActionView.as_view()),
     path(SEAT + "/hint", tables.HintView.as_view()),
     path(SEAT + "/events", tables.EventsView.as_view()),
+    path("", include("server.league.urls")),
     path("api/schema/", SpectacularAPIView.as_view(**PUBLIC), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **PUBLIC), name="swagger-ui"),
     path("", include("server.web.urls")),
