@@ -3,6 +3,7 @@ gets a page in the site's style. Never a traceback, whatever DEBUG says."""
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -27,8 +28,10 @@ def not_found(request, exception=None):
 def forbidden(request, exception=None):
     if _is_api(request):
         return JsonResponse({"code": "permission_denied", "message": "not allowed"}, status=403)
-    return _page(request, 403, _("Not allowed"),
-                 _("Your account may not open this page."))
+    # A league refusal carries its own (translated) explanation; see league_views.
+    message = str(exception) if isinstance(exception, PermissionDenied) and str(exception) else \
+        _("Your account may not open this page.")
+    return _page(request, 403, _("Not allowed"), message)
 
 
 def csrf_failure(request, reason=""):

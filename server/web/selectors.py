@@ -22,6 +22,16 @@ class TableRow:
     winner: str | None
 
 
+def clubs_for(viewer: User | None):
+    """The clubs the visitor may read (the league decides which), with member counts."""
+    from django.db.models import Count, Q
+
+    from server.league.selectors import visible_clubs
+
+    return (visible_clubs(viewer).annotate(member_count=Count("memberships", filter=Q(memberships__active=True)))
+            .order_by("name"))
+
+
 def my_tables(user: User) -> list[TableRow]:
     return [table_row(table) for table in tables.tables_for(user)[:50]]
 

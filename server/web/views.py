@@ -16,8 +16,9 @@ from server.web.replay import NotReplayable
 
 
 def home(request):
-    tables = selectors.my_tables(request.user) if request.user.is_authenticated else []
-    return render(request, "web/home.html", {"tables": tables})
+    viewer = request.user if request.user.is_authenticated else None
+    tables = selectors.my_tables(viewer) if viewer else []
+    return render(request, "web/home.html", {"tables": tables, "clubs": selectors.clubs_for(viewer)})
 
 
 class SignInView(auth_views.LoginView):

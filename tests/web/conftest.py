@@ -67,25 +67,39 @@ def finished(db) -> Players:
 @dataclass
 class Club:
     url: str
-    owner: str               # member who played the seeded matches (seat 1)
+    owner: str               # member who played the seeded casual tables (seat 1)
     stranger: str            # a member who sat at none of them
     finished: "SeededTable"
     live: "SeededTable"
+    league: dict             # what tests.web.league_seed made (names, ids)
 
 
 @pytest.fixture(scope="session")
 def web_club(tmp_path_factory) -> Club:
-    from tests.conftest import LiveServer
+    """A live Daphne over a seeded league (made before it starts) and two casual tables."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, LiveServer
     from tests.web import seed
 
-    server = LiveServer(tmp_path_factory.mktemp("web-live")).start()
+    workdir = tmp_path_factory.mktemp("web-live")
+    server = LiveServer(workdir)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=server.env,
+                   check=True, timeout=300)
+    facts = workdir / "league.json"
+    subprocess.run([sys.executable, "-m", "tests.web.league_seed", str(facts)], cwd=ROOT,
+                   env=server.env, check=True, timeout=600)
+    league = json.loads(facts.read_text())
+    server.start()
     try:
-        owner = seed.member(server.url, "ana")
-        seed.member(server.url, "ben")
+        owner = seed.DekabesClient(server.url)
+        owner.login("ana", seed.PASSWORD)
         bot = seed.own_bot(server.url, owner, "ana-bot")
         finished = seed.play_to_end(seed.new_table(owner, bot), seed=5)
         live = seed.play_into_hand(seed.new_table(owner, bot), hand_no=2, seed=6)
-        yield Club(server.url, "ana", "ben", finished, live)
+        yield Club(server.url, "ana", "zed", finished, live, league)
     finally:
         server.stop()
 
