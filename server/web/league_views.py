@@ -14,6 +14,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.gzip import gzip_page
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from server.errors import ApiError
@@ -197,7 +198,7 @@ def _checkin_form(season, data=None, initial=None) -> CheckInForm:
     if season.format == "pairs":
         choices = [(str(p.pk), p.name) for p in Pair.objects.filter(season=season)]
         return CheckInForm(data, choices=choices, field_name="pairs", initial=initial)
-    choices = [(m["username"], m["username"] + (" (bot)" if m["is_bot"] else ""))
+    choices = [(m["username"], _("%(name)s (bot)") % {"name": m["username"]} if m["is_bot"] else m["username"])
                for m in map(league.member_json, league.members_of(season.club))]
     return CheckInForm(data, choices=choices, field_name="players", initial=initial)
 

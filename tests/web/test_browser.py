@@ -149,13 +149,3 @@ def test_pages_fit_a_phone_without_horizontal_overflow(web_club, open_page, path
     if path in ("/", "replay"):
         screenshot(page, "phone-" + ("home" if path == "/" else "replay"))
 
-
-def test_league_pages_screens(web_club, open_page):
-    lg = web_club.league
-    page = open_page()
-    sign_in(page, web_club.url, lg["organizer"])
-    for name, path in (("club", f"/clubs/{lg['club']}/"), ("standings", f"/clubs/{lg['club']}/standings"),
-                       ("player", f"/players/{lg['members'][0]}"), ("matches", "/matches/"),
-                       ("match", f"/matches/{lg['finished'][0]}"), ("organize", f"/clubs/{lg['club']}/organize")):
-        page.goto(web_club.url + path)
-        screenshot(page, name)
