@@ -36,6 +36,8 @@ def membership_of(club: Club, user: User | None) -> Membership | None:
 
 
 def check_member(club: Club, user: User | None) -> Membership:
+    if user is None:
+        raise ApiError("not_authenticated", "log in: send 'Authorization: Token <your token>'", 401)
     membership = membership_of(club, user)
     if membership is None:
         raise ApiError("not_a_member", f"you are not a member of the club {club.slug!r}", 403)
@@ -313,7 +315,8 @@ def _draw_individual(round_: Round):
         history.append(tuple(seats[n] if seats[n] in _entrants(season) else None
                              for n in (1, 2, 3, 4)))
     draw = draw_individual(present, history, seed=_round_seed(round_),
-                           fill_with_bots=season.fill_with_bots)
+                           fill_with_bots=season.fill_with_bots,
+                           bye_counts=projections.season_byes(season))
     fillers = iter(_house_bots(season, checked_in, sum(t.count(None) for t in draw.tables)))
     players = User.objects.in_bulk(checked_in)
     seatings = [({n: players[pid] if pid is not None else next(fillers)
@@ -350,10 +353,11 @@ def _draw_pairs(round_: Round):
                    .order_by("pair_id").values_list("pair_id", flat=True))
     ranked = [pid for pid in season.standings.filter(pair__isnull=False)
               .order_by("position").values_list("pair_id", flat=True) if pid in present]
-    ranking = ranked + [p for p in present if p not in ranked]
     played = [frozenset((a, b)) for a, b in Match.objects.filter(season=season)
               .values_list("pair_a_id", "pair_b_id")]
-    draw = draw_pairs(present, ranking, played, seed=_round_seed(round_))
+    # Pairs not ranked yet are drawn in a seeded order by the pairing module.
+    draw = draw_pairs(present, ranked, played, seed=_round_seed(round_),
+                      bye_counts=projections.season_byes(season))
     pairs = Pair.objects.select_related("player_1", "player_2").in_bulk(present)
     seatings = []
     for x, y in draw.tables:
