@@ -12,6 +12,7 @@ hand is hidden information.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine import IllegalEventError, Match, load_record
 
@@ -49,7 +50,9 @@ class Replay:
         return len(self.frames)
 
 
+@lru_cache(maxsize=16)
 def build_replay(text: str) -> Replay:
+    """Cached by record text: a finished record never changes, nor does its fold."""
     events = load_record(text)
     if not events:
         raise NotReplayable("unreadable")
@@ -89,13 +92,15 @@ def frame_scores(frame: dict) -> dict:
 
 def _frame(match: Match) -> tuple[dict, dict]:
     """The public table after an event of a finished match: all four hands are shown."""
-    views = [match.seat_view(seat) for seat in (1, 2, 3, 4)]
-    public = views[0]
+    public = match.seat_view(1)
+    # A claimed redeal voids the deal: the seat view then counts no tile for anyone.
+    held = any(public["tile_counts"].values())
+    hands = [match.hand_of(seat) if held else [] for seat in (1, 2, 3, 4)]
     return {
         "hand_no": public["hand_no"],
         "phase": public["phase"],
         "line": [[t["a"], t["b"], t["seat"]] for t in public["line"]],
-        "hands": [v["hand"] for v in views],
+        "hands": hands,
         "scores": [public["scores"]["A"], public["scores"]["B"]],
         "base": public["base"],
         "to_act": public["to_act"],
