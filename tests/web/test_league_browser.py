@@ -237,7 +237,7 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
 @pytest.mark.parametrize("name", ["club", "standings", "player", "matches", "match", "organize"])
 def test_league_pages_fit_a_phone(web_club, open_page, name):
     lg, url = web_club.league, web_club.url
-    paths = {"club": f"/clubs/{lg['club']}/", "standings": f"/clubs/{lg['club']}/standings",
+    paths = {"club": f"/clubs/{lg['club']}/", "standings": f"/clubs/{lg['club']}/standings?season={lg['season']}",
              "player": f"/players/{lg['members'][0]}", "matches": "/matches/",
              "match": f"/matches/{lg['finished'][0]}", "organize": f"/clubs/{lg['club']}/organize"}
     page = open_page(viewport=PHONE)
