@@ -130,3 +130,18 @@ def test_the_rating_chart_has_one_point_per_rated_match_scaled_into_the_box():
     assert bottom.ordinal == -2.0 and bottom.y == CHART_HEIGHT - CHART_PAD
     assert len(chart.polyline.split()) == 4
     assert rating_chart([]).points == [] and len(rating_chart(history[:1]).points) == 1
+
+
+def test_no_page_but_a_finished_replay_shows_a_tile_while_a_round_is_live(small_league):
+    lg = small_league
+    paths = ["/", f"/clubs/{lg['club']}/", f"/clubs/{lg['club']}/standings", "/matches/",
+             f"/matches/?club={lg['club']}", f"/clubs/{lg['club']}/organize",
+             f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"]
+    paths += [f"/players/{name}" for name in lg["members"] + [lg["house_bot"], lg["organizer"]]]
+    paths += [f"/matches/{m}" for m in lg["playing"]] + [f"/matches/{m}/record" for m in lg["playing"]]
+    for name in (None, lg["members"][0], lg["organizer"]):
+        c = client(name)
+        for path in paths:
+            response = c.get(path)
+            assert response.status_code in (200, 302, 403, 409), (name, path, response.status_code)
+            assert not tiles_in(response.content.decode()), (name, path)
