@@ -37,3 +37,18 @@ def test_the_error_table_documents_every_league_code():
         row = next((line for line in table.splitlines() if line.startswith(f"| {status} |")), "")
         for code in codes:
             assert f"`{code}`" in row, (status, code)
+
+
+def test_the_openapi_schema_describes_every_league_endpoint(db):
+    from rest_framework.test import APIClient
+
+    from server.league.urls import urlpatterns
+
+    schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    for pattern in urlpatterns:
+        route = "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", str(pattern.pattern))
+        assert route in schema["paths"], route
+        for method, operation in schema["paths"][route].items():
+            assert {"401", "403", "404", "409"} <= set(operation["responses"]), (route, method)
+    start = schema["paths"]["/api/clubs/{slug}/seasons/{season_id}/rounds/{number}/start"]["post"]
+    assert "organizer_only" in str(start["responses"]["403"])
