@@ -153,8 +153,11 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-started_at", "-id"]
+        # The lists walk these in their order and stop after a page (no sort of the club).
         indexes = [models.Index(fields=["club", "status", "finished_at"], name="club_finished"),
-                   models.Index(fields=["season", "status"], name="season_status")]
+                   models.Index(fields=["season", "status"], name="season_status"),
+                   models.Index(fields=["club", "-started_at", "-id"], name="club_recent"),
+                   models.Index(fields=["-started_at", "-id"], name="recent")]
 
 
 class MatchSeat(models.Model):

@@ -181,10 +181,10 @@ def rating_json(r: Rating) -> dict:
 
 
 def rating_history(club: Club, player: User) -> list[dict]:
+    """The rating after each rated match, oldest first (the match id dates each point)."""
     points = (RatingPoint.objects.filter(club=club, player=player).order_by("id")
-              .values_list("match_id", "mu", "sigma", "ordinal", "match__finished_at"))
-    return [{"match": m, "mu": mu, "sigma": s, "ordinal": o, "at": at.isoformat() if at else None}
-            for m, mu, s, o, at in points]
+              .values_list("match_id", "mu", "sigma", "ordinal"))
+    return [{"match": m, "mu": mu, "sigma": s, "ordinal": o} for m, mu, s, o in points]
 
 
 # -- matches ---------------------------------------------------------------------------------

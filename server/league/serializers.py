@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 
-from server.errors import ApiError
+from server.errors import ApiError, validation_error
 
 
 # -- pagination ---------------------------------------------------------------------------
@@ -23,7 +23,7 @@ def paginate(request, rows, to_json):
     pages = Pages()
     raw = request.query_params.get("page_size")
     if raw is not None and not (raw.isdigit() and int(raw) > 0):
-        raise ApiError("bad_page", "page_size is a whole number of 1 or more", 400)
+        raise validation_error("page_size is a whole number of 1 or more")
     try:
         page = pages.paginate_queryset(rows, request)
     except NotFound:
@@ -224,8 +224,7 @@ class RatingSerializer(serializers.Serializer):
 
 RatingPointSerializer = inline_serializer("RatingPoint", {
     "match": serializers.IntegerField(), "mu": serializers.FloatField(),
-    "sigma": serializers.FloatField(), "ordinal": serializers.FloatField(),
-    "at": serializers.DateTimeField()})
+    "sigma": serializers.FloatField(), "ordinal": serializers.FloatField()})
 
 
 class PlayerRatingSerializer(RatingSerializer):

@@ -409,6 +409,10 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
     match = Match.objects.filter(table=table).select_related("season", "club").first()
     if match is None:
         match = _casual_match(table)
+    if match.club_id is not None:
+        # One club's results are written one at a time (PostgreSQL: the club row's lock),
+        # so each sees the others' committed rows: standings, ratings, the round's end.
+        Club.objects.select_for_update().filter(pk=match.club_id).first()
     projections.apply_result(match, state)
     if match.season_id is not None and not annulled:
         projections.rebuild_standings(match.season)

@@ -83,7 +83,7 @@ def check_one_seat_per_person(players: list[User]) -> None:
         if controller_of(player) in seen:
             raise ApiError("one_seat_per_player",
                            "at a rated table one person holds one seat (their own bots count "
-                           "as them)", 403)
+                           "as them)", 409)
         seen.add(controller_of(player))
 
 

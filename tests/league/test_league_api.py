@@ -276,16 +276,16 @@ def test_rated_table_one_seat_per_person():
     two_seats = {"seats": {"1": "human", "2": "human", "3": "human", "4": "human"}, "join": [1, 2],
                  "rated": True}
     before = Table.objects.count()
-    error(api.post("/api/tables", two_seats, format="json"), 403, "one_seat_per_player")
+    error(api.post("/api/tables", two_seats, format="json"), 409, "one_seat_per_player")
     own_bot = {"seats": {"1": "human", "2": "bot", "3": "human", "4": "human"}, "join": [1],
                "bots": {"2": bot.username}, "rated": True}
-    error(api.post("/api/tables", own_bot, format="json"), 403, "one_seat_per_player")
+    error(api.post("/api/tables", own_bot, format="json"), 409, "one_seat_per_player")
     assert Table.objects.count() == before
     # The join hole: the owner sits at 1, then tries seat 4 and their bot tries seat 2.
     body = {"seats": {"1": "human", "2": "bot", "3": "human", "4": "human"}, "join": [1], "rated": True}
     code = api.post("/api/tables", body, format="json").json()["code"]
-    error(api.post(f"/api/tables/{code}/join", {"seat": 4}, format="json"), 403, "one_seat_per_player")
-    error(client_for(bot).post(f"/api/tables/{code}/join", {"seat": 2}, format="json"), 403,
+    error(api.post(f"/api/tables/{code}/join", {"seat": 4}, format="json"), 409, "one_seat_per_player")
+    error(client_for(bot).post(f"/api/tables/{code}/join", {"seat": 2}, format="json"), 409,
           "one_seat_per_player")
     assert client_for(other).post(f"/api/tables/{code}/join", {"seat": 3}, format="json").status_code == 200
     # Another member's bot may not seat itself through /join (casual tables too).
@@ -419,7 +419,7 @@ def test_casual_history_only_to_its_players_and_pagination():
     ids = {m["id"] for m in mine["results"]} | {m["id"] for m in page2["results"]}
     assert len(ids) == 3 and all(m["club"] is None for m in mine["results"])
     error(api.get("/api/matches?page=9"), 404, "bad_page")
-    error(api.get("/api/matches?page_size=0"), 400, "bad_page")
+    error(api.get("/api/matches?page_size=0"), 400, "validation_error")
     error(api.get("/api/matches?since=yesterday"), 400, "validation_error")
     error(api.get("/api/matches?season=x"), 400, "validation_error")
     error(api.get("/api/matches?status=won"), 400, "validation_error")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from server.league.standings import MatchLine, Row, compute_standings
 
@@ -124,3 +126,29 @@ def test_the_order_does_not_depend_on_the_order_of_lines():
 def test_bad_lines_are_refused(bad):
     with pytest.raises(ValueError):
         compute_standings([bad], {})
+
+
+entrant_ids = st.integers(0, 7)
+
+
+@st.composite
+def match_lines(draw):
+    a, b, c, d = draw(st.permutations(range(8)))[:4]
+    pairs_format = draw(st.booleans())
+    side_a, side_b = ((a,), (b,)) if pairs_format else ((a, c), (b, d))
+    numbers = [draw(st.integers(0, 6)) for _ in range(7)]
+    return MatchLine(side_a, side_b, draw(st.sampled_from("AB")), *numbers)
+
+
+@settings(max_examples=100, deadline=None)
+@given(lines=st.lists(match_lines(), max_size=30),
+       byes=st.dictionaries(entrant_ids, st.integers(0, 3)))
+def test_totals_add_up_and_rows_come_in_key_order(lines, byes):
+    rows = compute_standings(lines, byes)
+    assert len({r.entrant for r in rows}) == len(rows)
+    won_sides = sum(len(l.side_a if l.winner == "A" else l.side_b) for l in lines)
+    assert sum(r.wins for r in rows) == won_sides + sum(byes.values())
+    assert sum(r.played for r in rows) == sum(len(l.side_a) + len(l.side_b) for l in lines)
+    assert sum(r.hands_won for r in rows) == sum(r.hands_lost for r in rows)
+    keys = [(r.wins, r.hand_difference, r.points) for r in rows]
+    assert keys == sorted(keys, reverse=True)

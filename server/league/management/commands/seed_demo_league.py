@@ -9,6 +9,7 @@ database; everything it starts is stopped in a ``finally``.
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import subprocess
@@ -54,13 +55,17 @@ class Command(BaseCommand):
             from clients.bots.runner import Runner, RunnerOptions
             from clients.sdk import DekabesClient
 
+            # Runners log every move at INFO; the command reports per round instead.
+            logging.getLogger("dekabes.bots").setLevel(logging.ERROR)
             options = RunnerOptions(level=level, delay=0.0, discover_every=0.5, linger=1.0,
-                                    poll_wait=10.0)
+                                    poll_wait=5.0)
             runners = [Runner(DekabesClient(server, token_for(b)), options).start() for b in bots]
             deadline = time.monotonic() + timeout
             for number in to_play:
                 self._play_round(organizer, season, number, deadline)
         finally:
+            for runner in runners:
+                runner.stop_event.set()
             for runner in runners:
                 runner.stop(timeout=10)
             if daphne is not None:
