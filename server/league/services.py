@@ -409,6 +409,10 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
     match = Match.objects.filter(table=table).select_related("season", "club").first()
     if match is None:
         match = _casual_match(table)
+    elif match.status != "playing":
+        # A casual table may play on after its match ended (undo, new match): its history
+        # keeps the first finished match, as a rebuild from the log does.
+        return
     if match.club_id is not None:
         # One club's results are written one at a time (PostgreSQL: the club row's lock),
         # so each sees the others' committed rows: standings, ratings, the round's end.
