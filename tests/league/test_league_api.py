@@ -236,6 +236,11 @@ def test_house_bots_fill_the_seats():
     assert len(round_["tables"]) == 2 and round_["byes"] == []
     bots = {s["player"] for t in round_["tables"] for s in t["seats"] if s["is_bot"]}
     assert bots == {b.username for b in house}
+    league.play_round(number)
+    rows = league.org_api.get(league.season_url("/standings")).json()["results"]
+    assert {r["player"]["username"] for r in rows} == {u.username for u in league.members}
+    rated = {r["player"] for r in league.org_api.get(league.url("/ratings")).json()["results"]}
+    assert {b.username for b in house} <= rated        # rated in the club's pool all the same
 
 
 def test_pairs_season_swiss_rounds():
