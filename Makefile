@@ -22,7 +22,7 @@ test: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 	  echo "== backend run: DATABASE_URL=$${DATABASE_URL:-<unset>} REDIS_URL=$${REDIS_URL:-<unset>}"; \
-	  $(PY) -m pytest -m backend tests/server; \
+	  $(PY) -m pytest -m backend tests/server tests/league; \
 	else echo "== backend run skipped: DATABASE_URL and REDIS_URL unset (PostgreSQL/Redis not tested)"; fi
 
 # The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3),
@@ -43,6 +43,12 @@ bench-table: $(STAMP)
 # Server throughput: Daphne + 20 tables of scripted random clients over loopback.
 bench-server: $(STAMP)
 	$(PY) -m server.bench
+
+# The demo league (docs/league.md): club "demo", eight house bots, two rounds played.
+.PHONY: seed-demo
+seed-demo: $(STAMP)
+	$(PY) manage.py migrate -v0
+	$(PY) manage.py seed_demo_league $(if $(SERVER),--server $(SERVER))
 
 simulate: $(STAMP)
 	$(PY) -m engine simulate --hands 2000 --bots strong,greedy,strong,greedy --seed 1 --swap --workers 2

@@ -15,6 +15,22 @@ STATE_CONFLICT_CODES = {"wrong_phase", "not_your_turn", "already_accepted", "not
                         "nothing_to_undo", "nothing_to_redo", "not_allowed_in_rated"}
 
 
+# The club league's codes (server/league and the rated-seat rule), by HTTP status. Each
+# code has one status; docs/api.md lists them all (tests/league/test_error_codes.py).
+LEAGUE_ERROR_CODES = {
+    400: ("validation_error",),
+    401: ("not_authenticated",),
+    403: ("not_a_member", "organizer_only", "club_members_only", "not_your_bot",
+          "permission_denied"),
+    404: ("not_found", "invite_invalid", "bad_page"),
+    409: ("slug_taken", "already_member", "invite_used", "last_organizer", "wrong_format",
+          "already_in_pair", "one_seat_per_player", "round_started", "round_in_progress",
+          "not_enough_players", "not_enough_house_bots", "match_in_progress", "match_over",
+          "match_annulled", "not_a_league_match"),
+    410: ("invite_expired",),
+}
+
+
 class ApiError(Exception):
     def __init__(self, code: str, message: str, status_code: int = 400, extra: dict | None = None):
         super().__init__(message)
