@@ -27,6 +27,15 @@ def strict(serializer_class, request, data=None) -> dict:
     return serializer.validated_data
 
 
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer: not a string of digits, not a float, not a boolean."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="stable machine-readable code, e.g. stale_version")
     message = serializers.CharField(help_text="human-readable explanation")
@@ -61,7 +70,9 @@ class AccountSerializer(serializers.Serializer):
     username = serializers.CharField()
     is_bot = serializers.BooleanField()
     owner = serializers.CharField(allow_null=True)
-    token = serializers.CharField(required=False, help_text="only when registering or logging in")
+    token = serializers.CharField(required=False, help_text="only when a token is issued: "
+                                  "register, log in, rotate, a new bot; shown once")
+    device = serializers.CharField(required=False, help_text="the issued token's device name")
 
 
 SeatInfoSerializer = inline_serializer("SeatInfo", {

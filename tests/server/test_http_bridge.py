@@ -57,13 +57,18 @@ def test_a_body_in_several_chunks_is_read_whole():
     assert json.loads(sent[1]["body"])["body"] == "abcdef"
 
 
+SEAT = "/api/tables/ABC123/seats/1"
+
+
 def test_long_polls_run_on_their_own_pool():
     bridge = WsgiBridge(echo_app)
-    quick = json.loads(call(bridge, method="GET")[1]["body"])["thread"]
-    waiting = json.loads(call(bridge, method="GET", query=b"wait=5&after=3")[1]["body"])["thread"]
+    quick = json.loads(call(bridge, path=SEAT, method="GET")[1]["body"])["thread"]
+    waiting = json.loads(call(bridge, path=SEAT, method="GET", query=b"wait=5&after=3")[1]["body"])["thread"]
     assert quick.startswith("http") and waiting.startswith("poll")
-    assert is_long_poll({"query_string": b"wait=0.5"}) and not is_long_poll({"query_string": b"wait=0"})
-    assert not is_long_poll({"query_string": b"wait=soon"})    # the view answers 400
+    seat_get = {"method": "GET", "path": SEAT}
+    assert is_long_poll({**seat_get, "query_string": b"wait=0.5"})
+    assert not is_long_poll({**seat_get, "query_string": b"wait=0"})
+    assert not is_long_poll({**seat_get, "query_string": b"wait=soon"})    # the view answers 400
 
 
 def test_environ_follows_wsgi_for_non_ascii_paths_and_repeated_headers():
