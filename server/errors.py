@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 
+from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -59,6 +60,10 @@ def _flatten(detail) -> str:
 def exception_handler(exc, context):
     if isinstance(exc, ApiError):
         return exc.response()
+    if isinstance(exc, RequestDataTooBig):
+        # Past the limit under a server that did not refuse it first (server.http_bridge).
+        return Response({"code": "body_too_large", "message": "the request body is too large"},
+                        status=413)
     if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
         response = Response({"code": "not_authenticated",
                              "message": "log in: send 'Authorization: Token <your token>'"},
