@@ -18,7 +18,8 @@ give — measured 120 actions/s with one thread, 93 with 128), except
 - the endpoints that hash a password (login, registration, password change: ~0.3 s of
   PBKDF2 each), which run on the *hashing* pool (``DEKABES_HASH_THREADS``, default 1), so
   a login flood never stands in front of a game action. PBKDF2 releases the GIL, so the
-  quick thread keeps running meanwhile. At most ``DEKABES_HASH_QUEUE`` (default 32) such
+  quick thread keeps running meanwhile, and the hashing thread runs at the lowest CPU
+  priority (``lowest_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
   requests wait; past that the answer is ``503 server_busy`` with ``Retry-After``.
 
 Bodies: past ``settings.DEKABES_MAX_BODY`` (64 KB) a request is answered ``413
@@ -35,6 +36,7 @@ import io
 import os
 import re
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
@@ -65,6 +67,21 @@ def is_long_poll(scope: dict) -> bool:
 
 def hashes_a_password(scope: dict) -> bool:
     return scope.get("method") == "POST" and scope.get("path", "").rstrip("/") in PASSWORD_PATHS
+
+
+def lowest_cpu_priority() -> None:
+    """Nice 19 for the calling thread (Linux: a thread id is a scheduling entity).
+
+    Off the request thread is not enough: the kernel shares CPU between processes (or
+    sessions) first, so a busy hashing thread would halve the request thread's share of
+    this process's. At nice 19 a hash only gets the CPU the request thread leaves.
+    Measured in docs/server.md ("Limits").
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except OSError:
+            pass
 
 
 def declared_length(scope: dict) -> int | None:
@@ -127,7 +144,8 @@ class WsgiBridge:
         self.wsgi_app = wsgi_app
         self.quick = ThreadPoolExecutor(max_workers=quick_threads, thread_name_prefix="http")
         self.waiting = ThreadPoolExecutor(max_workers=wait_threads, thread_name_prefix="poll")
-        self.hashing = ThreadPoolExecutor(max_workers=hash_threads, thread_name_prefix="hash")
+        self.hashing = ThreadPoolExecutor(max_workers=hash_threads, thread_name_prefix="hash",
+                                          initializer=lowest_cpu_priority)
         self.hash_queue = hash_queue
         self.hashing_now = 0          # requests given to the hashing pool, not yet answered
 
