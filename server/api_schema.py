@@ -61,7 +61,9 @@ ERRORS = {
                 "table's state: wrong_phase, not_your_turn, already_accepted, "
                 "not_representative, nothing_to_undo, nothing_to_redo, not_allowed_in_rated",
                 StaleErrorSerializer),
+    413: _error("body_too_large (bodies are at most 64 KB)"),
     422: _error("idempotency_key_reused"),
+    429: _error("throttled (with Retry-After), too_many_long_polls"),
 }
 
 
