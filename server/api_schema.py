@@ -104,3 +104,31 @@ class SeatResponseSerializer(serializers.Serializer):
                                     help_text="action types the caller may send for this seat now")
     table = TableSerializer()
     view = serializers.DictField(help_text="the engine's seat view (docs/engine.md)")
+
+
+NAME_PATTERN = r"^[A-Za-z0-9_.-]{3,40}$"
+SEAT_KEY_PATTERN = r"^[1-4]$"
+
+
+def describe_what_the_views_enforce(result, generator, request, public):
+    """drf-spectacular postprocessing: state in the schema what ``strict`` and the views
+    check anyway — no unknown fields in a request body, the name pattern, seat keys
+    "1"-"4", ``wait`` from 0 to 30 seconds."""
+    components = result.get("components", {}).get("schemas", {})
+    for name, schema in components.items():
+        if name.endswith("Request") and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+    for component, field in (("RegisterRequest", "username"), ("BotNameRequest", "name")):
+        prop = components.get(component, {}).get("properties", {}).get(field)
+        if prop is not None:
+            prop["pattern"] = NAME_PATTERN
+    for field in ("seats", "bots"):
+        prop = components.get("CreateTableRequest", {}).get("properties", {}).get(field)
+        if prop is not None:
+            prop["propertyNames"] = {"pattern": SEAT_KEY_PATTERN}
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                if parameter.get("name") == "wait" and parameter.get("in") == "query":
+                    parameter["schema"] = {**parameter.get("schema", {}), "minimum": 0, "maximum": 30}
+    return result

@@ -9,6 +9,8 @@ process: the count is the process's).
 
 from __future__ import annotations
 
+import hashlib
+
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -45,7 +47,9 @@ class LoginByName(_Throttle):
         name = data.get("username") if isinstance(data, dict) else None
         if not isinstance(name, str) or not name:
             return None          # the view answers 400 without hashing anything
-        return self.cache_format % {"scope": self.scope, "ident": name.lower()[:40]}
+        # Hashed: a name is client text (any characters, any length) and cache keys are not.
+        ident = hashlib.sha256(name.lower().encode("utf-8", "surrogatepass")).hexdigest()
+        return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
 class PasswordChangeByAccount(_Throttle):

@@ -192,6 +192,7 @@ def test_a_revoked_token_no_longer_opens_a_websocket():
     assert connected and message == {"type": "websocket.close", "code": 4401}
 
 
+@pytest.mark.backend
 def test_user_model_keeps_usernames_unique_ignoring_case_in_the_database():
     from django.db import IntegrityError, transaction
 
@@ -206,3 +207,33 @@ def test_user_model_keeps_usernames_unique_ignoring_case_in_the_database():
 def test_me_and_tables_still_work_with_a_conftest_token():
     user = new_member()
     assert client_for(user).get("/api/me").json()["username"] == user.username
+
+
+@pytest.mark.backend
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_registrations_differing_only_in_case_make_one_account():
+    import threading
+
+    from django.db import connections
+
+    for attempt in range(3):
+        names = [f"Race{attempt}Name", f"race{attempt}name"]
+        answers = {}
+        gate = threading.Barrier(2)
+
+        def register_one(name):
+            try:
+                gate.wait(10)
+                answers[name] = APIClient().post("/api/auth/register",
+                                                 {"username": name, "password": PASSWORD},
+                                                 format="json").status_code
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=register_one, args=(n,)) for n in names]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert sorted(answers.values()) == [201, 409], answers
+        assert User.objects.filter(username__iexact=names[0]).count() == 1

@@ -32,6 +32,7 @@ def login_from(address: str, name: str, password: str = "wrong wrong wrong", **e
                             format="json", REMOTE_ADDR=address, **extra)
 
 
+@pytest.mark.backend
 def test_login_attempts_on_one_name_are_throttled_from_any_address():
     User.objects.create_user(username="victim_1", password=PASSWORD)
     with rates(login_name="3/minute", login_address="100/minute"):
@@ -198,10 +199,17 @@ def test_a_seat_is_an_ascii_digit_1_to_4(players, seat):
     assert acted.status_code == 404 and players.log() == before
 
 
-def test_a_nul_byte_in_a_table_code_is_a_404(players):
+@pytest.mark.backend
+def test_a_nul_byte_in_a_table_code_or_a_name_is_a_clean_refusal(players):
+    # PostgreSQL refuses NUL in text (DataError): it must never reach a query.
     for path in ("/api/tables/AB%00CD", "/api/tables/AB%00CD/seats/1", "/api/tables/AB%00CD/record"):
         answer = players.owner_api.get(path)
         assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+    for path in ("/api/auth/token", "/api/auth/register"):
+        answer = APIClient().post(path, {"username": "ab\x00c", "password": PASSWORD}, format="json")
+        assert answer.status_code == 400 and answer.json()["code"] == "validation_error"
+    join = players.owner_api.post("/api/tables/AB%00CD/join", {"seat": 1}, format="json")
+    assert join.status_code == 404
 
 
 def test_a_version_sent_as_a_string_is_refused(players):
@@ -240,3 +248,20 @@ def test_registration_can_be_closed_or_by_invite():
     assert none.json()["code"] == "registration_closed" and bad.json()["code"] == "bad_invite"
     assert ok.status_code == 201 and again.json()["code"] == "bad_invite"
     assert not User.objects.filter(username__in=["newcomer_2"]).exists()
+
+
+def test_the_schema_states_what_the_server_enforces():
+    schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    components = schema["components"]["schemas"]
+    assert components["RegisterRequest"]["additionalProperties"] is False
+    assert components["ActionRequest"]["additionalProperties"] is False
+    assert components["RegisterRequest"]["properties"]["username"]["pattern"] == "^[A-Za-z0-9_.-]{3,40}$"
+    assert components["CreateTableRequest"]["properties"]["seats"]["propertyNames"] == {"pattern": "^[1-4]$"}
+    wait = next(p for p in schema["paths"]["/api/tables/{code}/seats/{seat}"]["get"]["parameters"]
+                if p["name"] == "wait")
+    assert wait["schema"]["minimum"] == 0
+    bots = schema["paths"]["/api/bots"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert "$ref" in bots and components[bots["$ref"].rsplit("/", 1)[1]]["type"] == "object"
+    for path in ("/api/auth/logout", "/api/auth/rotate", "/api/auth/tokens", "/api/auth/tokens/{token_id}",
+                 "/api/auth/password", "/api/bots/{name}/token"):
+        assert path in schema["paths"], path
