@@ -47,7 +47,8 @@ sockets = Slots()
 
 @contextmanager
 def long_poll_slot(user):
-    limit = settings.DEKABES_MAX_LONG_POLLS
+    # A bot account (the house bots) long-polls once per table it plays at: more room.
+    limit = settings.DEKABES_MAX_LONG_POLLS_BOT if user.is_bot else settings.DEKABES_MAX_LONG_POLLS
     if not long_polls.take(user.pk, limit):
         raise ApiError("too_many_long_polls",
                        f"an account holds at most {limit} long-polls at once; "

@@ -85,6 +85,9 @@ def test_an_account_s_long_polls_are_capped_with_a_code_of_their_own():
             # A plain read is not a long-poll; another account is not affected.
             assert p.owner_api.get(f"/api/tables/{p.code}/seats/1").status_code == 200
             assert p.bot_api.get(f"/api/tables/{p.code}/seats/2?wait=0.2&after={version}").status_code == 200
+            with override_settings(DEKABES_MAX_LONG_POLLS_BOT=0):     # bots have a cap of their own
+                bot = p.bot_api.get(f"/api/tables/{p.code}/seats/2?wait=0.2&after={version}")
+                assert bot.status_code == 429 and bot.json()["code"] == "too_many_long_polls"
         finally:
             limits.long_polls.give_back(p.owner.pk)
             limits.long_polls.give_back(p.owner.pk)
