@@ -11,8 +11,8 @@ through Channels on the same loop (``server.asgi``).
 Three pools: every request runs on the *quick* pool (``DEKABES_HTTP_THREADS``, default
 1 thread: under the GIL, threads contending for the interpreter cost more than they
 give — measured 120 actions/s with one thread, 93 with 128), except
-- a long-poll (``GET`` of a seat with ``?wait=`` > 0; ``wait`` on any other path is not a
-  long-poll), which holds a thread of the *waiting* pool while it waits
+- a long-poll (``GET`` of a seat or of the lobby's ``/api/me/league-tables`` with
+  ``?wait=`` > 0; ``wait`` on any other path is not a long-poll), which holds a thread of the *waiting* pool while it waits
   (``DEKABES_WAIT_THREADS``, default 128; more long-polls queue for a free thread; the
   per-account cap is ``server.limits``);
 - the endpoints that hash a password (login, registration, password change: ~0.3 s of
@@ -50,13 +50,13 @@ WAIT_THREADS = int(os.environ.get("DEKABES_WAIT_THREADS", "128"))
 HASH_THREADS = int(os.environ.get("DEKABES_HASH_THREADS", "1"))
 HASH_QUEUE = int(os.environ.get("DEKABES_HASH_QUEUE", "32"))
 
-SEAT_PATH = re.compile(r"\A/api/tables/[^/]+/seats/[^/]+/?\Z")
+LONG_POLL_PATH = re.compile(r"\A(/api/tables/[^/]+/seats/[^/]+|/api/me/league-tables)/?\Z")
 PASSWORD_PATHS = frozenset({"/api/auth/token", "/api/auth/register", "/api/auth/password"})
 JSON_HEADERS = [(b"content-type", b"application/json")]
 
 
 def is_long_poll(scope: dict) -> bool:
-    if scope.get("method") != "GET" or not SEAT_PATH.match(scope.get("path", "")):
+    if scope.get("method") != "GET" or not LONG_POLL_PATH.match(scope.get("path", "")):
         return False
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("wait", [])
     try:

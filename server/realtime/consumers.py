@@ -119,10 +119,13 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.group = None
         self.pinger = None
+        self.slot_of = None
         user = self.scope.get("user")
         if user is None:
-            await self.close(code=CLOSE_NOT_AUTHENTICATED)
-            return
+            return await self._refuse(CLOSE_NOT_AUTHENTICATED)
+        if not limits.sockets.take(user.pk, settings.DEKABES_MAX_SOCKETS):
+            return await self._refuse(CLOSE_TOO_MANY_SOCKETS)
+        self.slot_of = user.pk
         await self.accept()
         self.user = user
         self.group = account_group(user.pk)
@@ -148,7 +151,14 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
         return my_league_tables(self.user)
 
+    async def _refuse(self, code: int) -> None:
+        await self.accept()            # as TableConsumer._refuse: the code must reach the client
+        await self.close(code=code)
+
     async def disconnect(self, code):
+        if self.slot_of is not None:
+            limits.sockets.give_back(self.slot_of)
+            self.slot_of = None
         if self.pinger is not None:
             self.pinger.cancel()
         if self.group is not None:

@@ -94,6 +94,48 @@ def test_an_account_s_long_polls_are_capped_with_a_code_of_their_own():
     assert limits.long_polls.held(p.owner.pk) == 0
 
 
+def test_the_lobby_long_poll_counts_against_the_same_cap():
+    member = new_member()
+    api = client_for(member)
+    with override_settings(DEKABES_MAX_LONG_POLLS=1):
+        assert limits.long_polls.take(member.pk, 1)
+        try:
+            refused = api.get("/api/me/league-tables?wait=5&after=0")
+            assert refused.status_code == 429 and refused.json()["code"] == "too_many_long_polls"
+            assert api.get("/api/me/league-tables").status_code == 200   # a plain read
+        finally:
+            limits.long_polls.give_back(member.pk)
+        assert api.get("/api/me/league-tables?wait=0.2&after=99").status_code == 200
+    assert limits.long_polls.held(member.pk) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_lobby_and_table_websockets_share_the_account_s_cap():
+    from server.asgi import application
+
+    p = Players()
+    headers = [(b"authorization", f"Token {token_for(p.owner)}".encode())]
+
+    async def scenario():
+        table = WebsocketCommunicator(application, f"/ws/tables/{p.code}", headers=headers)
+        assert (await table.connect())[0]
+        lobby = WebsocketCommunicator(application, "/ws/me", headers=headers)
+        assert (await lobby.connect())[0]
+        refused = await lobby.receive_output(5)
+        await table.disconnect()
+        again = WebsocketCommunicator(application, "/ws/me", headers=headers)
+        ok = (await again.connect())[0]
+        first = await again.receive_json_from(5)
+        await again.disconnect()
+        return refused, ok, first
+
+    with override_settings(DEKABES_MAX_SOCKETS=1):
+        refused, ok, first = async_to_sync(scenario)()
+    assert refused == {"type": "websocket.close", "code": 4429}
+    assert ok and first["type"] == "league_tables"
+    assert limits.sockets.held(p.owner.pk) == 0
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_account_s_websockets_are_capped_and_the_slot_comes_back_on_close():
     from server.asgi import application

@@ -69,6 +69,10 @@ def test_long_polls_run_on_their_own_pool():
     assert is_long_poll({**seat_get, "query_string": b"wait=0.5"})
     assert not is_long_poll({**seat_get, "query_string": b"wait=0"})
     assert not is_long_poll({**seat_get, "query_string": b"wait=soon"})    # the view answers 400
+    lobby_get = {"method": "GET", "path": "/api/me/league-tables"}
+    assert is_long_poll({**lobby_get, "query_string": b"wait=25&after=4"})
+    assert not is_long_poll({**lobby_get, "method": "POST", "query_string": b"wait=25"})
+    assert not is_long_poll({"method": "GET", "path": "/api/clubs", "query_string": b"wait=25"})
 
 
 def test_environ_follows_wsgi_for_non_ascii_paths_and_repeated_headers():
