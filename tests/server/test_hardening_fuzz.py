@@ -45,7 +45,7 @@ def test_schema_fuzzing_finds_no_server_error_and_no_schema_violation(tmp_path):
                    "--exclude-path-regex", r"^/api/auth/(logout|rotate|password|tokens/.*)$",
                    "--request-timeout", "60", "--workers", "1", "--no-color"]
         run = subprocess.run(command, capture_output=True, text=True, timeout=int(seconds) + 240,
-                             env={**os.environ, "NO_COLOR": "1"})
+                             env={**os.environ, "NO_COLOR": "1"}, cwd=tmp_path)   # its cache too
         summary = run.stdout[-3000:]
         print(summary)
         assert run.returncode == 0, summary + run.stderr[-2000:]
