@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test simulate bench serve play bench-server bench-table clean browser messages
+.PHONY: venv test simulate bench serve play bench-server bench-table bench-abuse check-security clean browser messages
 
 venv: $(STAMP)
 
@@ -49,6 +49,14 @@ bench-server: $(STAMP)
 seed-demo: $(STAMP)
 	$(PY) manage.py migrate -v0
 	$(PY) manage.py seed_demo_league $(if $(SERVER),--server $(SERVER))
+
+# A login flood and a 400 MB body against a bystander's game actions (issue 11 figures).
+bench-abuse: $(STAMP)
+	$(PY) -m server.bench_abuse
+
+# Schema fuzzing against a live server: fails on any 5xx or answer outside the schema.
+check-security: $(STAMP)
+	DEKABES_FUZZ_EXAMPLES=40 DEKABES_FUZZ_SECONDS=150 $(PY) -m pytest -s -m security tests/server/test_hardening_fuzz.py
 
 simulate: $(STAMP)
 	$(PY) -m engine simulate --hands 2000 --bots strong,greedy,strong,greedy --seed 1 --swap --workers 2

@@ -284,7 +284,7 @@ class Match:
         position, before = self._checkpoints.pop()
         self._redo_stack.append(self._effective[position:])
         del self._effective[position:]
-        self._s = before
+        self._s = before.copy()   # the checkpoint stays intact for copies that share it
 
     def _redo(self) -> None:
         if not self._redo_stack:

@@ -27,6 +27,15 @@ def strict(serializer_class, request, data=None) -> dict:
     return serializer.validated_data
 
 
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer: not a string of digits, not a float, not a boolean."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="stable machine-readable code, e.g. stale_version")
     message = serializers.CharField(help_text="human-readable explanation")
@@ -52,7 +61,9 @@ ERRORS = {
                 "table's state: wrong_phase, not_your_turn, already_accepted, "
                 "not_representative, nothing_to_undo, nothing_to_redo, not_allowed_in_rated",
                 StaleErrorSerializer),
+    413: _error("body_too_large (bodies are at most 64 KB)"),
     422: _error("idempotency_key_reused"),
+    429: _error("throttled (with Retry-After), too_many_long_polls"),
 }
 
 
@@ -61,7 +72,9 @@ class AccountSerializer(serializers.Serializer):
     username = serializers.CharField()
     is_bot = serializers.BooleanField()
     owner = serializers.CharField(allow_null=True)
-    token = serializers.CharField(required=False, help_text="only when registering or logging in")
+    token = serializers.CharField(required=False, help_text="only when a token is issued: "
+                                  "register, log in, rotate, a new bot; shown once")
+    device = serializers.CharField(required=False, help_text="the issued token's device name")
 
 
 SeatInfoSerializer = inline_serializer("SeatInfo", {
@@ -92,3 +105,31 @@ class SeatResponseSerializer(serializers.Serializer):
                                     help_text="action types the caller may send for this seat now")
     table = TableSerializer()
     view = serializers.DictField(help_text="the engine's seat view (docs/engine.md)")
+
+
+NAME_PATTERN = r"^[A-Za-z0-9_.-]{3,40}$"
+SEAT_KEY_PATTERN = r"^[1-4]$"
+
+
+def describe_what_the_views_enforce(result, generator, request, public):
+    """drf-spectacular postprocessing: state in the schema what ``strict`` and the views
+    check anyway — no unknown fields in a request body, the name pattern, seat keys
+    "1"-"4", ``wait`` from 0 to 30 seconds."""
+    components = result.get("components", {}).get("schemas", {})
+    for name, schema in components.items():
+        if name.endswith("Request") and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+    for component, field in (("RegisterRequest", "username"), ("BotNameRequest", "name")):
+        prop = components.get(component, {}).get("properties", {}).get(field)
+        if prop is not None:
+            prop["pattern"] = NAME_PATTERN
+    for field in ("seats", "bots"):
+        prop = components.get("CreateTableRequest", {}).get("properties", {}).get(field)
+        if prop is not None:
+            prop["propertyNames"] = {"pattern": SEAT_KEY_PATTERN}
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                if parameter.get("name") == "wait" and parameter.get("in") == "query":
+                    parameter["schema"] = {**parameter.get("schema", {}), "minimum": 0, "maximum": 30}
+    return result

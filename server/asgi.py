@@ -13,8 +13,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 
-from server.http_bridge import WsgiBridge  # noqa: E402
-from server.realtime.auth import TokenAuthMiddleware  # noqa: E402
+from server.http_bridge import WsgiBridge, limit_daphne_bodies  # noqa: E402
+from server.realtime.auth import BrowserOriginValidator, TokenAuthMiddleware  # noqa: E402
 from server.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 # Import every view and load the catalogues now, before Daphne listens: otherwise the
@@ -31,8 +31,9 @@ translation.deactivate()
 # Static files (the Swagger UI's bundle) are served by Django itself: a club server
 # needs no separate web server in front.
 http_app = WsgiBridge(StaticFilesHandler(WSGIHandler()))
+limit_daphne_bodies()       # Daphne refuses oversized bodies before queueing them
 
 application = ProtocolTypeRouter({
     "http": http_app,
-    "websocket": TokenAuthMiddleware(URLRouter(websocket_urlpatterns)),
+    "websocket": BrowserOriginValidator(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))),
 })

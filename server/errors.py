@@ -5,6 +5,10 @@ clients only ever see ``{"code": ..., "message": ...}`` bodies.
 
 from __future__ import annotations
 
+import json
+import math
+
+from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -32,18 +36,20 @@ LEAGUE_ERROR_CODES = {
 
 
 class ApiError(Exception):
-    def __init__(self, code: str, message: str, status_code: int = 400, extra: dict | None = None):
+    def __init__(self, code: str, message: str, status_code: int = 400, extra: dict | None = None,
+                 headers: dict | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.status_code = status_code
         self.extra = extra or {}
+        self.headers = headers or {}
 
     def body(self) -> dict:
         return {"code": self.code, "message": self.message, **self.extra}
 
     def response(self) -> Response:
-        return Response(self.body(), status=self.status_code)
+        return Response(self.body(), status=self.status_code, headers=self.headers)
 
 
 def rule_error(code: str, message: str) -> ApiError:
@@ -70,6 +76,10 @@ def _flatten(detail) -> str:
 def exception_handler(exc, context):
     if isinstance(exc, ApiError):
         return exc.response()
+    if isinstance(exc, RequestDataTooBig):
+        # Past the limit under a server that did not refuse it first (server.http_bridge).
+        return Response({"code": "body_too_large", "message": "the request body is too large"},
+                        status=413)
     if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
         response = Response({"code": "not_authenticated",
                              "message": "log in: send 'Authorization: Token <your token>'"},
@@ -95,8 +105,15 @@ def exception_handler(exc, context):
     if isinstance(exc, exceptions.NotAcceptable):
         return Response({"code": "not_acceptable", "message": str(exc.detail)}, status=406)
     if isinstance(exc, exceptions.Throttled):
-        return Response({"code": "throttled", "message": str(exc.detail)}, status=429)
+        response = Response({"code": "throttled", "message": str(exc.detail)}, status=429)
+        response["Retry-After"] = str(max(1, math.ceil(exc.wait or 1)))
+        return response
     response = drf_exception_handler(exc, context)
     if response is not None:
         response.data = {"code": "error", "message": _flatten(response.data)}
     return response
+
+
+def json_body(code: str, message: str, **extra) -> bytes:
+    """An error body as bytes, for answers made outside Django (``server.http_bridge``)."""
+    return json.dumps({"code": code, "message": message, **extra}).encode()

@@ -8,11 +8,25 @@ bridge reads the request body on the loop, hands one WSGI call to a thread of a
 fixed pool, and writes the response back: one hop each way. WebSockets still go
 through Channels on the same loop (``server.asgi``).
 
-Two pools: every request runs on the *quick* pool (``DEKABES_HTTP_THREADS``, default
+Three pools: every request runs on the *quick* pool (``DEKABES_HTTP_THREADS``, default
 1 thread: under the GIL, threads contending for the interpreter cost more than they
-give — measured 120 actions/s with one thread, 93 with 128), except a long-poll
-(``?wait=`` > 0), which holds a thread of the *waiting* pool while it waits
-(``DEKABES_WAIT_THREADS``, default 128; more long-polls queue for a free thread).
+give — measured 120 actions/s with one thread, 93 with 128), except
+- a long-poll (``GET`` of a seat or of the lobby's ``/api/me/league-tables`` with
+  ``?wait=`` > 0; ``wait`` on any other path is not a long-poll), which holds a thread of the *waiting* pool while it waits
+  (``DEKABES_WAIT_THREADS``, default 128; more long-polls queue for a free thread; the
+  per-account cap is ``server.limits``);
+- the endpoints that hash a password (login, registration, password change: ~0.3 s of
+  PBKDF2 each), which run on the *hashing* pool (``DEKABES_HASH_THREADS``, default 1), so
+  a login flood never stands in front of a game action. PBKDF2 releases the GIL, so the
+  quick thread keeps running meanwhile, and the hashing thread runs at the lowest CPU
+  priority (``lowest_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
+  requests wait; past that the answer is ``503 server_busy`` with ``Retry-After``.
+
+Bodies: past ``settings.DEKABES_MAX_BODY`` (64 KB) a request is answered ``413
+body_too_large`` (JSON) without reading the rest, whether it announced its length or
+is chunked. Daphne itself queues a whole body before the application sees it, so
+``limit_daphne_bodies()`` (called by ``server.asgi``) makes Daphne refuse it as it
+arrives; the check here covers any other ASGI server.
 """
 
 from __future__ import annotations
@@ -20,23 +34,69 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
-
-from server.realtime import notify
-
 from urllib.parse import parse_qs
+
+from django.conf import settings
+
+from server.errors import json_body
+from server.realtime import notify
 
 QUICK_THREADS = int(os.environ.get("DEKABES_HTTP_THREADS", "1"))
 WAIT_THREADS = int(os.environ.get("DEKABES_WAIT_THREADS", "128"))
+HASH_THREADS = int(os.environ.get("DEKABES_HASH_THREADS", "1"))
+HASH_QUEUE = int(os.environ.get("DEKABES_HASH_QUEUE", "32"))
+
+LONG_POLL_PATH = re.compile(r"\A(/api/tables/[^/]+/seats/[^/]+|/api/me/league-tables)/?\Z")
+PASSWORD_PATHS = frozenset({"/api/auth/token", "/api/auth/register", "/api/auth/password"})
+JSON_HEADERS = [(b"content-type", b"application/json")]
 
 
 def is_long_poll(scope: dict) -> bool:
+    if scope.get("method") != "GET" or not LONG_POLL_PATH.match(scope.get("path", "")):
+        return False
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("wait", [])
     try:
         return any(float(v) > 0 for v in values)
     except ValueError:
         return False        # the view answers 400 validation_error, quickly
+
+
+def hashes_a_password(scope: dict) -> bool:
+    return scope.get("method") == "POST" and scope.get("path", "").rstrip("/") in PASSWORD_PATHS
+
+
+def lowest_cpu_priority() -> None:
+    """Nice 19 for the calling thread (Linux: a thread id is a scheduling entity).
+
+    Off the request thread is not enough: the kernel shares CPU between processes (or
+    sessions) first, so a busy hashing thread would halve the request thread's share of
+    this process's. At nice 19 a hash only gets the CPU the request thread leaves.
+    Measured in docs/server.md ("Limits").
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except OSError:
+            pass
+
+
+def declared_length(scope: dict) -> int | None:
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+def too_large_body() -> bytes:
+    return json_body("body_too_large",
+                     f"a request body is at most {settings.DEKABES_MAX_BODY} bytes")
 
 
 def wsgi_environ(scope: dict, body: bytes) -> dict:
@@ -79,10 +139,15 @@ class WsgiBridge:
     """An ASGI HTTP application around a WSGI one, one pool thread per request."""
 
     def __init__(self, wsgi_app, quick_threads: int = QUICK_THREADS,
-                 wait_threads: int = WAIT_THREADS):
+                 wait_threads: int = WAIT_THREADS, hash_threads: int = HASH_THREADS,
+                 hash_queue: int = HASH_QUEUE):
         self.wsgi_app = wsgi_app
         self.quick = ThreadPoolExecutor(max_workers=quick_threads, thread_name_prefix="http")
         self.waiting = ThreadPoolExecutor(max_workers=wait_threads, thread_name_prefix="poll")
+        self.hashing = ThreadPoolExecutor(max_workers=hash_threads, thread_name_prefix="hash",
+                                          initializer=lowest_cpu_priority)
+        self.hash_queue = hash_queue
+        self.hashing_now = 0          # requests given to the hashing pool, not yet answered
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":          # nothing to set up or tear down
@@ -95,19 +160,48 @@ class WsgiBridge:
                     return
         loop = asyncio.get_running_loop()
         notify.use_event_loop(loop)          # pushes from pool threads go through this loop
+        limit = settings.DEKABES_MAX_BODY
+        length = declared_length(scope)
+        if length is not None and length > limit:
+            return await self._answer(send, 413, too_large_body())
         body = bytearray()
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
             body += message.get("body", b"")
+            if len(body) > limit:
+                return await self._answer(send, 413, too_large_body())
             if not message.get("more_body"):
                 break
-        status, headers, chunks = await loop.run_in_executor(
-            self.waiting if is_long_poll(scope) else self.quick, self._handle,
-            wsgi_environ(scope, bytes(body)))
+        environ = wsgi_environ(scope, bytes(body))
+        if hashes_a_password(scope):
+            status, headers, chunks = await self._hash(loop, send, environ)
+            if status is None:
+                return
+        else:
+            status, headers, chunks = await loop.run_in_executor(
+                self.waiting if is_long_poll(scope) else self.quick, self._handle, environ)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"".join(chunks)})
+
+    async def _hash(self, loop, send, environ):
+        if self.hashing_now >= self.hash_queue:
+            await self._answer(send, 503, json_body(
+                "server_busy", "too many logins at once; try again in a moment"),
+                [(b"retry-after", b"2")])
+            return None, None, None
+        self.hashing_now += 1            # counted on the loop's thread only: no lock needed
+        try:
+            return await loop.run_in_executor(self.hashing, self._handle, environ)
+        finally:
+            self.hashing_now -= 1
+
+    @staticmethod
+    async def _answer(send, status: int, body: bytes, headers: list | None = None) -> None:
+        await send({"type": "http.response.start", "status": status,
+                    "headers": JSON_HEADERS + (headers or [])})
+        await send({"type": "http.response.body", "body": body})
 
     def _handle(self, environ: dict):
         started: dict = {}
@@ -129,3 +223,61 @@ class WsgiBridge:
             if close is not None:
                 close()       # Django sends request_finished here (closes old DB connections)
         return started["status"], started["headers"], chunks
+
+
+def limit_daphne_bodies() -> None:
+    """Make Daphne refuse an oversized body as it arrives instead of queueing it whole.
+
+    Daphne's ``WebRequest`` buffers the body (Twisted spools it to a file) and then puts
+    every chunk on the application's queue at once: a 400 MB POST costs 400 MB of memory
+    before any application code runs. This subclass answers ``413`` as soon as the
+    announced length, or the bytes received so far, pass the limit, and closes the
+    connection. Daphne builds each request from ``http_protocol.WebRequest``, looked up
+    when a connection opens, so replacing that name is enough.
+    """
+    from daphne import http_protocol
+
+    if getattr(http_protocol.WebRequest, "refuses_large_bodies", False):
+        return
+
+    class LimitedWebRequest(http_protocol.WebRequest):
+        refuses_large_bodies = True
+
+        def gotLength(self, length):
+            self.body_seen = 0
+            self.body_refused = False
+            if length is not None and length > settings.DEKABES_MAX_BODY:
+                super().gotLength(0)
+                self._refuse()
+            else:
+                super().gotLength(length)
+
+        def handleContentChunk(self, data):
+            if self.body_refused:
+                return
+            self.body_seen += len(data)
+            if self.body_seen > settings.DEKABES_MAX_BODY:
+                self._refuse()
+                return
+            super().handleContentChunk(data)
+
+        def _refuse(self):
+            self.body_refused = True
+            body = too_large_body()
+            self.channel.transport.write(
+                b"HTTP/1.1 413 Content Too Large\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+            self.channel.transport.loseConnection()
+
+        def process(self):
+            if getattr(self, "body_refused", False):
+                return None          # answered already; the application never sees it
+            return super().process()
+
+        def connectionLost(self, reason):
+            if getattr(self, "body_refused", False):
+                # Never handed to Daphne's server loop: nothing of it to clean up there.
+                return http_protocol.http.Request.connectionLost(self, reason)
+            return super().connectionLost(reason)
+
+    http_protocol.WebRequest = LimitedWebRequest

@@ -8,6 +8,7 @@ store to PostgreSQL, ``REDIS_URL=redis://…`` the channel layer to Redis.
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -15,9 +16,44 @@ import dj_database_url
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("DEKABES_VAR_DIR", BASE_DIR / "var"))
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or "dev-only-secret-change-me-for-a-public-server"
+
+
+def _owner_only_dir(path: Path) -> Path:
+    """var/ holds the database and the secret key: readable by the server's user only."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.chmod(path, 0o700)
+    except PermissionError:
+        pass        # not ours (a shared mount): the files inside are still owner-only
+    return path
+
+
+def _owner_only_file(path: Path) -> None:
+    """Create the database file 0600 (SQLite gives its -wal and -shm files the same mode)."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    os.chmod(path, 0o600)
+
+
+def _secret_key() -> str:
+    """DJANGO_SECRET_KEY, else the key generated on first start in var/secret_key (0600)."""
+    if os.environ.get("DJANGO_SECRET_KEY"):
+        return os.environ["DJANGO_SECRET_KEY"]
+    path = _owner_only_dir(VAR_DIR) / "secret_key"
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as stream:
+        stream.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
 DEBUG = os.environ.get("DJANGO_DEBUG", "") == "1"
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "*").split(",") if h]
+# Loopback names by default; `make serve HOST=0.0.0.0` sets the machine's names and
+# addresses (server/run.py), or the operator lists them.
+ALLOWED_HOSTS = [h for h in os.environ.get(
+    "DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",") if h]
 
 INSTALLED_APPS = [
     "daphne",
@@ -26,7 +62,6 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
@@ -82,6 +117,11 @@ SESSION_COOKIE_SECURE = os.environ.get("DEKABES_SECURE_COOKIES", "") == "1"
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 
+SQLITE_SYNCHRONOUS = os.environ.get("DEKABES_SQLITE_SYNCHRONOUS", "FULL").upper()
+if SQLITE_SYNCHRONOUS not in ("FULL", "NORMAL", "EXTRA"):
+    raise ValueError("DEKABES_SQLITE_SYNCHRONOUS is FULL, EXTRA or NORMAL")
+
+
 def _database() -> dict:
     url = os.environ.get("DATABASE_URL")
     if url:
@@ -93,7 +133,8 @@ def _database() -> dict:
             config["TEST"]["NAME"] = os.environ["DEKABES_TEST_DB_NAME"]
         return config
     path = Path(os.environ.get("DEKABES_SQLITE_PATH", VAR_DIR / "dekabes.sqlite3"))
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _owner_only_dir(path.parent)
+    _owner_only_file(path)
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": str(path),
@@ -102,7 +143,9 @@ def _database() -> dict:
             # IMMEDIATE takes the write lock at BEGIN, so two actions on one version
             # queue up instead of failing half-way with "database is locked".
             "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # FULL: an acknowledged action survives a power loss too (NORMAL may drop
+            # the last commits); measured cost in docs/server.md, small at our rate.
+            "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={SQLITE_SYNCHRONOUS};",
             "timeout": 20,
         },
         # A file, not memory: concurrency tests need real IMMEDIATE locking across threads.
@@ -126,14 +169,60 @@ def _channel_layers() -> dict:
 
 CHANNEL_LAYERS = _channel_layers()
 
+
+def _caches() -> dict:
+    """Rate-limit counts: in Redis when REDIS_URL is set (shared by every server process),
+    else in this process's memory (right for the one-process default)."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                            "LOCATION": url,
+                            "KEY_PREFIX": os.environ.get("DEKABES_CHANNEL_PREFIX", "dekabes")}}
+    return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                        "LOCATION": "dekabes"}}
+
+
+CACHES = _caches()
+
+
+def _env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+# Abuse limits (docs/server.md "Limits"). Rates are DRF's "N/second|minute|hour|day".
+THROTTLE_RATES = {
+    "login_address": os.environ.get("DEKABES_RATE_LOGIN_ADDRESS", "30/minute"),
+    "login_name": os.environ.get("DEKABES_RATE_LOGIN_NAME", "10/minute"),
+    "register_address": os.environ.get("DEKABES_RATE_REGISTER_ADDRESS", "30/hour"),
+    "hint": os.environ.get("DEKABES_RATE_HINT", "30/minute"),
+}
+# Request bodies past this many bytes are refused (413) before they are read whole.
+DEKABES_MAX_BODY = _env_int("DEKABES_MAX_BODY", 64 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = DEKABES_MAX_BODY
+# Concurrent long-polls and WebSockets one account may hold (per server process).
+DEKABES_MAX_LONG_POLLS = _env_int("DEKABES_MAX_LONG_POLLS", 8)
+DEKABES_MAX_LONG_POLLS_BOT = _env_int("DEKABES_MAX_LONG_POLLS_BOT", 64)
+DEKABES_MAX_SOCKETS = _env_int("DEKABES_MAX_SOCKETS", 16)
+# Tables a member owns whose match is not over; bot accounts a member owns.
+DEKABES_MAX_TABLES = _env_int("DEKABES_MAX_TABLES", 20)
+DEKABES_MAX_BOTS = _env_int("DEKABES_MAX_BOTS", 10)
+# open | invite (codes from `manage.py invite`) | closed
+DEKABES_REGISTRATION = os.environ.get("DEKABES_REGISTRATION", "open")
+if DEKABES_REGISTRATION not in ("open", "invite", "closed"):
+    raise ValueError("DEKABES_REGISTRATION is open, invite or closed")
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["server.accounts.auth.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["server.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "server.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_RATES": THROTTLE_RATES,
+    # The client address is the connection's, not a client-sent X-Forwarded-For; behind
+    # a reverse proxy set DEKABES_PROXIES to the number of proxies in front.
+    "NUM_PROXIES": _env_int("DEKABES_PROXIES", 0),
 }
 
 SPECTACULAR_SETTINGS = {
@@ -146,6 +235,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "server.api_schema.describe_what_the_views_enforce"],
 }
 
 STATIC_URL = "/static/"

@@ -159,6 +159,8 @@ class TableWorker:
             if not mine:
                 state = None
                 continue
+            if _annulled(state.table):
+                return True                 # an organizer stopped this league match for good
             if state.match_over:
                 if self._done_with_finished_match():
                     return True
@@ -279,6 +281,10 @@ class TableWorker:
         return now - self.over_since >= self.options.linger
 
 
+def _annulled(table: Table | None) -> bool:
+    return bool(table is not None and table.raw.get("annulled"))
+
+
 def _describe(event: dict) -> str:
     # Only what becomes public by being played: the type, the tile once laid, the opener.
     parts = [event.get("type", "?")]
@@ -370,7 +376,7 @@ class Runner:
             return False
         started = False
         for table in tables:
-            if table.code in self.workers or table.phase == "match_over":
+            if table.code in self.workers or table.phase == "match_over" or _annulled(table):
                 continue
             held = table.seats_held_by(self.username or "")
             if self.options.seats is not None:

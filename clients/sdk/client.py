@@ -113,11 +113,40 @@ class DekabesClient:
         self.token = account.token
         return account
 
-    def login(self, username: str, password: str) -> Account:
-        account = Account.from_json(self.request(
-            "POST", "/api/auth/token", json={"username": username, "password": password}))
+    def login(self, username: str, password: str, device: str | None = None) -> Account:
+        """A new token for ``device`` (default "default"); that device's previous one is revoked."""
+        body = {"username": username, "password": password}
+        if device:
+            body["device"] = device
+        account = Account.from_json(self.request("POST", "/api/auth/token", json=body))
         self.token = account.token
         return account
+
+    def logout(self) -> None:
+        """Revoke the token this client holds (the server forgets it) and drop it."""
+        self.request("POST", "/api/auth/logout")
+        self.token = None
+
+    def rotate_token(self) -> str:
+        """Swap the held token for a new one of the same device; the old one dies at once."""
+        self.token = self.request("POST", "/api/auth/rotate")["token"]
+        return self.token
+
+    def tokens(self) -> list[dict]:
+        """My tokens, one per device: ``{"id", "device", "created_at", "current"}``."""
+        return self.request("GET", "/api/auth/tokens")["tokens"]
+
+    def revoke_token(self, token_id: int) -> None:
+        self.request("DELETE", f"/api/auth/tokens/{int(token_id)}")
+
+    def change_password(self, password: str, new_password: str) -> int:
+        """Returns how many other tokens were revoked (the held one keeps working)."""
+        return self.request("POST", "/api/auth/password",
+                            json={"password": password, "new_password": new_password})["revoked"]
+
+    def rotate_bot_token(self, bot_name: str) -> Account:
+        """A new token for one of my bots; all its earlier tokens stop working."""
+        return Account.from_json(self.request("POST", f"/api/bots/{quote(bot_name, safe='')}/token"))
 
     def me(self) -> Account:
         return Account.from_json(self.request("GET", "/api/me"))

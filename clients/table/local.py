@@ -81,9 +81,9 @@ def _wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: floa
         if process.poll() is not None:
             raise RuntimeError(f"the server stopped: {log.read_text(errors='replace')[-1500:]}")
         try:
-            requests.get(url + "/api/me", timeout=1)
+            requests.get(url + "/api/me", timeout=5)
             return
-        except requests.ConnectionError:
+        except requests.RequestException:      # refused, or slow to answer on a busy machine
             time.sleep(0.1)
     raise RuntimeError(f"the server did not answer within {seconds:.0f} s")
 

@@ -166,6 +166,8 @@ class MatchSeat(models.Model):
     player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="match_seats")
     team = models.CharField(max_length=1)
     is_bot = models.BooleanField(default=False)
+    filler = models.BooleanField(default=False,
+                                 help_text="a house bot filling a seat: a substitute, not an entrant")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_match_seat")]

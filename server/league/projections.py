@@ -85,6 +85,11 @@ def season_byes(season: Season) -> Counter:
 def rebuild_standings(season: Season) -> None:
     rows = standings_model.compute_standings(match_lines(season), season_byes(season))
     entrant = "pair_id" if season.format == "pairs" else "player_id"
+    if season.format == "individual":
+        # House bots that only filled seats are substitutes, not entrants: no row.
+        entrants = set(MatchSeat.objects.filter(match__season=season, filler=False)
+                       .values_list("player_id", flat=True)) | set(season_byes(season))
+        rows = [row for row in rows if row.entrant in entrants]
     StandingRow.objects.filter(season=season).delete()
     StandingRow.objects.bulk_create([
         StandingRow(season=season, position=position, **{entrant: row.entrant},

@@ -224,7 +224,7 @@ def match_json(m: Match) -> dict:
         "started_at": m.started_at.isoformat(),
         "finished_at": m.finished_at.isoformat() if m.finished_at else None,
         "seats": [{"seat": s.number, "team": s.team, "player": s.player.username,
-                   "is_bot": s.is_bot} for s in m.seats.all()],
+                   "is_bot": s.is_bot, "filler": s.filler} for s in m.seats.all()],
         "pairs": ({"A": pair_ref(m.pair_a), "B": pair_ref(m.pair_b)} if m.pair_a_id else None),
         "score": score, "winner": m.winner,
         "hands": m.hands if over else None,

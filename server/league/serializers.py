@@ -178,7 +178,8 @@ class MatchSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     seats = serializers.ListField(child=inline_serializer("MatchSeat", {
         "seat": serializers.IntegerField(), "team": serializers.CharField(),
-        "player": serializers.CharField(), "is_bot": serializers.BooleanField()}))
+        "player": serializers.CharField(), "is_bot": serializers.BooleanField(),
+        "filler": serializers.BooleanField(help_text="a house bot filling the seat")}))
     pairs = serializers.DictField(allow_null=True, help_text="pairs seasons: the pair of each team")
     score = TeamInts
     winner = serializers.CharField(allow_null=True)

@@ -288,8 +288,8 @@ def do_start_round(user: User, round_: Round) -> list[Match]:
             seatings, byes = _draw_pairs(round_)
         if not seatings:
             raise ApiError("not_enough_players", "too few present to make one table", 409)
-        matches = [_open_match(user, round_, number, seats, pairs)
-                   for number, (seats, pairs) in enumerate(seatings, start=1)]
+        matches = [_open_match(user, round_, number, seats, pairs, fillers)
+                   for number, (seats, pairs, fillers) in enumerate(seatings, start=1)]
         if season.format == "individual":
             CheckIn.objects.filter(round=round_, player_id__in=byes).update(bye=True)
         else:
@@ -309,27 +309,20 @@ def _draw_individual(round_: Round):
     present = list(CheckIn.objects.filter(round=round_, player__isnull=False)
                    .order_by("player_id").values_list("player_id", flat=True))
     checked_in = set(present)
-    history = []
+    history = []      # earlier tables of the season, house bots filling seats as None
     for match in Match.objects.filter(season=season).prefetch_related("seats").order_by("id"):
-        seats = {s.number: s.player_id for s in match.seats.all()}
-        history.append(tuple(seats[n] if seats[n] in _entrants(season) else None
-                             for n in (1, 2, 3, 4)))
+        seats = {s.number: None if s.filler else s.player_id for s in match.seats.all()}
+        history.append(tuple(seats[n] for n in (1, 2, 3, 4)))
     draw = draw_individual(present, history, seed=_round_seed(round_),
                            fill_with_bots=season.fill_with_bots,
                            bye_counts=projections.season_byes(season))
     fillers = iter(_house_bots(season, checked_in, sum(t.count(None) for t in draw.tables)))
     players = User.objects.in_bulk(checked_in)
     seatings = [({n: players[pid] if pid is not None else next(fillers)
-                  for n, pid in zip((1, 2, 3, 4), table)}, (None, None)) for table in draw.tables]
+                  for n, pid in zip((1, 2, 3, 4), table)}, (None, None),
+                 {n for n, pid in zip((1, 2, 3, 4), table) if pid is None})
+                for table in draw.tables]
     return seatings, list(draw.byes)
-
-
-def _entrants(season: Season) -> set[int]:
-    """Players ever checked in this season (house bots filling seats are not entrants)."""
-    if not hasattr(season, "_entrant_ids"):
-        season._entrant_ids = set(CheckIn.objects.filter(round__season=season, player__isnull=False)
-                                  .values_list("player_id", flat=True))
-    return season._entrant_ids
 
 
 def _house_bots(season: Season, present: set[int], needed: int) -> list[User]:
@@ -362,7 +355,8 @@ def _draw_pairs(round_: Round):
     seatings = []
     for x, y in draw.tables:
         px, py = pairs[x], pairs[y]
-        seatings.append(({1: px.player_1, 2: py.player_1, 3: px.player_2, 4: py.player_2}, (px, py)))
+        seatings.append(({1: px.player_1, 2: py.player_1, 3: px.player_2, 4: py.player_2},
+                         (px, py), set()))
     return seatings, list(draw.byes)
 
 
@@ -370,18 +364,20 @@ def _round_seed(round_: Round) -> int:
     return round_.season.seed * 1000 + round_.number
 
 
-def _open_match(user: User, round_: Round, number: int, seats: dict[int, User], pairs) -> Match:
+def _open_match(user: User, round_: Round, number: int, seats: dict[int, User], pairs,
+                fillers: set[int]) -> Match:
     table = table_services.do_create_seated_table(user, seats, rated=True)
     match = Match.objects.create(table=table, club=round_.season.club, season=round_.season,
                                  round=round_, table_number=number, pair_a=pairs[0],
                                  pair_b=pairs[1], rated=True, started_at=table.created_at)
-    _seat_players(match, seats)
+    _seat_players(match, seats, fillers)
     return match
 
 
-def _seat_players(match: Match, seats: dict[int, User]) -> None:
+def _seat_players(match: Match, seats: dict[int, User], fillers: set[int] = frozenset()) -> None:
     MatchSeat.objects.bulk_create([
-        MatchSeat(match=match, number=n, player=p, team="A" if n in (1, 3) else "B", is_bot=p.is_bot)
+        MatchSeat(match=match, number=n, player=p, team="A" if n in (1, 3) else "B",
+                  is_bot=p.is_bot, filler=n in fillers)
         for n, p in sorted(seats.items()) if p is not None])
 
 
@@ -409,6 +405,10 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
     match = Match.objects.filter(table=table).select_related("season", "club").first()
     if match is None:
         match = _casual_match(table)
+    elif match.status != "playing":
+        # A casual table may play on after its match ended (undo, new match): its history
+        # keeps the first finished match, as a rebuild from the log does.
+        return
     if match.club_id is not None:
         # One club's results are written one at a time (PostgreSQL: the club row's lock),
         # so each sees the others' committed rows: standings, ratings, the round's end.

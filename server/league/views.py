@@ -15,6 +15,7 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from server import limits
 from server.api_schema import ERRORS, strict
 from server.errors import ApiError, validation_error
 from server.league import selectors, services
@@ -349,10 +350,11 @@ class MyLeagueTablesView(APIView):
     def get(self, request):
         wait, after = _long_poll_args(request)
         if wait and after is not None:
-            deadline = time.monotonic() + wait
-            while (selectors.league_tables_version(request.user) <= after
-                   and time.monotonic() < deadline):
-                time.sleep(LONG_POLL_TICK)
+            with limits.long_poll_slot(request.user):
+                deadline = time.monotonic() + wait
+                while (selectors.league_tables_version(request.user) <= after
+                       and time.monotonic() < deadline):
+                    time.sleep(LONG_POLL_TICK)
         return Response(selectors.my_league_tables(request.user))
 
 

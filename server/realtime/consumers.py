@@ -10,40 +10,46 @@ fetches the current view over REST after (re)connecting and goes on from its ver
 from __future__ import annotations
 
 import asyncio
+import re
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from server import limits
 from server.realtime.groups import account_group, table_group
 from server.tables import projection, selectors
 from server.tables.models import Seat, Table
 
+TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")
+
 CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_NOT_YOUR_SEAT = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY_SOCKETS = 4429
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.groups_joined: list[str] = []
         self.pinger = None
+        self.slot_of = None
         user = self.scope.get("user")
         if user is None:
-            await self.close(code=CLOSE_NOT_AUTHENTICATED)
-            return
+            return await self._refuse(CLOSE_NOT_AUTHENTICATED)
         code = self.scope["url_route"]["kwargs"]["code"]
-        query = parse_qs(self.scope.get("query_string", b"").decode())
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         asked = query.get("seat", [None])[0]
         found = await self._seats(code, user, asked)
         if found is None:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
+            return await self._refuse(CLOSE_NOT_FOUND)
         table, seats = found
         if not seats:
-            await self.close(code=CLOSE_NOT_YOUR_SEAT)
-            return
+            return await self._refuse(CLOSE_NOT_YOUR_SEAT)
+        if not limits.sockets.take(user.pk, settings.DEKABES_MAX_SOCKETS):
+            return await self._refuse(CLOSE_TOO_MANY_SOCKETS)
+        self.slot_of = user.pk
         await self.accept()
         self.table, self.seats, self.user = table, seats, user
         self.sent_version = 0
@@ -52,8 +58,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.groups_joined.append(group)
         self.pinger = asyncio.ensure_future(self._ping_forever())
 
+    async def _refuse(self, code: int) -> None:
+        # Accept first: a close before the handshake completes reaches the client as a
+        # bare HTTP 403, without the code the docs promise.
+        await self.accept()
+        await self.close(code=code)
+
     @database_sync_to_async
     def _seats(self, code, user, asked):
+        if not TABLE_CODE.match(str(code)):
+            return None
         table = Table.objects.filter(code=str(code).upper()).first()
         if table is None:
             return None
@@ -88,6 +102,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                                                            seats=seats)} for n in held]
 
     async def disconnect(self, code):
+        if self.slot_of is not None:
+            limits.sockets.give_back(self.slot_of)
+            self.slot_of = None
         if self.pinger is not None:
             self.pinger.cancel()
         for group in self.groups_joined:
@@ -102,10 +119,13 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.group = None
         self.pinger = None
+        self.slot_of = None
         user = self.scope.get("user")
         if user is None:
-            await self.close(code=CLOSE_NOT_AUTHENTICATED)
-            return
+            return await self._refuse(CLOSE_NOT_AUTHENTICATED)
+        if not limits.sockets.take(user.pk, settings.DEKABES_MAX_SOCKETS):
+            return await self._refuse(CLOSE_TOO_MANY_SOCKETS)
+        self.slot_of = user.pk
         await self.accept()
         self.user = user
         self.group = account_group(user.pk)
@@ -131,7 +151,14 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
         return my_league_tables(self.user)
 
+    async def _refuse(self, code: int) -> None:
+        await self.accept()            # as TableConsumer._refuse: the code must reach the client
+        await self.close(code=code)
+
     async def disconnect(self, code):
+        if self.slot_of is not None:
+            limits.sockets.give_back(self.slot_of)
+            self.slot_of = None
         if self.pinger is not None:
             self.pinger.cancel()
         if self.group is not None:

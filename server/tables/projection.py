@@ -8,6 +8,7 @@ drops it and the next read folds the log again to the same state.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from engine import Match
@@ -16,7 +17,9 @@ from server.tables.models import Event, Table
 
 # In the log, not in the engine record: the record of an annulled match still replays.
 SERVER_EVENT_TYPES = ("pause", "resume", "annul")
-CACHE_SIZE = 256
+# Least recently used tables leave first: a club with more active tables than this still
+# hits the cache for every table in play (a miss refolds the whole log).
+CACHE_SIZE = 1024
 
 
 @dataclass
@@ -62,7 +65,7 @@ def deal_key(hands: dict) -> str:
     return "|".join(",".join(sorted(hands[str(s)])) for s in (1, 2, 3, 4))
 
 
-_cache: dict[int, TableState] = {}
+_cache: OrderedDict[int, TableState] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -70,6 +73,8 @@ def project(table: Table, upto: int | None = None) -> TableState:
     """The state after the whole log (or after event ``upto``); callers get a private copy."""
     with _lock:
         cached = _cache.get(table.pk)
+        if cached is not None:
+            _cache.move_to_end(table.pk)
     state = cached.copy() if cached is not None else TableState(Match())
     newer = Event.objects.filter(table=table, seq__gt=state.version).order_by("seq")
     if upto is not None:
@@ -89,8 +94,9 @@ def remember(table: Table, state: TableState) -> None:
         current = _cache.get(table.pk)
         if current is None or current.version <= state.version:
             _cache[table.pk] = state.copy()
-        if len(_cache) > CACHE_SIZE:
-            _cache.pop(next(iter(_cache)))
+        _cache.move_to_end(table.pk)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
 
 
 def forget(table: Table | None = None) -> None:

@@ -133,6 +133,7 @@ def _finished_prefix(events: list[dict]) -> int:
     for index, event in enumerate(events):
         before = len(m.results)
         m.apply(event)
-        if m.phase == "deal" and len(m.results) > before:
+        # A hand's end leaves the phase at "deal", or at "match_over" for the last hand.
+        if m.phase in ("deal", "match_over") and len(m.results) > before:
             best = index + 1
     return best

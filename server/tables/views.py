@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from django.conf import settings
@@ -14,7 +15,9 @@ from rest_framework.views import APIView
 
 from engine.bots import decide
 
-from server.api_schema import ERRORS, SeatResponseSerializer, TableSerializer, strict
+from server import limits
+from server.accounts.throttles import HintsByAccount
+from server.api_schema import ERRORS, SeatResponseSerializer, StrictIntegerField, TableSerializer, strict
 from server.errors import ApiError, not_found, validation_error
 from server.tables import projection, selectors, services
 from server.tables.models import Table
@@ -22,18 +25,24 @@ from server.tables.models import Table
 LONG_POLL_TICK = 0.15
 
 
+TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")
+SEAT_NUMBER = re.compile(r"\A[1-4]\Z")      # ASCII only: "١" or "１" is not seat 1
+
+
 def get_table(code: str) -> Table:
-    table = Table.objects.select_related("owner").filter(code=code.upper()).first()
+    # A code is letters and digits: anything else (a NUL byte, which PostgreSQL refuses
+    # in text) names no table, without a query.
+    table = (Table.objects.select_related("owner").filter(code=code.upper()).first()
+             if TABLE_CODE.match(code) else None)
     if table is None:
         raise not_found(f"no table {code!r}")
     return table
 
 
 def seat_number(raw: str) -> int:
-    number = int(raw) if raw.isdigit() else 0
-    if not 1 <= number <= 4:
+    if not SEAT_NUMBER.match(raw):
         raise not_found("seats are numbered 1-4")
-    return number
+    return int(raw)
 
 
 class SeatKindField(serializers.ChoiceField):
@@ -66,7 +75,7 @@ class StrictCharField(serializers.CharField):
 
 class ActionSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=services.ACTION_TYPES)
-    expected_version = serializers.IntegerField(min_value=0,
+    expected_version = StrictIntegerField(min_value=0,
                                                 help_text="the version your decision was made on")
     tile = StrictCharField(required=False, max_length=5, help_text='play: e.g. "3-5"')
     end = serializers.ChoiceField(choices=("left", "right"), required=False, allow_null=True)
@@ -96,6 +105,7 @@ class TablesView(APIView):
                    summary="Create a table (you own it); the match starts and the first deal is made")
     def post(self, request):
         data = strict(CreateTableSerializer, request)
+        limits.check_table_quota(request.user)
         table = services.do_create_table(
             request.user, _seat_keys(data["seats"], "seats"), sorted(set(data["join"])),
             _seat_keys(data["bots"], "bots"), rated=data["rated"])
@@ -132,9 +142,10 @@ class SeatView(APIView):
         services.check_holder(request.user, table, number, seats)
         wait, after = _long_poll_args(request)
         if wait and after is not None:
-            deadline = time.monotonic() + wait
-            while services.current_version(table) <= after and time.monotonic() < deadline:
-                time.sleep(LONG_POLL_TICK)
+            with limits.long_poll_slot(request.user):
+                deadline = time.monotonic() + wait
+                while services.current_version(table) <= after and time.monotonic() < deadline:
+                    time.sleep(LONG_POLL_TICK)
         state = projection.project(table)
         return Response(selectors.seat_response(table, number, state, user=request.user,
                                                 seats=seats))
@@ -173,6 +184,8 @@ class ActionView(APIView):
 
 
 class HintView(APIView):
+    throttle_classes = [HintsByAccount]
+
     @extend_schema(responses={200: inline_serializer("Hint", {
         "version": serializers.IntegerField(),
         "hint": serializers.DictField(allow_null=True, help_text="a legal event, or null"),

@@ -27,7 +27,7 @@ def not_found(request, exception=None):
 
 def forbidden(request, exception=None):
     if _is_api(request):
-        return JsonResponse({"code": "permission_denied", "message": "not allowed"}, status=403)
+        return JsonResponse({"code": "permission_denied", "message": "forbidden"}, status=403)
     # A league refusal carries its own (translated) explanation; see league_views.
     message = str(exception) if isinstance(exception, PermissionDenied) and str(exception) else \
         _("Your account may not open this page.")
@@ -50,5 +50,6 @@ def server_error(request):
 
 def bad_request(request, exception=None):
     if _is_api(request):
-        return JsonResponse({"code": "validation_error", "message": "bad request"}, status=400)
+        # Django's own refusals (an unknown Host header, a body past the size limit).
+        return JsonResponse({"code": "bad_request", "message": "the request was refused"}, status=400)
     return _page(request, 400, _("Bad request"), _("The server could not read this request."))

@@ -36,8 +36,8 @@ def test_register_login_and_me(live_server_url):
     name = f"ann{uuid.uuid4().hex[:10]}"
     registered = client.register(name, "a long enough password 42")
     assert registered.username == name and registered.token and not registered.is_bot
-    again = DekabesClient(live_server_url).login(name, "a long enough password 42")
-    assert again.token == registered.token
+    again = DekabesClient(live_server_url).login(name, "a long enough password 42", device="laptop")
+    assert again.token and again.token != registered.token     # a token of its own per device
     assert client.me().username == name
     with pytest.raises(ApiError) as refused:
         DekabesClient(live_server_url).login(name, "wrong password")
@@ -158,3 +158,23 @@ def test_push_subscription_delivers_views_and_resyncs_on_connect(live_server_url
         assert isinstance(subscription.poll(), list)      # never blocks, even when empty
     finally:
         subscription.close()
+
+
+def test_logout_rotate_and_password_change_through_the_sdk(live_server_url):
+    client = DekabesClient(live_server_url)
+    name = f"cred{uuid.uuid4().hex[:10]}"
+    client.register(name, "a long enough password 42")
+    phone = DekabesClient(live_server_url)
+    phone.login(name, "a long enough password 42", device="phone")
+    assert sorted(t["device"] for t in client.tokens()) == ["default", "phone"]
+    old = client.token
+    new = client.rotate_token()
+    assert new != old and client.me().username == name
+    with pytest.raises(NotAuthenticated):
+        DekabesClient(live_server_url, token=old).me()
+    assert client.change_password("a long enough password 42", "another long password 43") == 1
+    with pytest.raises(NotAuthenticated):
+        phone.me()
+    client.logout()
+    with pytest.raises(NotAuthenticated):
+        DekabesClient(live_server_url, token=new).me()

@@ -236,6 +236,11 @@ def test_house_bots_fill_the_seats():
     assert len(round_["tables"]) == 2 and round_["byes"] == []
     bots = {s["player"] for t in round_["tables"] for s in t["seats"] if s["is_bot"]}
     assert bots == {b.username for b in house}
+    league.play_round(number)
+    rows = league.org_api.get(league.season_url("/standings")).json()["results"]
+    assert {r["player"]["username"] for r in rows} == {u.username for u in league.members}
+    rated = {r["player"] for r in league.org_api.get(league.url("/ratings")).json()["results"]}
+    assert {b.username for b in house} <= rated        # rated in the club's pool all the same
 
 
 def test_pairs_season_swiss_rounds():
@@ -447,3 +452,22 @@ def test_match_record_replays_to_the_stored_result(tmp_path):
         detail = league.org_api.get(f"/api/matches/{match.pk}").json()
         assert summary["phase"] == "match_over" and summary["scores"] == detail["score"]
         assert summary["winner"] == detail["winner"] and len(summary["results"]) == detail["hands"]
+
+
+def test_a_casual_table_that_plays_on_keeps_its_first_match_in_the_history():
+    player = new_member("p")
+    api = client_for(player)
+    code = api.post("/api/tables", {"seats": {"1": "human", "2": "human", "3": "human",
+                                              "4": "human"}, "join": [1, 2, 3, 4]},
+                    format="json").json()["code"]
+    table = Table.objects.get(code=code)
+    play_out(table, random.Random(5))
+    first = snapshot()["matches"]
+    version = projection.project(table).version
+    response = api.post(f"/api/tables/{code}/seats/1/actions",
+                        {"type": "new_match", "expected_version": version}, format="json")
+    assert response.status_code == 200, response.content
+    play_out(table, random.Random(6))
+    assert snapshot()["matches"] == first
+    rebuild()
+    assert snapshot()["matches"] == first

@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 
-from server.accounts.services import token_for
+from tests.server.conftest import token_for
 from server.asgi import application
 from server.league.models import Match
 from server.tables import projection

@@ -6,15 +6,27 @@ import itertools
 import random
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from server.accounts.models import User
-from server.accounts.services import token_for
+from server.accounts.services import issue_token
 from server.tables import projection
 from server.tables.models import Event, Table
 
 _names = itertools.count()
 PASSWORD = "a long enough password 42"
+
+
+def token_for(user: User) -> str:
+    """A new token for ``user`` on a device of its own (earlier tokens keep working)."""
+    return issue_token(user, f"test-{next(_names)}")
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    cache.clear()          # rate-limit counts live in the cache; each test starts at zero
+    yield
 
 
 @pytest.fixture(autouse=True)

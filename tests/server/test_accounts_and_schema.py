@@ -18,8 +18,11 @@ def test_register_login_me_and_bots():
     api = APIClient()
     made = api.post("/api/auth/register", {"username": "zoe_1", "password": PASSWORD}, format="json")
     assert made.status_code == 201 and made.json()["token"] and not made.json()["is_bot"]
-    again = api.post("/api/auth/token", {"username": "zoe_1", "password": PASSWORD}, format="json")
-    assert again.json()["token"] == made.json()["token"]
+    again = api.post("/api/auth/token", {"username": "zoe_1", "password": PASSWORD, "device": "laptop"},
+                     format="json")
+    # Login issues a token of its own (for its device), never the registration one.
+    assert again.status_code == 200 and again.json()["token"] != made.json()["token"]
+    assert again.json()["device"] == "laptop"
     wrong = api.post("/api/auth/token", {"username": "zoe_1", "password": "nope nope nope"}, format="json")
     assert wrong.status_code == 401 and wrong.json()["code"] == "not_authenticated"
     taken = api.post("/api/auth/register", {"username": "ZOE_1", "password": PASSWORD}, format="json")
@@ -41,14 +44,23 @@ def test_register_login_me_and_bots():
     assert bot_api.post("/api/bots", {"name": "sub-bot"}, format="json").json()["code"] == "permission_denied"
 
 
-def test_createbot_prints_a_token_and_is_idempotent():
+def test_createbot_prints_a_token_and_is_idempotent_on_the_account():
     out = io.StringIO()
     call_command("createbot", "housebot", stdout=out)
     token = out.getvalue().strip()
     assert len(token) == 40 and User.objects.get(username="housebot").is_bot
     again = io.StringIO()
     call_command("createbot", "housebot", stdout=again)
-    assert again.getvalue().strip() == token
+    # One account; tokens are stored hashed, so a run issues a new one for its device
+    # and the previous one of that device stops working.
+    assert User.objects.filter(username="housebot").count() == 1
+    new = again.getvalue().strip()
+    assert new != token
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {new}")
+    assert api.get("/api/me").json()["username"] == "housebot"
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert api.get("/api/me").status_code == 401
 
 
 def test_a_member_can_seat_house_bots_but_not_another_member_s_bot():

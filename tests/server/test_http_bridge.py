@@ -57,13 +57,22 @@ def test_a_body_in_several_chunks_is_read_whole():
     assert json.loads(sent[1]["body"])["body"] == "abcdef"
 
 
+SEAT = "/api/tables/ABC123/seats/1"
+
+
 def test_long_polls_run_on_their_own_pool():
     bridge = WsgiBridge(echo_app)
-    quick = json.loads(call(bridge, method="GET")[1]["body"])["thread"]
-    waiting = json.loads(call(bridge, method="GET", query=b"wait=5&after=3")[1]["body"])["thread"]
+    quick = json.loads(call(bridge, path=SEAT, method="GET")[1]["body"])["thread"]
+    waiting = json.loads(call(bridge, path=SEAT, method="GET", query=b"wait=5&after=3")[1]["body"])["thread"]
     assert quick.startswith("http") and waiting.startswith("poll")
-    assert is_long_poll({"query_string": b"wait=0.5"}) and not is_long_poll({"query_string": b"wait=0"})
-    assert not is_long_poll({"query_string": b"wait=soon"})    # the view answers 400
+    seat_get = {"method": "GET", "path": SEAT}
+    assert is_long_poll({**seat_get, "query_string": b"wait=0.5"})
+    assert not is_long_poll({**seat_get, "query_string": b"wait=0"})
+    assert not is_long_poll({**seat_get, "query_string": b"wait=soon"})    # the view answers 400
+    lobby_get = {"method": "GET", "path": "/api/me/league-tables"}
+    assert is_long_poll({**lobby_get, "query_string": b"wait=25&after=4"})
+    assert not is_long_poll({**lobby_get, "method": "POST", "query_string": b"wait=25"})
+    assert not is_long_poll({"method": "GET", "path": "/api/clubs", "query_string": b"wait=25"})
 
 
 def test_environ_follows_wsgi_for_non_ascii_paths_and_repeated_headers():
@@ -71,3 +80,112 @@ def test_environ_follows_wsgi_for_non_ascii_paths_and_repeated_headers():
                             "headers": [(b"x-a", b"1"), (b"x-a", b"2")]}, b"")
     assert environ["PATH_INFO"] == "/é".encode().decode("latin-1")
     assert environ["HTTP_X_A"] == "1,2" and environ["QUERY_STRING"] == "q=1"
+
+
+# -- limits (issue 11.1, 11.2, 11.3) ----------------------------------------------------------
+def test_a_large_announced_body_is_refused_with_json_413_before_reading_it():
+    calls = []
+
+    def app(environ, start_response):
+        calls.append(environ)
+        return echo_app(environ, start_response)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/auth/token", "query_string": b"",
+             "headers": [(b"content-length", b"400000000")]}
+    received = []
+
+    async def run():
+        sent = []
+
+        async def receive():
+            received.append(1)
+            return {"type": "http.request", "body": b"x" * 65536, "more_body": True}
+
+        async def send(message):
+            sent.append(message)
+
+        await WsgiBridge(app)(scope, receive, send)
+        return sent
+
+    sent = asyncio.run(run())
+    assert sent[0]["status"] == 413 and (b"content-type", b"application/json") in sent[0]["headers"]
+    assert json.loads(sent[1]["body"])["code"] == "body_too_large"
+    assert received == [] and calls == []
+
+
+def test_a_chunked_body_is_read_only_up_to_the_limit():
+    from django.conf import settings
+
+    chunk = b"x" * 16384
+    parts = [chunk] * (settings.DEKABES_MAX_BODY // len(chunk) + 50)
+    sent, asked = [], []
+
+    async def run():
+        async def receive():
+            asked.append(1)
+            return {"type": "http.request", "body": chunk, "more_body": True}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/api/x", "query_string": b"", "headers": []}
+        await WsgiBridge(echo_app)(scope, receive, send)
+
+    asyncio.run(run())
+    assert sent[0]["status"] == 413 and json.loads(sent[1]["body"])["code"] == "body_too_large"
+    assert len(asked) == settings.DEKABES_MAX_BODY // len(chunk) + 1 < len(parts)
+
+
+def test_wait_moves_only_a_seat_get_to_the_long_poll_pool():
+    bridge = WsgiBridge(echo_app)
+    for method, path in (("GET", "/api/me"), ("GET", "/api/tables/ABC123"),
+                         ("POST", SEAT + "/actions"), ("GET", SEAT + "/events")):
+        thread = json.loads(call(bridge, path=path, method=method, query=b"wait=5&after=1")[1]["body"])["thread"]
+        assert thread.startswith("http"), (method, path)
+
+
+def test_password_endpoints_run_on_the_hashing_pool():
+    bridge = WsgiBridge(echo_app)
+    for path in ("/api/auth/token", "/api/auth/register", "/api/auth/password"):
+        assert json.loads(call(bridge, path=path)[1]["body"])["thread"].startswith("hash"), path
+    assert json.loads(call(bridge, path="/api/auth/logout")[1]["body"])["thread"].startswith("http")
+
+
+def test_a_full_hashing_queue_answers_503_server_busy_at_once():
+    release = threading.Event()
+
+    def slow_app(environ, start_response):
+        release.wait(10)
+        return echo_app(environ, start_response)
+
+    bridge = WsgiBridge(slow_app, hash_threads=1, hash_queue=2)
+    scope = {"type": "http", "method": "POST", "path": "/api/auth/token", "query_string": b"",
+             "headers": [(b"content-length", b"2")]}
+
+    async def one():
+        sent = []
+        done = False
+
+        async def receive():
+            nonlocal done
+            if done:
+                await asyncio.sleep(30)
+            done = True
+            return {"type": "http.request", "body": b"{}", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await bridge(scope, receive, send)
+        return sent[0]["status"], sent
+
+    async def run():
+        tasks = [asyncio.ensure_future(one()) for _ in range(2)]
+        await asyncio.sleep(0.2)
+        status, sent = await one()          # the third, with two waiting for the hash thread
+        release.set()
+        return status, sent, [t[0] for t in await asyncio.gather(*tasks)]
+
+    status, sent, others = asyncio.run(run())
+    assert status == 503 and json.loads(sent[1]["body"])["code"] == "server_busy"
+    assert (b"retry-after", b"2") in sent[0]["headers"] and others == [201, 201]

@@ -105,3 +105,15 @@ def test_the_cached_state_is_disposable():
     assert [p.seat(n) for n in (1, 2, 3, 4)] == views
     rebuilt = projection.project(p.table)
     assert rebuilt.version == services.current_version(p.table)
+
+
+def test_the_cache_drops_the_least_recently_used_table(monkeypatch):
+    monkeypatch.setattr(projection, "CACHE_SIZE", 3)
+    tables = [Players().table for _ in range(4)]
+    for table in tables[:3]:
+        projection.project(table)
+    projection.project(tables[0])          # read again: now the most recently used
+    projection.project(tables[3])          # one too many: the oldest unread one leaves
+    assert set(projection._cache) == {tables[0].pk, tables[2].pk, tables[3].pk}
+    for table in tables:                   # a miss folds the log again to the same state
+        assert projection.project(table).version == services.current_version(table)

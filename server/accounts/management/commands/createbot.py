@@ -1,18 +1,21 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from server.accounts.models import User
-from server.accounts.services import do_create_bot, token_for
+from server.accounts.services import do_create_bot, issue_token
 from server.errors import ApiError
 
 
 class Command(BaseCommand):
-    help = "Create a house bot account (or find the existing one) and print its token."
+    help = ("Create a house bot account (or find the existing one) and print a new token for "
+            "it. Tokens are stored hashed, so each run issues a new one for --device (default "
+            "'createbot'); that device's previous token stops working, others keep working.")
 
     def add_arguments(self, parser):
         parser.add_argument("name")
         parser.add_argument("--owner", help="username of the member who owns the bot")
+        parser.add_argument("--device", default="createbot", help="the token's name")
 
-    def handle(self, *args, name, owner=None, **options):
+    def handle(self, *args, name, owner=None, device="createbot", **options):
         existing = User.objects.filter(username=name).first()
         if existing is not None:
             if not existing.is_bot:
@@ -26,4 +29,7 @@ class Command(BaseCommand):
                 bot = do_create_bot(name, owner_user)
             except ApiError as err:
                 raise CommandError(err.message) from None
-        self.stdout.write(token_for(bot))
+        try:
+            self.stdout.write(issue_token(bot, device))
+        except ApiError as err:
+            raise CommandError(err.message) from None

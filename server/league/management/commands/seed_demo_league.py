@@ -23,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
 from server.accounts.models import User
-from server.accounts.services import token_for
+from server.accounts.services import issue_token
 from server.league import services
 from server.league.models import Club, Match, Membership, Round, Season
 
@@ -59,7 +59,7 @@ class Command(BaseCommand):
             logging.getLogger("dekabes.bots").setLevel(logging.ERROR)
             options = RunnerOptions(level=level, delay=0.0, discover_every=0.5, linger=1.0,
                                     poll_wait=5.0)
-            runners = [Runner(DekabesClient(server, token_for(b)), options).start() for b in bots]
+            runners = [Runner(DekabesClient(server, issue_token(b, "seed-demo")), options).start() for b in bots]
             deadline = time.monotonic() + timeout
             for number in to_play:
                 self._play_round(organizer, season, number, deadline)

@@ -1,0 +1,201 @@
+"""``make bench-abuse``: what a login flood and a huge body do to everyone else.
+
+Starts its own Daphne (temporary SQLite, loopback only) and measures:
+1. a bystander's game action (GET the seat view + POST a legal action) at a fixed
+   arrival rate (open loop: latency counts from the scheduled start, so queueing shows),
+   first alone, then while ``--flooders`` clients post wrong passwords to
+   ``/api/auth/token`` as fast as they can; the flood's answers are counted by status;
+2. the server's memory (VmRSS) before and after one POST announcing 400 MB and sending
+   as much of it as the server reads.
+``--root`` runs another checkout's server (e.g. the main branch, for a before/after
+figure) with this interpreter. Figures are wall-clock on a shared machine: compare
+the runs of one invocation, not across invocations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "a long enough password 42"
+
+
+def start(root: Path, workdir: Path, env_extra: dict) -> tuple[subprocess.Popen, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update({"DEKABES_VAR_DIR": str(workdir), "DEKABES_SQLITE_PATH": str(workdir / "b.sqlite3"),
+                "DEKABES_LOG_LEVEL": "WARNING", "PYTHONDONTWRITEBYTECODE": "1",
+                "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour", **env_extra})
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                "--access-log", os.devnull, "server.asgi:application"], cwd=root,
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            requests.get(url + "/api/me", timeout=5)
+            return process, url
+        except requests.RequestException:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("server did not start")
+
+
+class Bystander:
+    """One member playing all four seats of a casual table."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.http = requests.Session()
+        name = f"by{uuid.uuid4().hex[:10]}"
+        token = self.http.post(url + "/api/auth/register",
+                               json={"username": name, "password": PASSWORD}, timeout=120).json()["token"]
+        self.http.headers["Authorization"] = f"Token {token}"
+        self.code = self._table()
+
+    def _table(self) -> str:
+        body = {"seats": {str(n): "human" for n in (1, 2, 3, 4)}, "join": [1, 2, 3, 4]}
+        return self.http.post(self.url + "/api/tables", json=body, timeout=120).json()["code"]
+
+    def action(self) -> None:
+        for seat in (1, 2, 3, 4):
+            body = self.http.get(f"{self.url}/api/tables/{self.code}/seats/{seat}", timeout=120).json()
+            if body["view"]["phase"] == "match_over":
+                self.code = self._table()
+                return
+            legal = body["view"]["legal"]
+            if legal:
+                event = {k: v for k, v in legal[0].items() if k != "seat"}
+                self.http.post(f"{self.url}/api/tables/{self.code}/seats/{seat}/actions",
+                               json={**event, "expected_version": body["version"]}, timeout=120)
+                return
+
+
+def open_loop(bystander: Bystander, rate: float, seconds: float) -> list[float]:
+    latencies, period = [], 1.0 / rate
+    start = time.monotonic()
+    for i in range(int(seconds * rate)):
+        scheduled = start + i * period
+        if time.monotonic() > start + 2 * seconds:
+            break           # bounded: a stalled server shows as fewer, slower actions
+        time.sleep(max(0.0, scheduled - time.monotonic()))
+        bystander.action()
+        latencies.append(time.monotonic() - scheduled)
+    return latencies
+
+
+def flood(url: str, stop: threading.Event, counts: Counter) -> None:
+    http = requests.Session()
+    while not stop.is_set():
+        try:
+            answer = http.post(url + "/api/auth/token", timeout=60,
+                               json={"username": f"x{uuid.uuid4().hex[:8]}", "password": "wrong password"})
+            counts[answer.status_code] += 1
+        except requests.RequestException:
+            counts["error"] += 1
+
+
+def summary(latencies: list[float]) -> str:
+    ms = sorted(x * 1000 for x in latencies)
+    return (f"p50 {statistics.median(ms):7.1f} ms  p90 {ms[int(len(ms) * 0.9)]:7.1f} ms  "
+            f"max {ms[-1]:7.1f} ms  (n={len(ms)})")
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return -1
+
+
+def big_post(url: str, pid: int, megabytes: int = 400) -> tuple[int, int, str]:
+    host, port = url.split("//")[1].split(":")
+    before = rss_kb(pid)
+    answer = "no answer"
+    with socket.create_connection((host, int(port))) as sock:
+        sock.settimeout(120)
+        sock.sendall(b"POST /api/auth/register HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (megabytes << 20))
+        block = b"x" * (1 << 20)
+        try:
+            for _ in range(megabytes):
+                sock.sendall(block)
+        except OSError:
+            pass
+        try:
+            answer = sock.recv(200).split(b"\r\n", 1)[0].decode("latin-1")
+        except OSError as problem:
+            answer = repr(problem)
+    time.sleep(2)
+    return before, rss_kb(pid), answer
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--root", default=str(ROOT), help="checkout whose server to run")
+    parser.add_argument("--rate", type=float, default=5.0, help="bystander actions per second")
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--flooders", type=int, default=6)
+    parser.add_argument("--no-throttle", action="store_true",
+                        help="lift the login throttles (shows the hashing pool alone)")
+    parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--skip-flood", action="store_true")
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server")
+    args = parser.parse_args(argv)
+    extra = {"DEKABES_RATE_LOGIN_ADDRESS": "10000000/minute",
+             "DEKABES_RATE_LOGIN_NAME": "10000000/minute"} if args.no_throttle else {}
+    extra.update(item.split("=", 1) for item in args.env)
+    with tempfile.TemporaryDirectory(prefix="dekabes-abuse-") as tmp:
+        process, url = start(Path(args.root), Path(tmp), extra)
+        try:
+            bystander = Bystander(url)
+            bystander.action()
+            quiet = open_loop(bystander, args.rate, args.seconds)
+            print(f"bystander action, no flood      : {summary(quiet)}", flush=True)
+            if args.skip_flood:
+                return 0
+            stop, counts = threading.Event(), Counter()
+            flooders = [threading.Thread(target=flood, args=(url, stop, counts), daemon=True)
+                        for _ in range(args.flooders)]
+            for thread in flooders:
+                thread.start()
+            time.sleep(1.0)
+            loud = open_loop(bystander, args.rate, args.seconds)
+            stop.set()
+            for thread in flooders:
+                thread.join(70)
+            print(f"bystander action, {args.flooders} flooders : {summary(loud)}", flush=True)
+            print(f"flood answers: {dict(counts)}", flush=True)
+            print(f"p50 ratio flood/quiet: {statistics.median(loud) / statistics.median(quiet):.2f}")
+            if not args.skip_memory:
+                before, after, answer = big_post(url, process.pid)
+                print(f"400 MB POST: server RSS {before / 1024:.0f} MB -> {after / 1024:.0f} MB; "
+                      f"answer: {answer}", flush=True)
+        finally:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Per-account caps on what holds a server resource for a while: long-polls (a thread
+each, ``server.http_bridge``) and WebSockets. Counted per server process, which is what
+each process has to protect; a refusal is ``429`` with a code of its own.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from contextlib import contextmanager
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from server.errors import ApiError
+
+
+class Slots:
+    """How many of something each account holds right now, up to a limit."""
+
+    def __init__(self):
+        self._held: Counter = Counter()
+        self._lock = threading.Lock()
+
+    def take(self, account_id: int, limit: int) -> bool:
+        with self._lock:
+            if self._held[account_id] >= limit:
+                return False
+            self._held[account_id] += 1
+            return True
+
+    def give_back(self, account_id: int) -> None:
+        with self._lock:
+            self._held[account_id] -= 1
+            if self._held[account_id] <= 0:
+                del self._held[account_id]
+
+    def held(self, account_id: int) -> int:
+        with self._lock:
+            return self._held[account_id]
+
+
+long_polls = Slots()
+sockets = Slots()
+
+
+@contextmanager
+def long_poll_slot(user):
+    # A bot account (the house bots) long-polls once per table it plays at: more room.
+    limit = settings.DEKABES_MAX_LONG_POLLS_BOT if user.is_bot else settings.DEKABES_MAX_LONG_POLLS
+    if not long_polls.take(user.pk, limit):
+        raise ApiError("too_many_long_polls",
+                       f"an account holds at most {limit} long-polls at once; "
+                       "wait for one to answer (or use the WebSocket)", 429,
+                       headers={"Retry-After": "1"})
+    try:
+        yield
+    finally:
+        long_polls.give_back(user.pk)
+
+
+ACTIVE_WITHIN = timedelta(hours=1)
+
+
+def check_table_quota(user) -> None:
+    """A member may own at most ``DEKABES_MAX_TABLES`` tables in play: not over, and moved
+    within the last hour (a table that sits still costs the server nothing)."""
+    from server.tables import projection
+    from server.tables.models import Event, Table
+
+    limit = settings.DEKABES_MAX_TABLES
+    recent = (Event.objects.filter(table__owner=user, created_at__gte=timezone.now() - ACTIVE_WITHIN)
+              .values_list("table_id", flat=True).distinct())
+    in_play = 0
+    for table in Table.objects.filter(pk__in=list(recent)):
+        if projection.project(table).match.phase != "match_over":
+            in_play += 1
+            if in_play >= limit:
+                raise ApiError("quota_exceeded",
+                               f"a member has at most {limit} tables in play at once; "
+                               "finish or leave one first", 403)

@@ -1,0 +1,128 @@
+"""`make serve` and the files it leaves (issue 11.4, 11.8, 11.11): owner-only var/,
+no hard-coded secret, ALLOWED_HOSTS off loopback, and Ctrl-C stopping every child."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from server import run
+from tests.conftest import ROOT, free_port
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_var_the_database_and_the_generated_secret_are_owner_only(tmp_path):
+    var = tmp_path / "var"
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL",
+                                                            "DJANGO_SECRET_KEY", "DEKABES_SQLITE_PATH")}
+    env.update({"DEKABES_VAR_DIR": str(var), "DJANGO_SETTINGS_MODULE": "server.settings"})
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True,
+                   timeout=300)
+    assert mode(var) == 0o700
+    assert mode(var / "dekabes.sqlite3") == 0o600
+    assert mode(var / "secret_key") == 0o600
+    for extra in var.glob("dekabes.sqlite3-*"):
+        assert mode(extra) == 0o600, extra
+    secret = (var / "secret_key").read_text().strip()
+    assert len(secret) >= 50
+    printed = subprocess.run([sys.executable, "-c", "from django.conf import settings; import django; "
+                              "django.setup(); print(settings.SECRET_KEY)"], cwd=ROOT, env=env,
+                             check=True, capture_output=True, text=True, timeout=120).stdout.strip()
+    assert printed == secret                    # the same key on the next start
+    assert "dev-only" not in printed
+
+
+def test_binding_beyond_loopback_sets_allowed_hosts_and_warns_about_open_registration(capsys):
+    env = run.public_environment("0.0.0.0", {})
+    hosts = env["DJANGO_ALLOWED_HOSTS"].split(",")
+    assert "*" not in hosts and "127.0.0.1" in hosts
+    assert "WARNING" in capsys.readouterr().out
+    kept = run.public_environment("0.0.0.0", {"DJANGO_ALLOWED_HOSTS": "club.example",
+                                              "DEKABES_REGISTRATION": "invite"})
+    assert kept["DJANGO_ALLOWED_HOSTS"] == "club.example"
+    assert "WARNING" not in capsys.readouterr().out
+    assert run.is_loopback("127.0.0.1") and run.is_loopback("::1") and not run.is_loopback("0.0.0.0")
+
+
+def descendants(pid: int) -> set[int]:
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                if child not in found:
+                    found.add(child)
+                    todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "X"          # a zombie ("Z") counts as left behind
+
+
+def test_ctrl_c_on_make_serve_stops_daphne_and_the_bot_runner(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update({"DEKABES_VAR_DIR": str(tmp_path), "PYTHONUNBUFFERED": "1"})
+    log = open(tmp_path / "serve.log", "wb")
+    serve = subprocess.Popen([sys.executable, "-m", "server.run", "--port", str(port), "--delay", "0"],
+                             cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
+    children: set[int] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                requests.get(f"http://127.0.0.1:{port}/api/me", timeout=5)
+                children = descendants(serve.pid)
+                if len(children) >= 2:          # Daphne and the bot runner
+                    break
+            except requests.RequestException:
+                pass
+            assert serve.poll() is None, (tmp_path / "serve.log").read_text()
+            time.sleep(0.2)
+        assert len(children) >= 2, (tmp_path / "serve.log").read_text()
+        os.killpg(serve.pid, signal.SIGINT)         # what Ctrl-C in a terminal does
+        serve.wait(90)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(alive(c) for c in children):
+            time.sleep(0.2)
+        assert not [c for c in children if alive(c)]
+        try:
+            requests.get(f"http://127.0.0.1:{port}/api/me", timeout=5)
+            serving = True
+        except requests.RequestException:
+            serving = False
+        assert not serving
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+        for pid in children:            # only if still ours: a pid may have been reused
+            if alive(pid) and str(tmp_path).encode() in _environ(pid):
+                os.kill(pid, signal.SIGKILL)
+        serve.wait(30)
+        log.close()
+
+
+def _environ(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return b""
