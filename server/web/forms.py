@@ -12,6 +12,8 @@ from server.errors import ApiError
 
 REGISTER_ERRORS = {
     "username_taken": _("This name is taken."),
+    "bad_invite": _("That invite code is unknown or used."),
+    "registration_closed": _("Registration is closed on this server, or by invite only."),
 }
 
 
@@ -33,6 +35,8 @@ class RegisterForm(forms.Form):
     password = forms.CharField(label=_("Password"), strip=False, max_length=200,
                                help_text=_("At least 8 characters, not a common password."),
                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    invite = forms.CharField(label=_("Server invite code (if registration is by invite)"),
+                             max_length=64, required=False)
 
     def register(self):
         """The new account, or None with the service's refusal attached to the form."""
@@ -43,9 +47,9 @@ class RegisterForm(forms.Form):
             self.add_error("username", REGISTER_ERRORS.get(err.code, _("3 to 40 letters, digits or . _ -")))
             return None
         try:
-            return services.do_register(data["username"], data["password"])
+            return services.do_register(data["username"], data["password"], data["invite"] or None)
         except ApiError as err:
             # Password refusals come from Django's validators, already in the active language.
-            field = "username" if err.code == "username_taken" else "password"
+            field = {"username_taken": "username", "validation_error": "password"}.get(err.code)
             self.add_error(field, REGISTER_ERRORS.get(err.code, err.message))
             return None

@@ -10,7 +10,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
-from server.web import selectors
+from django.utils.translation import gettext as _
+
+from server.web import selectors, throttling
 from server.web.forms import RegisterForm, SignInForm
 from server.web.replay import NotReplayable
 
@@ -26,6 +28,21 @@ class SignInView(auth_views.LoginView):
     authentication_form = SignInForm
     redirect_authenticated_user = True
 
+    def post(self, request, *args, **kwargs):
+        wait = throttling.wait_seconds(request, throttling.SIGN_IN,
+                                       {"username": request.POST.get("username", "")})
+        if wait is not None:
+            return too_many_attempts(request, wait)
+        return super().post(request, *args, **kwargs)
+
+
+def too_many_attempts(request, wait: int):
+    response = render(request, "web/error.html", {
+        "status": 429, "title": _("Too many attempts"),
+        "message": _("Wait %(seconds)s seconds, then try again.") % {"seconds": wait}}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
 
 class SignOutView(auth_views.LogoutView):
     pass
@@ -34,6 +51,10 @@ class SignOutView(auth_views.LogoutView):
 @require_http_methods(["GET", "POST"])
 def register(request):
     form = RegisterForm(request.POST or None)
+    if request.method == "POST":
+        wait = throttling.wait_seconds(request, throttling.REGISTER, {})
+        if wait is not None:
+            return too_many_attempts(request, wait)
     if request.method == "POST" and form.is_valid():
         user = form.register()
         if user is not None:

@@ -205,3 +205,29 @@ def test_a_replay_page_is_sent_compressed(finished):
     packed = client.get(f"/tables/{finished.code}/replay", HTTP_ACCEPT_ENCODING="gzip")
     assert packed["Content-Encoding"] == "gzip"
     assert len(packed.content) < len(plain.content) / 4
+
+
+def test_the_sign_in_page_shares_the_api_s_login_throttle(settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    rates = dict(settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}))
+    rates.update({"login_name": "2/minute", "login_address": "100/minute"})
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    from rest_framework.settings import api_settings
+
+    api_settings.reload()
+    try:
+        user = new_member("ivy")
+        client = Client()
+        for _ in range(2):
+            assert client.post("/signin", {"username": user.username, "password": "wrong one!"}).status_code == 200
+        refused = client.post("/signin", {"username": user.username, "password": PASSWORD})
+        assert refused.status_code == 429 and refused["Retry-After"]
+        assert "Too many attempts" in refused.content.decode()
+        api = APIClient().post("/api/auth/token", {"username": user.username, "password": PASSWORD},
+                               format="json")
+        assert api.status_code == 429           # one count for the page and the API
+    finally:
+        cache.clear()
+        api_settings.reload()
