@@ -85,7 +85,11 @@ def web_club(tmp_path_factory) -> Club:
     from tests.web import seed
 
     workdir = tmp_path_factory.mktemp("web-live")
-    server = LiveServer(workdir)
+    # Every browser test signs in afresh from one address, as a handful of names: lift the
+    # login and registration limits (their sharing with the API is tested in-process).
+    server = LiveServer(workdir, env={"DEKABES_RATE_LOGIN_ADDRESS": "100000/minute",
+                                      "DEKABES_RATE_LOGIN_NAME": "100000/minute",
+                                      "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour"})
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=server.env,
                    check=True, timeout=300)
     facts = workdir / "league.json"
