@@ -178,6 +178,8 @@ class TableApp:
     def open_window(self) -> pygame.Surface:
         render.clear_caches()
         pygame.display.set_caption(self.tr("app.title"))
+        if pygame.display.get_driver() != "dummy":      # headless: any size is fine
+            self.size = config.fit_to_display(self.size, pygame.display.get_desktop_sizes())
         self.screen_surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
         return self.screen_surface
 

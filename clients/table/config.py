@@ -12,6 +12,8 @@ import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from clients.table.i18n.catalog import LANGUAGES
+
 SPEEDS = ("normal", "fast", "slow", "instant")
 SPEED_MS = {"slow": 300, "normal": 220, "fast": 150, "instant": 0}
 
@@ -57,6 +59,8 @@ def load(path: Path | None = None) -> Settings:
             setattr(settings, key, value)
     if settings.speed not in SPEEDS:
         settings.speed = "normal"
+    if settings.lang is not None and settings.lang not in LANGUAGES:
+        settings.lang = None            # unknown: the system locale decides, as if unset
     if not isinstance(settings.sound, bool):
         settings.sound = True
     try:
@@ -65,6 +69,21 @@ def load(path: Path | None = None) -> Settings:
     except (TypeError, ValueError):
         settings.window = (1280, 800)
     return settings
+
+
+MIN_WINDOW = (480, 360)
+DISPLAY_MARGIN = (0, 60)        # px left for a title bar and a panel of the desktop
+
+
+def fit_to_display(size: tuple[int, int], desktops: list[tuple[int, int]]) -> tuple[int, int]:
+    """A remembered window size that fits the (first) display, so the window never opens
+    partly off-screen; never below the smallest size the table lays out."""
+    w, h = (int(v) for v in size)
+    if desktops:
+        dw, dh = desktops[0]
+        w = min(w, dw - DISPLAY_MARGIN[0])
+        h = min(h, dh - DISPLAY_MARGIN[1])
+    return max(MIN_WINDOW[0], w), max(MIN_WINDOW[1], h)
 
 
 def save(settings: Settings, path: Path | None = None) -> None:
