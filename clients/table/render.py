@@ -99,7 +99,8 @@ def _finished_view(view: dict) -> dict:
 
 def _centre_message(app, surface, value: str) -> None:
     w, h = surface.get_size()
-    d.text(surface, value, (w // 2, h // 2), 28, d.WHITE, bold=True, anchor="center")
+    d.text(surface, value, (w // 2, h // 2), 28, d.WHITE, bold=True, anchor="center",
+           within=surface.get_rect().inflate(-24, 0))
 
 
 # ---------------------------------------------------------------------------- the table
@@ -153,7 +154,8 @@ def draw_topbar(app, surface, layout, view: dict) -> None:
         width = d.text_width(label, size, True) + 20
         chip = pygame.Rect(x, bar.y + 6, width, bar.h - 12)
         pygame.draw.rect(surface, d.TEAM_COLOURS[team], chip, border_radius=6)
-        d.text(surface, label, chip.center, size, d.WHITE, bold=True, anchor="center")
+        d.text(surface, label, chip.center, size, d.WHITE, bold=True, anchor="center",
+               within=chip.inflate(-8, 0))
         x = chip.right + 8
     status = app.tr(f"status.{app.conn.status}") if app.conn.status in ("online", "connecting", "offline") else ""
     newest = app.newest
@@ -163,17 +165,20 @@ def draw_topbar(app, surface, layout, view: dict) -> None:
         status = app.tr("status.sending") + " · " + status
     colour = (255, 170, 160) if app.conn.status == "offline" else (210, 230, 215)
     status_text = f"{status}  {app.conn.code}"
-    status_size = d.fit_size(status_text, max(60, bar.w // 3), size - 2)
-    status_rect = d.text(surface, status_text, (bar.right - 10, bar.centery), status_size,
-                         colour, anchor="midright")
+    status_box = pygame.Rect(max(x, bar.right - 10 - max(60, bar.w // 3)), bar.y,
+                             0, bar.h)
+    status_box.width = bar.right - 10 - status_box.x
+    status_rect = d.text(surface, status_text, (bar.right - 10, bar.centery), size - 2,
+                         colour, anchor="midright", within=status_box)
     parts = [app.tr("score.hand", n=max(1, view.get("hand_no", 1))),
              app.tr("score.base", base=view.get("base", 1)), app.tr("score.goal")]
     room = status_rect.left - x - 16
     centre = " · ".join(parts)
     if d.text_width(centre, size) > room:
         centre = " · ".join(parts[:2])           # the goal is in the rules; the base is not
-    d.text(surface, centre, ((x + status_rect.left) // 2, bar.centery),
-           d.fit_size(centre, room, size), d.WHITE, anchor="center")
+    if room > 20:
+        d.text(surface, centre, ((x + status_rect.left) // 2, bar.centery), size, d.WHITE,
+               anchor="center", within=pygame.Rect(x + 8, bar.y, room, bar.h))
 
 
 def _last_turn_was_pass(view: dict, seat: int) -> bool:
@@ -193,20 +198,23 @@ def draw_seat_box(app, surface, box: pygame.Rect, view: dict, seat: int) -> None
     size = 15 if box.w >= 150 else 13
     label = _seat_label(app, view, seat)
     room = box.w - 14 - (110 if box.w > 1.6 * box.h else 0)
-    d.text(surface, label, (box.x + 8, box.y + 6), d.fit_size(label, room, size), d.INK,
-           bold=True)
+    d.text(surface, label, (box.x + 8, box.y + 6), size, d.INK, bold=True,
+           within=pygame.Rect(box.x + 8, box.y, room, box.h))
+    inner = box.inflate(-16, 0)
     team_text = app.tr("team.label", team=team)
     if seat == view.get("partner"):
         team_text += f" · {app.tr('seat.partner')}"
-    d.text(surface, team_text, (box.x + 8, box.y + 8 + size + 2), size - 2, d.TEAM_COLOURS[team])
+    d.text(surface, team_text, (box.x + 8, box.y + 8 + size + 2), size - 2, d.TEAM_COLOURS[team],
+           within=inner)
     count = view.get("tile_counts", {}).get(str(seat), 0)
     compact = box.w > 1.6 * box.h          # the partner's wide box on top: two columns
     y = box.y + (8 + size + 2 if compact else 12 + 2 * (size + 2))
     count_text = app.tr("tiles.count", n=count)
     if compact:
-        d.text(surface, count_text, (box.right - 8, y), size - 1, d.MUTED, anchor="topright")
+        d.text(surface, count_text, (box.right - 8, y), size - 1, d.MUTED, anchor="topright",
+               within=inner)
     else:
-        d.text(surface, count_text, (box.x + 8, y), size - 1, d.MUTED)
+        d.text(surface, count_text, (box.x + 8, y), size - 1, d.MUTED, within=inner)
     back_w = 8 if compact else max(6, min(14, (box.w - 16) // 8))
     backs_y = box.bottom - 2 * back_w - 6 if compact else y + size + 4
     for i in range(count if not compact or box.h >= 66 else 0):   # too low: the count says it
@@ -217,10 +225,10 @@ def draw_seat_box(app, surface, box: pygame.Rect, view: dict, seat: int) -> None
     if to_act:
         word = app.tr("turn.to_play" if view.get("phase") == "play" else "turn.choosing")
         d.text(surface, "▶ " + word, (flag_x, flag_y), size, (150, 100, 0), bold=True,
-               anchor=flag_anchor)
+               anchor=flag_anchor, within=inner)
     elif view.get("phase") == "accept" and view.get("accepted", {}).get(str(seat)):
         d.text(surface, "✓ " + app.tr("turn.accepted"), (flag_x, flag_y), size - 1, d.MUTED,
-               anchor=flag_anchor)
+               anchor=flag_anchor, within=inner)
     elif _last_turn_was_pass(view, seat):
         tag = app.tr("turn.passed")
         rect = pygame.Rect(0, 0, d.text_width(tag, size, True) + 14, size + 8)
@@ -337,9 +345,9 @@ def draw_hand(app, surface, layout, view: dict, seat: int) -> None:
          f"{app.tr('team.label', team=view.get('team', 'A'))}"
     if my_turn:
         me = "▶ " + me + " · " + app.tr("turn.to_play")
-    label = d.text(surface, me, (layout.me_label.x, layout.me_label.y),
-                   d.fit_size(me, layout.hand.w - 24, 16, True), d.GOLD if my_turn else d.WHITE,
-                   bold=True)
+    label = d.text(surface, me, (layout.me_label.x, layout.me_label.y), 16,
+                   d.GOLD if my_turn else d.WHITE, bold=True,
+                   within=pygame.Rect(layout.me_label.x, area.y, area.w - 110, area.h))
     if view.get("phase") == "play" and _last_turn_was_pass(view, seat):
         tag = app.tr("turn.passed")
         rect = pygame.Rect(label.right + 10, label.y - 2, d.text_width(tag, 15, True) + 14, 23)
@@ -396,7 +404,8 @@ def draw_guidance(app, surface, layout, view: dict, seat: int) -> None:
     value = guidance(app, view, seat)
     if value:
         size = d.fit_size(value, layout.message.w, 18)
-        d.text(surface, value, layout.message.center, size, d.WHITE, bold=True, anchor="center")
+        d.text(surface, value, layout.message.center, size, d.WHITE, bold=True, anchor="center",
+               within=layout.message)
 
 
 def button_label(app, name: str) -> str:
@@ -459,7 +468,7 @@ def draw_accept(app, surface, seat: int) -> None:
     box = _dialog(surface, 720, 430)
     y = box.y + 20
     d.text(surface, app.tr("accept.title", n=seat), (box.centerx, y), 26, d.INK, bold=True,
-           anchor="midtop")
+           anchor="midtop", within=box.inflate(-24, 0))
     y += 44
     d.text(surface, app.tr("accept.prompt"), (box.centerx, y), 17, d.INK, anchor="midtop",
            wrap=box.w - 40)
@@ -490,7 +499,7 @@ def draw_opener(app, surface, seat: int) -> None:
     partner = view.get("partner")
     box = _dialog(surface, 720, 400)
     d.text(surface, app.tr("opener.title"), (box.centerx, box.y + 20), 26, d.INK, bold=True,
-           anchor="midtop")
+           anchor="midtop", within=box.inflate(-24, 0))
     d.text(surface, app.tr("opener.prompt"), (box.centerx, box.y + 64), 17, d.INK,
            anchor="midtop", wrap=box.w - 40)
     area = pygame.Rect(box.x + 20, box.y + 130, box.w - 40, 120)
@@ -505,16 +514,16 @@ def draw_handoff(app, surface, seat: int) -> None:
     """Pass-and-play: nothing private on screen, no tile at all, until the tap."""
     w, h = surface.get_size()
     surface.fill((18, 28, 40))
-    d.text(surface, app.tr("handoff.title", n=seat), (w // 2, h // 2 - 70),
-           d.fit_size(app.tr("handoff.title", n=seat), w - 40, 40), d.WHITE, bold=True,
+    d.text(surface, app.tr("handoff.title", n=seat), (w // 2, h // 2 - 70), 40, d.WHITE,
+           bold=True, within=surface.get_rect().inflate(-40, 0),
            anchor="center")
     d.text(surface, app.tr("handoff.private"), (w // 2, h // 2 - 20), 20, (200, 210, 220),
-           anchor="center")
+           anchor="center", within=surface.get_rect().inflate(-40, 0))
     ready = pygame.Rect(0, 0, min(w - 40, 460), 72)
     ready.center = (w // 2, h // 2 + 60)
     d.button(surface, ready, app.tr("btn.ready", n=seat), size=22)
     d.text(surface, app.tr("handoff.tap"), (w // 2, ready.bottom + 24), 18, (200, 210, 220),
-           anchor="center")
+           anchor="center", within=surface.get_rect().inflate(-40, 0))
     _hit(app, surface.get_rect(), "handoff", seat)
 
 
@@ -556,16 +565,18 @@ def draw_landing(app, surface, seat: int | None) -> None:
     why = why_line(app, last)
     if why:
         lines.append(why)
-    strip = pygame.Rect(layout.board.x + 12, layout.board.y + 8, layout.board.w - 24,
-                        30 + 24 * (len(lines) - 1))
+    # In the hand's place (empty now), so the whole finished line stays in sight.
+    strip = pygame.Rect(layout.hand.x + 12, layout.hand.y + 8, layout.hand.w - 24,
+                        min(layout.hand.h - 16, 34 + 24 * (len(lines) - 1)))
     pygame.draw.rect(surface, _banner_colour(last), strip, border_radius=10)
     y = strip.y + 4
     for i, value in enumerate(lines):
-        size = d.fit_size(value, strip.w - 16, 20 if i == 0 else 15, bold=(i == 0))
-        d.text(surface, value, (strip.centerx, y), size, d.WHITE if i == 0 else d.INK,
-               bold=(i == 0), anchor="midtop")
+        d.text(surface, value, (strip.centerx, y), 20 if i == 0 else 15,
+               d.WHITE if i == 0 else d.INK, bold=(i == 0), anchor="midtop",
+               within=strip.inflate(-16, 0))
         y += 26 if i == 0 else 22
-    d.text(surface, app.tr("landing.tap"), layout.message.center, 16, d.WHITE, anchor="center")
+    d.text(surface, app.tr("landing.tap"), layout.message.center, 16, d.WHITE, anchor="center",
+           within=layout.message)
     _hit(app, surface.get_rect(), "skip_landing")
 
 
@@ -576,12 +587,12 @@ def draw_reveal(app, surface, seat: int | None) -> None:
     last = view.get("last_hand") or {}
     box = _dialog(surface, 900, 660)
     d.text(surface, app.tr("reveal.title", n=last.get("hand_no", "")), (box.centerx, box.y + 14),
-           22, d.INK, bold=True, anchor="midtop")
+           22, d.INK, bold=True, anchor="midtop", within=box.inflate(-24, 0))
     banner = result_banner(app, last)
     strip = pygame.Rect(box.x + 16, box.y + 48, box.w - 32, 46)
     pygame.draw.rect(surface, _banner_colour(last), strip, border_radius=10)
-    d.text(surface, banner, strip.center, d.fit_size(banner, strip.w - 20, 24, True), d.WHITE,
-           bold=True, anchor="center")
+    d.text(surface, banner, strip.center, 24, d.WHITE, bold=True, anchor="center",
+           within=strip.inflate(-20, 0))
     y = strip.bottom + 12
     lines = []
     why = why_line(app, last)
@@ -607,8 +618,8 @@ def draw_reveal(app, surface, seat: int | None) -> None:
         pygame.draw.rect(surface, (236, 232, 222), row, border_radius=8)
         pygame.draw.rect(surface, d.TEAM_COLOURS[team], row, width=2, border_radius=8)
         name = f"{app.tr('seat.name', n=number)} · {app.tr('team.label', team=team)}"
-        d.text(surface, name, (row.x + 10, row.centery), d.fit_size(name, 200, 15, True), d.INK,
-               bold=True, anchor="midleft")
+        d.text(surface, name, (row.x + 10, row.centery), 15, d.INK, bold=True,
+               anchor="midleft", within=pygame.Rect(row.x + 10, row.y, 200, row.h))
         pips = (last.get("pips") or {}).get(str(number), 0)
         d.text(surface, app.tr("pips.count", n=pips), (row.right - 10, row.centery), 16, d.INK,
                bold=True, anchor="midright")
@@ -621,8 +632,8 @@ def draw_reveal(app, surface, seat: int | None) -> None:
             x += 2 * unit + 4
         y += row_h
     for value in lines:
-        d.text(surface, value, (box.centerx, y + 4), d.fit_size(value, box.w - 32, 16), d.INK,
-               anchor="midtop")
+        d.text(surface, value, (box.centerx, y + 4), 16, d.INK, anchor="midtop",
+               within=box.inflate(-32, 0))
         y += line_h
     _buttons(app, surface, pygame.Rect(box.x, box.bottom - 70, box.w, 60),
              [(app.tr("btn.continue"), ("continue",))])
@@ -651,12 +662,12 @@ def draw_match_over(app, surface, seat: int | None) -> None:
     box = _dialog(surface, 720, 420)
     winner = view.get("winner")
     d.text(surface, app.tr("match.title"), (box.centerx, box.y + 18), 24, d.INK, bold=True,
-           anchor="midtop")
+           anchor="midtop", within=box.inflate(-24, 0))
     strip = pygame.Rect(box.x + 16, box.y + 58, box.w - 32, 50)
     pygame.draw.rect(surface, d.TEAM_COLOURS.get(winner, d.MUTED), strip, border_radius=10)
     title = app.tr("match.over", team=winner)
-    d.text(surface, title, strip.center, d.fit_size(title, strip.w - 20, 26, True), d.WHITE,
-           bold=True, anchor="center")
+    d.text(surface, title, strip.center, 26, d.WHITE, bold=True, anchor="center",
+           within=strip.inflate(-20, 0))
     summary = match_summary(view)
     scores = view.get("scores", {})
     lines = [app.tr("match.you_won" if winner == view.get("team") else "match.you_lost"),
@@ -666,8 +677,8 @@ def draw_match_over(app, surface, seat: int | None) -> None:
              app.tr("match.dekabes_count", a=summary["dekabes"]["A"], b=summary["dekabes"]["B"])]
     y = strip.bottom + 16
     for i, value in enumerate(lines):
-        d.text(surface, value, (box.centerx, y), d.fit_size(value, box.w - 32, 18, i == 0), d.INK,
-               bold=(i == 0), anchor="midtop")
+        d.text(surface, value, (box.centerx, y), 18, d.INK, bold=(i == 0), anchor="midtop",
+               within=box.inflate(-32, 0))
         y += 30
     items = []
     if app.allowed(seat, "new_match"):
@@ -807,11 +818,10 @@ def draw_panel(app, surface) -> None:
     pygame.draw.rect(surface, d.PANEL, box, border_radius=14)
     title = app.tr("rules.title" if app.panel == "rules" else "log.title")
     close = pygame.Rect(box.right - 150, box.y + 12, 136, 48)
-    d.text(surface, title, (box.x + 20, box.y + 14), d.fit_size(title, close.x - box.x - 30, 24, True),
-           d.INK, bold=True)
+    header = pygame.Rect(box.x + 20, box.y, close.x - box.x - 30, 70)
+    d.text(surface, title, (box.x + 20, box.y + 14), 24, d.INK, bold=True, within=header)
     note = app.tr("panel.paused_note")
-    d.text(surface, note, (box.x + 20, box.y + 48), d.fit_size(note, close.x - box.x - 30, 15),
-           d.MUTED)
+    d.text(surface, note, (box.x + 20, box.y + 48), 15, d.MUTED, within=header)
     d.button(surface, close, app.tr("btn.close"))
     image = _panel_image(app, content.w)
     scroll = max(0, min(app.panel_scroll, max(0, image.get_height() - content.h)))
@@ -868,10 +878,10 @@ def draw_toasts(app, surface, modal: bool = False) -> None:
     else:
         y = table_layout(app).message.y - 8
     for toast in reversed(live):
-        size = d.fit_size(toast.text, w - 80, 17)
-        width = d.text_width(toast.text, size) + 32
+        value, size = d.fit(toast.text, w - 80, 17)
+        width = d.text_width(value, size) + 32
         rect = pygame.Rect(0, 0, width, size + 18)
         rect.midbottom = (w // 2, y)
         pygame.draw.rect(surface, d.DANGER if toast.error else (40, 44, 52), rect, border_radius=10)
-        d.text(surface, toast.text, rect.center, size, d.WHITE, anchor="center")
+        d.text(surface, value, rect.center, size, d.WHITE, anchor="center")
         y = rect.top - 6
