@@ -474,6 +474,9 @@ class TableApp:
                 self.confirm = name
             else:
                 self.toast(self.tr("toast.not_allowed"))
+        elif name == "lobby":
+            if self.on_lobby is not None:
+                self.on_lobby()
         elif name == "language":
             self.set_language(next_language(self.tr.lang))
         elif name == "sound":

@@ -23,7 +23,12 @@ BUTTONS = ("hint", "undo", "redo", "restart_hand", "new_match", "rules", "log", 
            "sound", "speed")
 BUTTON_TEXT = {"hint": "btn.hint", "undo": "btn.undo", "redo": "btn.redo",
                "restart_hand": "btn.restart", "new_match": "btn.new_game", "rules": "btn.rules",
-               "log": "btn.log", "language": "btn.language"}
+               "log": "btn.log", "language": "btn.language", "lobby": "btn.lobby"}
+
+
+def buttons(app) -> tuple[str, ...]:
+    """The toolbar: a Lobby button too when a lobby opened this table."""
+    return BUTTONS + (("lobby",) if getattr(app, "on_lobby", None) else ())
 
 
 _frame_hits: list[Hit] = []        # the hits of the frame being drawn (see ``draw``)
@@ -43,7 +48,7 @@ def _modal(app) -> None:
 
 
 def table_layout(app) -> lay.TableLayout:
-    return lay.layout_table(app.size[0], app.size[1], len(BUTTONS))
+    return lay.layout_table(app.size[0], app.size[1], len(buttons(app)))
 
 
 def seat_anchor(app, seat: int | None) -> tuple[int, int]:
@@ -426,7 +431,7 @@ def button_enabled(app, name: str, seat: int | None, view: dict) -> bool:
 
 def draw_toolbar(app, surface, layout, seat, view) -> None:
     pygame.draw.rect(surface, (16, 40, 30), layout.toolbar)
-    for name, rect in zip(BUTTONS, layout.buttons):
+    for name, rect in zip(buttons(app), layout.buttons):
         enabled = button_enabled(app, name, seat, view)
         d.button(surface, rect, button_label(app, name), enabled,
                  hot=(app.panel == name))

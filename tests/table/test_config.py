@@ -50,7 +50,8 @@ def test_round_trip_through_the_environment_directory(config_dir):
     assert path.is_file(), "save creates the directory and the file"
     assert not path.with_suffix(".tmp").exists(), "no temporary file left behind"
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data == {"lang": "ru", "sound": False, "speed": "fast", "window": [1024, 700]}
+    assert data == {"lang": "ru", "sound": False, "speed": "fast", "window": [1024, 700],
+                    "server": None, "accounts": {}, "bots": {}}
     loaded = config.load()
     assert loaded == saved
     assert isinstance(loaded.window, tuple)
