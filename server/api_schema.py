@@ -79,6 +79,7 @@ class TableSerializer(serializers.Serializer):
     paused = serializers.BooleanField()
     paused_by = serializers.ListField(child=serializers.IntegerField())
     phase = serializers.CharField(allow_null=True)
+    annulled = serializers.BooleanField(help_text="an organizer annulled this league match")
     seats = serializers.DictField(child=SeatInfoSerializer)
     created_at = serializers.DateTimeField()
 

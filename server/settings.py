@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "server.accounts",
     "server.tables",
     "server.realtime",
+    "server.league",
 ]
 
 MIDDLEWARE = [

@@ -1,5 +1,5 @@
 from django.http import JsonResponse
-from django.urls import path
+from django.urls import include, path
 from rest_framework.permissions import AllowAny
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -22,6 +22,7 @@ urlpatterns = [
     path(SEAT + "/actions", tables.ActionView.as_view()),
     path(SEAT + "/hint", tables.HintView.as_view()),
     path(SEAT + "/events", tables.EventsView.as_view()),
+    path("", include("server.league.urls")),
     path("api/schema/", SpectacularAPIView.as_view(**PUBLIC), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **PUBLIC), name="swagger-ui"),
 ]

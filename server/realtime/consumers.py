@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from server.realtime.groups import table_group
+from server.realtime.groups import account_group, table_group
 from server.tables import projection, selectors
 from server.tables.models import Seat, Table
 
@@ -92,3 +92,47 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.pinger.cancel()
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/me``: the account's lobby. On connect and whenever a round seats the account
+    (or one of its league matches ends) it receives ``{"type": "league_tables",
+    "version", "tables"}`` — the same body as ``GET /api/me/league-tables``."""
+
+    async def connect(self):
+        self.group = None
+        self.pinger = None
+        user = self.scope.get("user")
+        if user is None:
+            await self.close(code=CLOSE_NOT_AUTHENTICATED)
+            return
+        await self.accept()
+        self.user = user
+        self.group = account_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.pinger = asyncio.ensure_future(self._ping_forever())
+        await self.league_tables({})
+
+    async def _ping_forever(self):
+        while True:
+            await asyncio.sleep(settings.WS_PING_SECONDS)
+            await self.send_json({"type": "ping"})
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def league_tables(self, message):
+        await self.send_json({"type": "league_tables", **await self._tables()})
+
+    @database_sync_to_async
+    def _tables(self):
+        from server.league.selectors import my_league_tables
+
+        return my_league_tables(self.user)
+
+    async def disconnect(self, code):
+        if self.pinger is not None:
+            self.pinger.cancel()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)

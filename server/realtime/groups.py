@@ -1,3 +1,8 @@
 def table_group(table_id: int) -> str:
     """Connections of the table's players; each one forwards only its own seats' views."""
     return f"table-{table_id}"
+
+
+def account_group(user_id: int) -> str:
+    """Every lobby connection of one account (told when its league tables change)."""
+    return f"account-{user_id}"

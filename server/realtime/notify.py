@@ -14,7 +14,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from server.realtime.groups import table_group
+from server.realtime.groups import account_group, table_group
 from server.tables.models import Table
 
 log = logging.getLogger(__name__)
@@ -30,19 +30,27 @@ def use_event_loop(loop: asyncio.AbstractEventLoop) -> None:
 
 
 def table_changed(table: Table, version: int | None) -> None:
+    _send(table_group(table.pk), {"type": "table.changed", "version": version}, table.code)
+
+
+def league_tables_changed(user_ids) -> None:
+    """A round started or a league match ended: each account's lobby looks again."""
+    for user_id in sorted(set(user_ids)):
+        _send(account_group(user_id), {"type": "league.tables"}, f"account {user_id}")
+
+
+def _send(group: str, message: dict, what: str) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "table.changed", "version": version}
     try:
         if _loop is not None and _loop.is_running() and not _on_loop():
-            future = asyncio.run_coroutine_threadsafe(
-                layer.group_send(table_group(table.pk), message), _loop)
-            future.add_done_callback(lambda f: _report(f, table))
+            future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _loop)
+            future.add_done_callback(lambda f: _report(f, what))
         else:
-            async_to_sync(layer.group_send)(table_group(table.pk), message)
+            async_to_sync(layer.group_send)(group, message)
     except Exception:  # a push is a courtesy: clients resync by version over REST
-        log.warning("push for table %s failed", table.code, exc_info=True)
+        log.warning("push for %s failed", what, exc_info=True)
 
 
 def _on_loop() -> bool:
@@ -52,6 +60,6 @@ def _on_loop() -> bool:
         return False
 
 
-def _report(future, table: Table) -> None:
+def _report(future, what: str) -> None:
     if not future.cancelled() and future.exception() is not None:
-        log.warning("push for table %s failed: %r", table.code, future.exception())
+        log.warning("push for %s failed: %r", what, future.exception())

@@ -1,5 +1,8 @@
 from django.urls import path
 
-from server.realtime.consumers import TableConsumer
+from server.realtime.consumers import LobbyConsumer, TableConsumer
 
-websocket_urlpatterns = [path("ws/tables/<str:code>", TableConsumer.as_asgi())]
+websocket_urlpatterns = [
+    path("ws/tables/<str:code>", TableConsumer.as_asgi()),
+    path("ws/me", LobbyConsumer.as_asgi()),
+]

@@ -14,7 +14,8 @@ from engine import Match
 
 from server.tables.models import Event, Table
 
-SERVER_EVENT_TYPES = ("pause", "resume")   # in the log, not in the engine record
+# In the log, not in the engine record: the record of an annulled match still replays.
+SERVER_EVENT_TYPES = ("pause", "resume", "annul")
 CACHE_SIZE = 256
 
 
@@ -24,6 +25,7 @@ class TableState:
     version: int = 0                         # seq of the newest event folded
     paused_by: set[int] = field(default_factory=set)   # seats that opened rules/log
     revealed_deals: set[str] = field(default_factory=set)   # deals whose hand has ended
+    annulled: dict | None = None             # the annul event, once an organizer annulled
 
     @property
     def paused(self) -> bool:
@@ -31,7 +33,7 @@ class TableState:
 
     def copy(self) -> "TableState":
         return TableState(self.match.copy(), self.version, set(self.paused_by),
-                          set(self.revealed_deals))
+                          set(self.revealed_deals), self.annulled)
 
     def fold(self, seq: int, payload: dict) -> None:
         """Apply one stored event (already validated when it was appended)."""
@@ -40,6 +42,8 @@ class TableState:
             self.paused_by.add(payload["seat"])
         elif kind == "resume":
             self.paused_by.discard(payload["seat"])
+        elif kind == "annul":
+            self.annulled = payload
         else:
             ended_before = len(self.match.results), self.match.phase
             self.match.apply(payload)

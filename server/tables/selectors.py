@@ -31,6 +31,7 @@ def table_json(table: Table, state: TableState, seats: list[Seat] | None = None)
         "paused": state.paused,
         "paused_by": sorted(state.paused_by),
         "phase": state.match.phase,
+        "annulled": state.annulled is not None,
         "seats": {str(s.number): {"kind": s.kind,
                                   "player": s.player.username if s.player_id else None,
                                   "is_bot": bool(s.player_id and s.player.is_bot)}
@@ -41,6 +42,8 @@ def table_json(table: Table, state: TableState, seats: list[Seat] | None = None)
 
 def allowed_actions(table: Table, seat: Seat, state: TableState, view: dict, user: User | None) -> list[str]:
     allowed = []
+    if state.annulled is not None:
+        return allowed
     if not (state.paused and seat.kind == "bot"):
         allowed += list(dict.fromkeys(e["type"] for e in view["legal"]))
     m = state.match
@@ -63,6 +66,8 @@ def seat_response(table: Table, number: int, state: TableState, user: User | Non
     seats = load_seats(table) if seats is None else seats
     seat = next(s for s in seats if s.number == number)
     view = state.match.seat_view(number)
+    if state.annulled is not None:
+        view = {**view, "legal": []}    # the match is stopped: nothing is to be played
     return {
         "version": state.version,
         "seat": number,

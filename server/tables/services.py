@@ -25,6 +25,7 @@ from engine import IllegalEventError, deal_event
 from server.accounts.models import User
 from server.errors import ApiError, rule_error, validation_error
 from server.tables import projection, selectors
+from server.tables.signals import match_ended
 from server.tables.models import ActionReceipt, Event, Seat, Table
 from server.tables.projection import TableState
 
@@ -35,7 +36,7 @@ ACTION_TYPES = GAME_ACTIONS + TABLE_COMMANDS + PAUSE_ACTIONS
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
 
 
-_sqlite_writer = threading.Lock()
+_sqlite_writer = threading.RLock()   # re-entrant: league services nest table writes
 
 
 def writing():
@@ -70,6 +71,22 @@ def check_may_seat_bot(owner: User, bot: User) -> None:
         raise ApiError("permission_denied", f"{bot.username} is another member's bot", 403)
 
 
+def controller_of(user: User) -> int:
+    """The person behind an account: a member's bot counts as that member."""
+    return user.bot_owner_id if user.is_bot and user.bot_owner_id else user.pk
+
+
+def check_one_seat_per_person(players: list[User]) -> None:
+    """At a rated table no two seats are controlled by the same person."""
+    seen: set[int] = set()
+    for player in players:
+        if controller_of(player) in seen:
+            raise ApiError("one_seat_per_player",
+                           "at a rated table one person holds one seat (their own bots count "
+                           "as them)", 403)
+        seen.add(controller_of(player))
+
+
 def do_create_table(owner: User, seats: dict[int, str], join: list[int], bots: dict[int, str],
                     rated: bool = False) -> Table:
     if owner.is_bot:
@@ -77,12 +94,29 @@ def do_create_table(owner: User, seats: dict[int, str], join: list[int], bots: d
     bot_accounts = check_seat_plan(seats, join, bots)
     for bot in bot_accounts.values():
         check_may_seat_bot(owner, bot)
+    players = {n: owner if n in join else bot_accounts.get(n) for n in (1, 2, 3, 4)}
+    if rated:
+        check_one_seat_per_person([p for p in players.values() if p is not None])
+    return _create(owner, seats, players, rated)
+
+
+def do_create_seated_table(owner: User, players: dict[int, User], rated: bool = True) -> Table:
+    """A table with every seat assigned (league rounds): people at human seats, bot
+    accounts at bot seats. Joins the caller's transaction when there is one."""
+    if sorted(players) != [1, 2, 3, 4]:
+        raise validation_error("a seated table needs players for seats 1-4")
+    if rated:
+        check_one_seat_per_person(list(players.values()))
+    kinds = {n: "bot" if p.is_bot else "human" for n, p in players.items()}
+    return _create(owner, kinds, players, rated)
+
+
+def _create(owner: User, seats: dict[int, str], players: dict[int, User | None], rated: bool) -> Table:
     with writing(), transaction.atomic():
         table = Table.objects.create(code=_new_code(), owner=owner, rated=rated,
                                      secret_seed=secrets.token_hex(32))
         for n in (1, 2, 3, 4):
-            player = owner if n in join else bot_accounts.get(n)
-            Seat.objects.create(table=table, number=n, kind=seats[n], player=player)
+            Seat.objects.create(table=table, number=n, kind=seats[n], player=players[n])
         state = TableState(projection.Match())
         start = {"type": "match_started", "seats": {str(n): seats[n] for n in (1, 2, 3, 4)},
                  "rated": rated}
@@ -113,6 +147,12 @@ def do_join(user: User, table: Table, number: int) -> Table:
                               else "people take human seats only"), 403)
         if seat.player_id is not None:
             raise ApiError("seat_taken", f"seat {number} is taken", 409)
+        if user.is_bot:
+            check_may_seat_bot(table.owner, user)   # the same rule as at table creation
+        if table.rated:
+            others = [s.player for s in Seat.objects.filter(table=table, player__isnull=False)
+                      .select_related("player")]
+            check_one_seat_per_person(others + [user])
         seat.player = user
         seat.save(update_fields=["player"])
         transaction.on_commit(lambda: _after_commit(table, None))
@@ -153,9 +193,12 @@ def do_action(user: User, table: Table, number: int, body: dict, key: str | None
             state = projection.project(locked)
             check_action(user, locked, seat, state, body, seats)
             event = _event_for(number, body)
+            over_before = state.match.phase == "match_over"
             _append(locked, state, event, actor=user, seat=number,
                     actor_kind="bot" if user.is_bot else "human", command_id=key)
             _append_consequences(locked, state)
+            if not over_before and state.match.phase == "match_over":
+                match_ended.send(sender=Table, table=locked, state=state, annulled=False)
             response = selectors.seat_response(locked, number, state, user=user, seats=seats)
             if key:
                 ActionReceipt.objects.create(table=locked, key=key, account=user, seat=number,
@@ -186,6 +229,8 @@ def _lock_table(table: Table) -> Table:
 def check_action(user: User, table: Table, seat: Seat, state: TableState, body: dict,
                  seats: list[Seat] | None = None) -> None:
     kind = body["type"]
+    if state.annulled is not None:
+        raise ApiError("match_annulled", "this match was annulled by the club's organizer", 409)
     if kind in PAUSE_ACTIONS:
         if seat.kind != "human":
             raise ApiError("permission_denied", "only players at human seats pause the computer", 403)
@@ -230,6 +275,27 @@ def _append(table: Table, state: TableState, event: dict, *, actor: User | None,
                          seat=seat, actor_kind=actor_kind, command_id=command_id)
     state.match, state.version = trial.match, trial.version
     state.paused_by, state.revealed_deals = trial.paused_by, trial.revealed_deals
+    state.annulled = trial.annulled
+
+
+def check_may_annul(table: Table, state: TableState) -> None:
+    if state.annulled is not None:
+        raise ApiError("match_annulled", "this match is already annulled", 409)
+    if state.match.phase == "match_over":
+        raise ApiError("match_over", "the match is over: a finished match is never annulled", 409)
+
+
+def do_annul(actor: User, table: Table, reason: str) -> TableState:
+    """Append an ``annul`` server event: the match stops; its log and record stay."""
+    with writing(), transaction.atomic():
+        locked = _lock_table(table)
+        state = projection.project(locked)
+        check_may_annul(locked, state)
+        _append(locked, state, {"type": "annul", "reason": reason}, actor=actor, seat=None,
+                actor_kind="server")
+        match_ended.send(sender=Table, table=locked, state=state, annulled=True)
+        transaction.on_commit(lambda: _after_commit(locked, state))
+    return state
 
 
 def _append_consequences(table: Table, state: TableState) -> None:

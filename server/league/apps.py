@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class LeagueConfig(AppConfig):
+    name = "server.league"
+    label = "league"
+    verbose_name = "Clubs, seasons, rounds, results, standings and ratings"
+
+    def ready(self):
+        from server.league.services import record_match_end
+        from server.tables.signals import match_ended
+
+        match_ended.connect(record_match_end, dispatch_uid="league-record-match-end")

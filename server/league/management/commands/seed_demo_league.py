@@ -1,0 +1,143 @@
+"""``manage.py seed_demo_league``: a populated league on a fresh machine.
+
+Creates the public club ``demo`` (organizer ``demo``), eight house-bot players and an
+individual season, then plays its first two rounds to the end at full speed through the
+real bot runner (``clients.bots``: each bot an API client with its own token). Without
+``--server`` it starts Daphne as a child process on a free port against the same
+database; everything it starts is stopped in a ``finally``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import close_old_connections
+
+from server.accounts.models import User
+from server.accounts.services import token_for
+from server.league import services
+from server.league.models import Club, Match, Membership, Round, Season
+
+ROOT = Path(__file__).resolve().parents[4]
+BOTS = [f"demo-bot-{n}" for n in range(1, 9)]
+ROUNDS = 2
+
+
+class Command(BaseCommand):
+    help = __doc__.splitlines()[0]
+
+    def add_arguments(self, parser):
+        parser.add_argument("--server", help="a running server on this database (default: start one)")
+        parser.add_argument("--level", default="strong")
+        parser.add_argument("--timeout", type=float, default=900, help="seconds for both rounds")
+
+    def handle(self, *args, server=None, level="strong", timeout=900.0, **options):
+        organizer, bots, season = _demo_club()
+        to_play = [n for n in range(1, ROUNDS + 1)
+                   if not Round.objects.filter(season=season, number=n, status="finished").exists()]
+        if not to_play:
+            self.stdout.write("demo league already seeded: /api/clubs/demo")
+            return
+        daphne = None
+        runners = []
+        try:
+            if server is None:
+                daphne, server = _start_daphne()
+            from clients.bots.runner import Runner, RunnerOptions
+            from clients.sdk import DekabesClient
+
+            options = RunnerOptions(level=level, delay=0.0, discover_every=0.5, linger=1.0,
+                                    poll_wait=10.0)
+            runners = [Runner(DekabesClient(server, token_for(b)), options).start() for b in bots]
+            deadline = time.monotonic() + timeout
+            for number in to_play:
+                self._play_round(organizer, season, number, deadline)
+        finally:
+            for runner in runners:
+                runner.stop(timeout=10)
+            if daphne is not None:
+                daphne.terminate()
+                try:
+                    daphne.wait(10)
+                except subprocess.TimeoutExpired:
+                    daphne.kill()
+                    daphne.wait(10)
+        self.stdout.write(f"demo league seeded: club demo, season {season.pk}, "
+                          f"{Match.objects.filter(season=season, status='finished').count()} matches")
+
+    def _play_round(self, organizer, season, number, deadline):
+        round_ = Round.objects.filter(season=season, number=number).first()
+        if round_ is None:
+            round_ = services.do_create_round(organizer, season)
+        if round_.status == "open":
+            services.do_check_in(organizer, round_, players=BOTS)
+            services.do_start_round(organizer, round_)
+        self.stdout.write(f"round {number}: playing")
+        while True:
+            close_old_connections()
+            if not Match.objects.filter(round=round_, status="playing").exists():
+                break
+            if time.monotonic() > deadline:
+                raise CommandError(f"round {number} did not finish in time")
+            time.sleep(0.5)
+        self.stdout.write(f"round {number}: finished")
+
+
+def _demo_club():
+    organizer = User.objects.filter(username="demo").first()
+    if organizer is None:
+        organizer = User(username="demo")
+        organizer.set_unusable_password()
+        organizer.save()
+    club = Club.objects.filter(slug="demo").first() or services.do_create_club(
+        organizer, "demo", "Demo club", "A league played by eight house bots.", "public")
+    bots = []
+    for name in BOTS:
+        bot = User.objects.filter(username=name).first()
+        if bot is None:
+            bot = User(username=name, is_bot=True)
+            bot.set_unusable_password()
+            bot.save()
+        if not Membership.objects.filter(club=club, user=bot, active=True).exists():
+            services.do_enter_bot(organizer, club, name)
+        bots.append(bot)
+    season = Season.objects.filter(club=club).order_by("id").first() or services.do_create_season(
+        organizer, club, "Demo season", "individual", seed=1)
+    return organizer, bots, season
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _start_daphne():
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = dict(os.environ)
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        env["DEKABES_SQLITE_PATH"] = str(settings.DATABASES["default"]["NAME"])
+    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                "server.asgi:application"], cwd=ROOT, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise CommandError("daphne exited at start")
+        try:
+            requests.get(url + "/api/clubs", timeout=2)
+            return process, url
+        except requests.ConnectionError:
+            time.sleep(0.2)
+    process.terminate()
+    process.wait(10)
+    raise CommandError("daphne did not start in 60 s")

@@ -1,0 +1,222 @@
+"""The club league: organisation rows (clubs, seasons, rounds, who sits where) and
+projections (results, standings, ratings).
+
+Tables stay the one place where matches are played. A league ``Match`` points at its
+``Table``; its result fields, ``StandingRow``, ``Rating`` and ``RatingPoint`` are
+projections over the tables' event logs: ``manage.py rebuild_league`` drops and
+recomputes them to identical values. Nothing here is ever deleted by the API: a removed
+member's matches stay.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+USER = settings.AUTH_USER_MODEL
+
+
+class Club(models.Model):
+    VISIBILITIES = (("public", "public"), ("members", "members"))
+
+    slug = models.SlugField(max_length=40, unique=True)
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True, default="")
+    visibility = models.CharField(max_length=7, choices=VISIBILITIES, default="public")
+    created_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Membership(models.Model):
+    ROLES = (("organizer", "organizer"), ("member", "member"))
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="memberships")
+    role = models.CharField(max_length=9, choices=ROLES, default="member")
+    active = models.BooleanField(default=True, help_text="False once removed; the history stays")
+    entered_by = models.ForeignKey(USER, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", help_text="who entered this bot")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership")]
+        ordering = ["club", "user__username"]
+
+
+class Invite(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    code = models.CharField(max_length=16, unique=True)
+    created_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    single_use = models.BooleanField(default=False)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class Season(models.Model):
+    FORMATS = (("individual", "individual"), ("pairs", "pairs"))
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=80)
+    format = models.CharField(max_length=10, choices=FORMATS)
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    fill_with_bots = models.BooleanField(default=False,
+                                         help_text="house bots fill seats instead of byes")
+    seed = models.BigIntegerField(help_text="draws are deterministic for a season's seed")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+
+class Pair(models.Model):
+    """A fixed partnership registered for a pairs season."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="pairs")
+    name = models.CharField(max_length=80)
+    player_1 = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    player_2 = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+
+
+class Round(models.Model):
+    STATUSES = (("open", "open"), ("started", "started"), ("finished", "finished"))
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=8, choices=STATUSES, default="open")
+    started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["season", "number"], name="one_round_number")]
+        ordering = ["season", "number"]
+
+
+class CheckIn(models.Model):
+    """Who is present for a round: a player (individual) or a pair (pairs)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="checkins")
+    player = models.ForeignKey(USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    pair = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    bye = models.BooleanField(default=False, help_text="drawn to sit this round out")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="one_checkin_per_player"),
+            models.UniqueConstraint(fields=["round", "pair"], name="one_checkin_per_pair"),
+        ]
+
+
+class Match(models.Model):
+    """One match: a league table of a round, or a finished casual table.
+
+    ``status``, ``winner`` and the counters are the projection of the table's log,
+    written in the transaction of the event that ended (or annulled) the match.
+    """
+
+    STATUSES = (("playing", "playing"), ("finished", "finished"), ("annulled", "annulled"))
+
+    table = models.OneToOneField("tables.Table", on_delete=models.PROTECT, related_name="league_match")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="matches")
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="matches")
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="matches")
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    pair_a = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    pair_b = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    rated = models.BooleanField(default=False)
+    started_at = models.DateTimeField()
+    # -- projection ----------------------------------------------------------------
+    status = models.CharField(max_length=8, choices=STATUSES, default="playing")
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    end_seq = models.PositiveIntegerField(null=True, blank=True)
+    winner = models.CharField(max_length=1, null=True, blank=True)
+    score_a = models.PositiveSmallIntegerField(default=0)
+    score_b = models.PositiveSmallIntegerField(default=0)
+    hands = models.PositiveSmallIntegerField(default=0)
+    hands_won_a = models.PositiveSmallIntegerField(default=0)
+    hands_won_b = models.PositiveSmallIntegerField(default=0)
+    hands_tied = models.PositiveSmallIntegerField(default=0)
+    points_a = models.PositiveSmallIntegerField(default=0)
+    points_b = models.PositiveSmallIntegerField(default=0)
+    dekabes_a = models.PositiveSmallIntegerField(default=0)
+    dekabes_b = models.PositiveSmallIntegerField(default=0)
+    annul_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        indexes = [models.Index(fields=["club", "status", "finished_at"], name="club_finished"),
+                   models.Index(fields=["season", "status"], name="season_status")]
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="match_seats")
+    team = models.CharField(max_length=1)
+    is_bot = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_match_seat")]
+        ordering = ["number"]
+        indexes = [models.Index(fields=["player", "match"], name="player_matches")]
+
+
+class StandingRow(models.Model):
+    """A season's standings, stored in order (projection)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    position = models.PositiveIntegerField()
+    player = models.ForeignKey(USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    pair = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    played = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    byes = models.PositiveIntegerField(default=0)
+    hands_won = models.PositiveIntegerField(default=0)
+    hands_lost = models.PositiveIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0)
+    dekabes = models.PositiveIntegerField(default=0)
+    ties = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["season", "position"]
+        constraints = [models.UniqueConstraint(fields=["season", "position"], name="one_position")]
+
+
+class Rating(models.Model):
+    """A player's current openskill rating in a club (projection)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True)
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "player"], name="one_rating")]
+        ordering = ["-ordinal", "player_id"]
+
+
+class RatingPoint(models.Model):
+    """A player's rating after one rated match: the history a chart is drawn from."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="rating_points")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_points")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["player", "match"], name="one_point_per_match")]
+        indexes = [models.Index(fields=["club", "player", "id"], name="player_history")]

@@ -1,0 +1,432 @@
+"""Writes of the club league. ``check_*`` validates and raises ``ApiError``; ``do_*``
+writes inside one transaction; pushes go out once it has committed.
+
+The league never plays: a round's matches are ordinary rated tables created through
+``server.tables.services``. When a table's match ends, ``record_match_end`` (a receiver
+of ``tables.signals.match_ended``) writes the result, the season's standings and the
+club's ratings in the transaction of the event that ended it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from server.accounts.models import User
+from server.errors import ApiError, validation_error
+from server.league import projections
+from server.league.models import (CheckIn, Club, Invite, Match, MatchSeat, Membership, Pair,
+                                  Round, Season)
+from server.tables import services as table_services
+from server.tables.models import Table
+from server.tables.services import controller_of, writing
+
+INVITE_ALPHABET = table_services.CODE_ALPHABET
+
+
+# -- roles -------------------------------------------------------------------------------
+def membership_of(club: Club, user: User | None) -> Membership | None:
+    if user is None:
+        return None
+    return Membership.objects.filter(club=club, user=user, active=True).first()
+
+
+def check_member(club: Club, user: User | None) -> Membership:
+    if user is None:
+        raise ApiError("not_authenticated", "log in: send 'Authorization: Token <your token>'", 401)
+    membership = membership_of(club, user)
+    if membership is None:
+        raise ApiError("not_a_member", f"you are not a member of the club {club.slug!r}", 403)
+    return membership
+
+
+def check_organizer(club: Club, user: User | None) -> Membership:
+    membership = check_member(club, user)
+    if membership.role != "organizer":
+        raise ApiError("organizer_only", "only the club's organizers may do this", 403)
+    return membership
+
+
+def check_person(user: User) -> None:
+    if user.is_bot:
+        raise ApiError("permission_denied", "bot accounts do not manage clubs", 403)
+
+
+# -- clubs -------------------------------------------------------------------------------
+def do_create_club(user: User, slug: str, name: str, description: str = "",
+                   visibility: str = "public") -> Club:
+    check_person(user)
+    if Club.objects.filter(slug=slug).exists():
+        raise ApiError("slug_taken", f"a club named {slug!r} exists", 409)
+    try:
+        with writing(), transaction.atomic():
+            club = Club.objects.create(slug=slug, name=name, description=description,
+                                       visibility=visibility, created_by=user)
+            Membership.objects.create(club=club, user=user, role="organizer")
+    except IntegrityError:
+        raise ApiError("slug_taken", f"a club named {slug!r} exists", 409) from None
+    return club
+
+
+def do_update_club(user: User, club: Club, changes: dict) -> Club:
+    check_organizer(club, user)
+    with writing(), transaction.atomic():
+        for name, value in changes.items():
+            setattr(club, name, value)
+        club.save(update_fields=list(changes) or None)
+    return club
+
+
+def do_create_invite(user: User, club: Club, single_use: bool = False,
+                     expires_at: dt.datetime | None = None) -> Invite:
+    check_organizer(club, user)
+    if expires_at is not None and expires_at <= timezone.now():
+        raise validation_error("expires_at must be in the future")
+    with writing(), transaction.atomic():
+        while True:
+            code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(10))
+            if not Invite.objects.filter(code=code).exists():
+                break
+        return Invite.objects.create(club=club, code=code, created_by=user, single_use=single_use,
+                                     expires_at=expires_at)
+
+
+def check_invite(club: Club, code: str) -> Invite:
+    invite = Invite.objects.filter(club=club, code=code.strip().upper()).first()
+    if invite is None:
+        raise ApiError("invite_invalid", "no such invite code for this club", 404)
+    if invite.expires_at is not None and invite.expires_at <= timezone.now():
+        raise ApiError("invite_expired", "this invite code has expired", 410)
+    if invite.single_use and invite.uses > 0:
+        raise ApiError("invite_used", "this single-use invite code was used already", 409)
+    return invite
+
+
+def do_join_club(user: User, club: Club, code: str) -> Membership:
+    check_person(user)
+    with writing(), transaction.atomic():
+        invite = check_invite(club, code)
+        membership = Membership.objects.filter(club=club, user=user).first()
+        if membership is not None and membership.active:
+            raise ApiError("already_member", "you are a member of this club already", 409)
+        Invite.objects.filter(pk=invite.pk).update(uses=invite.uses + 1)
+        if membership is None:
+            return Membership.objects.create(club=club, user=user, role="member")
+        membership.active, membership.role, membership.removed_at = True, "member", None
+        membership.save(update_fields=["active", "role", "removed_at"])
+        return membership
+
+
+def _active_member(club: Club, username: str) -> Membership:
+    membership = (Membership.objects.filter(club=club, user__username=username, active=True)
+                  .select_related("user").first())
+    if membership is None:
+        raise ApiError("not_found", f"{username!r} is not a member of this club", 404)
+    return membership
+
+
+def _check_keeps_an_organizer(club: Club, leaving: Membership) -> None:
+    if leaving.role != "organizer":
+        return
+    others = Membership.objects.filter(club=club, role="organizer", active=True).exclude(pk=leaving.pk)
+    if not others.exists():
+        raise ApiError("last_organizer", "a club keeps at least one organizer", 409)
+
+
+def do_remove_member(user: User, club: Club, username: str) -> Membership:
+    """The member leaves the club's lists; their matches and ratings stay."""
+    check_organizer(club, user)
+    with writing(), transaction.atomic():
+        membership = _active_member(club, username)
+        _check_keeps_an_organizer(club, membership)
+        membership.active, membership.removed_at = False, timezone.now()
+        membership.save(update_fields=["active", "removed_at"])
+        return membership
+
+
+def do_set_role(user: User, club: Club, username: str, role: str) -> Membership:
+    check_organizer(club, user)
+    with writing(), transaction.atomic():
+        membership = _active_member(club, username)
+        if membership.user.is_bot and role == "organizer":
+            raise ApiError("permission_denied", "a bot cannot organize a club", 403)
+        if role == "member":
+            _check_keeps_an_organizer(club, membership)
+        membership.role = role
+        membership.save(update_fields=["role"])
+        return membership
+
+
+def do_enter_bot(user: User, club: Club, bot_name: str) -> Membership:
+    """A member enters a bot they own; an organizer enters house bots (no owner)."""
+    member = check_member(club, user)
+    bot = User.objects.filter(username=bot_name, is_bot=True).first()
+    if bot is None:
+        raise ApiError("not_found", f"no bot account named {bot_name!r}", 404)
+    if bot.bot_owner_id is None:
+        if member.role != "organizer":
+            raise ApiError("organizer_only", "only organizers enter house bots", 403)
+    elif bot.bot_owner_id != user.pk:
+        raise ApiError("not_your_bot", f"{bot.username} is another member's bot", 403)
+    with writing(), transaction.atomic():
+        membership = Membership.objects.filter(club=club, user=bot).first()
+        if membership is not None and membership.active:
+            raise ApiError("already_member", f"{bot.username} is in this club already", 409)
+        if membership is None:
+            return Membership.objects.create(club=club, user=bot, role="member", entered_by=user)
+        membership.active, membership.removed_at, membership.entered_by = True, None, user
+        membership.save(update_fields=["active", "removed_at", "entered_by"])
+        return membership
+
+
+# -- seasons and pairs ---------------------------------------------------------------------
+def do_create_season(user: User, club: Club, name: str, format: str,
+                     starts_on: dt.date | None = None, ends_on: dt.date | None = None,
+                     fill_with_bots: bool = False, seed: int | None = None) -> Season:
+    check_organizer(club, user)
+    if starts_on and ends_on and ends_on < starts_on:
+        raise validation_error("ends_on is before starts_on")
+    with writing(), transaction.atomic():
+        return Season.objects.create(club=club, name=name, format=format, starts_on=starts_on,
+                                     ends_on=ends_on, fill_with_bots=fill_with_bots,
+                                     seed=random.randrange(2**31) if seed is None else seed)
+
+
+def check_format(season: Season, wanted: str) -> None:
+    if season.format != wanted:
+        raise ApiError("wrong_format", f"this is a {season.format} season", 409)
+
+
+def _members(club: Club, usernames: list[str]) -> list[User]:
+    found = {m.user.username: m.user for m in Membership.objects.filter(
+        club=club, active=True, user__username__in=usernames).select_related("user")}
+    missing = [u for u in usernames if u not in found]
+    if missing:
+        raise ApiError("not_a_member", f"not members of this club: {', '.join(missing)}", 409)
+    return [found[u] for u in usernames]
+
+
+def do_register_pair(user: User, season: Season, name: str, player_1: str, player_2: str) -> Pair:
+    check_organizer(season.club, user)
+    check_format(season, "pairs")
+    first, second = _members(season.club, [player_1, player_2])
+    if controller_of(first) == controller_of(second):
+        raise ApiError("one_seat_per_player", "a pair is two different people", 409)
+    with writing(), transaction.atomic():
+        taken = {controller_of(p) for pair in Pair.objects.filter(season=season)
+                 .select_related("player_1", "player_2") for p in (pair.player_1, pair.player_2)}
+        if {controller_of(first), controller_of(second)} & taken:
+            raise ApiError("already_in_pair", "a player (or their bot) is in a pair of this "
+                           "season already", 409)
+        return Pair.objects.create(season=season, name=name or f"{first.username} & {second.username}",
+                                   player_1=first, player_2=second)
+
+
+# -- rounds --------------------------------------------------------------------------------
+def do_create_round(user: User, season: Season) -> Round:
+    check_organizer(season.club, user)
+    with writing(), transaction.atomic():
+        number = (season.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        return Round.objects.create(season=season, number=number)
+
+
+def check_round_open(round_: Round) -> None:
+    if round_.status != "open":
+        raise ApiError("round_started", f"round {round_.number} has started already", 409)
+
+
+def do_check_in(user: User, round_: Round, players: list[str] | None = None,
+                pairs: list[int] | None = None) -> list[CheckIn]:
+    """Set who is present for an open round (the whole list, replacing any earlier one)."""
+    season = round_.season
+    check_organizer(season.club, user)
+    check_round_open(round_)
+    if season.format == "individual":
+        if pairs:
+            raise ApiError("wrong_format", "an individual season checks in players", 409)
+        people = _members(season.club, list(dict.fromkeys(players or [])))
+        controllers = [controller_of(p) for p in people]
+        if len(set(controllers)) != len(controllers):
+            raise ApiError("one_seat_per_player", "a member and their own bot cannot both play "
+                           "a round", 409)
+        rows = [CheckIn(round=round_, player=p) for p in people]
+    else:
+        if players:
+            raise ApiError("wrong_format", "a pairs season checks in pairs", 409)
+        ids = list(dict.fromkeys(pairs or []))
+        found = {p.pk: p for p in Pair.objects.filter(season=season, pk__in=ids)}
+        missing = [str(i) for i in ids if i not in found]
+        if missing:
+            raise ApiError("not_found", f"no pairs {', '.join(missing)} in this season", 404)
+        rows = [CheckIn(round=round_, pair=found[i]) for i in ids]
+    with writing(), transaction.atomic():
+        CheckIn.objects.filter(round=round_).delete()
+        return CheckIn.objects.bulk_create(rows)
+
+
+def check_may_start(round_: Round) -> None:
+    check_round_open(round_)
+    earlier = Round.objects.filter(season=round_.season, number__lt=round_.number)
+    if earlier.exclude(status="finished").exists():
+        raise ApiError("round_in_progress", "the previous round is not finished", 409)
+
+
+def do_start_round(user: User, round_: Round) -> list[Match]:
+    """Draw the round and create its rated tables, every seat assigned."""
+    season = round_.season
+    check_organizer(season.club, user)
+    with writing(), transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        check_may_start(round_)
+        if season.format == "individual":
+            seatings, byes = _draw_individual(round_)
+        else:
+            seatings, byes = _draw_pairs(round_)
+        if not seatings:
+            raise ApiError("not_enough_players", "too few present to make one table", 409)
+        matches = [_open_match(user, round_, number, seats, pairs)
+                   for number, (seats, pairs) in enumerate(seatings, start=1)]
+        if season.format == "individual":
+            CheckIn.objects.filter(round=round_, player_id__in=byes).update(bye=True)
+        else:
+            CheckIn.objects.filter(round=round_, pair_id__in=byes).update(bye=True)
+        round_.status, round_.started_at = "started", timezone.now()
+        round_.save(update_fields=["status", "started_at"])
+        projections.rebuild_standings(season)
+        seated = [s.player_id for m in matches for s in m.seats.all()]
+        transaction.on_commit(lambda: _tell_players(seated))
+    return matches
+
+
+def _draw_individual(round_: Round):
+    from server.league.pairing import draw_individual
+
+    season = round_.season
+    present = list(CheckIn.objects.filter(round=round_, player__isnull=False)
+                   .order_by("player_id").values_list("player_id", flat=True))
+    checked_in = set(present)
+    history = []
+    for match in Match.objects.filter(season=season).prefetch_related("seats").order_by("id"):
+        seats = {s.number: s.player_id for s in match.seats.all()}
+        history.append(tuple(seats[n] if seats[n] in _entrants(season) else None
+                             for n in (1, 2, 3, 4)))
+    draw = draw_individual(present, history, seed=_round_seed(round_),
+                           fill_with_bots=season.fill_with_bots,
+                           bye_counts=projections.season_byes(season))
+    fillers = iter(_house_bots(season, checked_in, sum(t.count(None) for t in draw.tables)))
+    players = User.objects.in_bulk(checked_in)
+    seatings = [({n: players[pid] if pid is not None else next(fillers)
+                  for n, pid in zip((1, 2, 3, 4), table)}, (None, None)) for table in draw.tables]
+    return seatings, list(draw.byes)
+
+
+def _entrants(season: Season) -> set[int]:
+    """Players ever checked in this season (house bots filling seats are not entrants)."""
+    if not hasattr(season, "_entrant_ids"):
+        season._entrant_ids = set(CheckIn.objects.filter(round__season=season, player__isnull=False)
+                                  .values_list("player_id", flat=True))
+    return season._entrant_ids
+
+
+def _house_bots(season: Season, present: set[int], needed: int) -> list[User]:
+    if not needed:
+        return []
+    bots = list(User.objects.filter(memberships__club=season.club, memberships__active=True,
+                                    is_bot=True, bot_owner__isnull=True)
+                .exclude(pk__in=present).order_by("username")[:needed])
+    if len(bots) < needed:
+        raise ApiError("not_enough_house_bots",
+                       f"{needed} seats to fill but the club has {len(bots)} free house bots: an "
+                       "organizer enters house bots into the club", 409)
+    return bots
+
+
+def _draw_pairs(round_: Round):
+    from server.league.pairing import draw_pairs
+
+    season = round_.season
+    present = list(CheckIn.objects.filter(round=round_, pair__isnull=False)
+                   .order_by("pair_id").values_list("pair_id", flat=True))
+    ranked = [pid for pid in season.standings.filter(pair__isnull=False)
+              .order_by("position").values_list("pair_id", flat=True) if pid in present]
+    played = [frozenset((a, b)) for a, b in Match.objects.filter(season=season)
+              .values_list("pair_a_id", "pair_b_id")]
+    # Pairs not ranked yet are drawn in a seeded order by the pairing module.
+    draw = draw_pairs(present, ranked, played, seed=_round_seed(round_),
+                      bye_counts=projections.season_byes(season))
+    pairs = Pair.objects.select_related("player_1", "player_2").in_bulk(present)
+    seatings = []
+    for x, y in draw.tables:
+        px, py = pairs[x], pairs[y]
+        seatings.append(({1: px.player_1, 2: py.player_1, 3: px.player_2, 4: py.player_2}, (px, py)))
+    return seatings, list(draw.byes)
+
+
+def _round_seed(round_: Round) -> int:
+    return round_.season.seed * 1000 + round_.number
+
+
+def _open_match(user: User, round_: Round, number: int, seats: dict[int, User], pairs) -> Match:
+    table = table_services.do_create_seated_table(user, seats, rated=True)
+    match = Match.objects.create(table=table, club=round_.season.club, season=round_.season,
+                                 round=round_, table_number=number, pair_a=pairs[0],
+                                 pair_b=pairs[1], rated=True, started_at=table.created_at)
+    _seat_players(match, seats)
+    return match
+
+
+def _seat_players(match: Match, seats: dict[int, User]) -> None:
+    MatchSeat.objects.bulk_create([
+        MatchSeat(match=match, number=n, player=p, team="A" if n in (1, 3) else "B", is_bot=p.is_bot)
+        for n, p in sorted(seats.items()) if p is not None])
+
+
+def _tell_players(user_ids: list[int]) -> None:
+    from server.realtime.notify import league_tables_changed
+
+    league_tables_changed(user_ids)
+
+
+# -- annul -----------------------------------------------------------------------------------
+def do_annul(user: User, match: Match, reason: str) -> Match:
+    """An organizer stops a stuck match: an ``annul`` event in the table's log."""
+    if match.club_id is None:
+        raise ApiError("not_a_league_match", "only league matches are annulled", 409)
+    check_organizer(match.club, user)
+    if not reason.strip():
+        raise validation_error("say why the match is annulled (reason)")
+    table_services.do_annul(user, match.table, reason.strip())
+    match.refresh_from_db()
+    return match
+
+
+# -- results (receiver of tables.signals.match_ended) ------------------------------------------
+def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> None:
+    match = Match.objects.filter(table=table).select_related("season", "club").first()
+    if match is None:
+        match = _casual_match(table)
+    projections.apply_result(match, state)
+    if match.season_id is not None and not annulled:
+        projections.rebuild_standings(match.season)
+    if match.club_id is not None and match.rated and not annulled:
+        projections.rate(match)
+    if match.round_id is not None:
+        _finish_round_if_done(match.round_id)
+    seated = list(match.seats.values_list("player_id", flat=True))
+    transaction.on_commit(lambda: _tell_players(seated))
+
+
+def _casual_match(table: Table) -> Match:
+    match = Match.objects.create(table=table, rated=table.rated, started_at=table.created_at)
+    seats = {s.number: s.player for s in table.seats.select_related("player")}
+    _seat_players(match, seats)
+    return match
+
+
+def _finish_round_if_done(round_id: int) -> None:
+    if not Match.objects.filter(round_id=round_id, status="playing").exists():
+        Round.objects.filter(pk=round_id).update(status="finished")

@@ -1,0 +1,33 @@
+from django.urls import path
+
+from server.league import views
+
+CLUB = "api/clubs/<slug:slug>"
+SEASON = CLUB + "/seasons/<int:season_id>"
+ROUND = SEASON + "/rounds/<int:number>"
+
+urlpatterns = [
+    path("api/clubs", views.ClubsView.as_view()),
+    path(CLUB, views.ClubView.as_view()),
+    path(CLUB + "/members", views.MembersView.as_view()),
+    path(CLUB + "/members/<str:username>", views.MemberView.as_view()),
+    path(CLUB + "/invites", views.InvitesView.as_view()),
+    path(CLUB + "/join", views.JoinClubView.as_view()),
+    path(CLUB + "/ratings", views.RatingsView.as_view()),
+    path(CLUB + "/seasons", views.SeasonsView.as_view()),
+    path(SEASON, views.SeasonView.as_view()),
+    path(SEASON + "/pairs", views.PairsView.as_view()),
+    path(SEASON + "/standings", views.StandingsView.as_view()),
+    path(SEASON + "/rounds", views.RoundsView.as_view()),
+    path(ROUND, views.RoundView.as_view()),
+    path(ROUND + "/checkin", views.CheckInView.as_view()),
+    path(ROUND + "/start", views.StartRoundView.as_view()),
+    path(ROUND + "/tables", views.RoundTablesView.as_view()),
+    path("api/matches", views.MatchesView.as_view()),
+    path("api/matches/<int:match_id>", views.MatchView.as_view()),
+    path("api/matches/<int:match_id>/record", views.MatchRecordView.as_view()),
+    path("api/matches/<int:match_id>/hands", views.MatchHandsView.as_view()),
+    path("api/matches/<int:match_id>/annul", views.AnnulView.as_view()),
+    path("api/players/<str:username>", views.PlayerView.as_view()),
+    path("api/me/league-tables", views.MyLeagueTablesView.as_view()),
+]
