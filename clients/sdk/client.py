@@ -180,10 +180,18 @@ class DekabesClient:
         return None if response.status_code in (404, 405) or response.status_code >= 500 else url
 
     # ------------------------------------------------------------------ clubs and leagues
-    def clubs(self) -> list[dict]:
-        """Clubs I may see (the league API; ``NotFound`` on a server without it)."""
-        data = self.request("GET", "/api/clubs")
-        return list(data.get("results", data.get("clubs", [])) if isinstance(data, dict) else data)
+    def clubs(self, mine: bool = False) -> list[dict]:
+        """Clubs I may see, every page of them (``mine``: only those I belong to). A server
+        without the league API raises ``NotFound``."""
+        out: list[dict] = []
+        page = 1
+        while True:
+            data = self.request("GET", "/api/clubs", params={"page": page})
+            out.extend(data.get("results", []) if isinstance(data, dict) else data)
+            if not isinstance(data, dict) or not data.get("next"):
+                break
+            page += 1
+        return [c for c in out if c.get("your_role")] if mine else out
 
     def league_tables(self, wait: float | None = None, after: int | None = None) -> dict:
         """My tables of the current league rounds; with ``wait``/``after`` a long-poll that

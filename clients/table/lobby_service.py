@@ -259,7 +259,7 @@ class LobbyService:
             return
         with self._client() as client:
             try:
-                clubs = client.clubs()
+                clubs = client.clubs(mine=True)
                 data = client.league_tables()
             except ApiError as problem:
                 if problem.status in (404, 405):
@@ -273,7 +273,11 @@ class LobbyService:
 
     def _emit_league(self, clubs, data: dict) -> None:
         names = tuple(str(c.get("name") or c.get("slug") or "") for c in clubs)
-        tables = tuple(data.get("tables") or data.get("results") or [])
+        by_slug = {c.get("slug"): c.get("name") or c.get("slug") for c in clubs}
+        tables = tuple({"code": t.get("table") or t.get("code"), "seat": t.get("seat"),
+                        "club": by_slug.get(t.get("club"), t.get("club")),
+                        "round": t.get("round"), "team": t.get("team")}
+                       for t in data.get("tables") or [])
         version = data.get("version")
         if self._session is not None:
             self._session.league_version = version
@@ -300,7 +304,7 @@ class LobbyService:
                     if generation != self._league_generation:
                         return
                     if data.get("version") != session.league_version:
-                        clubs = client.clubs()
+                        clubs = client.clubs(mine=True)
                         self._emit_league(clubs, data)
                     elif data.get("version") is None:
                         self._stop.wait(LEAGUE_WAIT)    # no versions: a slow poll

@@ -293,3 +293,48 @@ def _start_again(server) -> None:
         except requests.RequestException:
             time.sleep(0.5)
     raise AssertionError("the server did not come back")
+
+
+def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, live_server_url):
+    """A club of mine, a season, a round started by the organizer while the lobby is
+    open: the lobby says so within a long-poll and one tap sits me at my rated seat."""
+    drv = lobby_factory()
+    me = drv.sign_up()
+    api = DekabesClient(live_server_url, drv.lobby.token)
+    slug = f"c{uuid.uuid4().hex[:8]}"
+    api.request("POST", "/api/clubs", json={"slug": slug, "name": f"Club {slug}"})
+    invite = api.request("POST", f"/api/clubs/{slug}/invites", json={})["code"]
+    bots = []
+    for _ in range(3):              # a member and their own bot may not share a round
+        owner = DekabesClient(live_server_url)
+        owner.register(f"ow{uuid.uuid4().hex[:8]}", PASSWORD)
+        owner.request("POST", f"/api/clubs/{slug}/join", json={"code": invite})
+        bot = owner.register_bot(f"lb{uuid.uuid4().hex[:8]}")
+        owner.request("POST", f"/api/clubs/{slug}/members", json={"bot": bot.username})
+        bots.append(bot)
+    runners = [Runner(DekabesClient(live_server_url, b.token),
+                      RunnerOptions(delay=0, discover_every=0.5, poll_wait=2, seed=n)).start()
+               for n, b in enumerate(bots)]
+    drv.runners.extend(runners)
+    drv.tap("refresh")
+    drv.until(lambda: drv.lobby.league.supported and f"Club {slug}" in drv.lobby.league.clubs,
+              what="my club in the lobby")
+    assert not drv.lobby.league.tables
+    season = api.request("POST", f"/api/clubs/{slug}/seasons",
+                         json={"name": "Autumn", "format": "individual", "seed": 5})
+    base = f"/api/clubs/{slug}/seasons/{season['id']}"
+    api.request("POST", base + "/rounds")
+    api.request("POST", base + "/rounds/1/checkin",
+                json={"players": [me] + [b.username for b in bots]})
+    started = time.monotonic()
+    api.request("POST", base + "/rounds/1/start")
+    drv.until(lambda: drv.lobby.league.tables, timeout=40, what="the league table")
+    told_after = time.monotonic() - started
+    code = drv.lobby.league.tables[0]["code"]
+    assert any(t.text == f"Your league table is ready: {code}" for t in drv.lobby.toasts)
+    drv.tick()
+    drv.screenshot("lobby-league")
+    drv.tap("open", code)
+    drv.until(lambda: drv.shell.table is not None and drv.shell.table.seats, what="the rated seat")
+    assert drv.shell.connection.code == code
+    assert told_after < 15, f"told {told_after:.1f} s after the round started"
