@@ -158,7 +158,7 @@ def run_lobby(args, settings, size) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        settings.window = tuple(shell.active.size)
+        settings.window = tuple(shell.window_size)
         shell.close()
         pygame.quit()
     return 0

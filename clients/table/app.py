@@ -10,6 +10,7 @@ of the frame (``app.hits``) that the next pointer event is tested against.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pygame
 
@@ -26,6 +27,12 @@ PASS_FLASH = 1.6
 LANDING_HOLD = 1.0
 # While nothing moves the loop wakes this often for input and the network (seconds).
 IDLE_POLL = 1 / 30
+
+
+def ui_scale(window: tuple[int, int]) -> float:
+    """How much bigger than the 1280×800 design the window is (1 up to 15 % more)."""
+    ratio = min(window[0] / 1280, window[1] / 800)
+    return 1.0 if ratio < 1.15 else min(2.0, round(ratio, 3))
 
 
 def finished_view(view: dict) -> dict:
@@ -63,7 +70,11 @@ class TableApp:
         if lang:
             self.settings.lang = lang
         self.tr = Translator(self.settings.lang or detect_language())
-        self.size = size or tuple(self.settings.window)
+        self.window_size = tuple(size or tuple(self.settings.window))
+        self.size = self.window_size      # the drawing's size (smaller when scaled up)
+        self.scale = 1.0
+        self._canvas: pygame.Surface | None = None
+        self._set_window_size(self.window_size)
         self.on_quit = on_quit
         self.screen_surface: pygame.Surface | None = None
         self.running = True
@@ -86,7 +97,7 @@ class TableApp:
         self.pass_flash: dict[int, float] = {}
         self.drag: Drag | None = None
         self.hits: list[Hit] = []
-        self.pointer = table_input.PointerTracker(lambda: self.size)
+        self.pointer = table_input.PointerTracker(lambda: self.window_size)
         self.message = ""
         self.frame_ms: list[float] = []
         self._line_seen: list[str] | None = None    # None: nothing seen yet on this screen
@@ -179,8 +190,9 @@ class TableApp:
         render.clear_caches()
         pygame.display.set_caption(self.tr("app.title"))
         if pygame.display.get_driver() != "dummy":      # headless: any size is fine
-            self.size = config.fit_to_display(self.size, pygame.display.get_desktop_sizes())
-        self.screen_surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+            self._set_window_size(config.fit_to_display(self.window_size,
+                                                        pygame.display.get_desktop_sizes()))
+        self.screen_surface = pygame.display.set_mode(self.window_size, pygame.RESIZABLE)
         return self.screen_surface
 
     def run(self, seconds: float | None = None) -> None:
@@ -213,11 +225,21 @@ class TableApp:
             self.dirty = True
         if self.screen_surface is not None and (force or self.dirty or self.animating()):
             self.dirty = False
-            self.hits = render.draw(self, screen)
+            self.hits = render.draw(self, screen, self._drawing_surface())
+            if self.scale != 1.0:
+                pygame.transform.smoothscale(self._canvas, self.screen_surface.get_size(),
+                                             self.screen_surface)
             pygame.display.flip()
             self.frame_ms.append((time.perf_counter() - started) * 1000)
             del self.frame_ms[:-600]
         return screen
+
+    def _drawing_surface(self) -> pygame.Surface:
+        if self.scale == 1.0:
+            return self.screen_surface
+        if self._canvas is None or self._canvas.get_size() != self.size:
+            self._canvas = pygame.Surface(self.size).convert(self.screen_surface)
+        return self._canvas
 
     def animating(self) -> bool:
         """Is anything on screen moving (so frames must keep coming)?"""
@@ -242,7 +264,7 @@ class TableApp:
             self.close_panel()
         self.running = False
         if self.save_settings:
-            self.settings.window = tuple(self.size)
+            self.settings.window = tuple(self.window_size)
             config.save(self.settings)
         if self.on_quit:
             self.on_quit()
@@ -508,14 +530,29 @@ class TableApp:
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
             surface = pygame.display.get_surface()
             if surface is not None:
-                self.size = surface.get_size()
+                self.screen_surface = surface
+                self._set_window_size(surface.get_size())
             return
         command = table_input.key_action(event)
         if command:
             self.command(command)
             return
         for pointer in self.pointer.feed(event):
+            if self.scale != 1.0:           # window pixels -> the drawing's pixels
+                pointer = replace(pointer, pos=self.to_drawing(pointer.pos),
+                                  start=self.to_drawing(pointer.start))
             self.pointer_event(pointer)
+
+    def to_drawing(self, pos) -> tuple[int, int]:
+        return int(pos[0] / self.scale), int(pos[1] / self.scale)
+
+    def _set_window_size(self, size) -> None:
+        """A big window draws the table at a smaller size and scales it up, so tiles and
+        text grow with the window instead of floating in an empty board."""
+        self.window_size = (int(size[0]), int(size[1]))
+        self.scale = ui_scale(self.window_size)
+        self.size = (round(self.window_size[0] / self.scale), round(self.window_size[1] / self.scale))
+        self.dirty = True
 
     def hit_at(self, pos) -> tuple | None:
         for hit in reversed(self.hits):          # drawn last = on top

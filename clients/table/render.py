@@ -62,9 +62,10 @@ def seat_anchor(app, seat: int | None) -> tuple[int, int]:
     return layout.seats[position].center
 
 
-def draw(app, screen) -> list[Hit]:
-    """Draw one frame on ``app.screen_surface``; returns its hits (topmost last)."""
-    surface = app.screen_surface
+def draw(app, screen, surface: pygame.Surface | None = None) -> list[Hit]:
+    """Draw one frame (on ``surface``, the window by default) at ``app.size``; returns its
+    hits (topmost last), in the drawing's pixels."""
+    surface = surface or app.screen_surface
     _frame_hits.clear()
     surface.fill(d.FELT)
     kind = screen.kind

@@ -46,6 +46,10 @@ class Shell:
         self.running = True
 
     @property
+    def window_size(self) -> tuple[int, int]:
+        return getattr(self.active, "window_size", self.active.size)
+
+    @property
     def active(self):
         return self.table if self.table is not None else self.lobby
 
@@ -63,7 +67,7 @@ class Shell:
 
     def open_table(self, server: str, token: str, code: str, seats: list[int]) -> None:
         self.connection = self._connection_factory(server, token, code, seats)
-        app = TableApp(self.connection, self.settings, size=self.active.size,
+        app = TableApp(self.connection, self.settings, size=self.lobby.size,
                        save_settings=self.save_settings, on_quit=self._table_quit)
         app.tr = self.lobby.tr
         app.screen_surface = pygame.display.get_surface() or self.surface
@@ -76,7 +80,7 @@ class Shell:
         if table is not None:
             if table.panel:
                 table.close_panel()
-            self.lobby.size = table.size
+            self.lobby.size = table.window_size
             self.lobby.tr = table.tr
         if self.connection is not None:
             self.connection.close()

@@ -318,3 +318,23 @@ def test_a_played_tile_slides_into_place_without_blocking_input():
     _time.sleep(0.35)                       # "slow" is 300 ms
     app.tick([])
     assert tile not in app.flights
+
+
+def test_a_big_window_scales_the_table_up_and_taps_still_land():
+    from clients.table.app import ui_scale
+    assert ui_scale((1280, 800)) == 1.0 and ui_scale((1366, 768)) == 1.0
+    assert ui_scale((1920, 1080)) == pytest.approx(1.35)
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 1)
+    app, conn = app_for(m, [1], size=(1920, 1080))
+    assert app.window_size == (1920, 1080) and app.size == (1422, 800)
+    assert app.screen_surface.get_size() == (1920, 1080)
+    tile = sorted(app.legal_plays(1))[0]
+    hit = next(h for h in app.hits if h.action == ("tile", tile))
+    x, y = (round(v * app.scale) for v in hit.rect.center)          # window pixels
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1))
+    app.tick()
+    assert app.selected == tile
+    small, _ = app_for(m, [1], size=(1280, 800))
+    small_hit = next(h for h in small.hits if h.action == ("tile", tile))
+    assert hit.rect.w * app.scale > small_hit.rect.w * 1.3, "tiles grow with the window"

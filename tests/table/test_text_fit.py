@@ -115,3 +115,39 @@ def test_every_catalogue_string_fits_a_toolbar_button_and_a_seat_box(lang, size)
         for box in boxes:
             rect = d.text(surface, value, box.center, 17, bold=True, anchor="center", within=box)
             assert box.left <= rect.left and rect.right <= box.right, (msg_id, value, box)
+
+
+@pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lobby_keeps_its_texts_in_their_boxes(drawn, lang, size):
+    from clients.table.config import Settings
+    from clients.table.lobby import Lobby
+    from clients.table.lobby_service import LeagueInfo, TableEntry
+    pygame.init()
+    d.clear_caches()
+    surface = pygame.display.set_mode(size)
+    lobby = Lobby(Settings(), lang=lang, size=size, server="http://192.168.100.200:8000",
+                  save_settings=False)
+    try:
+        lobby.screen_surface = surface
+        lobby.fields["server"].value = "http://a-very-long-club-server-name.example.org:8000/x"
+        lobby.say(lobby.tr("lobby.err.register_invalid"), error=True)
+        drawn.clear()
+        assert lobby.tick([]).kind == "signin"
+        _check(drawn, size, (lang, "signin"))
+        lobby.username = "a-rather-long-username-of-forty-chars"
+        table = _bot_table("K7Q2MX")
+        done = Table(code="ZZ9ZZ9", owner="me", rated=False, version=9, paused=False,
+                     phase="match_over", seats=table.seats,
+                     raw={"created_at": "2026-12-03T12:00:00+00:00"})
+        lobby.unfinished = [TableEntry(table, (1,)) for _ in range(3)]
+        lobby.finished = [TableEntry(done, (1,), "B", (0, 4), "http://x/tables/ZZ9ZZ9/replay")]
+        lobby.league = LeagueInfo(True, ("Club of the long name", "Second club"), (
+            {"code": "LG1234", "club": "Club of the long name", "round": 12, "seat": 1},))
+        lobby.status = "offline"
+        lobby.toast(lobby.tr("lobby.signed_out_kept"))
+        drawn.clear()
+        assert lobby.tick([]).kind == "lobby"
+        _check(drawn, size, (lang, "lobby"))
+    finally:
+        lobby.close()
