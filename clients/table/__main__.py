@@ -4,7 +4,7 @@
         starts the embedded server and the house bots on this machine, creates a table
         with you at the human seats (several: pass-and-play) and opens the window;
         quitting the window stops what it started.
-    python -m clients.table --server URL
+    python -m clients.table [--server URL]
         opens the lobby for that club server: sign in or register, then your tables,
         a new casual table, a table by its code, your league table, recent matches.
         The address and your sign-in are remembered (the settings file, owner-only).
@@ -38,7 +38,7 @@ def seat_list(text: str) -> list[int]:
 def parse(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m clients.table", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    where = parser.add_mutually_exclusive_group(required=True)
+    where = parser.add_mutually_exclusive_group()
     where.add_argument("--local", action="store_true", help="server and bots on this machine")
     where.add_argument("--server", help="URL of a club server, e.g. http://192.168.1.20:8000")
     parser.add_argument("--token", default=os.environ.get("DEKABES_TOKEN"),
@@ -57,7 +57,10 @@ def parse(argv=None) -> argparse.Namespace:
     if args.server and (args.table or args.create) and not args.token:
         parser.error("--table/--create need --token (or DEKABES_TOKEN); "
                      "without them --server opens the lobby")
-    args.lobby = bool(args.server and not (args.table or args.create))
+    if (args.table or args.create) and not args.server:
+        parser.error("--table/--create need --server URL")
+    # No --local and no table: the lobby (for --server, or the server remembered).
+    args.lobby = not args.local and not (args.table or args.create)
     return args
 
 

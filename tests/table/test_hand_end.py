@@ -22,7 +22,7 @@ from clients.table.render import log_lines, why_line
 from engine import Match
 from engine.match import deal_event
 from tests.engine.helpers import random_event, start
-from tests.table.driver import ivory_pixels
+from tests.table.driver import ARTIFACTS, ivory_pixels
 from tests.table.test_table_offline import ALL_HUMAN, EngineTable, app_for, match_where, tap
 
 
@@ -72,6 +72,8 @@ def test_the_last_tile_lands_on_the_finished_board_and_the_next_deal_waits_for_c
     app.tick([])
     assert app.decide().kind == "landing", "the finished board stays about a second"
     assert ivory_pixels(app.screen_surface) > 0, "the finished line is drawn"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(app.screen_surface, str(ARTIFACTS / "landing.png"))
     tap(app, "skip_landing")                       # a tap skips the wait
     assert app.tick([]).kind == "reveal"
     assert not any(h.action[0] == "accept" for h in app.hits)

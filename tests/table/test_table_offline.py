@@ -185,6 +185,9 @@ def test_the_match_end_can_be_closed_to_look_at_the_board():
     m = match_where(lambda m: m.phase == "match_over")
     app, conn = app_for(m, [1])
     assert app.tick([]).kind == "match_over"
+    from tests.table.driver import ARTIFACTS
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(app.screen_surface, str(ARTIFACTS / "match-over.png"))
     tap(app, "match_seen")
     assert app.tick([]).kind == "table"
 
