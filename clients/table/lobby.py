@@ -214,6 +214,8 @@ class Lobby:
             return self.tr("lobby.err.register_invalid")
         if code == "not_found" and context == "sign_in":
             return self.tr("lobby.err.bad_server")
+        if code == "validation_error" and context == "create" and self.level == "house":
+            return self.tr("lobby.err.no_house")      # no "house" bot account there
         return self.tr.error(code, code)
 
     def _error(self, code: str, context: str) -> None:

@@ -338,3 +338,13 @@ def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, 
     drv.until(lambda: drv.shell.table is not None and drv.shell.table.seats, what="the rated seat")
     assert drv.shell.connection.code == code
     assert told_after < 15, f"told {told_after:.1f} s after the round started"
+
+
+def test_a_server_without_club_computers_says_so(lobby_factory):
+    drv = lobby_factory()                   # the test server has no "house" bot account
+    drv.sign_up()
+    assert drv.lobby.level == "house"
+    drv.tap("create")
+    drv.until(lambda: any(t.text.startswith("This server has no club computers")
+                          for t in drv.lobby.toasts), what="the no-house sentence")
+    assert drv.shell.table is None

@@ -486,6 +486,10 @@ MESSAGES: dict[str, dict[str, object]] = {
     "err.throttled": {"en": "Too many attempts: wait a little and try again.", "es": "Demasiados intentos: espera un poco y vuelve a probar.", "ru": "Слишком много попыток: подождите немного и повторите.", "ms": "Terlalu banyak cubaan: tunggu sebentar dan cuba lagi."},
     "err.server_error": {"en": "The server failed; try again.", "es": "El servidor falló; inténtalo de nuevo.", "ru": "Сбой сервера; попробуйте ещё раз.", "ms": "Pelayan gagal; cuba lagi."},
     "err.client_error": {"en": "Something went wrong here; the table stays open.", "es": "Algo falló aquí; la mesa sigue abierta.", "ru": "Здесь что-то пошло не так; стол остаётся открытым.", "ms": "Sesuatu tidak kena di sini; meja kekal terbuka."},
+    "lobby.err.no_house": {"en": "This server has no club computers: choose a level, and they play on this machine.", "es": "Este servidor no tiene ordenadores del club: elige un nivel y jugarán en esta máquina.", "ru": "На этом сервере нет клубных компьютеров: выберите уровень, и они будут играть на этой машине.", "ms": "Pelayan ini tiada komputer kelab: pilih tahap, dan ia bermain di mesin ini."},
+    "err.match_annulled": {"en": "The club's organizer annulled this match.", "es": "El organizador del club anuló esta partida.", "ru": "Организатор клуба аннулировал этот матч.", "ms": "Penganjur kelab membatalkan perlawanan ini."},
+    "err.match_over": {"en": "This match is over.", "es": "Esta partida ha terminado.", "ru": "Этот матч окончен.", "ms": "Perlawanan ini sudah tamat."},
+    "err.one_seat_per_player": {"en": "At a league table each person holds one seat (their own computers count as them).", "es": "En una mesa de liga cada persona ocupa un asiento (sus ordenadores cuentan como ella).", "ru": "За столом лиги у каждого одно место (его компьютеры считаются им самим).", "ms": "Di meja liga setiap orang memegang satu tempat (komputer miliknya dikira sebagai dirinya)."},
 }
 
 # Languages whose plural dicts need which categories.
