@@ -54,6 +54,15 @@ class Players:
         seats = {str(n): kinds[n - 1] for n in (1, 2, 3, 4)}
         join = [n for n in (1, 2, 3, 4) if kinds[n - 1] == "human"] if humans_joined else []
         bots = {str(n): self.bot.username for n in (1, 2, 3, 4) if kinds[n - 1] == "bot"}
+        self.seat_apis: dict[int, APIClient] = {}
+        if rated:
+            # One person, one seat: the owner's first human seat, a house bot of its own at
+            # every bot seat (other human seats stay free).
+            join = join[:1]
+            for n in bots:
+                house = new_bot(None)
+                bots[n] = house.username
+                self.seat_apis[int(n)] = client_for(house)
         response = self.owner_api.post("/api/tables", {"seats": seats, "join": join, "bots": bots,
                                                        "rated": rated}, format="json")
         assert response.status_code == 201, response.content
@@ -62,6 +71,8 @@ class Players:
         self.table = Table.objects.get(code=self.code)
 
     def api(self, seat: int) -> APIClient:
+        if seat in self.seat_apis:
+            return self.seat_apis[seat]
         return self.owner_api if self.kinds[seat - 1] == "human" else self.bot_api
 
     def seat(self, seat: int) -> dict:
