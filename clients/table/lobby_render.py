@@ -130,15 +130,18 @@ def draw_home(lobby, surface, frame) -> None:
     if status:
         d.text(surface, status[0], (12, top), 16, status[1], within=pygame.Rect(12, top, w - 24, 20))
         top += 26
-    if w >= 900:
-        left = pygame.Rect(12, top, int(w * 0.56) - 18, h - top - 12)
+    if w >= 600:                  # two columns: the forms stay reachable
+        left = pygame.Rect(12, top, int(w * (0.56 if w >= 900 else 0.5)) - 18, h - top - 12)
         right = pygame.Rect(left.right + 12, top, w - left.right - 24, h - top - 12)
-    else:
-        left = pygame.Rect(12, top, w - 24, h - top - 12)
-        right = None
-    y = draw_tables(lobby, surface, frame, left)
-    column = right or pygame.Rect(left.x, y + GAP, left.w, max(0, left.bottom - y - GAP))
-    draw_side(lobby, surface, frame, column)
+        y = draw_join(lobby, surface, frame, left, left.y)
+        draw_tables(lobby, surface, frame, pygame.Rect(left.x, y, left.w, left.bottom - y))
+        draw_side(lobby, surface, frame, right)
+    else:                         # one column: the forms first, the lists below them
+        column = pygame.Rect(12, top, w - 24, h - top - 12)
+        y = draw_join(lobby, surface, frame, column, column.y)
+        y = draw_side(lobby, surface, frame, pygame.Rect(column.x, y, column.w, column.bottom - y))
+        draw_tables(lobby, surface, frame,
+                    pygame.Rect(column.x, y + GAP, column.w, max(0, column.bottom - y - GAP)))
 
 
 def _section(surface, title: str, area: pygame.Rect, y: int) -> int:
@@ -178,6 +181,8 @@ def _players(lobby, entry) -> str:
 
 def draw_tables(lobby, surface, frame, area: pygame.Rect) -> int:
     tr = lobby.tr
+    if area.h < 60:
+        return area.y
     y = _section(surface, tr("lobby.my_tables"), area, area.y)
     casual = [e for e in lobby.unfinished if not e.table.rated]
     rows_left = max(1, (area.h // 2) // ROW_H)
@@ -210,7 +215,8 @@ def _card(surface, area: pygame.Rect, y: int, height: int) -> pygame.Rect:
     return card
 
 
-def draw_side(lobby, surface, frame, area: pygame.Rect) -> None:
+def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
+    """League, new table, join: returns where they end."""
     tr = lobby.tr
     y = area.y
     # League: my clubs and my table of the current round, one tap away.
@@ -256,19 +262,22 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> None:
             enabled="bot" in lobby.create_seats.values(), size=15)
     _button(surface, frame, pygame.Rect(inner.x, by + 150, inner.w, 48), tr("btn.create"),
             "create", enabled=not lobby.busy)
-    y = card.bottom + GAP
-    # Join one by its code.
-    if area.bottom - y < 100:
-        return
-    card = _card(surface, area, y, 104)
+    return card.bottom + GAP
+
+
+def draw_join(lobby, surface, frame, area: pygame.Rect, y: int) -> int:
+    """Join one by its code; returns where the next thing goes."""
+    tr = lobby.tr
+    card = _card(surface, area, y, 100)
     inner = card.inflate(-24, 0)
-    d.text(surface, tr("lobby.join_title"), (inner.x, card.y + 8), 18, d.WHITE, bold=True,
+    d.text(surface, tr("lobby.join_title"), (inner.x, card.y + 6), 18, d.WHITE, bold=True,
            within=inner)
     bw = min(150, max(96, d.text_width(tr("btn.join"), 17, True) + 28))
-    field = pygame.Rect(inner.x, card.y + 52, inner.w - bw - GAP, 44)
+    field = pygame.Rect(inner.x, card.bottom - 50, inner.w - bw - GAP, 42)
     _field(lobby, surface, frame, field, "code", tr("lobby.join_code"))
-    _button(surface, frame, pygame.Rect(field.right + GAP, field.y, bw, 44), tr("btn.join"),
+    _button(surface, frame, pygame.Rect(field.right + GAP, field.y, bw, 42), tr("btn.join"),
             "join", enabled=not lobby.busy)
+    return card.bottom + GAP
 
 
 def draw_toasts(lobby, surface) -> None:

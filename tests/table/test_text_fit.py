@@ -151,3 +151,30 @@ def test_the_lobby_keeps_its_texts_in_their_boxes(drawn, lang, size):
         _check(drawn, size, (lang, "lobby"))
     finally:
         lobby.close()
+
+
+@pytest.mark.parametrize("size", [(640, 480), (800, 600), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_lobby_forms_are_reachable_in_every_window(size):
+    from clients.table.config import Settings
+    from clients.table.lobby import Lobby
+    from clients.table.lobby_service import LeagueInfo, TableEntry
+    pygame.init()
+    d.clear_caches()
+    surface = pygame.display.set_mode(size)
+    lobby = Lobby(Settings(), lang="ru", size=size, server="http://127.0.0.1:8000",
+                  save_settings=False)
+    try:
+        lobby.screen_surface = surface
+        lobby.tick([])
+        window = pygame.Rect(0, 0, *size)
+        for action in (("field", "server"), ("field", "password"), ("sign_in",), ("register",)):
+            assert any(h.action == action and window.contains(h.rect) for h in lobby.hits), action
+        lobby.username = "ann"
+        lobby.unfinished = [TableEntry(_bot_table("K7Q2MX"), (1,))] * 4
+        lobby.league = LeagueInfo(True, ("Club",), ({"code": "LG1234", "club": "Club", "round": 1},))
+        lobby.tick([])
+        for action in (("create",), ("join",), ("field", "code"), ("sign_out",), ("seat", 4),
+                       ("open", "LG1234")):
+            assert any(h.action == action and window.contains(h.rect) for h in lobby.hits), action
+    finally:
+        lobby.close()
