@@ -17,6 +17,7 @@ import pygame
 from clients.table import config, input as table_input, render, sound
 from clients.table.connection import Connection
 from clients.table.i18n import Translator, detect_language, next_language
+from clients.table.screens import UiState, screen_for, seat_needing_the_device
 from clients.table.ui import Drag, Finale, Flight, Hit, Screen, Toast
 
 __all__ = ["TableApp", "Screen", "Hit", "finished_view", "ends_before_last_tile"]
@@ -128,54 +129,29 @@ class TableApp:
         state = self.states.get(seat) if seat is not None else None
         return bool(state and action in state.allowed)
 
+    def ui_state(self) -> UiState:
+        return UiState(tuple(self.seats), self.shown, self.handoff_done, self.revealed_upto or 0,
+                       self.finale, self.match_end_seen, time.monotonic())
+
     def seat_needing_the_device(self) -> int | None:
-        """The held seat that must act now, preferring the one already on screen."""
         newest = self.newest
-        if newest is None:
-            return None
-        view = newest.view
-        phase = view.get("phase")
-        if phase == "accept":
-            waiting = [s for s in self.seats if not view.get("accepted", {}).get(str(s))]
-            if self.shown in waiting:
-                return self.shown
-            return waiting[0] if waiting else None
-        if phase in ("choose_opener", "play") and view.get("to_act") in self.seats:
-            return view["to_act"]
-        return None
+        return None if newest is None else seat_needing_the_device(newest.view, self.ui_state())
 
     def decide(self) -> Screen:
+        """The screen now (``screens.screen_for``); a private screen of another seat than
+        the one shown makes it the one shown."""
         newest = self.newest
-        if newest is None:
-            return Screen("connecting")
-        results = newest.view.get("results") or []
-        if self.revealed_upto is None:
-            self.revealed_upto = len(results)
-        self.revealed_upto = min(self.revealed_upto, len(results))
-        viewer = self.shown or (self.seats[0] if self.seats else None)
-        if len(results) > self.revealed_upto and newest.view.get("last_hand"):
-            # Everybody looks at the finished board, then the reveal: no private tile.
-            finale = self.finale
-            if finale is not None and finale.results == len(results) and \
-                    time.monotonic() < finale.started + finale.hold:
-                return Screen("landing", viewer)
-            return Screen("reveal", viewer)
-        if newest.view.get("phase") == "match_over" and not self.match_end_seen:
-            return Screen("match_over", viewer)
-        wanted = self.seat_needing_the_device()
-        seat = wanted or self.shown or (self.seats[0] if self.seats else None)
-        if seat is None:
-            return Screen("connecting")
-        if len(self.seats) > 1 and seat != self.shown and self.handoff_done != seat:
-            return Screen("handoff", seat)
-        if self.shown != seat:
-            self._show(seat)
-        view = self.view_of(seat)
-        if view.get("phase") == "accept" and not view.get("accepted", {}).get(str(seat)):
-            return Screen("accept", seat)
-        if view.get("phase") == "choose_opener" and view.get("to_act") == seat:
-            return Screen("opener", seat)
-        return Screen("table", seat)
+        if newest is not None:
+            results = len(newest.view.get("results") or [])
+            if self.revealed_upto is None:       # what was over before we came is not news
+                self.revealed_upto = results
+            self.revealed_upto = min(self.revealed_upto, results)
+        screen = screen_for(newest.view if newest else None,
+                            {seat: state.view for seat, state in self.states.items()},
+                            self.ui_state())
+        if screen.kind in ("accept", "opener", "table") and screen.seat != self.shown:
+            self._show(screen.seat)
+        return screen
 
     def _show(self, seat: int) -> None:
         self.shown = seat
