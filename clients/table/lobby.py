@@ -212,6 +212,8 @@ class Lobby:
                            else "lobby.err.session_over")
         if code == "validation_error" and context == "sign_in":
             return self.tr("lobby.err.register_invalid")
+        if code == "connection_lost" and context in ("sign_in", "resume"):
+            return self.tr("lobby.err.unreachable")
         if code == "not_found" and context == "sign_in":
             return self.tr("lobby.err.bad_server")
         if code == "validation_error" and context == "create" and self.level == "house":

@@ -146,9 +146,11 @@ class LobbyService:
             except ConnectionLost:
                 self._set_status("offline")
                 # sign-in and sign-out are the player's to repeat; reads are retried
-                self._pending = command if command[0] in ("refresh", "resume") else None
-                if command[0] not in ("refresh", "resume"):
+                retried = command[0] in ("refresh", "resume")
+                if not retried or (command[0] == "resume" and self._pending is None):
+                    # said once; a remembered sign-in keeps being retried meanwhile
                     self._emit("error", "connection_lost", command[0])
+                self._pending = command if retried else None
             except ApiError as problem:
                 self._pending = None
                 self._set_status("online")

@@ -348,3 +348,14 @@ def test_a_server_without_club_computers_says_so(lobby_factory):
     drv.until(lambda: any(t.text.startswith("This server has no club computers")
                           for t in drv.lobby.toasts), what="the no-house sentence")
     assert drv.shell.table is None
+
+
+def test_an_unreachable_server_is_explained_and_the_form_stays_usable(lobby_factory):
+    from tests.conftest import free_port
+    drv = lobby_factory(url=f"http://127.0.0.1:{free_port()}")     # nothing listens there
+    drv.type("username", "someone")
+    drv.type("password", PASSWORD)
+    drv.tap("sign_in")
+    drv.until(lambda: drv.lobby.message and drv.lobby.message[0].startswith(
+        "No answer from that server"), timeout=60, what="the unreachable sentence")
+    assert not drv.lobby.busy and drv.has_hit("sign_in"), "the player can fix the address"

@@ -490,6 +490,7 @@ MESSAGES: dict[str, dict[str, object]] = {
     "err.match_annulled": {"en": "The club's organizer annulled this match.", "es": "El organizador del club anuló esta partida.", "ru": "Организатор клуба аннулировал этот матч.", "ms": "Penganjur kelab membatalkan perlawanan ini."},
     "err.match_over": {"en": "This match is over.", "es": "Esta partida ha terminado.", "ru": "Этот матч окончен.", "ms": "Perlawanan ini sudah tamat."},
     "err.one_seat_per_player": {"en": "At a league table each person holds one seat (their own computers count as them).", "es": "En una mesa de liga cada persona ocupa un asiento (sus ordenadores cuentan como ella).", "ru": "За столом лиги у каждого одно место (его компьютеры считаются им самим).", "ms": "Di meja liga setiap orang memegang satu tempat (komputer miliknya dikira sebagai dirinya)."},
+    "lobby.err.unreachable": {"en": "No answer from that server: check the address and that the server is running.", "es": "Ese servidor no responde: revisa la dirección y que el servidor esté en marcha.", "ru": "Сервер не отвечает: проверьте адрес и что сервер запущен.", "ms": "Tiada jawapan daripada pelayan itu: semak alamat dan pastikan pelayan berjalan."},
 }
 
 # Languages whose plural dicts need which categories.
