@@ -122,11 +122,6 @@ class DekabesClient:
         self.token = account.token
         return account
 
-    def logout(self) -> None:
-        """Revoke the token this client holds (the server forgets it) and drop it."""
-        self.request("POST", "/api/auth/logout")
-        self.token = None
-
     def rotate_token(self) -> str:
         """Swap the held token for a new one of the same device; the old one dies at once."""
         self.token = self.request("POST", "/api/auth/rotate")["token"]
