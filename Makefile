@@ -50,6 +50,11 @@ seed-demo: $(STAMP)
 	$(PY) manage.py migrate -v0
 	$(PY) manage.py seed_demo_league $(if $(SERVER),--server $(SERVER))
 
+# League reads with 10,000 finished matches in one club (standings, ratings, match list).
+.PHONY: bench-league
+bench-league: $(STAMP)
+	$(PY) -m server.league.bench
+
 # A login flood and a 400 MB body against a bystander's game actions (issue 11 figures).
 bench-abuse: $(STAMP)
 	$(PY) -m server.bench_abuse

@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 import requests
 
-from clients.sdk.errors import ApiError, ConnectionLost, error_from_response
+from clients.sdk.errors import ApiError, ConnectionLost, NotAuthenticated, error_from_response
 from clients.sdk.types import Account, SeatState, Table
 
 DEFAULT_TIMEOUT = 10.0
@@ -122,11 +122,6 @@ class DekabesClient:
         self.token = account.token
         return account
 
-    def logout(self) -> None:
-        """Revoke the token this client holds (the server forgets it) and drop it."""
-        self.request("POST", "/api/auth/logout")
-        self.token = None
-
     def rotate_token(self) -> str:
         """Swap the held token for a new one of the same device; the old one dies at once."""
         self.token = self.request("POST", "/api/auth/rotate")["token"]
@@ -151,6 +146,24 @@ class DekabesClient:
     def me(self) -> Account:
         return Account.from_json(self.request("GET", "/api/me"))
 
+    def logout(self) -> bool:
+        """Sign out: revoke this client's token on the server and forget it here.
+
+        True when the server revoked it (or no longer knew it); False when the server
+        has no revocation (``404``/``405`` on ``POST /api/auth/logout``): the token is
+        then only forgotten here and stays valid on the server."""
+        try:
+            self.request("POST", "/api/auth/logout")
+            revoked = True
+        except NotAuthenticated:
+            revoked = True              # already revoked, or never valid: nothing to undo
+        except ApiError as problem:
+            if problem.status not in (404, 405):
+                raise
+            revoked = False
+        self.token = None
+        return revoked
+
     def register_bot(self, name: str) -> Account:
         """Create a bot account owned by the caller; the result carries the bot's token."""
         return Account.from_json(self.request("POST", "/api/bots", json={"name": name}))
@@ -170,6 +183,52 @@ class DekabesClient:
     def tables(self, mine: bool = True) -> list[Table]:
         data = self.request("GET", "/api/tables", params={"mine": 1} if mine else None)
         return [Table.from_json(t) for t in data.get("tables", [])]
+
+    def unfinished_tables(self) -> list[Table]:
+        """My tables whose match is still going (newest first)."""
+        return [t for t in self.tables() if t.phase != "match_over"]
+
+    def finished_tables(self) -> list[Table]:
+        """My tables whose match is over (newest first)."""
+        return [t for t in self.tables() if t.phase == "match_over"]
+
+    def replay_url(self, code: str) -> str | None:
+        """The web page replaying table ``code``, if this server has one (the web app's
+        ``/tables/{code}/replay``); None when it answers 404 (no web app)."""
+        url = f"{self.base_url}/tables/{_seg(code)}/replay"
+        try:
+            response = self._session.get(url, headers={"User-Agent": self.user_agent},
+                                         allow_redirects=False, timeout=self.timeout)
+        except (requests.ConnectionError, requests.Timeout) as problem:
+            raise ConnectionLost(f"GET /tables/{code}/replay: {problem}") from problem
+        return None if response.status_code in (404, 405) or response.status_code >= 500 else url
+
+    # ------------------------------------------------------------------ clubs and leagues
+    def clubs(self, mine: bool = False) -> list[dict]:
+        """Clubs I may see, every page of them (``mine``: only those I belong to). A server
+        without the league API raises ``NotFound``."""
+        out: list[dict] = []
+        page = 1
+        while True:
+            data = self.request("GET", "/api/clubs", params={"page": page})
+            out.extend(data.get("results", []) if isinstance(data, dict) else data)
+            if not isinstance(data, dict) or not data.get("next"):
+                break
+            page += 1
+        return [c for c in out if c.get("your_role")] if mine else out
+
+    def league_tables(self, wait: float | None = None, after: int | None = None) -> dict:
+        """My tables of the current league rounds; with ``wait``/``after`` a long-poll that
+        answers as soon as they change past version ``after``."""
+        params: dict[str, Any] = {}
+        timeout = self.timeout
+        if wait:
+            wait = min(float(wait), MAX_LONG_POLL)
+            params["wait"] = f"{wait:g}"
+            timeout = self.timeout + wait
+        if after is not None:
+            params["after"] = int(after)
+        return self.request("GET", "/api/me/league-tables", params=params or None, timeout=timeout)
 
     def table(self, code: str) -> Table:
         return Table.from_json(self.request("GET", f"/api/tables/{_seg(code)}"))

@@ -4,6 +4,10 @@
         starts the embedded server and the house bots on this machine, creates a table
         with you at the human seats (several: pass-and-play) and opens the window;
         quitting the window stops what it started.
+    python -m clients.table [--server URL]
+        opens the lobby for that club server: sign in or register, then your tables,
+        a new casual table, a table by its code, your league table, recent matches.
+        The address and your sign-in are remembered (the settings file, owner-only).
     python -m clients.table --server URL --token T --table CODE [--seat N]
         sits at a networked table: takes your seat there (or the free human seat N).
     python -m clients.table --server URL --token T --create [--humans 1,3]
@@ -34,7 +38,7 @@ def seat_list(text: str) -> list[int]:
 def parse(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m clients.table", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    where = parser.add_mutually_exclusive_group(required=True)
+    where = parser.add_mutually_exclusive_group()
     where.add_argument("--local", action="store_true", help="server and bots on this machine")
     where.add_argument("--server", help="URL of a club server, e.g. http://192.168.1.20:8000")
     parser.add_argument("--token", default=os.environ.get("DEKABES_TOKEN"),
@@ -50,10 +54,13 @@ def parse(argv=None) -> argparse.Namespace:
     parser.add_argument("--lang", choices=("en", "es", "ru", "ms"), help="language")
     parser.add_argument("--size", default=None, help="window size, e.g. 1280x800")
     args = parser.parse_args(argv)
-    if args.server and not args.token:
-        parser.error("--server needs --token (or DEKABES_TOKEN)")
-    if args.server and not (args.table or args.create):
-        parser.error("--server needs --table CODE or --create")
+    if args.server and (args.table or args.create) and not args.token:
+        parser.error("--table/--create need --token (or DEKABES_TOKEN); "
+                     "without them --server opens the lobby")
+    if (args.table or args.create) and not args.server:
+        parser.error("--table/--create need --server URL")
+    # No --local and no table: the lobby (for --server, or the server remembered).
+    args.lobby = not args.local and not (args.table or args.create)
     return args
 
 
@@ -103,6 +110,8 @@ def main(argv=None) -> int:
     if args.size:
         w, _, h = args.size.lower().partition("x")
         size = (max(480, int(w)), max(360, int(h)))
+    if args.lobby:
+        return run_lobby(args, settings, size)
     local = None
     if args.local:
         from clients.table.local import start_local
@@ -134,6 +143,27 @@ def main(argv=None) -> int:
         pygame.quit()
         if local is not None:
             local.stop()
+    return 0
+
+
+def run_lobby(args, settings, size) -> int:
+    import pygame
+
+    from clients.table.shell import Shell
+    from clients.table.sound import RATE
+
+    pygame.mixer.pre_init(RATE, -16, 1, 512)
+    pygame.init()
+    shell = Shell(settings, lang=args.lang, size=size, server=args.server)
+    try:
+        shell.open_window()
+        shell.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        settings.window = tuple(shell.window_size)
+        shell.close()
+        pygame.quit()
     return 0
 
 

@@ -10,51 +10,55 @@ of the frame (``app.hits``) that the next pointer event is tested against.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import replace
 
 import pygame
 
 from clients.table import config, input as table_input, render, sound
 from clients.table.connection import Connection
 from clients.table.i18n import Translator, detect_language, next_language
+from clients.table.screens import UiState, screen_for, seat_needing_the_device
+from clients.table.ui import Drag, Finale, Flight, Hit, Screen, Toast
 
-# A pass or a tile stays flagged this long after it happened (seconds).
+__all__ = ["TableApp", "Screen", "Hit", "finished_view", "ends_before_last_tile"]
+
+# A pass stays flagged this long after it happened (seconds).
 PASS_FLASH = 1.6
+# The finished board stays this long (plus the last tile's flight) before the result.
+LANDING_HOLD = 1.0
+# While nothing moves the loop wakes this often for input and the network (seconds).
+IDLE_POLL = 1 / 30
 
 
-@dataclass
-class Hit:
-    rect: pygame.Rect
-    action: tuple
+def ui_scale(window: tuple[int, int]) -> float:
+    """How much bigger than the 1280×800 design the window is (1 up to 15 % more)."""
+    ratio = min(window[0] / 1280, window[1] / 800)
+    return 1.0 if ratio < 1.15 else min(2.0, round(ratio, 3))
 
 
-@dataclass
-class Flight:
-    """A tile sliding from a seat to its place in the line."""
-    tile: str
-    origin: tuple[int, int]
-    started: float
+def finished_view(view: dict) -> dict:
+    """The view of the board as the last hand ended (from the server's ``last_hand``):
+    the finished line, the tiles left, no hand of one's own, nobody to act."""
+    last = view.get("last_hand") or {}
+    line = last.get("line") or []
+    hands = last.get("hands") or {}
+    return {**view, "phase": "hand_over", "to_act": None, "legal": [], "hand": [],
+            "line": line, "turns": last.get("turns") or [], "hand_no": last.get("hand_no"),
+            "tile_counts": {k: len(v or []) for k, v in hands.items()}, "accepted": {},
+            "ends": [line[0]["a"], line[-1]["b"]] if line else None}
 
 
-@dataclass
-class Toast:
-    text: str
-    until: float
-    error: bool = False
-
-
-@dataclass
-class Drag:
-    tile: str
-    pos: tuple[int, int]
-    active: bool = False
-
-
-@dataclass
-class Screen:
-    """What the client shows, decided from the newest views (see ``TableApp.decide``)."""
-    kind: str                 # "connecting" | "handoff" | "reveal" | "accept" | "opener" | "table"
-    seat: int | None = None   # whose private screen (or the hand-off's target)
+def ends_before_last_tile(last: dict) -> tuple[str, int, int] | None:
+    """(the last tile, left end, right end) just before the hand's last tile was played,
+    read from the finished line (line items are ``a``-``b`` left to right)."""
+    line = last.get("line") or []
+    plays = [t for t in last.get("turns") or [] if t.get("type") == "play"]
+    if len(line) < 2 or not plays or plays[-1].get("end") not in ("left", "right"):
+        return None
+    tile = plays[-1]["tile"]
+    if plays[-1]["end"] == "left":
+        return tile, line[0]["b"], line[-1]["b"]
+    return tile, line[0]["a"], line[-1]["a"]
 
 
 class TableApp:
@@ -67,7 +71,11 @@ class TableApp:
         if lang:
             self.settings.lang = lang
         self.tr = Translator(self.settings.lang or detect_language())
-        self.size = size or tuple(self.settings.window)
+        self.window_size = tuple(size or tuple(self.settings.window))
+        self.size = self.window_size      # the drawing's size (smaller when scaled up)
+        self.scale = 1.0
+        self._canvas: pygame.Surface | None = None
+        self._set_window_size(self.window_size)
         self.on_quit = on_quit
         self.screen_surface: pygame.Surface | None = None
         self.running = True
@@ -90,11 +98,18 @@ class TableApp:
         self.pass_flash: dict[int, float] = {}
         self.drag: Drag | None = None
         self.hits: list[Hit] = []
-        self.pointer = table_input.PointerTracker(lambda: self.size)
+        self.pointer = table_input.PointerTracker(lambda: self.window_size)
         self.message = ""
         self.frame_ms: list[float] = []
         self._line_seen: list[str] | None = None    # None: nothing seen yet on this screen
         self._turns_seen = 0
+        self._results_seen: int | None = None  # None: nothing seen yet
+        self._deal_seen: dict[int, tuple] = {}   # seat -> (hand_no, hand) of its last deal
+        self.finale: Finale | None = None        # the hand end being shown
+        self.match_end_seen = False              # the match-end screen was dismissed
+        self.on_lobby = None                     # set when a lobby opened this table
+        self.dirty = True                        # something changed: draw a frame
+        self._last_screen: Screen | None = None
         self.sound = sound.Sounds(enabled=self.settings.sound)
 
     # ------------------------------------------------------------------ state
@@ -114,47 +129,29 @@ class TableApp:
         state = self.states.get(seat) if seat is not None else None
         return bool(state and action in state.allowed)
 
+    def ui_state(self) -> UiState:
+        return UiState(tuple(self.seats), self.shown, self.handoff_done, self.revealed_upto or 0,
+                       self.finale, self.match_end_seen, time.monotonic())
+
     def seat_needing_the_device(self) -> int | None:
-        """The held seat that must act now, preferring the one already on screen."""
         newest = self.newest
-        if newest is None:
-            return None
-        view = newest.view
-        phase = view.get("phase")
-        if phase == "accept":
-            waiting = [s for s in self.seats if not view.get("accepted", {}).get(str(s))]
-            if self.shown in waiting:
-                return self.shown
-            return waiting[0] if waiting else None
-        if phase in ("choose_opener", "play") and view.get("to_act") in self.seats:
-            return view["to_act"]
-        return None
+        return None if newest is None else seat_needing_the_device(newest.view, self.ui_state())
 
     def decide(self) -> Screen:
+        """The screen now (``screens.screen_for``); a private screen of another seat than
+        the one shown makes it the one shown."""
         newest = self.newest
-        if newest is None:
-            return Screen("connecting")
-        results = newest.view.get("results") or []
-        if self.revealed_upto is None:
-            self.revealed_upto = len(results)
-        self.revealed_upto = min(self.revealed_upto, len(results))
-        if len(results) > self.revealed_upto and newest.view.get("last_hand"):
-            # Everybody looks at the reveal: the table behind it shows no private tile.
-            return Screen("reveal", self.shown or (self.seats[0] if self.seats else None))
-        wanted = self.seat_needing_the_device()
-        seat = wanted or self.shown or (self.seats[0] if self.seats else None)
-        if seat is None:
-            return Screen("connecting")
-        if len(self.seats) > 1 and seat != self.shown and self.handoff_done != seat:
-            return Screen("handoff", seat)
-        if self.shown != seat:
-            self._show(seat)
-        view = self.view_of(seat)
-        if view.get("phase") == "accept" and not view.get("accepted", {}).get(str(seat)):
-            return Screen("accept", seat)
-        if view.get("phase") == "choose_opener" and view.get("to_act") == seat:
-            return Screen("opener", seat)
-        return Screen("table", seat)
+        if newest is not None:
+            results = len(newest.view.get("results") or [])
+            if self.revealed_upto is None:       # what was over before we came is not news
+                self.revealed_upto = results
+            self.revealed_upto = min(self.revealed_upto, results)
+        screen = screen_for(newest.view if newest else None,
+                            {seat: state.view for seat, state in self.states.items()},
+                            self.ui_state())
+        if screen.kind in ("accept", "opener", "table") and screen.seat != self.shown:
+            self._show(screen.seat)
+        return screen
 
     def _show(self, seat: int) -> None:
         self.shown = seat
@@ -168,37 +165,82 @@ class TableApp:
     def open_window(self) -> pygame.Surface:
         render.clear_caches()
         pygame.display.set_caption(self.tr("app.title"))
-        self.screen_surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        if pygame.display.get_driver() != "dummy":      # headless: any size is fine
+            self._set_window_size(config.fit_to_display(self.window_size,
+                                                        pygame.display.get_desktop_sizes()))
+        self.screen_surface = pygame.display.set_mode(self.window_size, pygame.RESIZABLE)
         return self.screen_surface
 
-    def run(self) -> None:
+    def run(self, seconds: float | None = None) -> None:
+        """The window's loop until quit (or ``seconds``, for the idle benchmark). It draws
+        only when something changed or moves; otherwise it just looks for input and
+        network news ``IDLE_POLL`` times a second, so a waiting table costs next to no CPU."""
         clock = pygame.time.Clock()
         if self.screen_surface is None:
             self.open_window()
-        while self.running:
-            self.tick()
-            clock.tick(60)
+        stop = None if seconds is None else time.monotonic() + seconds
+        while self.running and (stop is None or time.monotonic() < stop):
+            self.tick(force=False)
+            if self.animating():
+                clock.tick(60)
+            else:
+                time.sleep(IDLE_POLL)
 
-    def tick(self, events: list | None = None) -> Screen:
-        """One frame: network updates, input, drawing. Tests call it directly."""
+    def tick(self, events: list | None = None, force: bool = True) -> Screen:
+        """One frame: network updates, input, expiry, drawing (always when ``force``; else
+        only if something changed). Tests call it directly."""
         started = time.perf_counter()
         self.pump_connection()
         for event in pygame.event.get() if events is None else events:
             self.handle_event(event)
+            self.dirty = True
+        self.expire(time.monotonic())
         screen = self.decide()
-        if self.screen_surface is not None:
-            render.draw(self, screen)
+        if screen != self._last_screen:
+            self._last_screen = screen
+            self.dirty = True
+        if self.screen_surface is not None and (force or self.dirty or self.animating()):
+            self.dirty = False
+            self.hits = render.draw(self, screen, self._drawing_surface())
+            if self.scale != 1.0:
+                pygame.transform.smoothscale(self._canvas, self.screen_surface.get_size(),
+                                             self.screen_surface)
             pygame.display.flip()
-        self.frame_ms.append((time.perf_counter() - started) * 1000)
-        del self.frame_ms[:-600]
+            self.frame_ms.append((time.perf_counter() - started) * 1000)
+            del self.frame_ms[:-600]
         return screen
+
+    def _drawing_surface(self) -> pygame.Surface:
+        if self.scale == 1.0:
+            return self.screen_surface
+        if self._canvas is None or self._canvas.get_size() != self.size:
+            self._canvas = pygame.Surface(self.size).convert(self.screen_surface)
+        return self._canvas
+
+    def animating(self) -> bool:
+        """Is anything on screen moving (so frames must keep coming)?"""
+        now = time.monotonic()
+        return bool(self.flights) or bool(self.drag and self.drag.active) or \
+            any(now - t < PASS_FLASH for t in self.pass_flash.values()) or \
+            (self.finale is not None and now < self.finale.started + self.finale.hold + 0.05)
+
+    def expire(self, now: float) -> None:
+        """Drop finished animations and old toasts (drawing never changes the app)."""
+        duration = max(1, self.settings.anim_ms) / 1000
+        before = (len(self.toasts), len(self.flights), len(self.pass_flash))
+        self.toasts = [t for t in self.toasts if t.until > now]
+        self.flights = {k: f for k, f in self.flights.items()
+                        if self.settings.anim_ms and now - f.started < duration}
+        self.pass_flash = {k: t for k, t in self.pass_flash.items() if now - t < PASS_FLASH}
+        if before != (len(self.toasts), len(self.flights), len(self.pass_flash)):
+            self.dirty = True
 
     def quit(self) -> None:
         if self.panel:
             self.close_panel()
         self.running = False
         if self.save_settings:
-            self.settings.window = tuple(self.size)
+            self.settings.window = tuple(self.window_size)
             config.save(self.settings)
         if self.on_quit:
             self.on_quit()
@@ -206,6 +248,7 @@ class TableApp:
     # ------------------------------------------------------------------ network
     def pump_connection(self) -> None:
         for update in self.conn.poll():
+            self.dirty = True
             kind = update[0]
             if kind == "ready":
                 self.seats = list(update[1]["seats"])
@@ -227,6 +270,8 @@ class TableApp:
         if old is not None and old.version > state.version:
             return
         self.states[state.seat] = state
+        self._note_hand_end(state)
+        self._note_redeal(state)
         if state.seat == self.shown:
             self._note_changes(state.view)
             if self.hint and self.hint["version"] != state.version:
@@ -235,6 +280,40 @@ class TableApp:
                 self.clear_selection()
         if self.panel == "log":
             self.conn.fetch_events(state.seat)
+
+    def _note_hand_end(self, state) -> None:
+        """A hand just ended: show its finished board (the last tile landing) first."""
+        view = state.view
+        results = len(view.get("results") or [])
+        seen, self._results_seen = self._results_seen, results
+        if seen is None or results <= seen or not view.get("last_hand"):
+            if seen is not None and results < seen:
+                self.match_end_seen = False          # a new match began
+            return
+        now = time.monotonic()
+        last = view["last_hand"]
+        self.finale = Finale(last.get("hand_no") or 0, results, now,
+                             LANDING_HOLD + self.settings.anim_ms / 1000)
+        self.match_end_seen = False
+        self.clear_selection()
+        plays = [t for t in last.get("turns") or [] if t.get("type") == "play"]
+        if plays and self.settings.anim_ms > 0 and plays[-1]["tile"] not in (self._line_seen or []):
+            origin = render.seat_anchor(self, plays[-1]["seat"])
+            self.flights[plays[-1]["tile"]] = Flight(plays[-1]["tile"], origin, now)
+        self._line_seen = [item["tile"] for item in last.get("line") or []]
+        self._turns_seen = len(last.get("turns") or [])
+        self.sound.play("tile")
+
+    def _note_redeal(self, state) -> None:
+        """A claimed redeal gives the same hand number a new deal: say so."""
+        view = state.view
+        if view.get("phase") != "accept":
+            return
+        key = (view.get("hand_no"), tuple(view.get("hand") or ()))
+        old = self._deal_seen.get(state.seat)
+        self._deal_seen[state.seat] = key
+        if old is not None and old[0] == key[0] and old[1] != key[1] and state.seat in self.seats:
+            self.toast(self.tr("toast.redeal"))
 
     def _note_changes(self, view: dict) -> None:
         """Start the animations of what is new since the last view shown."""
@@ -254,6 +333,9 @@ class TableApp:
                 if turn.get("type") == "pass":
                     self.pass_flash[turn["seat"]] = now
                     self.sound.play("pass")
+                    if turn["seat"] == self.shown:
+                        # The server passes for a seat that cannot play: tell its player.
+                        self.toast(self.tr("play.pass_forced"))
         self._line_seen = line
         self._turns_seen = len(turns)
 
@@ -288,6 +370,7 @@ class TableApp:
     def toast(self, value: str, error: bool = False, seconds: float = 3.5) -> None:
         self.toasts = [t for t in self.toasts if t.text != value][-3:]
         self.toasts.append(Toast(value, time.monotonic() + seconds, error))
+        self.dirty = True
 
     # ------------------------------------------------------------------ moves
     def legal_plays(self, seat: int | None) -> dict[str, list[str]]:
@@ -317,9 +400,7 @@ class TableApp:
         ends = self.legal_plays(seat).get(tile, [])
         if not self.my_turn(seat):
             return
-        if not ends:
-            self.toast(self.tr("play.not_legal", tile=tile))
-        elif len(ends) == 1:
+        if len(ends) == 1:               # no end: the guidance line says why, once
             self.chosen_end = ends[0]
         self.sound.play("click")
 
@@ -361,6 +442,10 @@ class TableApp:
             self.log_events = None
             self.conn.fetch_events(seat)
 
+    def scroll_panel(self, by: int) -> None:
+        """Scroll the open panel, never past its text (the extent comes from render)."""
+        self.panel_scroll = max(0, min(self.panel_scroll + by, render.panel_scroll_max(self)))
+
     def close_panel(self) -> None:
         self.panel = None
         seat = self.panel_paused_seat
@@ -387,6 +472,9 @@ class TableApp:
                 self.confirm = name
             else:
                 self.toast(self.tr("toast.not_allowed"))
+        elif name == "lobby":
+            if self.on_lobby is not None:
+                self.on_lobby()
         elif name == "language":
             self.set_language(next_language(self.tr.lang))
         elif name == "sound":
@@ -418,14 +506,29 @@ class TableApp:
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
             surface = pygame.display.get_surface()
             if surface is not None:
-                self.size = surface.get_size()
+                self.screen_surface = surface
+                self._set_window_size(surface.get_size())
             return
         command = table_input.key_action(event)
         if command:
             self.command(command)
             return
         for pointer in self.pointer.feed(event):
+            if self.scale != 1.0:           # window pixels -> the drawing's pixels
+                pointer = replace(pointer, pos=self.to_drawing(pointer.pos),
+                                  start=self.to_drawing(pointer.start))
             self.pointer_event(pointer)
+
+    def to_drawing(self, pos) -> tuple[int, int]:
+        return int(pos[0] / self.scale), int(pos[1] / self.scale)
+
+    def _set_window_size(self, size) -> None:
+        """A big window draws the table at a smaller size and scales it up, so tiles and
+        text grow with the window instead of floating in an empty board."""
+        self.window_size = (int(size[0]), int(size[1]))
+        self.scale = ui_scale(self.window_size)
+        self.size = (round(self.window_size[0] / self.scale), round(self.window_size[1] / self.scale))
+        self.dirty = True
 
     def hit_at(self, pos) -> tuple | None:
         for hit in reversed(self.hits):          # drawn last = on top
@@ -436,7 +539,7 @@ class TableApp:
     def pointer_event(self, p: table_input.Pointer) -> None:
         if p.kind == "wheel":
             if self.panel:
-                self.panel_scroll = max(0, self.panel_scroll - p.dy * 40)
+                self.scroll_panel(-p.dy * 40)
             return
         if p.kind == "down":
             action = self.hit_at(p.pos)
@@ -448,7 +551,7 @@ class TableApp:
                 self.drag.active = True
                 self.drag.pos = p.pos
             elif self.panel and p.dragging and p.source == "touch":
-                self.panel_scroll = max(0, self.panel_scroll + (self.pointer.start[1] - p.pos[1]) // 8)
+                self.scroll_panel((self.pointer.start[1] - p.pos[1]) // 8)
             return
         if p.kind == "up":
             drag, self.drag = self.drag, None
@@ -485,13 +588,21 @@ class TableApp:
             self.send(action[1], kind)
         elif kind == "opener":
             self.send(action[1], "choose_opener", opener=action[2])
+        elif kind == "skip_landing":
+            self.finale = None
         elif kind == "continue":
             newest = self.newest
             self.revealed_upto = len(newest.view.get("results") or []) if newest else 0
+            self.finale = None
             if len(self.seats) > 1:
                 # Pass-and-play: the reveal was for everyone; the next private screen,
                 # whoever's it is, starts with a hand-off.
                 self.shown = self.handoff_done = None
+        elif kind == "match_seen":
+            self.match_end_seen = True
+        elif kind == "lobby":
+            if self.on_lobby is not None:
+                self.on_lobby()
         elif kind == "close_panel":
             self.close_panel()
         elif kind == "confirm":
@@ -499,7 +610,10 @@ class TableApp:
             seat = self.shown or (self.seats[0] if self.seats else None)
             if action[1] and what and seat is not None:
                 self.send(seat, what)
-                self.revealed_upto = None if what == "new_match" else self.revealed_upto
+                if what == "new_match":
+                    self.revealed_upto = self._results_seen = None
+                    self.finale = None
+                    self.match_end_seen = True
         elif kind == "new_match":
             self.press("new_match")
 
@@ -519,17 +633,31 @@ class TableApp:
             elif name in ("rules", "log"):
                 self.open_panel(name)          # the same key closes, the other switches
             elif name == "page_down" or name == "end_right":
-                self.panel_scroll += 200 if name == "page_down" else 40
+                self.scroll_panel(200 if name == "page_down" else 40)
             elif name == "page_up" or name == "end_left":
-                self.panel_scroll = max(0, self.panel_scroll - (200 if name == "page_up" else 40))
+                self.scroll_panel(-(200 if name == "page_up" else 40))
             return
         if screen.kind == "handoff":
             if name == "confirm":
                 self._show(screen.seat)
             return
+        if screen.kind == "landing":
+            if name in ("confirm", "cancel"):
+                self.tap(("skip_landing",))
+            elif name in ("rules", "log"):
+                self.open_panel(name)
+            return
         if screen.kind == "reveal":
             if name in ("confirm", "cancel"):
                 self.tap(("continue",))
+            elif name in ("rules", "log"):
+                self.open_panel(name)
+            return
+        if screen.kind == "match_over":
+            if name in ("confirm", "cancel"):
+                self.tap(("match_seen",))
+            elif name in ("rules", "log", "language"):
+                self.press(name)
             return
         if screen.kind == "accept":
             if name in ("accept", "confirm"):

@@ -1,9 +1,16 @@
-"""Frame time of the table client: ``python -m clients.table.bench`` (``make bench-table``).
+"""Frame time and idle cost of the table client: ``python -m clients.table.bench``
+(``make bench-table``).
 
-Draws a full board at 1280×800 (a line of 21 tiles snaking across the board, a hand
-with a selected tile and its ghosts, every seat box, the toolbar, a toast) the way
-the running client does each frame, with SDL's dummy video driver, and prints one
-JSON line: p50/p99/max frame milliseconds over the frames drawn.
+Frames: draws a full board at 1280×800 (a line of 21 tiles snaking across the board, a
+hand with a selected tile and its ghosts, every seat box, the toolbar, a toast) the way
+the running client does each frame, with SDL's dummy video driver.
+
+Idle: runs the client's real loop (``TableApp.run``) for ``--idle`` seconds on a deal
+waiting to be accepted — the player thinking — and reports the process CPU time over
+that wall time, as a percentage of one core.
+
+The seat views come from ``bench_views.json`` (recorded from engine folds), so the
+benchmark, like the client, needs no engine. Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import queue
 import statistics
 import threading
 import time
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -25,7 +33,8 @@ import pygame  # noqa: E402
 from clients.sdk import SeatState  # noqa: E402
 from clients.table.app import TableApp  # noqa: E402
 from clients.table.config import Settings  # noqa: E402
-from engine import Match, bots  # noqa: E402
+
+VIEWS = Path(__file__).with_name("bench_views.json")
 
 
 class OfflineConnection:
@@ -49,47 +58,52 @@ class OfflineConnection:
     hint = fetch_events = refresh = close = act
 
 
-def full_board(seed: int, line_at_least: int = 21) -> tuple[Match, int]:
-    """Self-play until the line holds ``line_at_least`` tiles; the seat to act next."""
-    import random
+def recorded(name: str) -> SeatState:
+    data = json.loads(VIEWS.read_text(encoding="utf-8"))[name]
+    allowed = ["accept", "pause"] if name == "accept" else \
+        ["undo", "restart_hand", "new_match", "pause"]
+    return SeatState.from_json({"version": 99, "seat": data["seat"], "paused": False,
+                                "allowed": allowed, "view": data["view"]},
+                               code="BENCH1", seat=data["seat"])
 
-    from engine.match import deal_event
-    rng = random.Random(seed)
-    while True:
-        match = Match.from_events([{"type": "match_started",
-                                    "seats": {str(n): "human" for n in (1, 2, 3, 4)},
-                                    "rated": False}])
-        match.apply(deal_event(rng))
-        for n in (1, 2, 3, 4):
-            match.apply({"type": "accept", "seat": n})
-        while match.phase == "play":
-            seat = match.to_act
-            if len(match.seat_view(seat)["line"]) >= line_at_least and \
-                    match.seat_view(seat)["hand"]:
-                return match, seat
-            match.apply(bots.decide(match.seat_view(seat), "greedy", rng))
+
+def app_on(name: str, size: tuple[int, int]) -> tuple[TableApp, SeatState]:
+    state = recorded(name)
+    connection = OfflineConnection()
+    app = TableApp(connection, Settings(lang="en", speed="normal", sound=False), size=size,
+                   save_settings=False)
+    app.open_window()
+    connection.updates.put(("ready", {"username": "bench", "seats": [state.seat],
+                                      "table": None}))
+    connection.updates.put(("state", state))
+    app.tick([])
+    return app, state
+
+
+def idle_cpu(seconds: float, size: tuple[int, int]) -> dict:
+    app, _ = app_on("accept", size)
+    assert app.decide().kind == "accept"
+    frames = len(app.frame_ms)
+    cpu, wall = time.process_time(), time.monotonic()
+    app.run(seconds=seconds)
+    cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+    return {"idle_s": round(wall, 2), "idle_cpu_s": round(cpu, 3),
+            "idle_cpu_pct": round(100 * cpu / wall, 2), "idle_frames": len(app.frame_ms) - frames}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--frames", type=int, default=600)
     parser.add_argument("--size", default="1280x800")
+    parser.add_argument("--idle", type=float, default=10.0,
+                        help="seconds of the real loop waiting for the player (0: skip)")
     parser.add_argument("--screenshot", help="save the last frame here (PNG)")
     args = parser.parse_args(argv)
     w, _, h = args.size.partition("x")
+    size = (int(w), int(h))
     pygame.init()
-    match, seat = full_board(seed=11)
-    connection = OfflineConnection()
-    app = TableApp(connection, Settings(lang="en", speed="normal"), size=(int(w), int(h)),
-                   save_settings=False)
-    app.open_window()
-    view = match.seat_view(seat)
-    state = SeatState.from_json({"version": 99, "seat": seat, "paused": False,
-                                 "allowed": ["undo", "restart_hand", "new_match", "pause"],
-                                 "view": view}, code="BENCH1", seat=seat)
-    connection.updates.put(("ready", {"username": "bench", "seats": [seat], "table": None}))
-    connection.updates.put(("state", state))
-    app.tick([])
+    app, state = app_on("board", size)
+    seat, view = state.seat, state.view
     legal = app.legal_plays(seat)
     if legal:
         app.select(sorted(legal)[0])
@@ -107,9 +121,11 @@ def main(argv=None) -> int:
               "p50_ms": round(statistics.median(times), 2),
               "p99_ms": round(times[int(len(times) * 0.99) - 1], 2),
               "max_ms": round(times[-1], 2)}
-    print(json.dumps(result))
     if args.screenshot:
         pygame.image.save(app.screen_surface, args.screenshot)
+    if args.idle > 0:
+        result.update(idle_cpu(args.idle, size))
+    print(json.dumps(result))
     pygame.quit()
     return 0
 

@@ -3,14 +3,18 @@
 Where: ``$DEKABES_CONFIG_DIR/table.json`` if set, else ``$XDG_CONFIG_HOME/dekabes/table.json``
 (``~/.config/dekabes/table.json``), or ``%APPDATA%\\dekabes\\table.json`` on Windows.
 Unknown or broken content falls back to the defaults; the file is rewritten on change.
+It holds sign-in tokens (the lobby's accounts, one per server, and the tokens of the
+player's own computer players), so it is written owner-only (0600) in a 0700 directory.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+
+from clients.table.i18n.catalog import LANGUAGES
 
 SPEEDS = ("normal", "fast", "slow", "instant")
 SPEED_MS = {"slow": 300, "normal": 220, "fast": 150, "instant": 0}
@@ -31,6 +35,13 @@ class Settings:
     sound: bool = True
     speed: str = "normal"
     window: tuple[int, int] = (1280, 800)
+    server: str | None = None        # the lobby's server address, remembered
+    accounts: dict = field(default_factory=dict)   # server -> {"username", "token"}
+    bots: dict = field(default_factory=dict)       # server -> {level: {"username", "token"}}
+
+    def account(self, server: str | None) -> dict | None:
+        entry = self.accounts.get(server or "")
+        return entry if entry and entry.get("token") else None
 
     @property
     def anim_ms(self) -> int:
@@ -57,6 +68,16 @@ def load(path: Path | None = None) -> Settings:
             setattr(settings, key, value)
     if settings.speed not in SPEEDS:
         settings.speed = "normal"
+    if settings.lang is not None and settings.lang not in LANGUAGES:
+        settings.lang = None            # unknown: the system locale decides, as if unset
+    if not isinstance(settings.server, str) or not settings.server.strip():
+        settings.server = None
+    settings.accounts = _string_maps(settings.accounts, ("username", "token"))
+    settings.bots = {url: levels for url, levels in (settings.bots or {}).items()
+                     if isinstance(url, str) and isinstance(levels, dict)} \
+        if isinstance(settings.bots, dict) else {}
+    for url, levels in settings.bots.items():
+        settings.bots[url] = _string_maps(levels, ("username", "token"))
     if not isinstance(settings.sound, bool):
         settings.sound = True
     try:
@@ -67,12 +88,40 @@ def load(path: Path | None = None) -> Settings:
     return settings
 
 
+def _string_maps(value, keys: tuple[str, ...]) -> dict:
+    """{name: {key: str, ...}} entries with every key a string; anything else dropped."""
+    if not isinstance(value, dict):
+        return {}
+    return {name: {k: entry[k] for k in keys} for name, entry in value.items()
+            if isinstance(name, str) and isinstance(entry, dict)
+            and all(isinstance(entry.get(k), str) for k in keys)}
+
+
+MIN_WINDOW = (480, 360)
+DISPLAY_MARGIN = (0, 60)        # px left for a title bar and a panel of the desktop
+
+
+def fit_to_display(size: tuple[int, int], desktops: list[tuple[int, int]]) -> tuple[int, int]:
+    """A remembered window size that fits the (first) display, so the window never opens
+    partly off-screen; never below the smallest size the table lays out."""
+    w, h = (int(v) for v in size)
+    if desktops:
+        dw, dh = desktops[0]
+        w = min(w, dw - DISPLAY_MARGIN[0])
+        h = min(h, dh - DISPLAY_MARGIN[1])
+    return max(MIN_WINDOW[0], w), max(MIN_WINDOW[1], h)
+
+
 def save(settings: Settings, path: Path | None = None) -> None:
     path = path or config_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(asdict(settings), indent=2), encoding="utf-8")
+        # Owner-only from the first byte: the file holds sign-in tokens.
+        descriptor = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+            stream.write(json.dumps(asdict(settings), indent=2))
+        os.chmod(tmp, 0o600)            # an older tmp file may have had other bits
         os.replace(tmp, path)
     except OSError:
         pass        # settings are a comfort: never stop the game over them

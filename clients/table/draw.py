@@ -54,10 +54,18 @@ def _text_surface(text: str, size: int, colour: tuple, bold: bool, wrap: int) ->
 
 
 def text(surface: pygame.Surface, value: str, pos: tuple[int, int], size: int = 18,
-         colour=INK, bold: bool = False, anchor: str = "topleft", wrap: int = 0) -> pygame.Rect:
-    """Draw ``value``; ``anchor`` is a Rect attribute name (topleft, center, midtop...)."""
-    image = _text_surface(str(value), int(size), tuple(colour), bold, int(wrap))
+         colour=INK, bold: bool = False, anchor: str = "topleft", wrap: int = 0,
+         within: pygame.Rect | None = None) -> pygame.Rect:
+    """Draw ``value``; ``anchor`` is a Rect attribute name (topleft, center, midtop...).
+    ``within``: the box the text must stay inside, left to right — it is made smaller
+    and, if that is not enough, cut with an ellipsis; it never sticks out."""
+    value, size = str(value), int(size)
+    if within is not None and not wrap:
+        value, size = fit(value, within.w, size, bold)
+    image = _text_surface(value, size, tuple(colour), bold, int(wrap))
     rect = image.get_rect(**{anchor: pos})
+    if within is not None:
+        rect.left = max(within.left, min(rect.left, within.right - rect.w))
     surface.blit(image, rect)
     return rect
 
@@ -71,6 +79,19 @@ def fit_size(value: str, width: int, size: int, bold: bool = False, minimum: int
     while size > minimum and text_width(value, size, bold) > width:
         size -= 1
     return size
+
+
+@lru_cache(maxsize=2048)
+def fit(value: str, width: int, size: int, bold: bool = False, minimum: int = 11) -> tuple[str, int]:
+    """``value`` at the largest size ≤ ``size`` (not below ``minimum``) that fits ``width``
+    px; cut with "…" when even the smallest size is too wide."""
+    size = fit_size(value, width, size, bold, minimum)
+    if text_width(value, size, bold) <= width:
+        return value, size
+    cut = value
+    while cut and text_width(cut.rstrip() + "…", size, bold) > width:
+        cut = cut[:-1]
+    return (cut.rstrip() + "…" if cut else ""), size
 
 
 def _pips(surface, half: pygame.Rect, n: int, colour=PIP) -> None:
@@ -136,9 +157,8 @@ def button(surface: pygame.Surface, rect: pygame.Rect, label: str, enabled: bool
     pygame.draw.rect(surface, colour, rect, border_radius=8)
     if enabled:
         pygame.draw.rect(surface, (200, 205, 215), rect, width=1, border_radius=8)
-    size = fit_size(label, rect.w - 10, size)
     text(surface, label, rect.center, size, WHITE if enabled else (170, 172, 176),
-         bold=enabled, anchor="center")
+         bold=enabled, anchor="center", within=rect.inflate(-16, 0))
 
 
 def marker_triangle(surface: pygame.Surface, centre_x: int, top: int, size: int, colour) -> None:
@@ -151,3 +171,4 @@ def clear_caches() -> None:
     """Fonts die with ``pygame.quit()``: a new window (or test) starts with fresh ones."""
     font.cache_clear()
     _text_surface.cache_clear()
+    fit.cache_clear()

@@ -109,7 +109,8 @@ def layout_line(line: list[dict], area: Rect, max_unit: int = 36, min_unit: int 
 
     unit = max(min_unit, min(max_unit, area.h // 2 if area.h > 0 else min_unit))
     rows = None
-    while unit >= min_unit:
+    # Below ``min_unit`` only when nothing else fits: a tiny line beats one out of its area.
+    while unit >= 2:
         gap = max(1, unit // 10)
         row_gap = max(2, unit // 2)
         rows = _pack([width_of(it, unit) for it in items], area.w, gap)
@@ -118,8 +119,8 @@ def layout_line(line: list[dict], area: Rect, max_unit: int = 36, min_unit: int 
             if total_h <= area.h:
                 break
         unit -= 1
-    if rows is None or unit < min_unit:
-        unit = min_unit
+    if rows is None or unit < 2:
+        unit = 2
         gap, row_gap = 1, 2
         rows = _pack([width_of(it, unit) for it in items], max(area.w, 2 * unit), gap) or [
             list(range(len(items)))]
@@ -219,19 +220,24 @@ def layout_table(width: int, height: int, n_buttons: int) -> TableLayout:
         bw = (width - 4 * (in_row + 1)) / in_row
         buttons.append(Rect(round(4 + c * (bw + 4)), toolbar.y + 4 + r * (button_h + 4),
                             max(MIN_TOUCH, round(bw)), button_h))
-    hand_h = int(max(96, min(190, (height - top_h - toolbar_h) * 0.26)))
+    low = height < 420                   # a low window: the board needs every pixel
+    hand_h = int(max(80 if low else 96, min(190, (height - top_h - toolbar_h) * 0.26)))
     hand = Rect(0, toolbar.y - hand_h, width, hand_h)
     message = Rect(8, hand.y - 30, width - 16, 28)
     side_w = int(max(84, min(180, width * 0.13)))
-    top_box_h = int(max(52, min(78, height * 0.09)))
-    top_box = Rect(width // 2 - 160, top_h + 4, 320, top_box_h)
+    top_box_h = int(max(44 if low else 52, min(78, height * 0.09)))
+    top_w = min(320, width - 2 * side_w - 24)          # between the side boxes
+    top_box = Rect(width // 2 - top_w // 2, top_h + 4, top_w, top_box_h)
     board = Rect(side_w + 8, top_box.bottom + 6, width - 2 * side_w - 16,
                  message.y - top_box.bottom - 10)
-    side_h = int(max(96, min(170, board.h * 0.6)))
+    # Side boxes: centred on the board, but never over the message line below them.
+    room = Rect(0, top_h + 4, side_w, message.y - 4 - (top_h + 4))
+    side_h = int(min(room.h, max(96, min(170, board.h * 0.6))))
+    side_y = min(max(room.y, board.centery - side_h // 2), room.bottom - side_h)
     seats = {
         "top": top_box,
-        "left": Rect(4, board.centery - side_h // 2, side_w, side_h),
-        "right": Rect(width - side_w - 4, board.centery - side_h // 2, side_w, side_h),
+        "left": Rect(4, side_y, side_w, side_h),
+        "right": Rect(width - side_w - 4, side_y, side_w, side_h),
     }
     me_label = Rect(8, hand.y + 4, min(360, width // 3), 24)
     return TableLayout((width, height), Rect(0, 0, width, top_h), board, hand, me_label,

@@ -1,8 +1,9 @@
 """Every screen of the table client, drawn from the app's state (``draw(app, screen)``).
 
-Each frame also records the clickable regions (``app.hits``) in drawing order; a modal
-screen drops what lies under it, so nothing behind it can be tapped.
-Other seats' tiles are drawn face down (backs, counts only) until the hand-end reveal.
+Drawing reads the app and changes nothing in it. ``draw`` returns the clickable regions
+of the frame (``Hit``) in drawing order; a modal screen drops what lies under it, so
+nothing behind it can be tapped. Other seats' tiles are drawn face down (backs, counts
+only) until the hand-end reveal.
 """
 
 from __future__ import annotations
@@ -16,26 +17,38 @@ from clients.table import draw as d
 from clients.table import layout as lay
 from clients.table.i18n.catalog import MESSAGES
 from clients.table.i18n.rules import RULES
+from clients.table.ui import Hit
 
 BUTTONS = ("hint", "undo", "redo", "restart_hand", "new_match", "rules", "log", "language",
            "sound", "speed")
 BUTTON_TEXT = {"hint": "btn.hint", "undo": "btn.undo", "redo": "btn.redo",
                "restart_hand": "btn.restart", "new_match": "btn.new_game", "rules": "btn.rules",
-               "log": "btn.log", "language": "btn.language"}
+               "log": "btn.log", "language": "btn.language", "lobby": "btn.lobby"}
+
+
+def buttons(app) -> tuple[str, ...]:
+    """The toolbar: a Lobby button too when a lobby opened this table."""
+    return BUTTONS + (("lobby",) if getattr(app, "on_lobby", None) else ())
+
+
+_frame_hits: list[Hit] = []        # the hits of the frame being drawn (see ``draw``)
 
 
 def _hit(app, rect, *action) -> None:
-    from clients.table.app import Hit
-    app.hits.append(Hit(pygame.Rect(rect), tuple(action)))
+    _frame_hits.append(Hit(pygame.Rect(rect), tuple(action)))
+
+
+def _keep_hits(keep) -> None:
+    _frame_hits[:] = [h for h in _frame_hits if keep(h)]
 
 
 def _modal(app) -> None:
     """What is drawn next covers the table: keep only the toolbar tappable."""
-    app.hits = [h for h in app.hits if h.action[0] == "button"]
+    _keep_hits(lambda h: h.action[0] == "button")
 
 
 def table_layout(app) -> lay.TableLayout:
-    return lay.layout_table(app.size[0], app.size[1], len(BUTTONS))
+    return lay.layout_table(app.size[0], app.size[1], len(buttons(app)))
 
 
 def seat_anchor(app, seat: int | None) -> tuple[int, int]:
@@ -49,40 +62,59 @@ def seat_anchor(app, seat: int | None) -> tuple[int, int]:
     return layout.seats[position].center
 
 
-def draw(app, screen) -> None:
-    surface = app.screen_surface
-    app.hits = []
+def draw(app, screen, surface: pygame.Surface | None = None) -> list[Hit]:
+    """Draw one frame (on ``surface``, the window by default) at ``app.size``; returns its
+    hits (topmost last), in the drawing's pixels."""
+    surface = surface or app.screen_surface
+    _frame_hits.clear()
     surface.fill(d.FELT)
     kind = screen.kind
+    modal = kind in ("reveal", "accept", "opener", "match_over") or bool(app.panel or app.confirm)
     if kind == "connecting":
         _centre_message(app, surface, app.tr("status.connecting"))
     elif kind == "handoff":
         draw_handoff(app, surface, screen.seat)
+    elif kind in ("landing", "reveal"):
+        # The finished board of the hand that just ended, not the next deal.
+        draw_table(app, surface, screen.seat, private=False,
+                   view=_finished_view(app.newest.view))
+        if kind == "landing":
+            draw_landing(app, surface, screen.seat)
+        else:
+            draw_reveal(app, surface, screen.seat)
     else:
-        draw_table(app, surface, screen.seat, private=(kind != "reveal"))
+        draw_table(app, surface, screen.seat, private=(kind != "match_over"))
         if kind == "accept":
             draw_accept(app, surface, screen.seat)
         elif kind == "opener":
             draw_opener(app, surface, screen.seat)
-        elif kind == "reveal":
-            draw_reveal(app, surface, screen.seat)
+        elif kind == "match_over":
+            draw_match_over(app, surface, screen.seat)
     if app.panel and kind != "handoff":
         draw_panel(app, surface)
     if app.confirm:
         draw_confirm(app, surface)
-    draw_toasts(app, surface)
+    draw_toasts(app, surface, modal)
+    return list(_frame_hits)
+
+
+def _finished_view(view: dict) -> dict:
+    from clients.table.app import finished_view
+    return finished_view(view)
 
 
 def _centre_message(app, surface, value: str) -> None:
     w, h = surface.get_size()
-    d.text(surface, value, (w // 2, h // 2), 28, d.WHITE, bold=True, anchor="center")
+    d.text(surface, value, (w // 2, h // 2), 28, d.WHITE, bold=True, anchor="center",
+           within=surface.get_rect().inflate(-24, 0))
 
 
 # ---------------------------------------------------------------------------- the table
-def draw_table(app, surface, seat: int, private: bool = True) -> None:
-    """The table as ``seat`` sees it; ``private=False`` leaves its hand face down."""
+def draw_table(app, surface, seat: int, private: bool = True, view: dict | None = None) -> None:
+    """The table as ``seat`` sees it; ``private=False`` leaves its hand face down;
+    ``view`` replaces the seat's current view (the finished board of the last hand)."""
     layout = table_layout(app)
-    view = app.view_of(seat)
+    view = app.view_of(seat) if view is None else view
     draw_topbar(app, surface, layout, view)
     for position in ("right", "top", "left"):
         draw_seat_box(app, surface, layout.seats[position], view, lay.seat_at(seat, position))
@@ -128,7 +160,8 @@ def draw_topbar(app, surface, layout, view: dict) -> None:
         width = d.text_width(label, size, True) + 20
         chip = pygame.Rect(x, bar.y + 6, width, bar.h - 12)
         pygame.draw.rect(surface, d.TEAM_COLOURS[team], chip, border_radius=6)
-        d.text(surface, label, chip.center, size, d.WHITE, bold=True, anchor="center")
+        d.text(surface, label, chip.center, size, d.WHITE, bold=True, anchor="center",
+               within=chip.inflate(-8, 0))
         x = chip.right + 8
     status = app.tr(f"status.{app.conn.status}") if app.conn.status in ("online", "connecting", "offline") else ""
     newest = app.newest
@@ -138,17 +171,20 @@ def draw_topbar(app, surface, layout, view: dict) -> None:
         status = app.tr("status.sending") + " · " + status
     colour = (255, 170, 160) if app.conn.status == "offline" else (210, 230, 215)
     status_text = f"{status}  {app.conn.code}"
-    status_size = d.fit_size(status_text, max(60, bar.w // 3), size - 2)
-    status_rect = d.text(surface, status_text, (bar.right - 10, bar.centery), status_size,
-                         colour, anchor="midright")
+    status_box = pygame.Rect(max(x, bar.right - 10 - max(60, bar.w // 3)), bar.y,
+                             0, bar.h)
+    status_box.width = bar.right - 10 - status_box.x
+    status_rect = d.text(surface, status_text, (bar.right - 10, bar.centery), size - 2,
+                         colour, anchor="midright", within=status_box)
     parts = [app.tr("score.hand", n=max(1, view.get("hand_no", 1))),
              app.tr("score.base", base=view.get("base", 1)), app.tr("score.goal")]
     room = status_rect.left - x - 16
     centre = " · ".join(parts)
     if d.text_width(centre, size) > room:
         centre = " · ".join(parts[:2])           # the goal is in the rules; the base is not
-    d.text(surface, centre, ((x + status_rect.left) // 2, bar.centery),
-           d.fit_size(centre, room, size), d.WHITE, anchor="center")
+    if room > 20:
+        d.text(surface, centre, ((x + status_rect.left) // 2, bar.centery), size, d.WHITE,
+               anchor="center", within=pygame.Rect(x + 8, bar.y, room, bar.h))
 
 
 def _last_turn_was_pass(view: dict, seat: int) -> bool:
@@ -168,20 +204,23 @@ def draw_seat_box(app, surface, box: pygame.Rect, view: dict, seat: int) -> None
     size = 15 if box.w >= 150 else 13
     label = _seat_label(app, view, seat)
     room = box.w - 14 - (110 if box.w > 1.6 * box.h else 0)
-    d.text(surface, label, (box.x + 8, box.y + 6), d.fit_size(label, room, size), d.INK,
-           bold=True)
+    d.text(surface, label, (box.x + 8, box.y + 6), size, d.INK, bold=True,
+           within=pygame.Rect(box.x + 8, box.y, room, box.h))
+    inner = box.inflate(-16, 0)
     team_text = app.tr("team.label", team=team)
     if seat == view.get("partner"):
         team_text += f" · {app.tr('seat.partner')}"
-    d.text(surface, team_text, (box.x + 8, box.y + 8 + size + 2), size - 2, d.TEAM_COLOURS[team])
+    d.text(surface, team_text, (box.x + 8, box.y + 8 + size + 2), size - 2, d.TEAM_COLOURS[team],
+           within=inner)
     count = view.get("tile_counts", {}).get(str(seat), 0)
     compact = box.w > 1.6 * box.h          # the partner's wide box on top: two columns
     y = box.y + (8 + size + 2 if compact else 12 + 2 * (size + 2))
     count_text = app.tr("tiles.count", n=count)
     if compact:
-        d.text(surface, count_text, (box.right - 8, y), size - 1, d.MUTED, anchor="topright")
+        d.text(surface, count_text, (box.right - 8, y), size - 1, d.MUTED, anchor="topright",
+               within=inner)
     else:
-        d.text(surface, count_text, (box.x + 8, y), size - 1, d.MUTED)
+        d.text(surface, count_text, (box.x + 8, y), size - 1, d.MUTED, within=inner)
     back_w = 8 if compact else max(6, min(14, (box.w - 16) // 8))
     backs_y = box.bottom - 2 * back_w - 6 if compact else y + size + 4
     for i in range(count if not compact or box.h >= 66 else 0):   # too low: the count says it
@@ -192,29 +231,32 @@ def draw_seat_box(app, surface, box: pygame.Rect, view: dict, seat: int) -> None
     if to_act:
         word = app.tr("turn.to_play" if view.get("phase") == "play" else "turn.choosing")
         d.text(surface, "▶ " + word, (flag_x, flag_y), size, (150, 100, 0), bold=True,
-               anchor=flag_anchor)
+               anchor=flag_anchor, within=inner)
     elif view.get("phase") == "accept" and view.get("accepted", {}).get(str(seat)):
         d.text(surface, "✓ " + app.tr("turn.accepted"), (flag_x, flag_y), size - 1, d.MUTED,
-               anchor=flag_anchor)
+               anchor=flag_anchor, within=inner)
     elif _last_turn_was_pass(view, seat):
         tag = app.tr("turn.passed")
         rect = pygame.Rect(0, 0, d.text_width(tag, size, True) + 14, size + 8)
         setattr(rect, flag_anchor, (flag_x, flag_y - 2))
         pygame.draw.rect(surface, d.DANGER, rect, border_radius=5)
         d.text(surface, tag, rect.center, size, d.WHITE, bold=True, anchor="center")
+    _pass_flash(app, surface, seat, box.center)
+
+
+def _pass_flash(app, surface, seat: int, centre) -> None:
+    """A big PASS growing over the seat for a moment after it passed."""
     flashed = app.pass_flash.get(seat)
-    if flashed is not None:
-        age = time.monotonic() - flashed
-        if age < 1.6:
-            grow = min(1.0, age * 1000 / max(1, app.settings.anim_ms)) if app.settings.anim_ms else 1
-            tag = app.tr("turn.passed")
-            size_big = int(14 + 12 * grow)
-            rect = pygame.Rect(0, 0, d.text_width(tag, size_big, True) + 24, size_big + 16)
-            rect.center = (box.centerx, box.centery)
-            pygame.draw.rect(surface, d.DANGER, rect, border_radius=12)
-            d.text(surface, tag, rect.center, size_big, d.WHITE, bold=True, anchor="center")
-        else:
-            app.pass_flash.pop(seat, None)
+    if flashed is None:
+        return
+    age = time.monotonic() - flashed
+    grow = min(1.0, age * 1000 / max(1, app.settings.anim_ms)) if app.settings.anim_ms else 1
+    tag = app.tr("turn.passed")
+    size_big = int(14 + 12 * grow)
+    rect = pygame.Rect(0, 0, d.text_width(tag, size_big, True) + 24, size_big + 16)
+    rect.center = centre
+    pygame.draw.rect(surface, d.DANGER, rect, border_radius=12)
+    d.text(surface, tag, rect.center, size_big, d.WHITE, bold=True, anchor="center")
 
 
 def _ease(t: float) -> float:
@@ -231,16 +273,39 @@ def draw_line(app, surface, layout, view: dict, seat: int) -> None:
     for item in placed.tiles:
         rect = pygame.Rect(item.rect)
         flight = app.flights.get(item.tile)
-        if flight is not None:
-            t = (now - flight.started) / duration
-            if t >= 1 or app.settings.anim_ms == 0:
-                app.flights.pop(item.tile, None)
-            else:
-                k = _ease(max(0.0, t))
-                ox, oy = flight.origin
-                rect.center = (round(ox + (rect.centerx - ox) * k), round(oy + (rect.centery - oy) * k))
+        if flight is not None and app.settings.anim_ms and now - flight.started < duration:
+            k = _ease(max(0.0, (now - flight.started) / duration))
+            ox, oy = flight.origin
+            rect.center = (round(ox + (rect.centerx - ox) * k), round(oy + (rect.centery - oy) * k))
         d.tile(surface, rect, item.left, item.right, item.across)
-    draw_targets(app, surface, placed, view, seat)
+    if view.get("phase") == "hand_over":
+        _mark_last_ends(app, surface, placed, view)
+    else:
+        draw_targets(app, surface, placed, view, seat)
+
+
+def _mark_last_ends(app, surface, placed, view: dict) -> None:
+    """The finished board: frame the last tile and the other open end, each with the
+    number it showed before that tile was played (why it was, or was not, a Dékabès)."""
+    from clients.table.app import ends_before_last_tile
+    last = (app.newest.view.get("last_hand") if app.newest else None) or {}
+    before = ends_before_last_tile(last) if last.get("result") == "domino" else None
+    if before is None or len(placed.tiles) < 2:
+        return
+    tile, left, right = before
+    colour = d.GOLD if last.get("dekabes") else (235, 235, 235)
+    first, final = placed.tiles[0], placed.tiles[-1]
+    for item, value in ((first, left), (final, right)):
+        rect = item.rect.inflate(8, 8)
+        pygame.draw.rect(surface, colour, rect, width=3 if item.tile == tile else 2,
+                         border_radius=6)
+        badge = pygame.Rect(0, 0, max(22, placed.unit), max(22, placed.unit))
+        badge.midbottom = (rect.centerx, rect.top - 2)
+        if badge.top < placed.tiles[0].rect.top - 4 * placed.unit:
+            badge.midtop = (rect.centerx, rect.bottom + 2)
+        pygame.draw.ellipse(surface, colour, badge)
+        d.text(surface, str(value), badge.center, max(12, badge.h * 2 // 3), d.INK, bold=True,
+               anchor="center")
 
 
 def draw_targets(app, surface, placed, view: dict, seat: int) -> None:
@@ -286,8 +351,15 @@ def draw_hand(app, surface, layout, view: dict, seat: int) -> None:
          f"{app.tr('team.label', team=view.get('team', 'A'))}"
     if my_turn:
         me = "▶ " + me + " · " + app.tr("turn.to_play")
-    d.text(surface, me, (layout.me_label.x, layout.me_label.y), 16,
-           d.GOLD if my_turn else d.WHITE, bold=True)
+    label = d.text(surface, me, (layout.me_label.x, layout.me_label.y), 16,
+                   d.GOLD if my_turn else d.WHITE, bold=True,
+                   within=pygame.Rect(layout.me_label.x, area.y, area.w - 110, area.h))
+    if view.get("phase") == "play" and _last_turn_was_pass(view, seat):
+        tag = app.tr("turn.passed")
+        rect = pygame.Rect(label.right + 10, label.y - 2, d.text_width(tag, 15, True) + 14, 23)
+        pygame.draw.rect(surface, d.DANGER, rect, border_radius=5)
+        d.text(surface, tag, rect.center, 15, d.WHITE, bold=True, anchor="center")
+    _pass_flash(app, surface, seat, (area.centerx, area.y + 14))
     for tile, rect in zip(hand, hand_rects(app, layout, hand)):
         a, b = (int(x) for x in tile.split("-"))
         rect = pygame.Rect(rect)
@@ -321,6 +393,8 @@ def guidance(app, view: dict, seat: int) -> str:
             return app.tr("play.waiting", n=view.get("to_act"))
         if view.get("first_hand") and not view.get("line"):
             return app.tr("play.must_66")
+        if not view.get("line") and not app.selected:
+            return app.tr("play.open_any")
         if app.selected:
             ends = app.legal_plays(seat).get(app.selected, [])
             if not ends:
@@ -336,7 +410,8 @@ def draw_guidance(app, surface, layout, view: dict, seat: int) -> None:
     value = guidance(app, view, seat)
     if value:
         size = d.fit_size(value, layout.message.w, 18)
-        d.text(surface, value, layout.message.center, size, d.WHITE, bold=True, anchor="center")
+        d.text(surface, value, layout.message.center, size, d.WHITE, bold=True, anchor="center",
+               within=layout.message)
 
 
 def button_label(app, name: str) -> str:
@@ -357,7 +432,7 @@ def button_enabled(app, name: str, seat: int | None, view: dict) -> bool:
 
 def draw_toolbar(app, surface, layout, seat, view) -> None:
     pygame.draw.rect(surface, (16, 40, 30), layout.toolbar)
-    for name, rect in zip(BUTTONS, layout.buttons):
+    for name, rect in zip(buttons(app), layout.buttons):
         enabled = button_enabled(app, name, seat, view)
         d.button(surface, rect, button_label(app, name), enabled,
                  hot=(app.panel == name))
@@ -366,9 +441,12 @@ def draw_toolbar(app, surface, layout, seat, view) -> None:
 
 # ---------------------------------------------------------------------------- private screens
 def _dialog(surface, width: int, height: int) -> pygame.Rect:
+    """A centred dialog over a veil; it leaves the toast strip at the bottom free."""
     w, h = surface.get_size()
-    box = pygame.Rect(0, 0, min(width, w - 24), min(height, h - 24))
+    box = pygame.Rect(0, 0, min(width, w - 24), min(height, h - TOAST_STRIP - 12))
     box.center = (w // 2, h // 2)
+    if box.bottom > h - TOAST_STRIP:
+        box.bottom = h - TOAST_STRIP
     veil = pygame.Surface((w, h), pygame.SRCALPHA)
     veil.fill((0, 0, 0, 140))
     surface.blit(veil, (0, 0))
@@ -396,7 +474,7 @@ def draw_accept(app, surface, seat: int) -> None:
     box = _dialog(surface, 720, 430)
     y = box.y + 20
     d.text(surface, app.tr("accept.title", n=seat), (box.centerx, y), 26, d.INK, bold=True,
-           anchor="midtop")
+           anchor="midtop", within=box.inflate(-24, 0))
     y += 44
     d.text(surface, app.tr("accept.prompt"), (box.centerx, y), 17, d.INK, anchor="midtop",
            wrap=box.w - 40)
@@ -427,7 +505,7 @@ def draw_opener(app, surface, seat: int) -> None:
     partner = view.get("partner")
     box = _dialog(surface, 720, 400)
     d.text(surface, app.tr("opener.title"), (box.centerx, box.y + 20), 26, d.INK, bold=True,
-           anchor="midtop")
+           anchor="midtop", within=box.inflate(-24, 0))
     d.text(surface, app.tr("opener.prompt"), (box.centerx, box.y + 64), 17, d.INK,
            anchor="midtop", wrap=box.w - 40)
     area = pygame.Rect(box.x + 20, box.y + 130, box.w - 40, 120)
@@ -442,16 +520,16 @@ def draw_handoff(app, surface, seat: int) -> None:
     """Pass-and-play: nothing private on screen, no tile at all, until the tap."""
     w, h = surface.get_size()
     surface.fill((18, 28, 40))
-    d.text(surface, app.tr("handoff.title", n=seat), (w // 2, h // 2 - 70),
-           d.fit_size(app.tr("handoff.title", n=seat), w - 40, 40), d.WHITE, bold=True,
+    d.text(surface, app.tr("handoff.title", n=seat), (w // 2, h // 2 - 70), 40, d.WHITE,
+           bold=True, within=surface.get_rect().inflate(-40, 0),
            anchor="center")
     d.text(surface, app.tr("handoff.private"), (w // 2, h // 2 - 20), 20, (200, 210, 220),
-           anchor="center")
+           anchor="center", within=surface.get_rect().inflate(-40, 0))
     ready = pygame.Rect(0, 0, min(w - 40, 460), 72)
     ready.center = (w // 2, h // 2 + 60)
     d.button(surface, ready, app.tr("btn.ready", n=seat), size=22)
     d.text(surface, app.tr("handoff.tap"), (w // 2, ready.bottom + 24), 18, (200, 210, 220),
-           anchor="center")
+           anchor="center", within=surface.get_rect().inflate(-40, 0))
     _hit(app, surface.get_rect(), "handoff", seat)
 
 
@@ -464,6 +542,50 @@ def result_banner(app, last: dict) -> str:
     return app.tr("result.domino" if last.get("result") == "domino" else "result.block", team=team)
 
 
+def why_line(app, last: dict) -> str | None:
+    """The Dékabès question of a domino: the engine's verdict (``last_hand.dekabes``) with
+    the two ends the last tile met. The client never judges it itself."""
+    from clients.table.app import ends_before_last_tile
+    before = ends_before_last_tile(last) if last.get("result") == "domino" else None
+    if before is None:
+        return None
+    tile, left, right = before
+    key = "reveal.why_dekabes" if last.get("dekabes") else "reveal.why_not_dekabes"
+    return app.tr(key, tile=tile, left=left, right=right)
+
+
+def _banner_colour(last: dict):
+    if last.get("dekabes"):
+        return d.GOLD
+    if last.get("result") == "tie":
+        return d.MUTED
+    return d.TEAM_COLOURS.get(last.get("team"), d.MUTED)
+
+
+def draw_landing(app, surface, seat: int | None) -> None:
+    """The hand's last tile lands on the finished board; the result follows (tap: now)."""
+    _modal(app)
+    last = app.newest.view.get("last_hand") or {}
+    layout = table_layout(app)
+    lines = [result_banner(app, last)]
+    why = why_line(app, last)
+    if why:
+        lines.append(why)
+    # In the hand's place (empty now), so the whole finished line stays in sight.
+    strip = pygame.Rect(layout.hand.x + 12, layout.hand.y + 8, layout.hand.w - 24,
+                        min(layout.hand.h - 16, 34 + 24 * (len(lines) - 1)))
+    pygame.draw.rect(surface, _banner_colour(last), strip, border_radius=10)
+    y = strip.y + 4
+    for i, value in enumerate(lines):
+        d.text(surface, value, (strip.centerx, y), 20 if i == 0 else 15,
+               d.WHITE if i == 0 else d.INK, bold=(i == 0), anchor="midtop",
+               within=strip.inflate(-16, 0))
+        y += 26 if i == 0 else 22
+    d.text(surface, app.tr("landing.tap"), layout.message.center, 16, d.WHITE, anchor="center",
+           within=layout.message)
+    _hit(app, surface.get_rect(), "skip_landing")
+
+
 def draw_reveal(app, surface, seat: int | None) -> None:
     """End of hand: all four hands, pips, result, points, scores, next base."""
     _modal(app)
@@ -471,35 +593,20 @@ def draw_reveal(app, surface, seat: int | None) -> None:
     last = view.get("last_hand") or {}
     box = _dialog(surface, 900, 660)
     d.text(surface, app.tr("reveal.title", n=last.get("hand_no", "")), (box.centerx, box.y + 14),
-           22, d.INK, bold=True, anchor="midtop")
+           22, d.INK, bold=True, anchor="midtop", within=box.inflate(-24, 0))
     banner = result_banner(app, last)
     strip = pygame.Rect(box.x + 16, box.y + 48, box.w - 32, 46)
-    colour = d.GOLD if last.get("dekabes") else (d.MUTED if last.get("result") == "tie" else
-                                                 d.TEAM_COLOURS.get(last.get("team"), d.MUTED))
-    pygame.draw.rect(surface, colour, strip, border_radius=10)
-    d.text(surface, banner, strip.center, d.fit_size(banner, strip.w - 20, 24), d.WHITE,
-           bold=True, anchor="center")
+    pygame.draw.rect(surface, _banner_colour(last), strip, border_radius=10)
+    d.text(surface, banner, strip.center, 24, d.WHITE, bold=True, anchor="center",
+           within=strip.inflate(-20, 0))
     y = strip.bottom + 12
-    row_h = max(40, min(76, (box.h - 300) // 4))
-    for seat in (1, 2, 3, 4):
-        team = "A" if seat in (1, 3) else "B"
-        row = pygame.Rect(box.x + 16, y, box.w - 32, row_h - 6)
-        pygame.draw.rect(surface, (236, 232, 222), row, border_radius=8)
-        pygame.draw.rect(surface, d.TEAM_COLOURS[team], row, width=2, border_radius=8)
-        d.text(surface, f"{app.tr('seat.name', n=seat)} · {app.tr('team.label', team=team)}",
-               (row.x + 10, row.centery), 15, d.INK, bold=True, anchor="midleft")
-        pips = (last.get("pips") or {}).get(str(seat), 0)
-        d.text(surface, app.tr("pips.count", n=pips), (row.right - 10, row.centery), 16, d.INK,
-               bold=True, anchor="midright")
-        unit = max(10, min((row.h - 8) // 2, (row.w - 330) // 15))
-        x = row.x + 220
-        for tile in (last.get("hands") or {}).get(str(seat), []):
-            a, b = (int(v) for v in tile.split("-"))
-            d.tile(surface, pygame.Rect(x, row.centery - unit // 2, 2 * unit, unit), a, b, False,
-                   shadow=False)
-            x += 2 * unit + 4
-        y += row_h
     lines = []
+    why = why_line(app, last)
+    plays = [t for t in last.get("turns", []) if t.get("type") == "play"]
+    if why:
+        lines.append(why)
+    elif plays:
+        lines.append(app.tr("reveal.last_tile", tile=plays[-1]["tile"]))
     if last.get("result") == "tie":
         lines.append(app.tr("reveal.tie_points"))
     else:
@@ -508,20 +615,84 @@ def draw_reveal(app, surface, seat: int | None) -> None:
     scores = view.get("scores", {})
     lines.append(app.tr("reveal.scores", a=scores.get("A", 0), b=scores.get("B", 0)) + " · " +
                  app.tr("reveal.next_base", base=view.get("base", 1)))
-    plays = [t for t in last.get("turns", []) if t.get("type") == "play"]
-    if plays:
-        lines.append(app.tr("reveal.last_tile", tile=plays[-1]["tile"]))
-    if view.get("phase") == "match_over":
-        lines.append(app.tr("match.over", team=view.get("winner")))
-        lines.append(app.tr("match.you_won" if view.get("winner") == view.get("team")
-                            else "match.you_lost"))
+    line_h = 22
+    rows_room = box.bottom - 78 - y - line_h * len(lines) - 8
+    row_h = max(30, min(76, rows_room // 4))
+    for number in (1, 2, 3, 4):
+        team = "A" if number in (1, 3) else "B"
+        row = pygame.Rect(box.x + 16, y, box.w - 32, row_h - 6)
+        pygame.draw.rect(surface, (236, 232, 222), row, border_radius=8)
+        pygame.draw.rect(surface, d.TEAM_COLOURS[team], row, width=2, border_radius=8)
+        name = f"{app.tr('seat.name', n=number)} · {app.tr('team.label', team=team)}"
+        d.text(surface, name, (row.x + 10, row.centery), 15, d.INK, bold=True,
+               anchor="midleft", within=pygame.Rect(row.x + 10, row.y, 200, row.h))
+        pips = (last.get("pips") or {}).get(str(number), 0)
+        d.text(surface, app.tr("pips.count", n=pips), (row.right - 10, row.centery), 16, d.INK,
+               bold=True, anchor="midright")
+        unit = max(8, min((row.h - 8) // 2, (row.w - 330) // 15))
+        x = row.x + 220
+        for tile in (last.get("hands") or {}).get(str(number), []):
+            a, b = (int(v) for v in tile.split("-"))
+            d.tile(surface, pygame.Rect(x, row.centery - unit // 2, 2 * unit, unit), a, b, False,
+                   shadow=False)
+            x += 2 * unit + 4
+        y += row_h
     for value in lines:
-        d.text(surface, value, (box.centerx, y + 4), 17, d.INK, anchor="midtop")
-        y += 24
-    items = [(app.tr("btn.continue"), ("continue",))]
-    if view.get("phase") == "match_over" and app.allowed(seat, "new_match"):
+        d.text(surface, value, (box.centerx, y + 4), 16, d.INK, anchor="midtop",
+               within=box.inflate(-32, 0))
+        y += line_h
+    _buttons(app, surface, pygame.Rect(box.x, box.bottom - 70, box.w, 60),
+             [(app.tr("btn.continue"), ("continue",))])
+
+
+def match_summary(view: dict) -> dict:
+    """Counts over the match's hand results as the server reported them."""
+    results = view.get("results") or []
+    won = {"A": 0, "B": 0}
+    dekabes = {"A": 0, "B": 0}
+    ties = 0
+    for result in results:
+        team = result.get("team")
+        if team in won:
+            won[team] += 1
+            dekabes[team] += 1 if result.get("dekabes") else 0
+        else:
+            ties += 1
+    return {"won": won, "dekabes": dekabes, "ties": ties}
+
+
+def draw_match_over(app, surface, seat: int | None) -> None:
+    """The match's own moment: winner, final score, hands won, Dékabès; what next."""
+    _modal(app)
+    view = app.view_of(seat)
+    box = _dialog(surface, 720, 420)
+    winner = view.get("winner")
+    d.text(surface, app.tr("match.title"), (box.centerx, box.y + 18), 24, d.INK, bold=True,
+           anchor="midtop", within=box.inflate(-24, 0))
+    strip = pygame.Rect(box.x + 16, box.y + 58, box.w - 32, 50)
+    pygame.draw.rect(surface, d.TEAM_COLOURS.get(winner, d.MUTED), strip, border_radius=10)
+    title = app.tr("match.over", team=winner)
+    d.text(surface, title, strip.center, 26, d.WHITE, bold=True, anchor="center",
+           within=strip.inflate(-20, 0))
+    summary = match_summary(view)
+    scores = view.get("scores", {})
+    lines = [app.tr("match.you_won" if winner == view.get("team") else "match.you_lost"),
+             app.tr("match.final_score", a=scores.get("A", 0), b=scores.get("B", 0)),
+             app.tr("match.hands_won", a=summary["won"]["A"], b=summary["won"]["B"],
+                    ties=summary["ties"]),
+             app.tr("match.dekabes_count", a=summary["dekabes"]["A"], b=summary["dekabes"]["B"])]
+    y = strip.bottom + 16
+    for i, value in enumerate(lines):
+        d.text(surface, value, (box.centerx, y), 18, d.INK, bold=(i == 0), anchor="midtop",
+               within=box.inflate(-32, 0))
+        y += 30
+    items = []
+    if app.allowed(seat, "new_match"):
         items.append((app.tr("btn.new_game"), ("new_match",)))
-    _buttons(app, surface, pygame.Rect(box.x, box.bottom - 70, box.w, 60), items)
+    if app.on_lobby is not None:
+        items.append((app.tr("btn.lobby"), ("lobby",)))
+    items.append((app.tr("btn.view_board"), ("match_seen",)))
+    _buttons(app, surface, pygame.Rect(box.x, box.bottom - 76, box.w, 60), items)
 
 
 # ---------------------------------------------------------------------------- panels
@@ -564,57 +735,117 @@ def describe(app, entry: dict, opening: bool = False) -> str:
     return app.tr("log.other", seat=who, type=kind)
 
 
+HEADER = "§ "        # a log line starting with it is a heading (drawn bold, no prefix)
+
+
 def log_lines(app) -> list[str]:
+    """The log in words, grouped by match and hand, each hand closed by its result (the
+    results of the current match, as the server's view reports them)."""
     if app.log_events is None:
         return [app.tr("log.loading")]
     if not app.log_events:
         return [app.tr("log.empty")]
-    lines, opening = [], False
+    view = app.newest.view if app.newest else {}
+    results = {r.get("hand_no"): r for r in view.get("results") or []}
+    starts = ("match_started", "new_match")         # a new match begins after either
+    matches = sum(1 for e in app.log_events if e.get("type") in starts)
+    lines: list[str] = []
+    match_no = hand_no = 0
+    opening = same_hand = False
+
+    def close_hand() -> None:
+        result = results.get(hand_no) if match_no == max(1, matches) else None
+        if result is not None:
+            lines.append(HEADER + app.tr("log.result", result=result_banner(app, result)))
+
     for entry in app.log_events:
         kind = entry.get("type")
+        if kind in starts:
+            if hand_no:
+                close_hand()
+            match_no, hand_no = match_no + 1, 0
+            if kind == "new_match":
+                lines.append(f"{entry.get('seq', '')}. {describe(app, entry)}")
+            lines.append(HEADER + "— " + app.tr("log.match_header", n=match_no) + " —")
+            if kind == "new_match":
+                continue
+        elif kind == "deal" and not same_hand:
+            close_hand()
+            hand_no += 1
+            lines.append(HEADER + app.tr("log.hand_header", n=hand_no))
         lines.append(f"{entry.get('seq', '')}. {describe(app, entry, opening and kind == 'play')}")
+        # A deal after a redeal claim or a restart is the same hand again.
+        same_hand = kind in ("claim_redeal", "restart_hand")
         if kind == "deal":
             opening = True
         elif kind == "play":
             opening = False
+    if hand_no:
+        close_hand()
     return lines
+
+
+def draw_log_line(line: str, width: int) -> pygame.Surface:
+    if line.startswith(HEADER):
+        return d.font(17, True).render(line[len(HEADER):], True, d.INK, None, width)
+    return d.font(16).render(line, True, d.INK, None, width)
+
+
+def _panel_boxes(app) -> tuple[pygame.Rect, pygame.Rect]:
+    """The panel and its text area: below the top bar (its "paused" stays in sight) and
+    above a strip kept free for toasts."""
+    w, h = app.size
+    top = table_layout(app).topbar.bottom + 6
+    box = pygame.Rect(0, top, min(900, w - 24), max(120, h - top - TOAST_STRIP))
+    box.centerx = w // 2
+    return box, pygame.Rect(box.x + 20, box.y + 76, box.w - 40, box.h - 92)
+
+
+def _panel_image(app, width: int) -> pygame.Surface:
+    if app.panel == "rules":
+        return _rules_surface(app.tr.lang, width)
+    return _log_surface(tuple(log_lines(app)), width)
+
+
+def panel_scroll_max(app) -> int:
+    if not app.panel:
+        return 0
+    _, content = _panel_boxes(app)
+    return max(0, _panel_image(app, content.w).get_height() - content.h)
 
 
 def draw_panel(app, surface) -> None:
     _modal(app)
     w, h = surface.get_size()
-    box = pygame.Rect(0, 0, min(900, w - 24), h - 24)
-    box.center = (w // 2, h // 2)
-    veil = pygame.Surface((w, h), pygame.SRCALPHA)
+    box, content = _panel_boxes(app)
+    veil = pygame.Surface((w, h - box.y + 6), pygame.SRCALPHA)
     veil.fill((0, 0, 0, 150))
-    surface.blit(veil, (0, 0))
+    surface.blit(veil, (0, box.y - 6))
     pygame.draw.rect(surface, d.PANEL, box, border_radius=14)
     title = app.tr("rules.title" if app.panel == "rules" else "log.title")
-    d.text(surface, title, (box.x + 20, box.y + 14), 24, d.INK, bold=True)
-    d.text(surface, app.tr("panel.paused_note"), (box.x + 20, box.y + 48), 15, d.MUTED)
     close = pygame.Rect(box.right - 150, box.y + 12, 136, 48)
+    header = pygame.Rect(box.x + 20, box.y, close.x - box.x - 30, 70)
+    d.text(surface, title, (box.x + 20, box.y + 14), 24, d.INK, bold=True, within=header)
+    note = app.tr("panel.paused_note")
+    d.text(surface, note, (box.x + 20, box.y + 48), 15, d.MUTED, within=header)
     d.button(surface, close, app.tr("btn.close"))
-    content = pygame.Rect(box.x + 20, box.y + 76, box.w - 40, box.h - 92)
-    if app.panel == "rules":
-        image = _rules_surface(app.tr.lang, content.w)
-    else:
-        image = _log_surface(tuple(log_lines(app)), content.w)
-    app.panel_scroll = max(0, min(app.panel_scroll, max(0, image.get_height() - content.h)))
+    image = _panel_image(app, content.w)
+    scroll = max(0, min(app.panel_scroll, max(0, image.get_height() - content.h)))
     surface.set_clip(content)
-    surface.blit(image, (content.x, content.y - app.panel_scroll))
+    surface.blit(image, (content.x, content.y - scroll))
     surface.set_clip(None)
     if image.get_height() > content.h:          # a scroll bar: where we are in the text
         bar_h = max(30, content.h * content.h // image.get_height())
-        top = content.y + (content.h - bar_h) * app.panel_scroll // max(1, image.get_height() - content.h)
+        top = content.y + (content.h - bar_h) * scroll // max(1, image.get_height() - content.h)
         pygame.draw.rect(surface, d.MUTED, (box.right - 12, top, 6, bar_h), border_radius=3)
     _hit(app, close, "close_panel")
     # the toolbar under the panel stays reachable only for the panel buttons themselves
-    app.hits = [h for h in app.hits if h.action[0] != "button" or h.action[1] in ("rules", "log")]
+    _keep_hits(lambda h: h.action[0] != "button" or h.action[1] in ("rules", "log"))
 
 
 @lru_cache(maxsize=8)
 def _log_surface(lines: tuple, width: int) -> pygame.Surface:
-    images = [d.font(16).render(line, True, d.INK, None, width) for line in lines]
+    images = [draw_log_line(line, width) for line in lines]
     out = pygame.Surface((width, sum(i.get_height() + 4 for i in images) + 10), pygame.SRCALPHA)
     y = 0
     for image in images:
@@ -630,8 +861,7 @@ def clear_caches() -> None:
 
 
 def draw_confirm(app, surface) -> None:
-    _modal(app)
-    app.hits = []
+    _frame_hits.clear()
     box = _dialog(surface, 560, 220)
     question = app.tr("confirm.restart" if app.confirm == "restart_hand" else "confirm.new_game")
     d.text(surface, question, (box.centerx, box.y + 40), 20, d.INK, bold=True, anchor="midtop",
@@ -640,17 +870,24 @@ def draw_confirm(app, surface) -> None:
              [(app.tr("btn.yes"), ("confirm", True)), (app.tr("btn.no"), ("confirm", False))])
 
 
-def draw_toasts(app, surface) -> None:
+TOAST_STRIP = 52          # px at the bottom kept for toasts while a dialog or panel is up
+
+
+def draw_toasts(app, surface, modal: bool = False) -> None:
+    """Toasts sit above the guidance line; over a dialog or a panel only the newest one,
+    in the strip at the bottom, so it never covers their text."""
     now = time.monotonic()
-    app.toasts = [t for t in app.toasts if t.until > now]
+    live = [t for t in app.toasts if t.until > now]
     w, h = surface.get_size()
-    layout = table_layout(app)
-    y = layout.message.y - 8
-    for toast in reversed(app.toasts):
-        size = d.fit_size(toast.text, w - 80, 17)
-        width = d.text_width(toast.text, size) + 32
+    if modal:
+        live, y = live[-1:], h - 8
+    else:
+        y = table_layout(app).message.y - 8
+    for toast in reversed(live):
+        value, size = d.fit(toast.text, w - 80, 17)
+        width = d.text_width(value, size) + 32
         rect = pygame.Rect(0, 0, width, size + 18)
         rect.midbottom = (w // 2, y)
         pygame.draw.rect(surface, d.DANGER if toast.error else (40, 44, 52), rect, border_radius=10)
-        d.text(surface, toast.text, rect.center, size, d.WHITE, anchor="center")
+        d.text(surface, value, rect.center, size, d.WHITE, anchor="center")
         y = rect.top - 6

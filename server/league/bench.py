@@ -16,8 +16,9 @@ entry to the full response (no network):
 
 Each URL is requested ``--repeat`` times after a warm-up, anonymously and as a member.
 Prints wall-clock p50/max and CPU p50 in milliseconds, the SQL queries per request and
-the response size, then one JSON object. The goal is 50 ms or less per request; on a
-busy machine prefer the CPU figures.
+the response size, then one JSON object. The goal is 50 ms or less per request (exit
+status 1 when a wall-clock p50 is over it); on a busy machine the CPU figures are the
+ones to compare, wall times there include waiting for a core.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def populate(n_matches: int, n_players: int, n_bots: int, seed: int) -> dict:
     from server.accounts.models import User
     from server.league import projections
     from server.league import ratings as rating_model
-    from server.league.models import (Club, Match, MatchSeat, Membership, Rating, RatingPoint,
-                                      Round, Season)
+    from server.league.models import (CheckIn, Club, Match, MatchSeat, Membership, Rating,
+                                      RatingPoint, Round, Season, StandingRow)
     from server.tables.models import Table
 
     rng = random.Random(seed)
@@ -80,6 +81,9 @@ def populate(n_matches: int, n_players: int, n_bots: int, seed: int) -> dict:
         rounds = Round.objects.bulk_create([
             Round(season=season, number=n + 1, status="finished",
                   started_at=start + dt.timedelta(hours=n)) for n in range(n_rounds)])
+        # everybody present at every round: the standings list the checked-in players
+        CheckIn.objects.bulk_create([CheckIn(round=r, player=u) for r in rounds for u in users],
+                                    batch_size=2000)
         tables = Table.objects.bulk_create([
             Table(code=f"B{i:07d}", owner=organizer, rated=True, secret_seed="0" * 64)
             for i in range(n_matches)])
@@ -115,6 +119,8 @@ def populate(n_matches: int, n_players: int, n_bots: int, seed: int) -> dict:
             Rating(club=club, player_id=p, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal,
                    matches=played[p]) for p, r in sorted(current.items())])
         projections.rebuild_standings(season)
+        if StandingRow.objects.filter(season=season).count() != n_players:
+            raise SystemExit("the stored standings do not list every player: bench data wrong")
     return {"club": club, "season": season, "users": users}
 
 
@@ -200,8 +206,9 @@ def main(argv: list[str] | None = None) -> int:
                 figure = measure(client, url, args.repeat)
                 figure["as"] = who
                 results.append(figure)
-                ok = "ok " if figure["p50_ms"] <= GOAL_MS else "SLOW"
-                print(f"{ok} {who:9} p50 {figure['p50_ms']:7.2f} ms  max {figure['max_ms']:7.2f}"
+                ok = "ok  " if figure["p50_ms"] <= GOAL_MS else "over"
+                cpu_ok = "ok  " if figure["cpu_p50_ms"] <= GOAL_MS else "over"
+                print(f"wall {ok} cpu {cpu_ok} {who:9} p50 {figure['p50_ms']:7.2f} ms  max {figure['max_ms']:7.2f}"
                       f"  cpu p50 {figure['cpu_p50_ms']:7.2f}  {figure['queries']:3} queries"
                       f"  {figure['bytes']:7} B  {url}", flush=True)
         connection.close()

@@ -76,8 +76,8 @@ async def lobby_messages(user) -> list[dict]:
 def test_lobby_refuses_without_a_token():
     async def attempt():
         communicator = WebsocketCommunicator(application, "/ws/me")
-        connected, code = await communicator.connect()
+        await communicator.connect()      # accepted, then closed: the code reaches the client
+        closed = await communicator.receive_output(10)
         await communicator.disconnect()
-        return connected, code
-    connected, code = async_to_sync(attempt)()
-    assert not connected and code == 4401
+        return closed
+    assert async_to_sync(attempt)() == {"type": "websocket.close", "code": 4401}

@@ -214,12 +214,6 @@ def test_lines_fit_the_inset_board_the_table_draws_them_in(size):
         _check_line(line, layout_line(line, area, max_unit=40), area, (size, len(line)))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "layout_line: when even min_unit (6 px) does not fit, the fallback packs rows by width only "
-    "and ignores the area's height, so rects leave the area. In the smallest window the client "
-    "allows (480x360) the table draws the line in board.inflate(-16,-16) = 280x16 px; lines of "
-    "22+ tiles then take 2 rows = 26 px and stick out 5 px above and below the area "
-    "(contradicting the docstring 'a line of any length fits a window of any size')"))
 def test_a_long_line_fits_the_inset_board_of_the_smallest_window():
     area = _board((480, 360)).inflate(-16, -16)
     for line in _lines()[20:]:
@@ -324,12 +318,6 @@ def test_seat_boxes_do_not_cover_each_other_or_the_message(size):
         assert not a.colliderect(b), (size, na, nb, a, b)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "layout_table: in low windows (up to ~410 px high with a two-row toolbar, up to ~365 px "
-    "with a one-row toolbar) the side seat boxes (at least 96 px high, centred on a board only "
-    "32-60 px high) reach down over the guidance message line, and at 480 px wide the 320 px "
-    "top seat box also overlaps both side boxes; e.g. 480x360: left box Rect(4, 66, 84, 96) "
-    "vs message Rect(8, 134, 464, 28) and vs top box Rect(80, 40, 320, 52)"))
 @pytest.mark.parametrize("size", [(480, 360), (1280, 360)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_seat_boxes_do_not_cover_the_message_in_low_windows(size):
     layout = layout_table(*size, N_BUTTONS)

@@ -98,8 +98,10 @@ def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
 
 
 def test_bad_command_lines_are_refused_with_a_message():
-    done = subprocess.run([sys.executable, "-m", "clients.table", "--server", "http://x"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    env = {k: v for k, v in os.environ.items() if k != "DEKABES_TOKEN"}
+    done = subprocess.run([sys.executable, "-m", "clients.table", "--server", "http://x",
+                           "--table", "ABCDEF"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60, env=env)
     assert done.returncode == 2 and "--token" in done.stderr
     done = subprocess.run([sys.executable, "-m", "clients.table", "--local", "--humans", "0,5"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)

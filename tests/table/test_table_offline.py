@@ -154,19 +154,42 @@ def test_no_redeal_button_without_five_doubles_and_keys_accept():
     assert conn.sent[-1] == {"type": "accept", "seat": 1}
 
 
-def test_end_of_match_shows_the_winner_and_offers_a_new_game():
+@pytest.mark.parametrize("seats", [[1], [1, 2, 3, 4]], ids=["one seat", "pass-and-play"])
+def test_end_of_match_shows_the_winner_and_offers_a_new_game(seats):
     m = match_where(lambda m: m.phase == "match_over")
-    app, conn = app_for(m, [1, 2, 3, 4])
+    app, conn = app_for(m, seats)
     app.revealed_upto = len(m.results) - 1          # the last hand has just ended
     assert app.tick([]).kind == "reveal"
-    from clients.table.render import result_banner
+    from clients.table.render import match_summary, result_banner
     last = m.seat_view(1)["last_hand"]
     assert result_banner(app, last).split("!")[0].split(":")[0] in (
         "DOMINO", "DÉKABÈS", "BLOCK")
+    assert not any(h.action == ("new_match",) for h in app.hits), "the hand's result first"
+    tap(app, "continue")
+    # The match's own moment (the seat asked is the viewer, not the reveal's last row).
+    assert app.tick([]).kind == "match_over"
+    view = m.seat_view(1)
+    summary = match_summary(view)
+    winner = view["winner"]
+    assert summary["won"][winner] >= 1
+    assert sum(summary["won"].values()) + summary["ties"] == len(m.results)
+    assert summary["dekabes"] == {t: sum(1 for r in m.results if r["team"] == t and r["dekabes"])
+                                  for t in ("A", "B")}
     tap(app, "new_match")
     assert app.confirm == "new_match"
     tap(app, "confirm", True)
     assert conn.sent[-1]["type"] == "new_match"
+
+
+def test_the_match_end_can_be_closed_to_look_at_the_board():
+    m = match_where(lambda m: m.phase == "match_over")
+    app, conn = app_for(m, [1])
+    assert app.tick([]).kind == "match_over"
+    from tests.table.driver import ARTIFACTS
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(app.screen_surface, str(ARTIFACTS / "match-over.png"))
+    tap(app, "match_seen")
+    assert app.tick([]).kind == "table"
 
 
 def test_every_tap_target_is_at_least_44_px_at_every_window_size():
@@ -298,3 +321,23 @@ def test_a_played_tile_slides_into_place_without_blocking_input():
     _time.sleep(0.35)                       # "slow" is 300 ms
     app.tick([])
     assert tile not in app.flights
+
+
+def test_a_big_window_scales_the_table_up_and_taps_still_land():
+    from clients.table.app import ui_scale
+    assert ui_scale((1280, 800)) == 1.0 and ui_scale((1366, 768)) == 1.0
+    assert ui_scale((1920, 1080)) == pytest.approx(1.35)
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 1)
+    app, conn = app_for(m, [1], size=(1920, 1080))
+    assert app.window_size == (1920, 1080) and app.size == (1422, 800)
+    assert app.screen_surface.get_size() == (1920, 1080)
+    tile = sorted(app.legal_plays(1))[0]
+    hit = next(h for h in app.hits if h.action == ("tile", tile))
+    x, y = (round(v * app.scale) for v in hit.rect.center)          # window pixels
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1))
+    app.tick()
+    assert app.selected == tile
+    small, _ = app_for(m, [1], size=(1280, 800))
+    small_hit = next(h for h in small.hits if h.action == ("tile", tile))
+    assert hit.rect.w * app.scale > small_hit.rect.w * 1.3, "tiles grow with the window"

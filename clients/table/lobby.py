@@ -1,0 +1,424 @@
+"""The lobby: sign in to a club server, then pick a table — mine, a new casual one, one by
+its code, or my table of the current league round — and see recent matches.
+
+``Lobby`` is the controller (what a tap or a key does, what the service said);
+``lobby_render.draw`` draws it and returns the tap targets. The service
+(``lobby_service.LobbyService``) talks to the server in a worker thread. When a table is
+to be opened the lobby calls ``on_open(server, token, code, seats)`` (the ``Shell``
+swaps the window over to the table).
+
+The token of each server is kept in the settings file (owner-only, see ``config``); the
+password never is.
+"""
+
+from __future__ import annotations
+
+import time
+import webbrowser
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import pygame
+
+from clients.table import config, input as table_input
+from clients.table.i18n import Translator, detect_language, next_language
+from clients.table.lobby_service import LeagueInfo, LobbyService, TableEntry
+from clients.table.ui import Hit, Screen, Toast
+
+LEVELS = ("house", "random", "greedy", "medium", "strong")
+FIELD_MAX = 120
+
+
+@dataclass
+class TextField:
+    name: str
+    value: str = ""
+    secret: bool = False
+
+    def shown(self) -> str:
+        return "•" * len(self.value) if self.secret else self.value
+
+
+def normalise_server(text: str) -> str | None:
+    """``192.168.1.20:8000`` → ``http://192.168.1.20:8000``; None if it is no address."""
+    text = text.strip().rstrip("/")
+    if not text:
+        return None
+    if "://" not in text:
+        text = "http://" + text
+    try:
+        parts = urlsplit(text)
+        parts.port                                   # raises on a bad port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname or " " in text:
+        return None
+    return text
+
+
+class Lobby:
+    def __init__(self, settings: config.Settings, service: LobbyService | None = None,
+                 lang: str | None = None, size=(1280, 800), save_settings: bool = True,
+                 server: str | None = None, on_open=None, start_runner=None):
+        self.settings = settings
+        self.save_settings = save_settings
+        if lang:
+            self.settings.lang = lang
+        self.tr = Translator(self.settings.lang or detect_language())
+        self.size = tuple(size)
+        self.service = service or LobbyService()
+        self.on_open = on_open
+        self._start_runner = start_runner
+        self.runners: dict[str, object] = {}     # bot username -> its runner process
+        self.screen_surface: pygame.Surface | None = None
+        self.running = True
+        self.hits: list[Hit] = []
+        self.pointer = table_input.PointerTracker(lambda: self.size)
+        self.toasts: list[Toast] = []
+        self.message: tuple[str, bool] | None = None     # (text, is_error) under the form
+        self.status = "connecting"
+        self.busy = False
+        self.username: str | None = None
+        self.server = normalise_server(server or self.settings.server or "") or ""
+        self.fields = {"server": TextField("server", self.server or "http://127.0.0.1:8000"),
+                       "username": TextField("username"),
+                       "password": TextField("password", secret=True),
+                       "code": TextField("code")}
+        self.focus = "username" if self.server else "server"
+        self.unfinished: list[TableEntry] = []
+        self.finished: list[TableEntry] = []
+        self.league = LeagueInfo(False)
+        self._league_seen: set[str] = set()
+        self.create_seats = {2: "bot", 3: "bot", 4: "bot"}
+        self.level = "house"
+        self._waiting_bot: str | None = None      # a create waiting for its computer account
+        self.dirty = True
+        self.frames = 0
+        self.service.start()
+        account = self.settings.account(self.server)
+        if account:
+            self.fields["username"].value = account["username"]
+            self.busy = True
+            self.service.resume(self.server, account["username"], account["token"])
+
+    # ------------------------------------------------------------------ what is shown
+    def decide(self) -> Screen:
+        if self.username is None:
+            return Screen("signin")
+        return Screen("lobby")
+
+    @property
+    def token(self) -> str | None:
+        account = self.settings.account(self.server)
+        return account["token"] if account else None
+
+    # ------------------------------------------------------------------ the loop
+    def tick(self, events: list | None = None, force: bool = True) -> Screen:
+        self.pump()
+        for event in pygame.event.get() if events is None else events:
+            self.handle_event(event)
+            self.dirty = True
+        now = time.monotonic()
+        alive = [t for t in self.toasts if t.until > now]
+        if len(alive) != len(self.toasts):
+            self.toasts, self.dirty = alive, True
+        screen = self.decide()
+        if self.screen_surface is not None and (force or self.dirty):
+            from clients.table import lobby_render
+            self.dirty = False
+            self.hits = lobby_render.draw(self, screen)
+            pygame.display.flip()
+            self.frames += 1
+        return screen
+
+    def animating(self) -> bool:
+        return False
+
+    def toast(self, text: str, error: bool = False, seconds: float = 4.0) -> None:
+        self.toasts = [t for t in self.toasts if t.text != text][-2:]
+        self.toasts.append(Toast(text, time.monotonic() + seconds, error))
+        self.dirty = True
+
+    def say(self, text: str | None, error: bool = False) -> None:
+        self.message = (text, error) if text else None
+        self.dirty = True
+
+    # ------------------------------------------------------------------ the service's news
+    def pump(self) -> None:
+        for update in self.service.poll():
+            self.dirty = True
+            kind = update[0]
+            if kind == "status":
+                self.status = update[1]
+            elif kind == "signed_in":
+                self._signed_in(*update[1:])
+            elif kind == "signed_out":
+                self._signed_out(update[1])
+            elif kind == "tables":
+                self.unfinished, self.finished = list(update[1]), list(update[2])
+                self._ensure_runners()
+            elif kind == "league":
+                self._take_league(update[1])
+            elif kind == "bot":
+                self._take_bot(*update[1:])
+            elif kind == "created":
+                self.toast(self.tr("lobby.created", code=update[1]))
+            elif kind == "opened":
+                self.busy = False
+                if self.on_open is not None:
+                    self.on_open(self.server, self.token, update[1], list(update[2]))
+            elif kind == "error":
+                self._error(update[1], update[2])
+
+    def _signed_in(self, server: str, username: str, token: str) -> None:
+        self.busy = False
+        self.server, self.username = server, username
+        self.settings.server = server
+        self.settings.accounts[server] = {"username": username, "token": token}
+        self.fields["password"].value = ""            # never kept
+        self.say(None)
+        self._save()
+
+    def _signed_out(self, revoked: bool) -> None:
+        self.busy = False
+        self.stop_runners()
+        self.settings.accounts.pop(self.server, None)
+        self.username = None
+        self.unfinished, self.finished, self.league = [], [], LeagueInfo(False)
+        self.focus = "password"
+        self.say(self.tr("lobby.signed_out" if revoked else "lobby.signed_out_kept"))
+        self._save()
+
+    def _take_league(self, info: LeagueInfo) -> None:
+        new = [t for t in info.tables if t.get("code") and t["code"] not in self._league_seen]
+        if new and self.league.supported:
+            self.toast(self.tr("lobby.league_ready", code=new[0]["code"]))
+        self._league_seen |= {t["code"] for t in info.tables if t.get("code")}
+        self.league = info
+
+    def _take_bot(self, level: str, username: str, token: str) -> None:
+        self.settings.bots.setdefault(self.server, {})[level] = {"username": username,
+                                                                 "token": token}
+        self._save()
+        self._ensure_runner(username, token, level)
+        if self._waiting_bot == level:
+            self._waiting_bot = None
+            self.create()
+
+    def error_text(self, code: str, context: str) -> str:
+        """The server's code as a sentence for what the player just tried."""
+        if code == "not_authenticated":
+            return self.tr("lobby.err.wrong_password" if context == "sign_in"
+                           else "lobby.err.session_over")
+        if code == "validation_error" and context == "sign_in":
+            return self.tr("lobby.err.register_invalid")
+        if code == "connection_lost" and context in ("sign_in", "resume"):
+            return self.tr("lobby.err.unreachable")
+        if code == "not_found" and context == "sign_in":
+            return self.tr("lobby.err.bad_server")
+        if code == "validation_error" and context == "create" and self.level == "house":
+            return self.tr("lobby.err.no_house")      # no "house" bot account there
+        return self.tr.error(code, code)
+
+    def _error(self, code: str, context: str) -> None:
+        self.busy = False
+        self._waiting_bot = None
+        text = self.error_text(code, context)
+        if code == "not_authenticated" and context in ("resume", "refresh"):
+            self.settings.accounts.pop(self.server, None)      # the token is dead
+            self.username = None
+            self._save()
+        if self.username is None:
+            self.say(text, error=True)
+        else:
+            self.toast(text, error=True)
+
+    # ------------------------------------------------------------------ actions
+    def submit_sign_in(self, register: bool = False) -> None:
+        server = normalise_server(self.fields["server"].value)
+        username = self.fields["username"].value.strip()
+        password = self.fields["password"].value
+        if server is None:
+            self.say(self.tr("lobby.err.bad_server"), error=True)
+            return
+        if not username or not password:
+            self.say(self.tr("lobby.fill_in"), error=True)
+            return
+        self.server = server
+        self.fields["server"].value = server
+        self.busy = True
+        self.say(self.tr("lobby.connecting"))
+        self.service.sign_in(server, username, password, register=register)
+
+    def sign_out(self) -> None:
+        self.busy = True
+        self.service.sign_out()
+
+    def create(self) -> None:
+        seats = {1: "human", **{n: ("human" if k == "human" else "bot")
+                                for n, k in self.create_seats.items()}}
+        bot_seats = [n for n, k in seats.items() if k == "bot"]
+        bots = {}
+        if bot_seats:
+            if self.level == "house":
+                name = "house"
+            else:
+                account = self.settings.bots.get(self.server, {}).get(self.level)
+                if account is None:
+                    self._waiting_bot = self.level        # make it first, then create
+                    self.service.make_bot(self.level)
+                    return
+                name = account["username"]
+                self._ensure_runner(name, account["token"], self.level)
+            bots = {n: name for n in bot_seats}
+        self.busy = True
+        self.service.create(seats, bots)
+
+    def join(self) -> None:
+        code = self.fields["code"].value.strip().upper()
+        if code:
+            self.busy = True
+            self.service.join(code)
+
+    def open_table(self, code: str) -> None:
+        self.busy = True
+        self.service.join(code)             # finds my seats there (or a free one)
+
+    def open_url(self, url: str) -> None:
+        webbrowser.open(url)
+
+    def back(self) -> None:
+        """Back from a table: look again."""
+        self.busy = False
+        self.dirty = True
+        self.service.refresh()
+
+    def quit(self) -> None:
+        self.running = False
+        self._save()
+
+    def close(self) -> None:
+        self.stop_runners()
+        self.service.close()
+
+    def _save(self) -> None:
+        if self.save_settings:
+            config.save(self.settings)
+
+    # ------------------------------------------------------------------ own computer players
+    def _ensure_runners(self) -> None:
+        """Each of my computer accounts seated at an unfinished table plays while the
+        lobby is open (the club's house computers are the server's business)."""
+        mine = self.settings.bots.get(self.server, {})
+        seated = {info.player for entry in self.unfinished
+                  for info in entry.table.seats.values() if info.is_bot}
+        for level, account in mine.items():
+            if account["username"] in seated:
+                self._ensure_runner(account["username"], account["token"], level)
+
+    def _ensure_runner(self, username: str, token: str, level: str) -> None:
+        if self._start_runner is None:
+            return
+        process = self.runners.get(username)
+        if process is not None and process.poll() is None:
+            return
+        self.runners[username] = self._start_runner(self.server, token, level)
+
+    def stop_runners(self) -> None:
+        from clients.bots.launch import stop_runner
+        for username, process in list(self.runners.items()):
+            stop_runner(process)
+            self.runners.pop(username, None)
+
+    # ------------------------------------------------------------------ input
+    def handle_event(self, event) -> None:
+        if event.type == pygame.QUIT:
+            self.quit()
+            return
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+            surface = pygame.display.get_surface()
+            if surface is not None:
+                self.size = surface.get_size()
+            return
+        if event.type == pygame.TEXTINPUT:
+            field = self.fields.get(self.focus)
+            if field is not None and self._field_visible(self.focus):
+                field.value = (field.value + event.text)[:FIELD_MAX]
+            return
+        if event.type == pygame.KEYDOWN:
+            self.key(event)
+            return
+        for pointer in self.pointer.feed(event):
+            if pointer.kind == "up" and not pointer.dragging:
+                action = self.hit_at(pointer.pos)
+                if action:
+                    self.tap(action)
+
+    def _field_visible(self, name: str) -> bool:
+        return (name == "code") == (self.username is not None)
+
+    def hit_at(self, pos) -> tuple | None:
+        for hit in reversed(self.hits):
+            if hit.rect.collidepoint(pos):
+                return hit.action
+        return None
+
+    def key(self, event) -> None:
+        mods = getattr(event, "mod", 0)
+        if event.key == pygame.K_q and mods & pygame.KMOD_CTRL:
+            self.quit()
+            return
+        field = self.fields.get(self.focus)
+        if event.key == pygame.K_BACKSPACE and field is not None:
+            field.value = field.value[:-1]
+        elif event.key == pygame.K_TAB and self.username is None:
+            order = ["server", "username", "password"]
+            step = -1 if mods & pygame.KMOD_SHIFT else 1
+            index = order.index(self.focus) if self.focus in order else -1
+            self.focus = order[(index + step) % len(order)]
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if self.username is None:
+                self.submit_sign_in()
+            elif self.focus == "code":
+                self.join()
+        elif event.key == pygame.K_v and mods & pygame.KMOD_CTRL and field is not None:
+            pasted = _clipboard()
+            if pasted:
+                field.value = (field.value + pasted.strip())[:FIELD_MAX]
+
+    def tap(self, action: tuple) -> None:
+        kind = action[0]
+        if kind == "field":
+            self.focus = action[1]
+        elif kind == "sign_in":
+            self.submit_sign_in(register=False)
+        elif kind == "register":
+            self.submit_sign_in(register=True)
+        elif kind == "sign_out":
+            self.sign_out()
+        elif kind == "refresh":
+            self.service.refresh()
+        elif kind == "open":
+            self.open_table(action[1])
+        elif kind == "replay":
+            self.open_url(action[1])
+        elif kind == "seat":
+            n = action[1]
+            self.create_seats[n] = "human" if self.create_seats[n] == "bot" else "bot"
+        elif kind == "level":
+            self.level = LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)]
+        elif kind == "create":
+            self.create()
+        elif kind == "join":
+            self.join()
+        elif kind == "language":
+            self.tr = Translator(next_language(self.tr.lang))
+            self.settings.lang = self.tr.lang
+            self._save()
+
+
+def _clipboard() -> str:
+    try:
+        return pygame.scrap.get_text() if pygame.scrap.get_init() else ""
+    except (pygame.error, AttributeError):
+        return ""

@@ -1,0 +1,62 @@
+"""Which screen the table client shows: a pure function of the newest seat views and a
+small snapshot of the screen's own state (``UiState``). No pygame, no network; the
+controller (``app.TableApp.decide``) applies what it implies (showing a seat)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clients.table.ui import Finale, Screen
+
+
+@dataclass(frozen=True)
+class UiState:
+    seats: tuple[int, ...]            # the human seats this account holds here
+    shown: int | None                 # the seat whose private screen was last shown
+    handoff_done: int | None          # pass-and-play: the hand-off was confirmed for it
+    revealed_upto: int                # hand results the player has dismissed
+    finale: Finale | None             # the hand end being shown
+    match_end_seen: bool
+    now: float
+
+
+def seat_needing_the_device(newest: dict, ui: UiState) -> int | None:
+    """The held seat that must act now, preferring the one already on screen."""
+    phase = newest.get("phase")
+    if phase == "accept":
+        waiting = [s for s in ui.seats if not newest.get("accepted", {}).get(str(s))]
+        if ui.shown in waiting:
+            return ui.shown
+        return waiting[0] if waiting else None
+    if phase in ("choose_opener", "play") and newest.get("to_act") in ui.seats:
+        return newest["to_act"]
+    return None
+
+
+def screen_for(newest: dict | None, views: dict[int, dict], ui: UiState) -> Screen:
+    """``newest``: the newest view among the seats held (public facts are the same in
+    all); ``views``: each held seat's own view."""
+    if newest is None:
+        return Screen("connecting")
+    results = newest.get("results") or []
+    viewer = ui.shown or (ui.seats[0] if ui.seats else None)
+    if len(results) > ui.revealed_upto and newest.get("last_hand"):
+        # Everybody looks at the finished board, then the reveal: no private tile.
+        finale = ui.finale
+        if finale is not None and finale.results == len(results) and \
+                ui.now < finale.started + finale.hold:
+            return Screen("landing", viewer)
+        return Screen("reveal", viewer)
+    if newest.get("phase") == "match_over" and not ui.match_end_seen:
+        return Screen("match_over", viewer)
+    seat = seat_needing_the_device(newest, ui) or viewer
+    if seat is None:
+        return Screen("connecting")
+    if len(ui.seats) > 1 and seat != ui.shown and ui.handoff_done != seat:
+        return Screen("handoff", seat)
+    view = views.get(seat) or newest
+    if view.get("phase") == "accept" and not view.get("accepted", {}).get(str(seat)):
+        return Screen("accept", seat)
+    if view.get("phase") == "choose_opener" and view.get("to_act") == seat:
+        return Screen("opener", seat)
+    return Screen("table", seat)

@@ -1,0 +1,120 @@
+"""One window, two screens: the lobby and the table it opens (``python -m clients.table
+--server URL``). The shell owns the window and the loop; it hands the window to the
+table when one is opened and takes it back when the player returns to the lobby."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+
+from clients.table import config
+from clients.table.app import IDLE_POLL, TableApp
+from clients.table.connection import Connection
+from clients.table.lobby import Lobby
+
+VAR = Path(__file__).resolve().parents[2] / "var"
+
+
+def start_own_runner(server: str, token: str, level: str):
+    """The player's own computer players (a level other than the club's) run here."""
+    import os
+
+    from clients.bots.launch import start_runner
+    var = Path(os.environ.get("DEKABES_VAR_DIR") or VAR)
+    var.mkdir(parents=True, exist_ok=True)
+    return start_runner(server, token, level=level, delay=0.7,
+                        log=str(var / f"lobby-bots-{level}.log"))
+
+
+class Shell:
+    def __init__(self, settings: config.Settings, lang: str | None = None,
+                 size=(1280, 800), server: str | None = None, save_settings: bool = True,
+                 lobby: Lobby | None = None, connection_factory=None):
+        self.settings = settings
+        self.save_settings = save_settings
+        self.size = tuple(size)
+        self.lobby = lobby or Lobby(settings, lang=lang, size=size, server=server,
+                                    save_settings=save_settings, start_runner=start_own_runner)
+        self.lobby.on_open = self.open_table
+        self._connection_factory = connection_factory or (
+            lambda url, token, code, seats: Connection(url, token, code, seats=seats).start())
+        self.table: TableApp | None = None
+        self.connection = None
+        self.surface: pygame.Surface | None = None
+        self.running = True
+
+    @property
+    def window_size(self) -> tuple[int, int]:
+        return getattr(self.active, "window_size", self.active.size)
+
+    @property
+    def active(self):
+        return self.table if self.table is not None else self.lobby
+
+    def open_window(self) -> pygame.Surface:
+        from clients.table import render
+        render.clear_caches()                 # fonts die with pygame.quit()
+        pygame.display.set_caption(self.lobby.tr("app.title"))
+        if pygame.display.get_driver() != "dummy":
+            self.size = config.fit_to_display(self.size, pygame.display.get_desktop_sizes())
+        self.surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        self.lobby.screen_surface = self.surface
+        self.lobby.size = self.size
+        pygame.key.start_text_input()
+        return self.surface
+
+    def open_table(self, server: str, token: str, code: str, seats: list[int]) -> None:
+        self.connection = self._connection_factory(server, token, code, seats)
+        app = TableApp(self.connection, self.settings, size=self.lobby.size,
+                       save_settings=self.save_settings, on_quit=self._table_quit)
+        app.tr = self.lobby.tr
+        app.screen_surface = pygame.display.get_surface() or self.surface
+        app.on_lobby = self.back_to_lobby
+        self.table = app
+        pygame.key.stop_text_input()
+
+    def back_to_lobby(self) -> None:
+        table, self.table = self.table, None
+        if table is not None:
+            if table.panel:
+                table.close_panel()
+            self.lobby.size = table.window_size
+            self.lobby.tr = table.tr
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+        self.lobby.screen_surface = pygame.display.get_surface() or self.surface
+        pygame.key.start_text_input()
+        self.lobby.back()
+
+    def _table_quit(self) -> None:
+        self.running = False
+
+    def tick(self, events=None, force: bool = True):
+        screen = self.active.tick(events, force=force)
+        if not self.lobby.running:
+            self.running = False
+        return screen
+
+    def run(self) -> None:
+        clock = pygame.time.Clock()
+        if self.surface is None:
+            self.open_window()
+        while self.running:
+            self.tick(force=False)
+            if self.table is not None and not self.table.running:
+                break
+            if self.active.animating():
+                clock.tick(60)
+            else:
+                time.sleep(IDLE_POLL)
+
+    def close(self) -> None:
+        if self.table is not None and self.table.running:
+            self.table.quit()
+        if self.connection is not None:
+            self.connection.close()
+        self.lobby.quit()
+        self.lobby.close()

@@ -1,0 +1,360 @@
+"""The lobby against the live test server, driven by injected text, keys and taps:
+register and sign in, the token kept owner-only, a casual table created with computer
+seats of a chosen level and opened, back to the lobby and in again, joining by code,
+sign-out, translated errors, and a lost connection shown and recovered."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import json
+import stat
+import time
+import uuid
+
+import pygame
+import pytest
+
+from clients.bots import Runner, RunnerOptions
+from clients.sdk import DekabesClient, NotAuthenticated
+from clients.table import config
+from clients.table.lobby import Lobby
+from clients.table.shell import Shell
+from tests.table.driver import ARTIFACTS, PASSWORD
+
+
+class LobbyDriver:
+    def __init__(self, url: str, config_dir, lang: str = "en", size=(1280, 800)):
+        os.environ["DEKABES_CONFIG_DIR"] = str(config_dir)
+        self.url = url
+        self.runners: list[Runner] = []
+        self.closed = False
+        pygame.init()
+        self.settings = config.load()
+        self.lobby = Lobby(self.settings, lang=lang, size=size, server=url,
+                           start_runner=self._runner)
+        self.shell = Shell(self.settings, size=size, lobby=self.lobby)
+        self.shell.open_window()
+        self.screen = self.shell.tick([])
+
+    def _runner(self, server, token, level):
+        runner = Runner(DekabesClient(server, token),
+                        RunnerOptions(level=level, delay=0, poll_wait=1, seed=3)).start()
+        self.runners.append(runner)
+        return _Handle(runner)
+
+    def tick(self):
+        self.screen = self.shell.tick()
+        time.sleep(0.01)
+        return self.screen
+
+    def until(self, predicate, timeout=40.0, what="condition"):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.tick()
+            if predicate():
+                return self.screen
+        raise AssertionError(f"timed out waiting for {what}; screen {self.screen}, "
+                             f"message {self.lobby.message}, toasts {self.lobby.toasts}")
+
+    def hits(self):
+        return self.shell.active.hits
+
+    def hit(self, *action):
+        for hit in reversed(self.hits()):
+            if hit.action[:len(action)] == action:
+                return hit.rect.center
+        raise AssertionError(f"nothing to tap for {action}: {[h.action for h in self.hits()]}")
+
+    def has_hit(self, *action):
+        return any(h.action[:len(action)] == action for h in self.hits())
+
+    def tap(self, *action):
+        pos = self.hit(*action)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=False))
+        self.tick()
+
+    def type(self, field, text):
+        self.tap("field", field)
+        for _ in range(len(self.lobby.fields[field].value)):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0,
+                                                 unicode="", scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
+        self.tick()
+
+    def sign_up(self, name=None, register=True):
+        name = name or f"lb{uuid.uuid4().hex[:10]}"
+        self.type("username", name)
+        self.type("password", PASSWORD)
+        self.tap("register" if register else "sign_in")
+        self.until(lambda: self.screen.kind == "lobby", what="the lobby")
+        return name
+
+    def screenshot(self, name):
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        pygame.image.save(self.shell.active.screen_surface, str(path))
+        return path
+
+    def close(self):
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.shell.close()
+        finally:
+            for runner in self.runners:
+                runner.stop()
+            pygame.quit()
+
+
+class _Handle:
+    """A started in-process runner looks like a runner process to the lobby."""
+
+    def __init__(self, runner):
+        self.runner = runner
+        self.returncode = None
+
+    def poll(self):
+        return None if self.returncode is None else self.returncode
+
+    def terminate(self):
+        self.runner.stop()
+        self.returncode = 0
+
+    def wait(self, timeout=None):
+        return self.returncode
+
+    kill = terminate
+
+
+@pytest.fixture
+def lobby_factory(live_server_url, tmp_path, monkeypatch):
+    monkeypatch.setenv("DEKABES_CONFIG_DIR", str(tmp_path))
+    made = []
+
+    def make(url=None, config_dir=None, **options):
+        driver = LobbyDriver(url or live_server_url, config_dir or tmp_path / f"cfg{len(made)}",
+                             **options)
+        made.append(driver)
+        return driver
+
+    yield make
+    for driver in made:
+        driver.close()
+
+
+def test_register_create_a_table_with_computers_play_go_back_and_reopen(lobby_factory, tmp_path):
+    drv = lobby_factory()
+    name = drv.sign_up()
+    drv.screenshot("lobby-home")
+    saved = tmp_path / "cfg0" / "table.json"
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600, "the token file is owner-only"
+    data = json.loads(saved.read_text())
+    assert data["server"] == drv.url and data["accounts"][drv.url]["username"] == name
+    assert PASSWORD not in saved.read_text(), "the password is never stored"
+    token = data["accounts"][drv.url]["token"]
+    assert DekabesClient(drv.url, token).me().username == name
+    # seat 3 stays a computer, level "easy" (greedy): the lobby makes my bot account
+    while drv.lobby.level != "greedy":
+        drv.tap("level")
+    drv.tap("create")
+    drv.until(lambda: drv.shell.table is not None, what="the table to open")
+    code = drv.shell.connection.code
+    drv.until(lambda: drv.screen.kind == "accept", what="the deal to accept")
+    table = DekabesClient(drv.url, token).table(code)
+    bots = {info.player for n, info in table.seats.items() if n != 1}
+    assert bots == {f"{name}-greedy"}, bots
+    assert drv.runners, "my computer players run while the lobby is open"
+    drv.tap("accept", 1)
+    drv.until(lambda: drv.screen.kind in ("table", "opener") and drv.has_hit("button", "lobby"),
+              what="play")
+    drv.tap("button", "lobby")
+    assert drv.shell.table is None
+    drv.until(lambda: any(e.table.code == code for e in drv.lobby.unfinished), what="my table")
+    drv.tap("open", code)
+    drv.until(lambda: drv.shell.table is not None and drv.screen.kind in ("table", "opener"),
+              what="the table again")
+    assert drv.shell.connection.seats == [1]
+
+
+def test_join_a_table_by_its_code(lobby_factory, live_server_url):
+    host = DekabesClient(live_server_url)
+    host.register(f"ho{uuid.uuid4().hex[:10]}", PASSWORD)
+    bot = host.register_bot(f"hb{uuid.uuid4().hex[:10]}")
+    table = host.create_table({1: "human", 2: "bot", 3: "human", 4: "bot"}, join=[1],
+                              bots={2: bot.username, 4: bot.username})
+    drv = lobby_factory()
+    drv.sign_up()
+    drv.type("code", table.code.lower())
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="",
+                                         scancode=0))
+    drv.until(lambda: drv.shell.table is not None, what="the joined table")
+    assert drv.shell.connection.code == table.code
+    drv.until(lambda: drv.shell.table.seats == [3] and drv.has_hit("button", "lobby"),
+              what="seat 3")
+    # a code that does not exist: a sentence, not a traceback
+    drv.tap("button", "lobby")
+    drv.type("code", "NOSUCH")
+    drv.tap("join")
+    drv.until(lambda: any(t.text == "That table was not found." for t in drv.lobby.toasts),
+              what="the not-found sentence")
+
+
+@pytest.mark.parametrize("lang, sentence", [("en", "Wrong name or password."),
+                                            ("es", "Nombre o contraseña incorrectos."),
+                                            ("ru", "Неверное имя или пароль."),
+                                            ("ms", "Nama atau kata laluan salah.")])
+def test_a_wrong_password_is_a_sentence_in_the_players_language(lobby_factory, lang, sentence):
+    drv = lobby_factory(lang=lang)
+    drv.type("username", f"nobody{uuid.uuid4().hex[:6]}")
+    drv.type("password", "wrong password 123")
+    drv.tap("sign_in")
+    drv.until(lambda: drv.lobby.message and drv.lobby.message[0] == sentence, what=sentence)
+    assert drv.screen.kind == "signin"
+
+
+def test_a_taken_name_and_a_bad_address_are_explained(lobby_factory, live_server_url):
+    taken = f"tk{uuid.uuid4().hex[:10]}"
+    DekabesClient(live_server_url).register(taken, PASSWORD)
+    drv = lobby_factory()
+    drv.type("username", taken)
+    drv.type("password", PASSWORD)
+    drv.tap("register")
+    drv.until(lambda: drv.lobby.message and drv.lobby.message[0] == "That name is taken.",
+              what="the taken name")
+    drv.type("server", "http://exa mple:99x")
+    drv.tap("sign_in")
+    assert drv.lobby.message[0].startswith("That is not a server address")
+
+
+def test_sign_out_revokes_the_token_when_the_server_can(lobby_factory, tmp_path):
+    drv = lobby_factory()
+    drv.sign_up()
+    token = drv.lobby.token
+    drv.tap("sign_out")
+    drv.until(lambda: drv.screen.kind == "signin", what="signed out")
+    saved = json.loads((tmp_path / "cfg0" / "table.json").read_text())
+    assert drv.url not in saved["accounts"], "the token is forgotten here"
+    text = drv.lobby.message[0]
+    try:
+        DekabesClient(drv.url, token).me()
+        still_valid = True
+    except NotAuthenticated:
+        still_valid = False
+    assert not still_valid, "this server revokes tokens on sign-out"
+    assert not text.startswith("Signed out here. This server cannot revoke")
+
+
+def test_a_remembered_sign_in_opens_the_lobby_directly(lobby_factory, tmp_path):
+    first = lobby_factory()
+    name = first.sign_up()
+    again = lobby_factory(config_dir=tmp_path / "cfg0")        # the same settings file
+    again.until(lambda: again.screen.kind == "lobby", what="the lobby without signing in")
+    assert again.lobby.username == name
+
+
+def test_losing_the_server_is_shown_and_the_lobby_recovers(restartable_server, tmp_path,
+                                                            monkeypatch):
+    monkeypatch.setenv("DEKABES_CONFIG_DIR", str(tmp_path))
+    drv = LobbyDriver(restartable_server.url, tmp_path / "cfg")
+    try:
+        drv.sign_up()
+        restartable_server.stop()
+        drv.tap("refresh")
+        drv.until(lambda: drv.lobby.status == "offline", timeout=60, what="offline")
+        drv.tick()
+        drv.screenshot("lobby-offline")
+        _start_again(restartable_server)
+        drv.until(lambda: drv.lobby.status == "online", timeout=60, what="back online")
+        assert drv.screen.kind == "lobby"
+    finally:
+        drv.close()
+
+
+def _start_again(server) -> None:
+    """``server.start()``, patient with a first answer slower than its 1 s probe."""
+    import requests
+    try:
+        server.start()
+        return
+    except requests.Timeout:
+        pass
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            requests.get(server.url + "/api/me", timeout=10)
+            return
+        except requests.RequestException:
+            time.sleep(0.5)
+    raise AssertionError("the server did not come back")
+
+
+def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, live_server_url):
+    """A club of mine, a season, a round started by the organizer while the lobby is
+    open: the lobby says so within a long-poll and one tap sits me at my rated seat."""
+    drv = lobby_factory()
+    me = drv.sign_up()
+    api = DekabesClient(live_server_url, drv.lobby.token)
+    slug = f"c{uuid.uuid4().hex[:8]}"
+    api.request("POST", "/api/clubs", json={"slug": slug, "name": f"Club {slug}"})
+    invite = api.request("POST", f"/api/clubs/{slug}/invites", json={})["code"]
+    bots = []
+    for _ in range(3):              # a member and their own bot may not share a round
+        owner = DekabesClient(live_server_url)
+        owner.register(f"ow{uuid.uuid4().hex[:8]}", PASSWORD)
+        owner.request("POST", f"/api/clubs/{slug}/join", json={"code": invite})
+        bot = owner.register_bot(f"lb{uuid.uuid4().hex[:8]}")
+        owner.request("POST", f"/api/clubs/{slug}/members", json={"bot": bot.username})
+        bots.append(bot)
+    runners = [Runner(DekabesClient(live_server_url, b.token),
+                      RunnerOptions(delay=0, discover_every=0.5, poll_wait=2, seed=n)).start()
+               for n, b in enumerate(bots)]
+    drv.runners.extend(runners)
+    drv.tap("refresh")
+    drv.until(lambda: drv.lobby.league.supported and f"Club {slug}" in drv.lobby.league.clubs,
+              what="my club in the lobby")
+    assert not drv.lobby.league.tables
+    season = api.request("POST", f"/api/clubs/{slug}/seasons",
+                         json={"name": "Autumn", "format": "individual", "seed": 5})
+    base = f"/api/clubs/{slug}/seasons/{season['id']}"
+    api.request("POST", base + "/rounds")
+    api.request("POST", base + "/rounds/1/checkin",
+                json={"players": [me] + [b.username for b in bots]})
+    started = time.monotonic()
+    api.request("POST", base + "/rounds/1/start")
+    drv.until(lambda: drv.lobby.league.tables, timeout=40, what="the league table")
+    told_after = time.monotonic() - started
+    code = drv.lobby.league.tables[0]["code"]
+    assert any(t.text == f"Your league table is ready: {code}" for t in drv.lobby.toasts)
+    drv.tick()
+    drv.screenshot("lobby-league")
+    drv.tap("open", code)
+    drv.until(lambda: drv.shell.table is not None and drv.shell.table.seats, what="the rated seat")
+    assert drv.shell.connection.code == code
+    assert told_after < 15, f"told {told_after:.1f} s after the round started"
+
+
+def test_a_server_without_club_computers_says_so(lobby_factory):
+    drv = lobby_factory()                   # the test server has no "house" bot account
+    drv.sign_up()
+    assert drv.lobby.level == "house"
+    drv.tap("create")
+    drv.until(lambda: any(t.text.startswith("This server has no club computers")
+                          for t in drv.lobby.toasts), what="the no-house sentence")
+    assert drv.shell.table is None
+
+
+def test_an_unreachable_server_is_explained_and_the_form_stays_usable(lobby_factory):
+    from tests.conftest import free_port
+    drv = lobby_factory(url=f"http://127.0.0.1:{free_port()}")     # nothing listens there
+    drv.type("username", "someone")
+    drv.type("password", PASSWORD)
+    drv.tap("sign_in")
+    drv.until(lambda: drv.lobby.message and drv.lobby.message[0].startswith(
+        "No answer from that server"), timeout=60, what="the unreachable sentence")
+    assert not drv.lobby.busy and drv.has_hit("sign_in"), "the player can fix the address"
