@@ -87,8 +87,8 @@ browser:
 	elif command -v apt-get >/dev/null 2>&1; then \
 	  echo "browser: installing Debian's chromium for the web page tests"; \
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
-	  || echo "browser: installing chromium failed: the browser tests will be reported skipped"; \
-	else echo "browser: /usr/bin/chromium missing and no apt-get: the browser tests will be reported skipped"; fi
+	  || { echo "browser: installing Debian's chromium failed (the web page tests need it)"; exit 1; }; \
+	else echo "browser: /usr/bin/chromium missing and no apt-get: install chromium (the web page tests need it)"; exit 1; fi
 
 # The web pages' catalogues (locale/): merge new page strings into the .po files, then
 # compile the .mo files Django reads (Babel; no gettext tools needed). See docs/web.md.

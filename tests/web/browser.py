@@ -1,7 +1,7 @@
 """Playwright for Python driving Debian's Chromium (never a downloaded browser).
 
 ``make browser`` / ``.ci/run`` install ``chromium`` from Debian when /usr/bin/chromium is
-missing; without it the browser tests are reported skipped with that command.
+missing; without it the browser tests fail and name that command.
 """
 
 from __future__ import annotations

@@ -114,7 +114,9 @@ def browser():
     from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, chromium_available
 
     if not chromium_available():
-        pytest.skip(f"{CHROMIUM} missing: run `make browser` (apt-get install -y chromium)")
+        # A failure, not a skip: `make test` installs the browser, so a missing one is a
+        # broken setup that must not pass as green.
+        pytest.fail(f"{CHROMIUM} missing: run `make browser` (apt-get install -y chromium)")
     from playwright.sync_api import sync_playwright
 
     playwright = sync_playwright().start()
