@@ -17,12 +17,11 @@ import random
 import sys
 import time
 
-from engine.bots import LEVELS, decide
-from engine.match import Match, deal_event
+from engine.autoplay import autoplay, bot_players, new_bot_match
+from engine.bots import LEVELS
 
 HANDS_PER_CHUNK = 25
 MATCHES_PER_CHUNK = 4
-ALL_BOT_SEATS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
 
 
 def simulate(bots: list[str], hands: int | None = None, matches: int | None = None,
@@ -104,35 +103,19 @@ def _play_match(bots, swapped: bool, rng: random.Random, totals: dict,
     def bot_team(seat_team: str) -> str:
         return seat_team if not swapped else ("B" if seat_team == "A" else "A")
 
-    m = Match()
-    m.apply({"type": "match_started", "seats": ALL_BOT_SEATS, "rated": False})
-    results_seen = 0
+    def count_redeals(event: dict) -> None:
+        if event["type"] == "claim_redeal":
+            totals["redeals"] += 1
+
+    m = new_bot_match()
+    players = bot_players(levels, seat_rngs)
+    played = 0
     while m.phase != "match_over":
-        if m.needs_deal():
-            m.apply(deal_event(deal_rng))
-            continue
-        if m.phase == "accept":
-            for seat in range(1, 5):
-                if m.legal_events(seat):
-                    event = decide(m.seat_view(seat), levels[seat - 1], seat_rngs[seat - 1])
-                    m.apply(event)
-                    if event["type"] == "claim_redeal":
-                        totals["redeals"] += 1
-                        break
-            continue
-        forced = m.forced_pass()
-        if forced is not None:
-            m.apply(forced)
-        else:
-            seat = m.to_act
-            m.apply(decide(m.seat_view(seat), levels[seat - 1], seat_rngs[seat - 1]))
-        results = m.results
-        if len(results) > results_seen:
-            for result in results[results_seen:]:
-                _count_hand(totals, result, bot_team)
-            results_seen = len(results)
-            if hands_left is not None and results_seen >= hands_left:
-                return  # the quota ends inside this match: its hands count, the match not
+        autoplay(m, players, deal_rng, until="hand", on_event=count_redeals)
+        _count_hand(totals, m.results[-1], bot_team)
+        played += 1
+        if hands_left is not None and played >= hands_left:
+            return  # the quota ends inside this match: its hands count, the match not
     totals["matches"] += 1
     winner = m.seat_view(1)["winner"]
     totals["match_wins"][bot_team(winner)] += 1

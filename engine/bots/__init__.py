@@ -20,6 +20,14 @@ _DECIDERS = {
 }
 
 
+def decider(level: str):
+    """The decision function ``f(view, rng) -> event`` of a level (no checks, for loops
+    that call it many times with their own rng)."""
+    if level not in _DECIDERS:
+        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
+    return _DECIDERS[level]
+
+
 def decide(view: dict, level: str, rng: random.Random | None = None) -> dict:
     """One legal event for ``view["seat"]``; deterministic for a seeded ``rng``.
 
@@ -42,4 +50,4 @@ def _view_seed(view: dict) -> str:
     return f"{view.get('seat')}|{view.get('hand_no')}|{','.join(view.get('hand') or ())}|{turns}"
 
 
-__all__ = ["LEVELS", "decide"]
+__all__ = ["LEVELS", "decide", "decider"]
