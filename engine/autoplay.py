@@ -48,13 +48,13 @@ def autoplay(match: Match, players: Sequence[Player], deal_rng: random.Random, *
     """
     apply = match.apply
     view = match.view
-    hands_at_start = len(match.results)
+    hands_at_start = match.hands_finished
     while True:
         phase = match.phase
         if phase == "match_over":
             return match
         if phase == "deal":
-            if until == "hand" and len(match.results) > hands_at_start:
+            if until == "hand" and match.hands_finished > hands_at_start:
                 return match
             event = deal_event(deal_rng)
         elif phase == "play":

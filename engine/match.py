@@ -50,6 +50,11 @@ TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
 EVENT_TYPES = ("match_started", "deal", "accept", "claim_redeal", "choose_opener", "play",
                "pass") + TABLE_COMMANDS
 _EVENT_TYPE_SET = frozenset(EVENT_TYPES)
+# _PLACES[tile][left * 7 + right]: the (end, end name) pairs where the tile attaches.
+_PLACES = tuple(
+    tuple(tuple((end, END_NAMES[end]) for end, number in ((LEFT, l), (RIGHT, r))
+                if OTHER[t][number] >= 0) for l in range(7) for r in range(7))
+    for t in range(28))
 _TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
 
 
@@ -190,20 +195,37 @@ class Match:
 
     def listed_legal_events(self, seat: int) -> list[dict]:
         """``legal_events(seat)``, remembered until the next ``apply`` so that applying
-        one of them skips the checks. The dicts are shared: do not change them."""
+        one of them skips the checks (legal moves worked out once per state)."""
         s = self._s
         if s is None or s.phase != "play" or s.core.to_act != seat - 1:
             return self.legal_events(seat)
-        placements = s.core.placements(seat - 1)
-        if not placements:
+        core = s.core
+        mask = core.playable_mask(seat - 1)
+        if not mask:
             return [{"type": "pass", "seat": seat}]
-        cached = []
         events = []
-        for tid, end in placements:
-            event = play_event(seat, tid, end)
-            events.append(event)
-            cached.append((event, tid, end, event["tile"], event.get("end")))
-        self._legal_cache = tuple(cached)
+        cached = []
+        if core.left == EMPTY:
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                tid = low.bit_length() - 1
+                text = TILE_TEXT[tid]
+                event = {"type": "play", "seat": seat, "tile": text}
+                events.append(event)
+                cached.append((event, tid, None, text, None))
+        else:
+            ends = core.left * 7 + core.right
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                tid = low.bit_length() - 1
+                text = TILE_TEXT[tid]
+                for end, end_name in _PLACES[tid][ends]:
+                    event = {"type": "play", "seat": seat, "tile": text, "end": end_name}
+                    events.append(event)
+                    cached.append((event, tid, end, text, end_name))
+        self._legal_cache = cached
         return events
 
     def _freeze_views(self) -> None:
@@ -405,6 +427,19 @@ class Match:
     @property
     def results(self) -> list[dict]:
         return [dict(r, pips=dict(r["pips"])) for r in self._s.results] if self._s else []
+
+    @property
+    def hands_finished(self) -> int:
+        """``len(results)`` without copying them."""
+        return len(self._s.results) if self._s else 0
+
+    @property
+    def last_result(self) -> dict | None:
+        """The newest entry of ``results`` (a copy), or None."""
+        if not self._s or not self._s.results:
+            return None
+        last = self._s.results[-1]
+        return dict(last, pips=dict(last["pips"]))
 
     def needs_deal(self) -> bool:
         return self.phase == "deal"

@@ -112,7 +112,7 @@ def _play_match(bots, swapped: bool, rng: random.Random, totals: dict,
     played = 0
     while m.phase != "match_over":
         autoplay(m, players, deal_rng, until="hand", on_event=count_redeals)
-        _count_hand(totals, m.results[-1], bot_team)
+        _count_hand(totals, m.last_result, bot_team)
         played += 1
         if hands_left is not None and played >= hands_left:
             return  # the quota ends inside this match: its hands count, the match not
