@@ -20,14 +20,25 @@ Player = Callable[[Mapping], dict]
 ALL_BOT_SEATS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
 
 
-def bot_players(levels: Sequence[str], rngs: Sequence[random.Random]) -> list[Player]:
-    """Four players of the given ``engine.bots`` levels, each with its own rng."""
+def bot_players(levels: Sequence[str], rngs: Sequence[random.Random],
+                expert_iterations: int | None = None) -> list[Player]:
+    """Four players of the given ``engine.bots`` levels, each with its own rng.
+
+    ``expert_iterations``: the expert searches exactly that many worlds per decision,
+    with no clock, so a simulation is reproducible whatever the machine's load.
+    """
     from engine.bots import decider
+    from engine.bots.expert import Budget
 
     players = []
     for level, rng in zip(levels, rngs):
         choose = decider(level)
-        players.append(lambda view, choose=choose, rng=rng: choose(view, rng))
+        if level == "expert" and expert_iterations is not None:
+            budget = Budget(iterations=expert_iterations, seconds=None)
+            players.append(lambda view, choose=choose, rng=rng, budget=budget:
+                           choose(view, rng, budget))
+        else:
+            players.append(lambda view, choose=choose, rng=rng: choose(view, rng))
     return players
 
 

@@ -61,7 +61,8 @@ def cmd_simulate(args) -> int:
     bots = [b.strip() for b in args.bots.split(",")]
     try:
         report = simulate(bots, hands=args.hands, matches=args.matches, seed=args.seed,
-                          swap=args.swap, workers=args.workers, progress=True)
+                          swap=args.swap, workers=args.workers, progress=True,
+                          expert_iterations=args.expert_iterations)
     except ValueError as err:
         print(f"simulate: {err}", file=sys.stderr)
         return 2
@@ -154,11 +155,14 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--hands", type=int)
     count.add_argument("--matches", type=int)
     sim.add_argument("--bots", default="strong,greedy,strong,greedy",
-                     help="four levels for seats 1..4 (random, greedy, medium, strong)")
+                     help="four levels for seats 1..4 (random, greedy, medium, strong, expert)")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--swap", action="store_true",
                      help="alternate the teams' seat pairs every match to cancel seat bias")
     sim.add_argument("--workers", type=int, default=1)
+    sim.add_argument("--expert-iterations", type=int, default=None, metavar="N",
+                     help="the expert searches exactly N worlds per decision (no clock: "
+                          "reproducible); default: its time limit per decision")
     sim.set_defaults(run=cmd_simulate)
 
     bench = sub.add_parser("bench", help="print speed figures")

@@ -26,9 +26,15 @@ MATCHES_PER_CHUNK = 4
 
 def simulate(bots: list[str], hands: int | None = None, matches: int | None = None,
              seed: int = 1, swap: bool = False, workers: int = 1,
-             progress: bool = False) -> dict:
-    """Play ``hands`` hands (continuous matches) or ``matches`` full matches; totals."""
-    if len(bots) != 4 or any(b not in LEVELS for b in bots):
+             progress: bool = False, expert_iterations: int | None = None,
+             players=None) -> dict:
+    """Play ``hands`` hands (continuous matches) or ``matches`` full matches; totals.
+
+    ``players``: instead of the levels of ``engine.bots``, a picklable factory
+    ``players(names, rngs, match) -> four players`` (``autoplay.Player``), called once
+    per match with the names of seats 1..4 (e.g. measuring players kept out of engine).
+    """
+    if len(bots) != 4 or (players is None and any(b not in LEVELS for b in bots)):
         raise ValueError(f"bots must name four levels out of {', '.join(LEVELS)}")
     if (hands is None) == (matches is None):
         raise ValueError("give exactly one of hands or matches")
@@ -36,7 +42,8 @@ def simulate(bots: list[str], hands: int | None = None, matches: int | None = No
     if target < 1:
         raise ValueError("the number of hands or matches must be positive")
     per_chunk = HANDS_PER_CHUNK if hands is not None else MATCHES_PER_CHUNK
-    chunks = [(tuple(bots), hands is not None, min(per_chunk, target - start), seed, index, swap)
+    chunks = [(tuple(bots), hands is not None, min(per_chunk, target - start), seed, index, swap,
+               expert_iterations, players)
               for index, start in enumerate(range(0, target, per_chunk))]
     started = time.perf_counter()
     totals = _empty_totals()
@@ -49,7 +56,10 @@ def simulate(bots: list[str], hands: int | None = None, matches: int | None = No
             _draw_progress(done, len(chunks), started)
     if show:
         sys.stderr.write("\n")
-    return _report(totals, bots, seed, swap, time.perf_counter() - started)
+    report = _report(totals, bots, seed, swap, time.perf_counter() - started)
+    if expert_iterations is not None:
+        report["expert_iterations"] = expert_iterations
+    return report
 
 
 def _run_chunks(chunks, workers):
@@ -80,20 +90,21 @@ def _add(totals: dict, part: dict) -> None:
 
 def _play_chunk(chunk) -> dict:
     """One chunk: a quota of hands (continuous matches) or a number of whole matches."""
-    bots, count_hands, quota, seed, index, swap = chunk
+    bots, count_hands, quota, seed, index, swap, expert_iterations, players = chunk
     rng = random.Random(f"dekabes-simulate|{seed}|{index}")
     totals = _empty_totals()
     match_no = 0
     while (totals["hands"] if count_hands else totals["matches"]) < quota:
         swapped = swap and (index * 1000 + match_no) % 2 == 1
         hands_left = quota - totals["hands"] if count_hands else None
-        _play_match(bots, swapped, rng, totals, hands_left)
+        _play_match(bots, swapped, rng, totals, hands_left, expert_iterations, players)
         match_no += 1
     return totals
 
 
 def _play_match(bots, swapped: bool, rng: random.Random, totals: dict,
-                hands_left: int | None) -> None:
+                hands_left: int | None, expert_iterations: int | None = None,
+                factory=None) -> None:
     """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``."""
     # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
     levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
@@ -108,7 +119,10 @@ def _play_match(bots, swapped: bool, rng: random.Random, totals: dict,
             totals["redeals"] += 1
 
     m = new_bot_match()
-    players = bot_players(levels, seat_rngs)
+    if factory is None:
+        players = bot_players(levels, seat_rngs, expert_iterations)
+    else:
+        players = factory(levels, seat_rngs, m)
     played = 0
     while m.phase != "match_over":
         autoplay(m, players, deal_rng, until="hand", on_event=count_redeals)

@@ -1,22 +1,23 @@
 """Computer players. A bot is a function of one seat's view and an rng, nothing else.
 
 ``decide(view, level, rng)`` returns one of ``view["legal"]``. Levels, weakest first:
-"random", "greedy", "medium", "strong" (see the module of each level).
+"random", "greedy", "medium", "strong", "expert" (see the module of each level).
 """
 
 from __future__ import annotations
 
 import random
 
-from engine.bots import greedy, medium, random_bot, strong
+from engine.bots import expert, greedy, medium, random_bot, strong
 
-LEVELS = ("random", "greedy", "medium", "strong")
+LEVELS = ("random", "greedy", "medium", "strong", "expert")
 
 _DECIDERS = {
     "random": random_bot.decide,
     "greedy": greedy.decide,
     "medium": medium.decide,
     "strong": strong.decide,
+    "expert": expert.decide,
 }
 
 

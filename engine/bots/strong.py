@@ -88,7 +88,7 @@ def best_move(know: Knowledge, legal: list[dict], rng: random.Random) -> int:
     return best
 
 
-def choose_opener(know: Knowledge, rng: random.Random) -> int:
+def choose_opener(know: Knowledge, rng: random.Random, worlds: int = OPENER_WORLDS) -> int:
     """Seat number (1..4) to open: me or my partner, whichever gives the better equity."""
     me, partner = know.me, (know.me + 2) & 3
     opening_know = Knowledge(
@@ -99,7 +99,7 @@ def choose_opener(know: Knowledge, rng: random.Random) -> int:
     sampler = WorldSampler(opening_know)
     values = team_values(know, True)
     totals = {me: 0.0, partner: 0.0}
-    for _ in range(OPENER_WORLDS):
+    for _ in range(worlds):
         hands = sampler.sample(rng)
         for opener in (me, partner):
             world = hands.copy()
