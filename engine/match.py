@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 import weakref
-from typing import Iterable
+from typing import Iterable, Literal
 
 from engine.core import (
     EMPTY,
@@ -43,7 +43,13 @@ from engine.tiles import (
 
 TEAMS = ("A", "B")
 SEAT_KINDS = ("human", "bot")
-PHASES = ("deal", "accept", "choose_opener", "play", "match_over")
+# The names the fold uses, as types (the values are the plain strings of the record
+# format and the seat view; like python-chess's Termination, but JSON as it is).
+Phase = Literal["deal", "accept", "choose_opener", "play", "match_over"]
+EventType = Literal["match_started", "deal", "accept", "claim_redeal", "choose_opener", "play",
+                    "pass", "undo", "redo", "restart_hand", "new_match"]
+HandResult = Literal["domino", "block", "tie"]
+Team = Literal["A", "B"]
 WINNING_SCORE = 4
 _END_OF = {"left": LEFT, "right": RIGHT}
 TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
@@ -398,7 +404,7 @@ class Match:
 
     # -- queries ---------------------------------------------------------------------
     @property
-    def phase(self) -> str | None:
+    def phase(self) -> Phase | None:
         return self._s.phase if self._s else None
 
     @property

@@ -96,15 +96,23 @@ def move_values(view: Mapping, know: Knowledge, legal: list, rng: random.Random,
     counter = Counter()
     worlds = 0
     deadline = None if budget.seconds is None else started + budget.seconds
+    weighted = CANDIDATES_PER_WORLD == 0 and history.entries
+    weight_sum = 0.0
     while worlds < budget.iterations:
-        hands = _inferred_world(sampler, history, rng)
+        if weighted:  # importance weights: uniform worlds, weighted by the likelihood
+            hands = sampler.sample(rng)
+            weight = history.likelihood(hands)
+        else:
+            hands = _inferred_world(sampler, history, rng)
+            weight = 1.0
+        weight_sum += weight
         for i, (tid, end) in enumerate(moves):
-            totals[i] += _value_after(hands, me, nxt, tid, end, know, opening, values,
-                                      depth, counter)
+            totals[i] += weight * _value_after(hands, me, nxt, tid, end, know, opening, values,
+                                               depth, counter)
         worlds += 1
         if deadline is not None and time.perf_counter() >= deadline:
             break
-    means = [t / max(1, worlds) for t in totals]
+    means = [t / weight_sum for t in totals] if weight_sum > 0 else [0.0] * len(moves)
     if know.team == 1:
         means = [1.0 - m for m in means]
     return means, worlds

@@ -13,9 +13,9 @@ hidden tile); a test-only perfect-information player runs it on the true deal.
 
 from __future__ import annotations
 
-from engine.bots.rollout import TIE, WEIGHT, playout
-from engine.core import FIT_MASK, block_winner
-from engine.tiles import DOUBLE_MASK, OTHER, mask_pips
+from engine.bots.rollout import WEIGHT, block_code, playout
+from engine.core import FIT_MASK
+from engine.tiles import DOUBLE_MASK, OTHER
 
 INF_DEPTH = 10**6
 
@@ -31,11 +31,6 @@ class Counter:
 
     def __init__(self) -> None:
         self.nodes = 0
-
-
-def block_code(hands: list[int]) -> int:
-    team, _ = block_winner([mask_pips(h) for h in hands])
-    return TIE if team is None else team * 2
 
 
 def search(hands: list[int], left: int, right: int, seat: int, passes: int,

@@ -3,14 +3,13 @@ its inference correct on small cases. Strength is measured by benchmarks, not he
 
 from __future__ import annotations
 
-import itertools
 import random
 
 from engine.bots import LEVELS, expert
 from engine.bots.inference import PlayHistory
 from engine.bots.knowledge import read_view
-from engine.bots.rollout import TIE
-from engine.bots.solver import block_code, search
+from engine.bots.rollout import block_code
+from engine.bots.solver import search
 from engine.core import FIT_MASK
 from engine.tiles import DOUBLE_MASK, OTHER, TILE_ID
 from tests.engine.test_bots import decision_points, refold_with_other_hidden_hands
