@@ -3,9 +3,10 @@
 Like "strong" it only reads the seat view and samples the hidden hands among the deals
 consistent with it (``sampler``: tile counts, the numbers passes ruled out). On top:
 
-- **Inference** (``inference``): candidate worlds are kept in proportion to how likely
-  they make the other seats' plays this hand, under a model where players prefer heavy
-  tiles and doubles; the partner's plays are read the same way.
+- **Inference** (``inference``): each sampled world counts in proportion to how
+  likely it makes the other seats' plays this hand (importance weights), under a model
+  where players prefer heavy tiles and doubles; the partner's plays are read the same
+  way. Passes are hard facts already (the sampler never breaks them).
 - **Search in each world** (``solver``): every legal move is followed by an alpha-beta
   search between the two teams a few plies deep, finished by the fast playout; once
   few tiles are left the search goes to the end of the hand (exact in that world).
@@ -42,8 +43,10 @@ from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_LO
 
 TIME_LIMIT = 0.2          # seconds per decision
 MAX_WORLDS = 3000         # iteration cap per decision (worlds searched)
-CANDIDATES_PER_WORLD = 4  # uniform candidates drawn per world kept (inference)
-SEARCH_DEPTH = 3          # plies searched after the move before the playout
+# Inference by importance weights (0): every uniform world counts in proportion to its
+# likelihood. n > 0: each world searched is drawn from n uniform candidates instead.
+CANDIDATES_PER_WORLD = 0
+SEARCH_DEPTH = 2          # plies searched after the move before the playout
 EXACT_AT = 12             # tiles left in all hands at or below which the search is exact
 OPENER_WORLDS = 600
 
