@@ -50,19 +50,21 @@ def new_bot_match(rated: bool = False) -> Match:
 
 def autoplay(match: Match, players: Sequence[Player], deal_rng: random.Random, *,
              until: Literal["hand", "match"] = "match",
-             on_event: Callable[[dict], None] | None = None) -> Match:
+             on_event: Callable[[dict], None] | None = None,
+             stop: Callable[[Match], bool] | None = None) -> Match:
     """Play ``match`` on until the current hand ends (``until="hand"``) or the match does.
 
     ``players[i]`` decides for seat ``i + 1``; ``deal_rng`` shuffles every deal. Each
     applied event is passed to ``on_event`` (e.g. to write the record). A hand that is
-    already over when called (phase ``deal``) means: play the next one.
+    already over when called (phase ``deal``) means: play the next one. ``stop(match)``,
+    asked before every event, ends the play early when true.
     """
     apply = match.apply
     view = match.view
     hands_at_start = match.hands_finished
     while True:
         phase = match.phase
-        if phase == "match_over":
+        if phase == "match_over" or (stop is not None and stop(match)):
             return match
         if phase == "deal":
             if until == "hand" and match.hands_finished > hands_at_start:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 import time
 
-from engine.bots import decide
-from engine.match import Match, deal_event
+from engine.autoplay import autoplay, new_bot_match
+from engine.bots import decider
 
 
 def strong_decision_times(n_decisions: int = 200, seed: int = 1) -> dict:
@@ -28,14 +28,19 @@ def decision_times(level: str, n_decisions: int = 200, seed: int = 1) -> dict:
     rng = random.Random(f"dekabes-bench|{seed}")
     timed: list[float] = []
     forced: list[float] = []
+    cpu: list[float] = []
     while len(timed) < n_decisions:
-        _time_match(rng, timed, forced, n_decisions, level)
+        _time_match(rng, timed, forced, n_decisions, level, cpu)
     return {
         "decisions": len(timed),
         "p50_ms": _ms(_quantile(timed, 0.50)),
         "p95_ms": _ms(_quantile(timed, 0.95)),
         "max_ms": _ms(max(timed)),
         "mean_ms": _ms(sum(timed) / len(timed)),
+        # CPU time of the same decisions: what they cost whatever the machine's load
+        "cpu_p50_ms": _ms(_quantile(cpu, 0.50)),
+        "cpu_p95_ms": _ms(_quantile(cpu, 0.95)),
+        "cpu_max_ms": _ms(max(cpu)),
         "forced_decisions": len(forced),
         "forced_p50_ms": _ms(_quantile(forced, 0.50)) if forced else None,
         "seed": seed,
@@ -44,29 +49,26 @@ def decision_times(level: str, n_decisions: int = 200, seed: int = 1) -> dict:
 
 
 def _time_match(rng: random.Random, timed: list[float], forced: list[float], wanted: int,
-                level: str = "strong") -> None:
+                level: str = "strong", cpu: list[float] | None = None) -> None:
+    """One match of four ``level`` bots (``autoplay``), each decision timed."""
+    choose = decider(level)
     bot_rng = random.Random(rng.getrandbits(64))
-    m = Match()
-    m.apply({"type": "match_started", "seats": {str(s): "bot" for s in range(1, 5)},
-             "rated": False})
-    while m.phase != "match_over" and len(timed) < wanted:
-        if m.needs_deal():
-            m.apply(deal_event(rng))
-            continue
-        seats = range(1, 5) if m.phase == "accept" else (m.to_act,)
-        for seat in seats:
-            legal = m.legal_events(seat)
-            if not legal:
-                continue
-            view = m.seat_view(seat)
-            started = time.perf_counter()
-            event = decide(view, level, bot_rng)
-            elapsed = time.perf_counter() - started
-            if view["phase"] in ("play", "choose_opener"):
-                (timed if len(legal) > 1 else forced).append(elapsed)
-            m.apply(event)
-            if m.phase != "accept":
-                break
+
+    def timed_player(view):
+        legal, phase = view["legal"], view["phase"]
+        started, cpu_started = time.perf_counter(), time.process_time()
+        event = choose(view, bot_rng)
+        elapsed = time.perf_counter() - started
+        if phase in ("play", "choose_opener"):
+            (timed if len(legal) > 1 else forced).append(elapsed)
+            if len(legal) > 1 and cpu is not None:
+                cpu.append(time.process_time() - cpu_started)
+        return event
+
+    autoplay(new_bot_match(), [timed_player] * 4, rng, stop=lambda m: len(timed) >= wanted)
+    del timed[wanted:]
+    if cpu is not None:
+        del cpu[wanted:]
 
 
 def simulate_hands_per_second(hands: int = 5000, bots=("random",) * 4) -> dict:

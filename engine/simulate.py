@@ -11,6 +11,7 @@ from ``seed`` and the chunk number, so the totals do not depend on ``workers``.
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import random
@@ -54,6 +55,10 @@ def simulate(bots: list[str], hands: int | None = None, matches: int | None = No
         done += 1
         if show:
             _draw_progress(done, len(chunks), started)
+        elif progress:  # a log, not a terminal: the running report, one JSON line a chunk
+            partial = _report(totals, bots, seed, swap, time.perf_counter() - started)
+            sys.stderr.write(json.dumps(dict(partial, chunks_done=done, chunks=len(chunks))) + "\n")
+            sys.stderr.flush()
     if show:
         sys.stderr.write("\n")
     report = _report(totals, bots, seed, swap, time.perf_counter() - started)

@@ -102,3 +102,72 @@ def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counte
         if alpha >= beta:
             break
     return best
+
+
+def modelled(hands: list[int], left: int, right: int, seat: int, passes: int,
+             values: tuple[float, ...], team: int, depth: int, exp_weight) -> float:
+    """Team A's value when ``team`` plays its best and the other team plays like the
+    inference model (each tile with probability ~ ``exp_weight``): max nodes for
+    ``team``, chance nodes for the opponents; no pruning, so keep ``depth`` small.
+    Past ``depth`` plies the playout finishes the hand."""
+    return _modelled(list(hands), left, right, seat, passes, values, team, depth, exp_weight)
+
+
+def _modelled(hands, left, right, seat, passes, values, team, depth, exp_weight) -> float:
+    hand = hands[seat]
+    legal = hand & FIT_MASK[left * 7 + right]
+    if not legal:
+        if passes == 3:
+            return values[block_code(hands)]
+        return _modelled(hands, left, right, (seat + 1) & 3, passes + 1, values, team,
+                         depth - 1, exp_weight)
+    if depth <= 0:
+        return values[playout(hands.copy(), left, right, seat, passes)]
+    ours = (seat & 1) == team
+    sign = 1.0 if team == 0 else -1.0  # values are team A's; "best" is for ``team``
+    best = -1.0e9
+    expected = 0.0
+    weight_sum = 0.0
+    nxt = (seat + 1) & 3
+    mask = legal
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        tid = bit.bit_length() - 1
+        row = OTHER[tid]
+        to_left, to_right = row[left], row[right]
+        rest = hand ^ bit
+        if not rest:
+            dekabes = to_left >= 0 and to_right >= 0 and not DOUBLE_MASK & bit
+            value = values[(seat & 1) * 2 + (1 if dekabes else 0)]
+            tile_value = value
+            if ours:
+                best = max(best, sign * value)
+        else:
+            hands[seat] = rest
+            tile_value = -1.0e9 if ours else None
+            for new_left, new_right in _ends_after(left, right, to_left, to_right):
+                value = _modelled(hands, new_left, new_right, nxt, 0, values, team,
+                                  depth - 1, exp_weight)
+                if ours:
+                    best = max(best, sign * value)
+                elif tile_value is None or sign * value > sign * tile_value:
+                    tile_value = value  # the end is the player's pick: assume its best
+            hands[seat] = hand
+        if not ours:
+            weight = exp_weight[tid]
+            expected += weight * tile_value
+            weight_sum += weight
+    if ours:
+        return sign * best
+    return expected / weight_sum
+
+
+def _ends_after(left, right, to_left, to_right):
+    out = []
+    if to_left >= 0:
+        out.append((to_left, right))
+    if to_right >= 0 and (to_left < 0 or ((left, to_right) != (to_left, right)
+                                          and (to_right, left) != (to_left, right))):
+        out.append((left, to_right))
+    return out
