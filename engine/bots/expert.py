@@ -35,8 +35,7 @@ from engine.bots.inference import PlayHistory
 from engine.bots.knowledge import Knowledge, event_placement, read_view
 from engine.bots.rollout import opening_choice, playout
 from engine.bots.sampler import InconsistentKnowledge, WorldSampler
-from engine.bots.inference import EXP_WEIGHT
-from engine.bots.solver import Counter, modelled, search
+from engine.bots.solver import Counter, search
 from engine.bots.strong import choose_opener as strong_choose_opener
 from engine.bots.strong import team_values
 from engine.core import EMPTY
@@ -48,10 +47,6 @@ MAX_WORLDS = 3000         # iteration cap per decision (worlds searched)
 # likelihood. n > 0: each world searched is drawn from n uniform candidates instead.
 CANDIDATES_PER_WORLD = 0
 SEARCH_DEPTH = 2          # plies searched after the move before the playout
-# "minimax": every seat plays its best in the world (alpha-beta); "model": the other
-# team plays like the inference model (chance nodes), exact search only at the end.
-SEARCH = "minimax"
-MODEL_EXACT_AT = 8
 EXACT_AT = 12             # tiles left in all hands at or below which the search is exact
 OPENER_WORLDS = 600
 
@@ -98,9 +93,6 @@ def move_values(view: Mapping, know: Knowledge, legal: list, rng: random.Random,
     values = ours if know.team == 0 else tuple(1.0 - v for v in ours)
     tiles_left = sum(know.counts) - 1
     depth = None if tiles_left <= EXACT_AT else SEARCH_DEPTH
-    model = SEARCH == "model" and not (depth is None and tiles_left <= MODEL_EXACT_AT)
-    if model and depth is None:
-        depth = SEARCH_DEPTH
     totals = [0.0] * len(moves)
     me = know.me
     nxt = (me + 1) & 3
@@ -119,7 +111,7 @@ def move_values(view: Mapping, know: Knowledge, legal: list, rng: random.Random,
         weight_sum += weight
         for i, (tid, end) in enumerate(moves):
             totals[i] += weight * _value_after(hands, me, nxt, tid, end, know, opening, values,
-                                               depth, counter, model)
+                                               depth, counter)
         worlds += 1
         if deadline is not None and time.perf_counter() >= deadline:
             break
@@ -151,8 +143,7 @@ def _inferred_world(sampler: WorldSampler, history: PlayHistory, rng: random.Ran
     return candidates[-1]
 
 
-def _value_after(hands, me, nxt, tid, end, know, opening, values, depth, counter,
-                 model=False) -> float:
+def _value_after(hands, me, nxt, tid, end, know, opening, values, depth, counter) -> float:
     """Team A's value of laying (tid, end) in this world, the rest searched."""
     world = hands.copy()
     rest = world[me] & ~(1 << tid)
@@ -171,8 +162,6 @@ def _value_after(hands, me, nxt, tid, end, know, opening, values, depth, counter
             right = OTHER[tid][right]
     if depth == 0:
         return values[playout(world, left, right, nxt, 0)]
-    if model:
-        return modelled(world, left, right, nxt, 0, values, me & 1, depth, EXP_WEIGHT)
     return search(world, left, right, nxt, 0, values, depth, counter)
 
 
