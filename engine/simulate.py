@@ -185,6 +185,7 @@ def _report(totals: dict, bots, seed, swap, seconds) -> dict:
         "hand_win_rate_A": round(wins_a / hands, 4) if hands else None,
         "hand_win_rate_A_ci95": wilson(wins_a, hands),
         "decisive_hand_win_rate_A": round(wins_a / decisive, 4) if decisive else None,
+        "decisive_hand_win_rate_A_ci95": wilson(wins_a, decisive),
         "match_win_rate_A": round(match_a / matches, 4) if matches else None,
         "match_win_rate_A_ci95": wilson(match_a, matches),
         "seconds": round(seconds, 2),
