@@ -22,6 +22,7 @@ from engine.autoplay import autoplay, bot_players, new_bot_match
 from engine.bots import LEVELS
 
 HANDS_PER_CHUNK = 25
+LOG_EVERY = 30.0  # seconds between running reports on a non-terminal stderr
 MATCHES_PER_CHUNK = 4
 
 
@@ -50,13 +51,16 @@ def simulate(bots: list[str], hands: int | None = None, matches: int | None = No
     totals = _empty_totals()
     show = progress and sys.stderr.isatty()
     done = 0
+    logged = started
     for part in _run_chunks(chunks, max(1, workers)):
         _add(totals, part)
         done += 1
         if show:
             _draw_progress(done, len(chunks), started)
-        elif progress:  # a log, not a terminal: the running report, one JSON line a chunk
-            partial = _report(totals, bots, seed, swap, time.perf_counter() - started)
+        elif progress and time.perf_counter() - logged >= LOG_EVERY:
+            # a log, not a terminal: the running report as a JSON line now and then
+            logged = time.perf_counter()
+            partial = _report(totals, bots, seed, swap, logged - started)
             sys.stderr.write(json.dumps(dict(partial, chunks_done=done, chunks=len(chunks))) + "\n")
             sys.stderr.flush()
     if show:
