@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test simulate bench serve play bench-server bench-table bench-abuse check-security clean browser messages
+.PHONY: venv test simulate simulate-expert bench bench-dominoes serve play bench-server bench-table bench-abuse check-security clean browser messages
 
 venv: $(STAMP)
 
@@ -66,8 +66,18 @@ check-security: $(STAMP)
 simulate: $(STAMP)
 	$(PY) -m engine simulate --hands 2000 --bots strong,greedy,strong,greedy --seed 1 --swap --workers 2
 
+# Expert vs strong, reproducible: exactly 200 worlds per expert decision (no clock).
+simulate-expert: $(STAMP)
+	$(PY) -m engine simulate --hands 2000 --bots expert,strong,expert,strong --seed 1 --swap --workers 2 --expert-iterations 200
+
 bench: $(STAMP)
 	$(PY) -m engine bench
+
+# simulate with four random bots against the PyPI dominoes package's random self-play,
+# whole processes side by side (installs the yardstick from bench/requirements.txt).
+bench-dominoes: $(STAMP)
+	$(PY) -m pip install --disable-pip-version-check -q -r bench/requirements.txt
+	$(PY) bench/compare_dominoes.py --hands 20000 --repeat 5
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,4 +1,4 @@
-"""``python -m engine replay|view|simulate|bench`` — the engine's command line.
+"""``python -m engine replay|view|analyse|simulate|bench`` — the engine's command line.
 
 Output is JSON on stdout (one line per replayed file); progress goes to stderr only.
 """
@@ -55,13 +55,33 @@ def cmd_view(args) -> int:
     return 0
 
 
+def cmd_analyse(args) -> int:
+    from engine.analysis import analyse
+
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            events = load_record(handle.read())
+        if not events:
+            raise _at(IllegalEventError("bad_event", "the record is empty"), 0)
+        report = analyse(events, iterations=args.iterations, seed=args.seed)
+    except (OSError, UnicodeDecodeError):
+        print(json.dumps({"error": "bad_event", "at": 0}))
+        return 1
+    except IllegalEventError as err:
+        print(json.dumps({"error": err.code, "at": err.index}))
+        return 1
+    print(json.dumps(report, ensure_ascii=False))
+    return 0
+
+
 def cmd_simulate(args) -> int:
     from engine.simulate import simulate
 
     bots = [b.strip() for b in args.bots.split(",")]
     try:
         report = simulate(bots, hands=args.hands, matches=args.matches, seed=args.seed,
-                          swap=args.swap, workers=args.workers, progress=True)
+                          swap=args.swap, workers=args.workers, progress=True,
+                          expert_iterations=args.expert_iterations)
     except ValueError as err:
         print(f"simulate: {err}", file=sys.stderr)
         return 2
@@ -70,13 +90,19 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from engine.benchmarks import strong_decision_times
+    from engine.benchmarks import decision_times, simulate_hands_per_second
 
     figures = {
+        # the bare core loop (engine.core.random_hand): no fold, no views, no bots
         "random_hands_per_second": round(random_hands_per_second(args.seconds)),
+        # the path users run: simulate --bots random,random,random,random
+        "simulate_random": simulate_hands_per_second(args.hands),
         "fold_1000_events_ms": fold_ms(1000),
-        "strong_decision": strong_decision_times(args.decisions, seed=args.seed),
+        "strong_decision": decision_times("strong", args.decisions, seed=args.seed),
     }
+    if args.expert_decisions:
+        figures["expert_decision"] = decision_times("expert", args.expert_decisions,
+                                                    seed=args.seed)
     print(json.dumps(figures))
     return 0
 
@@ -149,16 +175,27 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--seat", type=int, choices=(1, 2, 3, 4), required=True)
     view.set_defaults(run=cmd_view)
 
+    analyse = sub.add_parser("analyse", help="what the expert would have played at every "
+                                             "decision of a record, and what each choice cost")
+    analyse.add_argument("file", metavar="FILE")
+    analyse.add_argument("--iterations", type=int, default=60,
+                         help="worlds the expert searches per decision")
+    analyse.add_argument("--seed", type=int, default=1)
+    analyse.set_defaults(run=cmd_analyse)
+
     sim = sub.add_parser("simulate", help="self-play between bot levels")
     count = sim.add_mutually_exclusive_group(required=True)
     count.add_argument("--hands", type=int)
     count.add_argument("--matches", type=int)
     sim.add_argument("--bots", default="strong,greedy,strong,greedy",
-                     help="four levels for seats 1..4 (random, greedy, medium, strong)")
+                     help="four levels for seats 1..4 (random, greedy, medium, strong, expert)")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--swap", action="store_true",
                      help="alternate the teams' seat pairs every match to cancel seat bias")
     sim.add_argument("--workers", type=int, default=1)
+    sim.add_argument("--expert-iterations", type=int, default=None, metavar="N",
+                     help="the expert searches exactly N worlds per decision (no clock: "
+                          "reproducible); default: its time limit per decision")
     sim.set_defaults(run=cmd_simulate)
 
     bench = sub.add_parser("bench", help="print speed figures")
@@ -166,6 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="how long to run random self-play")
     bench.add_argument("--decisions", type=int, default=200,
                        help="how many strong decisions to time")
+    bench.add_argument("--hands", type=int, default=5000,
+                       help="hands of simulate with four random bots to time")
+    bench.add_argument("--expert-decisions", type=int, default=100,
+                       help="how many expert decisions to time (0: skip)")
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(run=cmd_bench)
     return parser

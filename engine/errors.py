@@ -1,5 +1,7 @@
 """Typed errors. A rejected event carries one of the record format's exact codes."""
 
+from __future__ import annotations
+
 REJECTION_CODES = (
     "bad_event",
     "bad_deal",
@@ -27,8 +29,15 @@ class IllegalEventError(ValueError):
     of another seat's hand.
     """
 
+    code: str
+    message: str
+    # Position of the refused event in a folded record (``Match.from_events``, the
+    # command line); None for a single ``apply``.
+    index: int | None = None
+
     def __init__(self, code: str, message: str = ""):
-        assert code in REJECTION_CODES, code
+        if code not in REJECTION_CODES:  # a bug in the engine, not in the event
+            raise ValueError(f"unknown rejection code {code!r}")
         super().__init__(message or code)
         self.code = code
         self.message = message or code

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Iterable
+import weakref
+from typing import Iterable, Literal
 
 from engine.core import (
     EMPTY,
@@ -23,6 +24,7 @@ from engine.core import (
     is_dekabes,
     team_of,
 )
+from engine.encoding import END_NAMES, line_view, play_event, turns_view
 from engine.errors import IllegalEventError
 from engine.tiles import (
     ALL_TILES_MASK,
@@ -41,13 +43,25 @@ from engine.tiles import (
 
 TEAMS = ("A", "B")
 SEAT_KINDS = ("human", "bot")
-PHASES = ("deal", "accept", "choose_opener", "play", "match_over")
+# The names the fold uses, as types (the values are the plain strings of the record
+# format and the seat view; like python-chess's Termination, but JSON as it is).
+Phase = Literal["deal", "accept", "choose_opener", "play", "match_over"]
+EventType = Literal["match_started", "deal", "accept", "claim_redeal", "choose_opener", "play",
+                    "pass", "undo", "redo", "restart_hand", "new_match"]
+HandResult = Literal["domino", "block", "tie"]
+Team = Literal["A", "B"]
 WINNING_SCORE = 4
-END_NAMES = ("left", "right")
 _END_OF = {"left": LEFT, "right": RIGHT}
 TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
 EVENT_TYPES = ("match_started", "deal", "accept", "claim_redeal", "choose_opener", "play",
                "pass") + TABLE_COMMANDS
+_EVENT_TYPE_SET = frozenset(EVENT_TYPES)
+# _PLACES[tile][left * 7 + right]: the (end, end name) pairs where the tile attaches.
+_PLACES = tuple(
+    tuple(tuple((end, END_NAMES[end]) for end, number in ((LEFT, l), (RIGHT, r))
+                if OTHER[t][number] >= 0) for l in range(7) for r in range(7))
+    for t in range(28))
+_TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
 
 
 def seat_key(index: int) -> str:
@@ -89,7 +103,7 @@ class _State:
         self.turns: list[tuple[int, int, int | None, int, int]] = []  # (seat, tile or -1, end, left, right)
         self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
         self.results: tuple[dict, ...] = ()
-        self.last_hand: dict | None = None
+        self.last_hand: Reveal | None = None
         self.hand_start: _State | None = None
 
     def copy(self) -> "_State":
@@ -115,6 +129,9 @@ class Match:
         self._effective: list[dict] = []  # events since the last restart/new match
         self._checkpoints: list[tuple[int, _State]] = []  # (position in _effective, state before)
         self._redo_stack: list[list[dict]] = []  # segments undo removed, newest last
+        # Lazy seat views still alive that read this state; frozen before it changes.
+        self._views: list[weakref.ref] = []
+        self._legal_cache: tuple | None = None  # listed play events of the current state
 
     # -- building --------------------------------------------------------------------
     @classmethod
@@ -136,14 +153,23 @@ class Match:
         new._effective = self._effective.copy()
         new._checkpoints = self._checkpoints.copy()
         new._redo_stack = [seg.copy() for seg in self._redo_stack]
+        new._views = []
+        new._legal_cache = None
         return new
 
     # -- the one entry point ---------------------------------------------------------
     def apply(self, event: object) -> None:
         """Apply one record event, or raise ``IllegalEventError`` and change nothing."""
+        if self._views:
+            self._freeze_views()
+        cached = self._legal_cache
+        if cached is not None:
+            self._legal_cache = None
+            if self._apply_listed(event, cached):
+                return
         kind, seat = _check_shape(event)
         s = self._s
-        if kind in TABLE_COMMANDS:
+        if kind in _TABLE_COMMAND_SET:
             if s is None:
                 raise IllegalEventError("wrong_phase", "the match has not started")
             if s.rated:
@@ -153,6 +179,74 @@ class Match:
             return
         self._do(kind, seat, event)
         self._redo_stack.clear()
+
+    def _apply_listed(self, event, cached) -> bool:
+        """The fast path for a play event this state listed as legal and nobody changed:
+        same object, same field values (checked by identity: any edit falls back to the
+        full checks). Legal moves are thus worked out once per state."""
+        for listed, tid, end, text, end_name in cached:
+            if listed is event:
+                # seat by identity: True == 1, but True is no seat number (bad_event)
+                if (event.get("type") != "play" or event.get("tile") != text
+                        or event.get("end") != end_name
+                        or event.get("seat") is not self._s.core.to_act + 1):
+                    return False
+                checkpoint = _lay(self._s, self._s.core.to_act, tid, end)
+                if checkpoint is not None:
+                    self._checkpoints.append((len(self._effective), checkpoint))
+                self._effective.append(event)
+                self._redo_stack.clear()
+                return True
+        return False
+
+    def listed_legal_events(self, seat: int) -> list[dict]:
+        """``legal_events(seat)``, remembered until the next ``apply`` so that applying
+        one of them skips the checks (legal moves worked out once per state)."""
+        s = self._s
+        if s is None or s.phase != "play" or s.core.to_act != seat - 1:
+            return self.legal_events(seat)
+        core = s.core
+        mask = core.playable_mask(seat - 1)
+        if not mask:
+            return [{"type": "pass", "seat": seat}]
+        events = []
+        cached = []
+        if core.left == EMPTY:
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                tid = low.bit_length() - 1
+                text = TILE_TEXT[tid]
+                event = {"type": "play", "seat": seat, "tile": text}
+                events.append(event)
+                cached.append((event, tid, None, text, None))
+        else:
+            ends = core.left * 7 + core.right
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                tid = low.bit_length() - 1
+                text = TILE_TEXT[tid]
+                for end, end_name in _PLACES[tid][ends]:
+                    event = {"type": "play", "seat": seat, "tile": text, "end": end_name}
+                    events.append(event)
+                    cached.append((event, tid, end, text, end_name))
+        self._legal_cache = cached
+        return events
+
+    def _freeze_views(self) -> None:
+        """Lazy views read the live state: let them copy what they show before it moves."""
+        for ref in self._views:
+            view = ref()
+            if view is not None:
+                view._freeze()  # noqa: SLF001 - the view's own snapshot hook
+        self._views.clear()
+
+    def _register_view(self, view) -> None:
+        views = self._views
+        if len(views) >= 64:  # views taken without any event in between: drop dead ones
+            views[:] = [ref for ref in views if ref() is not None]
+        views.append(weakref.ref(view))
 
     def _do(self, kind: str, seat: int, event: dict) -> None:
         if kind == "match_started":
@@ -251,18 +345,7 @@ class Match:
             end = None
         else:
             end = _choose_end(tid, end, left, right)
-        before = s.copy() if s.seats[seat] == "human" else None
-        dekabes = left != EMPTY and is_dekabes(tid, left, right)
-        s.turns.append((seat, tid, end, left, right))
-        if left == EMPTY:
-            s.line.append((tid, TILE_LO[tid], TILE_HI[tid], seat))
-        elif end == LEFT:
-            s.line.insert(0, (tid, OTHER[tid][left], left, seat))
-        else:
-            s.line.append((tid, right, OTHER[tid][right], seat))
-        if core.play(tid, end):
-            _end_hand(s, "domino", seat, dekabes)
-        return before
+        return _lay(s, seat, tid, end)
 
     def _pass(self, s: _State, seat: int, event: dict):
         if s.phase != "play":
@@ -321,7 +404,7 @@ class Match:
 
     # -- queries ---------------------------------------------------------------------
     @property
-    def phase(self) -> str | None:
+    def phase(self) -> Phase | None:
         return self._s.phase if self._s else None
 
     @property
@@ -351,6 +434,19 @@ class Match:
     def results(self) -> list[dict]:
         return [dict(r, pips=dict(r["pips"])) for r in self._s.results] if self._s else []
 
+    @property
+    def hands_finished(self) -> int:
+        """``len(results)`` without copying them."""
+        return len(self._s.results) if self._s else 0
+
+    @property
+    def last_result(self) -> dict | None:
+        """The newest entry of ``results`` (a copy), or None."""
+        if not self._s or not self._s.results:
+            return None
+        last = self._s.results[-1]
+        return dict(last, pips=dict(last["pips"]))
+
     def needs_deal(self) -> bool:
         return self.phase == "deal"
 
@@ -371,29 +467,16 @@ class Match:
         s = self._s
         if s is None or not _is_seat_number(seat):
             return []
-        index = seat - 1
-        if s.phase == "accept":
-            if s.accepted >> index & 1:
-                return []
-            events = [{"type": "accept", "seat": seat}]
-            if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5:
-                events.append({"type": "claim_redeal", "seat": seat})
-            return events
-        if s.phase == "choose_opener":
-            if index != s.representative:
-                return []
-            return [{"type": "choose_opener", "seat": seat, "opener": o + 1}
-                    for o in sorted((index, partner_of(index)))]
-        if s.phase == "play" and s.core.to_act == index:
-            placements = s.core.placements(index)
-            if not placements:
-                return [{"type": "pass", "seat": seat}]
-            return [_play_event(seat, tid, end) for tid, end in placements]
-        return []
+        return legal_events_of(s, seat)
 
     def hand_of(self, seat: int) -> list[str]:
         """Tiles ``seat`` holds now (sorted). For the seat itself or after the hand."""
         return mask_texts(self._s.core.hands[seat - 1]) if self._s else []
+
+    def state(self) -> "_State | None":
+        """The fold's current state, for the seat view's encoders only (read it, never
+        change it; it changes with the next ``apply``)."""
+        return self._s
 
     def summary(self) -> dict:
         s = self._s
@@ -416,9 +499,16 @@ class Match:
         }
 
     def seat_view(self, seat: int) -> dict:
-        from engine.view import seat_view
+        """The seat view as a plain dict (JSON), see ``engine.view``."""
+        return _SeatView(self, seat).to_dict()
 
-        return seat_view(self, seat)
+    def view(self, seat: int):
+        """The same seat view, computed lazily: a read-only mapping whose entries are
+        built on first access (a bot that reads only ``legal`` pays only for that). It
+        shows the moment it was taken, also after the match moves on."""
+        view = _SeatView(self, seat, True)
+        self._register_view(view)
+        return view
 
     def __repr__(self) -> str:
         if self._s is None:
@@ -428,7 +518,77 @@ class Match:
                 f"to_act={self.to_act}>")
 
 
+def legal_events_of(s: _State, seat: int) -> list[dict]:
+    """Every legal non-table event for seat number ``seat`` in state ``s``."""
+    index = seat - 1
+    if s.phase == "accept":
+        if s.accepted >> index & 1:
+            return []
+        events = [{"type": "accept", "seat": seat}]
+        if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5:
+            events.append({"type": "claim_redeal", "seat": seat})
+        return events
+    if s.phase == "choose_opener":
+        if index != s.representative:
+            return []
+        return [{"type": "choose_opener", "seat": seat, "opener": o + 1}
+                for o in sorted((index, partner_of(index)))]
+    if s.phase == "play" and s.core.to_act == index:
+        placements = s.core.placements(index)
+        if not placements:
+            return [{"type": "pass", "seat": seat}]
+        return [play_event(seat, tid, end) for tid, end in placements]
+    return []
+
+
+class Reveal:
+    """A finished hand, all four hands shown (RULES §5): the view's ``last_hand``.
+
+    Kept compact (masks and tuples) and written out as JSON only when a view asks.
+    """
+
+    __slots__ = ("record", "hands", "dealt", "line", "turns", "opener")
+
+    def __init__(self, record, hands, dealt, line, turns, opener):
+        self.record = record
+        self.hands = hands
+        self.dealt = dealt
+        self.line = line
+        self.turns = turns
+        self.opener = opener
+
+    def as_dict(self) -> dict:
+        """A fresh JSON dict every call (callers may change it)."""
+        return dict(
+            self.record,
+            pips=dict(self.record["pips"]),
+            hands={seat_key(i): mask_texts(self.hands[i]) for i in range(4)},
+            dealt={seat_key(i): mask_texts(self.dealt[i]) for i in range(4)},
+            line=line_view(self.line),
+            turns=turns_view(self.turns),
+            opener=None if self.opener is None else self.opener + 1,
+        )
+
+
 # -- transitions ----------------------------------------------------------------------
+def _lay(s: _State, seat: int, tid: int, end: int | None):
+    """Seat index ``seat`` lays ``tid`` (already checked legal); the undo checkpoint."""
+    core = s.core
+    left, right = core.left, core.right
+    before = s.copy() if s.seats[seat] == "human" else None
+    dekabes = left != EMPTY and is_dekabes(tid, left, right)
+    s.turns.append((seat, tid, end, left, right))
+    if left == EMPTY:
+        s.line.append((tid, TILE_LO[tid], TILE_HI[tid], seat))
+    elif end == LEFT:
+        s.line.insert(0, (tid, OTHER[tid][left], left, seat))
+    else:
+        s.line.append((tid, right, OTHER[tid][right], seat))
+    if core.play(tid, end):
+        _end_hand(s, "domino", seat, dekabes)
+    return before
+
+
 def _start_hand(s: _State) -> None:
     """All four accepted: the first hand's 6-6 holder plays, later hands choose an opener."""
     s.hand_start = None
@@ -473,14 +633,8 @@ def _end_hand(s: _State, how: str, winner_seat: int | None, dekabes: bool) -> No
         "pips": {seat_key(i): pips[i] for i in range(4)},
     }
     s.results = s.results + (record,)
-    s.last_hand = dict(
-        record,
-        hands={seat_key(i): mask_texts(s.core.hands[i]) for i in range(4)},
-        dealt={seat_key(i): mask_texts(s.dealt[i]) for i in range(4)},
-        line=_line_view(s.line),
-        turns=_turns_view(s.turns),
-        opener=None if s.opener is None else s.opener + 1,
-    )
+    s.last_hand = Reveal(record, tuple(s.core.hands), s.dealt, tuple(s.line), tuple(s.turns),
+                         s.opener)
     s.representative = representative
     s.first_hand = False
     s.hand_start = None
@@ -501,7 +655,7 @@ def _check_shape(event: object) -> tuple[str, int]:
     if not isinstance(event, dict):
         raise IllegalEventError("bad_event", "an event must be a JSON object")
     kind = event.get("type")
-    if kind not in EVENT_TYPES:
+    if type(kind) is not str or kind not in _EVENT_TYPE_SET:
         raise IllegalEventError("bad_event", f"unknown event type {kind!r}")
     if kind in ("match_started", "deal"):
         return kind, -1
@@ -580,26 +734,8 @@ def _parse_deal(event: dict) -> list[int]:
     return masks
 
 
-def _play_event(seat: int, tid: int, end: int | None) -> dict:
-    event = {"type": "play", "seat": seat, "tile": TILE_TEXT[tid]}
-    if end is not None:
-        event["end"] = END_NAMES[end]
-    return event
-
-
-def _line_view(line) -> list[dict]:
-    return [{"tile": TILE_TEXT[tid], "a": a, "b": b, "seat": seat + 1} for tid, a, b, seat in line]
-
-
-def _turns_view(turns) -> list[dict]:
-    out = []
-    for seat, tid, end, left, right in turns:
-        if tid < 0:
-            out.append({"seat": seat + 1, "type": "pass", "ends": [left, right]})
-        else:
-            out.append({"seat": seat + 1, "type": "play", "tile": TILE_TEXT[tid],
-                        "end": None if end is None else END_NAMES[end]})
-    return out
+# Older private names of the encoders (they moved to engine.encoding).
+_play_event, _line_view, _turns_view = play_event, line_view, turns_view
 
 
 _HANDLERS = {
@@ -648,3 +784,6 @@ def dump_record(events: Iterable[dict]) -> str:
 
 __all__ = ["Match", "deal_event", "load_record", "dump_record", "UnreadableLine", "TEAMS",
            "mask_ids", "mask_pips"]
+
+
+from engine.view import SeatView as _SeatView  # noqa: E402 - the view builds on this module

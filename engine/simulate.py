@@ -11,25 +11,32 @@ from ``seed`` and the chunk number, so the totals do not depend on ``workers``.
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import random
 import sys
 import time
 
-from engine.bots import LEVELS, decide
-from engine.match import Match, deal_event
+from engine.autoplay import autoplay, bot_players, new_bot_match
+from engine.bots import LEVELS
 
 HANDS_PER_CHUNK = 25
+LOG_EVERY = 30.0  # seconds between running reports on a non-terminal stderr
 MATCHES_PER_CHUNK = 4
-ALL_BOT_SEATS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
 
 
 def simulate(bots: list[str], hands: int | None = None, matches: int | None = None,
              seed: int = 1, swap: bool = False, workers: int = 1,
-             progress: bool = False) -> dict:
-    """Play ``hands`` hands (continuous matches) or ``matches`` full matches; totals."""
-    if len(bots) != 4 or any(b not in LEVELS for b in bots):
+             progress: bool = False, expert_iterations: int | None = None,
+             players=None) -> dict:
+    """Play ``hands`` hands (continuous matches) or ``matches`` full matches; totals.
+
+    ``players``: instead of the levels of ``engine.bots``, a picklable factory
+    ``players(names, rngs, match) -> four players`` (``autoplay.Player``), called once
+    per match with the names of seats 1..4 (e.g. measuring players kept out of engine).
+    """
+    if len(bots) != 4 or (players is None and any(b not in LEVELS for b in bots)):
         raise ValueError(f"bots must name four levels out of {', '.join(LEVELS)}")
     if (hands is None) == (matches is None):
         raise ValueError("give exactly one of hands or matches")
@@ -37,20 +44,31 @@ def simulate(bots: list[str], hands: int | None = None, matches: int | None = No
     if target < 1:
         raise ValueError("the number of hands or matches must be positive")
     per_chunk = HANDS_PER_CHUNK if hands is not None else MATCHES_PER_CHUNK
-    chunks = [(tuple(bots), hands is not None, min(per_chunk, target - start), seed, index, swap)
+    chunks = [(tuple(bots), hands is not None, min(per_chunk, target - start), seed, index, swap,
+               expert_iterations, players)
               for index, start in enumerate(range(0, target, per_chunk))]
     started = time.perf_counter()
     totals = _empty_totals()
     show = progress and sys.stderr.isatty()
     done = 0
+    logged = started
     for part in _run_chunks(chunks, max(1, workers)):
         _add(totals, part)
         done += 1
         if show:
             _draw_progress(done, len(chunks), started)
+        elif progress and time.perf_counter() - logged >= LOG_EVERY:
+            # a log, not a terminal: the running report as a JSON line now and then
+            logged = time.perf_counter()
+            partial = _report(totals, bots, seed, swap, logged - started)
+            sys.stderr.write(json.dumps(dict(partial, chunks_done=done, chunks=len(chunks))) + "\n")
+            sys.stderr.flush()
     if show:
         sys.stderr.write("\n")
-    return _report(totals, bots, seed, swap, time.perf_counter() - started)
+    report = _report(totals, bots, seed, swap, time.perf_counter() - started)
+    if expert_iterations is not None:
+        report["expert_iterations"] = expert_iterations
+    return report
 
 
 def _run_chunks(chunks, workers):
@@ -81,20 +99,21 @@ def _add(totals: dict, part: dict) -> None:
 
 def _play_chunk(chunk) -> dict:
     """One chunk: a quota of hands (continuous matches) or a number of whole matches."""
-    bots, count_hands, quota, seed, index, swap = chunk
+    bots, count_hands, quota, seed, index, swap, expert_iterations, players = chunk
     rng = random.Random(f"dekabes-simulate|{seed}|{index}")
     totals = _empty_totals()
     match_no = 0
     while (totals["hands"] if count_hands else totals["matches"]) < quota:
         swapped = swap and (index * 1000 + match_no) % 2 == 1
         hands_left = quota - totals["hands"] if count_hands else None
-        _play_match(bots, swapped, rng, totals, hands_left)
+        _play_match(bots, swapped, rng, totals, hands_left, expert_iterations, players)
         match_no += 1
     return totals
 
 
 def _play_match(bots, swapped: bool, rng: random.Random, totals: dict,
-                hands_left: int | None) -> None:
+                hands_left: int | None, expert_iterations: int | None = None,
+                factory=None) -> None:
     """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``."""
     # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
     levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
@@ -104,35 +123,22 @@ def _play_match(bots, swapped: bool, rng: random.Random, totals: dict,
     def bot_team(seat_team: str) -> str:
         return seat_team if not swapped else ("B" if seat_team == "A" else "A")
 
-    m = Match()
-    m.apply({"type": "match_started", "seats": ALL_BOT_SEATS, "rated": False})
-    results_seen = 0
+    def count_redeals(event: dict) -> None:
+        if event["type"] == "claim_redeal":
+            totals["redeals"] += 1
+
+    m = new_bot_match()
+    if factory is None:
+        players = bot_players(levels, seat_rngs, expert_iterations)
+    else:
+        players = factory(levels, seat_rngs, m)
+    played = 0
     while m.phase != "match_over":
-        if m.needs_deal():
-            m.apply(deal_event(deal_rng))
-            continue
-        if m.phase == "accept":
-            for seat in range(1, 5):
-                if m.legal_events(seat):
-                    event = decide(m.seat_view(seat), levels[seat - 1], seat_rngs[seat - 1])
-                    m.apply(event)
-                    if event["type"] == "claim_redeal":
-                        totals["redeals"] += 1
-                        break
-            continue
-        forced = m.forced_pass()
-        if forced is not None:
-            m.apply(forced)
-        else:
-            seat = m.to_act
-            m.apply(decide(m.seat_view(seat), levels[seat - 1], seat_rngs[seat - 1]))
-        results = m.results
-        if len(results) > results_seen:
-            for result in results[results_seen:]:
-                _count_hand(totals, result, bot_team)
-            results_seen = len(results)
-            if hands_left is not None and results_seen >= hands_left:
-                return  # the quota ends inside this match: its hands count, the match not
+        autoplay(m, players, deal_rng, until="hand", on_event=count_redeals)
+        _count_hand(totals, m.last_result, bot_team)
+        played += 1
+        if hands_left is not None and played >= hands_left:
+            return  # the quota ends inside this match: its hands count, the match not
     totals["matches"] += 1
     winner = m.seat_view(1)["winner"]
     totals["match_wins"][bot_team(winner)] += 1
@@ -183,6 +189,7 @@ def _report(totals: dict, bots, seed, swap, seconds) -> dict:
         "hand_win_rate_A": round(wins_a / hands, 4) if hands else None,
         "hand_win_rate_A_ci95": wilson(wins_a, hands),
         "decisive_hand_win_rate_A": round(wins_a / decisive, 4) if decisive else None,
+        "decisive_hand_win_rate_A_ci95": wilson(wins_a, decisive),
         "match_win_rate_A": round(match_a / matches, 4) if matches else None,
         "match_win_rate_A_ci95": wilson(match_a, matches),
         "seconds": round(seconds, 2),

@@ -1,7 +1,7 @@
 """``python -m clients.bots``: run the computer players of one account.
 
     python -m clients.bots --server http://127.0.0.1:8000 --token TOKEN \
-        [--table CODE ...] [--seat N ...] [--level random|greedy|medium|strong] [--delay 0.7]
+        [--table CODE ...] [--seat N ...] [--level random|greedy|medium|strong|expert] [--delay 0.7]
 
 Without ``--table`` it serves every table that seats the account, now or later.
 The token may also come from ``--token-file`` or the DEKABES_TOKEN variable (keeps

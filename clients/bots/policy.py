@@ -13,7 +13,7 @@ import random
 
 log = logging.getLogger("dekabes.bots")
 
-LEVELS = ("random", "greedy", "medium", "strong")
+LEVELS = ("random", "greedy", "medium", "strong", "expert")
 DEFAULT_LEVEL = "strong"
 
 

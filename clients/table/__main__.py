@@ -22,7 +22,7 @@ import os
 import signal
 import sys
 
-LEVELS = ("random", "greedy", "medium", "strong")
+LEVELS = ("random", "greedy", "medium", "strong", "expert")
 
 
 def seat_list(text: str) -> list[int]:

@@ -11,11 +11,10 @@ Result codes: team * 2 + dekabes for a win (team 0 = A, 1 = B), ``TIE`` for a ti
 
 from __future__ import annotations
 
-from engine.core import FIT_MASK
-from engine.tiles import DOUBLE_MASK, NUM_MASK, OTHER, TILE_PIPS
+from engine.core import FIT_MASK, block_winner
+from engine.tiles import DOUBLE_MASK, NUM_MASK, OTHER, TILE_HI, TILE_LO, TILE_PIPS, mask_pips
 
 TIE = 4
-EMPTY = -1
 
 # Static playout weight of each tile: heavy first, doubles early.
 DOUBLE_BONUS = 6
@@ -25,46 +24,9 @@ WEIGHT: tuple[int, ...] = tuple(
 
 
 def block_code(hands: list[int]) -> int:
-    pips = [_pips(h) for h in hands]
-    low = min(pips)
-    teams = {i & 1 for i in range(4) if pips[i] == low}
-    if len(teams) == 2:
-        return TIE
-    return teams.pop() * 2
-
-
-def _pips(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += TILE_PIPS[low.bit_length() - 1]
-        mask ^= low
-    return total
-
-
-def choose_tile(hand: int, legal: int, left: int, right: int) -> tuple[int, int]:
-    """The playout policy for one seat: (tile id, end 0=left/1=right)."""
-    best = -1
-    tid = -1
-    mask = legal
-    weight = WEIGHT
-    while mask:
-        low = mask & -mask
-        t = low.bit_length() - 1
-        w = weight[t]
-        if w > best:
-            best, tid = w, t
-        mask ^= low
-    row = OTHER[tid]
-    to_left = row[left]
-    to_right = row[right]
-    if to_left >= 0 and to_right >= 0 and left != right:
-        rest = hand & ~(1 << tid)
-        # where the tile goes, the new end shows to_left (if left) or to_right (if right)
-        if (rest & NUM_MASK[to_right]).bit_count() > (rest & NUM_MASK[to_left]).bit_count():
-            return tid, 1
-        return tid, 0
-    return tid, (0 if to_left >= 0 else 1)
+    """The result code of a blocked hand (``core.block_winner`` on the pip counts)."""
+    team, _ = block_winner([mask_pips(h) for h in hands])
+    return TIE if team is None else team * 2
 
 
 def playout(hands: list[int], left: int, right: int, seat: int, passes: int) -> int:
@@ -115,23 +77,8 @@ def playout(hands: list[int], left: int, right: int, seat: int, passes: int) -> 
         seat = (seat + 1) & 3
 
 
-def play_opening(hands: list[int], opener: int, must_open_66: bool) -> tuple[int, int, int]:
-    """The playout policy's opening tile: (tile id, left, right) and removes it from the hand."""
-    from engine.tiles import DOUBLE_SIX, TILE_HI, TILE_LO
-
-    hand = hands[opener]
-    if must_open_66:
-        tid = DOUBLE_SIX
-    else:
-        tid = opening_choice(hand)
-    hands[opener] = hand & ~(1 << tid)
-    return tid, TILE_LO[tid], TILE_HI[tid]
-
-
 def opening_choice(hand: int) -> int:
     """Open with a heavy tile from the numbers the hand holds most of."""
-    from engine.tiles import TILE_HI, TILE_LO
-
     best = -1
     tid = -1
     mask = hand

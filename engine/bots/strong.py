@@ -88,8 +88,16 @@ def best_move(know: Knowledge, legal: list[dict], rng: random.Random) -> int:
     return best
 
 
-def choose_opener(know: Knowledge, rng: random.Random) -> int:
+def choose_opener(know: Knowledge, rng: random.Random, worlds: int = OPENER_WORLDS) -> int:
     """Seat number (1..4) to open: me or my partner, whichever gives the better equity."""
+    values = choose_opener_values(know, rng, worlds)
+    me, partner = know.me, (know.me + 2) & 3
+    return (me if values[me] >= values[partner] else partner) + 1
+
+
+def choose_opener_values(know: Knowledge, rng: random.Random,
+                         worlds: int = OPENER_WORLDS) -> dict[int, float]:
+    """Seat index -> mean equity for my team if that seat (me or my partner) opens."""
     me, partner = know.me, (know.me + 2) & 3
     opening_know = Knowledge(
         me=me, hand=know.hand, unknown=ALL_TILES_MASK & ~know.hand, counts=[7, 7, 7, 7],
@@ -99,7 +107,7 @@ def choose_opener(know: Knowledge, rng: random.Random) -> int:
     sampler = WorldSampler(opening_know)
     values = team_values(know, True)
     totals = {me: 0.0, partner: 0.0}
-    for _ in range(OPENER_WORLDS):
+    for _ in range(worlds):
         hands = sampler.sample(rng)
         for opener in (me, partner):
             world = hands.copy()
@@ -107,8 +115,7 @@ def choose_opener(know: Knowledge, rng: random.Random) -> int:
             world[opener] &= ~(1 << tid)
             code = playout(world, TILE_LO[tid], TILE_HI[tid], (opener + 1) & 3, 0)
             totals[opener] += values[code]
-    chosen = me if totals[me] >= totals[partner] else partner
-    return chosen + 1
+    return {seat: total / worlds for seat, total in totals.items()}
 
 
-__all__ = ["decide", "best_move", "choose_opener", "TIE"]
+__all__ = ["decide", "best_move", "choose_opener", "choose_opener_values", "TIE"]

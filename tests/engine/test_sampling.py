@@ -15,7 +15,7 @@ from engine.bots.sampler import InconsistentKnowledge, WorldSampler
 from engine.core import EMPTY
 from engine.match import Match, deal_event
 from engine.tiles import ALL_TILES_MASK, DOUBLE_SIX, NUM_MASK, mask_ids
-from engine.bots import decide
+from engine.autoplay import autoplay, bot_players, new_bot_match
 
 BOTS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
 
@@ -23,20 +23,11 @@ BOTS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
 def play_until(seed: int, plies: int, stop=lambda m: False) -> Match:
     """A match played by random bots for ``plies`` events or until ``stop(m)``."""
     rng = random.Random(seed)
-    m = Match()
-    m.apply({"type": "match_started", "seats": BOTS, "rated": False})
-    for _ in range(plies):
-        if m.phase == "match_over" or stop(m):
-            break
-        if m.needs_deal():
-            m.apply(deal_event(rng))
-        elif m.phase == "accept":
-            seat = next(s for s in range(1, 5) if m.legal_events(s))
-            m.apply(decide(m.seat_view(seat), "random", rng))
-        elif m.forced_pass():
-            m.apply(m.forced_pass())
-        else:
-            m.apply(decide(m.seat_view(m.to_act), "random", rng))
+    events = []
+    players = bot_players(["random"] * 4, [rng] * 4)
+    m = new_bot_match()
+    autoplay(m, players, rng, on_event=events.append,
+             stop=lambda m: len(events) >= plies or stop(m))
     return m
 
 

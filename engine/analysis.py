@@ -1,0 +1,122 @@
+"""Post-match analysis: for every decision of a record, what the expert would have
+played from that seat's view at that moment, and what the choice cost.
+
+``analyse(events)`` folds the record event by event. Before each ``play`` by a seat
+that had more than one legal move (and each ``choose_opener``), it takes that seat's
+view — only what the seat could see then — and lets the expert value every legal
+move (``expert.move_values``, a fixed number of worlds, no clock, seeded from ``seed``
+and the event's index): the estimated probability that the seat's team wins the
+match after each move. The loss of a decision is best minus played.
+
+Deterministic for a given record, seed and number of iterations. Output is plain JSON
+(documented in docs/engine.md).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterable
+
+from engine.bots import expert
+from engine.bots.knowledge import read_view
+from engine.bots.strong import choose_opener_values
+from engine.errors import IllegalEventError
+from engine.match import Match
+
+DEFAULT_ITERATIONS = 60
+MISTAKES_SHOWN = 3
+# A move within this much of the best counts as accurate (the estimate's own noise).
+ACCURATE_WITHIN = 0.01
+
+
+def analyse(events: Iterable[dict], iterations: int = DEFAULT_ITERATIONS, seed: int = 1) -> dict:
+    """The analysis of a record (a list of events); raises ``IllegalEventError``."""
+    budget = expert.Budget(iterations=iterations, seconds=None)
+    match = Match()
+    decisions = []
+    for index, event in enumerate(events):
+        decision = None
+        if isinstance(event, dict) and event.get("type") in ("play", "choose_opener") \
+                and match.phase in ("play", "choose_opener") and event.get("seat") == match.to_act:
+            decision = _decision(match, index, event, budget, seed)
+        try:
+            match.apply(event)
+        except IllegalEventError as err:
+            err.index = index
+            raise
+        if decision is not None:
+            decisions.append(decision)
+    return {"iterations": iterations, "seed": seed, "decisions": decisions,
+            "seats": _summaries(decisions)}
+
+
+def _decision(match: Match, index: int, event: dict, budget, seed: int) -> dict | None:
+    seat = event["seat"]
+    view = match.seat_view(seat)
+    legal = view["legal"]
+    if len(legal) < 2:
+        return None
+    played = _index_of(event, legal)
+    if played is None:
+        return None  # not a legal event: the fold will refuse it
+    rng = random.Random(f"dekabes-analyse|{seed}|{index}")
+    know = read_view(view)
+    if view["phase"] == "choose_opener":
+        values = choose_opener_values(know, rng, worlds=budget.iterations * 10)
+        means = [values[e["opener"] - 1] for e in legal]
+    else:
+        means, _ = expert.move_values(view, know, legal, rng, budget)
+    best = max(range(len(legal)), key=lambda i: (means[i], -i))
+    return {
+        "at": index,
+        "hand_no": view["hand_no"],
+        "seat": seat,
+        "phase": view["phase"],
+        "played": legal[played],
+        "best": legal[best],
+        "win_played": round(means[played], 4),
+        "win_best": round(means[best], 4),
+        "loss": round(max(0.0, means[best] - means[played]), 4),
+        "moves": [{"event": e, "win": round(m, 4)} for e, m in zip(legal, means)],
+    }
+
+
+def _index_of(event: dict, legal: list[dict]) -> int | None:
+    for i, candidate in enumerate(legal):
+        if candidate["type"] != event.get("type"):
+            continue
+        if candidate["type"] == "choose_opener":
+            if candidate["opener"] == event.get("opener"):
+                return i
+        elif candidate["tile"] == _low_high(event.get("tile")) and (
+                event.get("end") is None or candidate.get("end") == event.get("end")):
+            return i
+    return None
+
+
+def _low_high(tile) -> str | None:
+    if not isinstance(tile, str) or len(tile) != 3:
+        return None
+    a, b = tile[0], tile[2]
+    return f"{min(a, b)}-{max(a, b)}"
+
+
+def _summaries(decisions: list[dict]) -> dict:
+    out = {}
+    for seat in (1, 2, 3, 4):
+        mine = [d for d in decisions if d["seat"] == seat]
+        if not mine:
+            out[str(seat)] = {"decisions": 0, "accuracy": None, "mean_loss": None,
+                              "biggest_mistakes": []}
+            continue
+        accurate = sum(1 for d in mine if d["loss"] <= ACCURATE_WITHIN)
+        worst = sorted(mine, key=lambda d: (-d["loss"], d["at"]))[:MISTAKES_SHOWN]
+        out[str(seat)] = {
+            "decisions": len(mine),
+            "accuracy": round(accurate / len(mine), 4),
+            "mean_loss": round(sum(d["loss"] for d in mine) / len(mine), 4),
+            "biggest_mistakes": [{"at": d["at"], "hand_no": d["hand_no"], "loss": d["loss"],
+                                  "played": d["played"], "best": d["best"]}
+                                 for d in worst if d["loss"] > 0],
+        }
+    return out

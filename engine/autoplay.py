@@ -1,0 +1,93 @@
+"""One driver for computer-only play: deal, accept, choose the opener, play.
+
+``autoplay`` is what ``simulate``, the benchmarks, the tests and anything that seeds
+finished matches use, instead of each writing its own loop. It plays through the real
+fold (``Match.apply``) and gives each player the seat's lazy view (``Match.view``), so
+a player sees exactly what the seat may know and pays only for the entries it reads.
+Forced passes are written by the driver itself, as the server does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Literal, Mapping, Sequence
+
+from engine.match import Match, deal_event
+
+Player = Callable[[Mapping], dict]
+"""A computer player: a seat view in, one of ``view["legal"]`` out."""
+
+ALL_BOT_SEATS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
+
+
+def bot_players(levels: Sequence[str], rngs: Sequence[random.Random],
+                expert_iterations: int | None = None) -> list[Player]:
+    """Four players of the given ``engine.bots`` levels, each with its own rng.
+
+    ``expert_iterations``: the expert searches exactly that many worlds per decision,
+    with no clock, so a simulation is reproducible whatever the machine's load.
+    """
+    from engine.bots import decider
+    from engine.bots.expert import Budget
+
+    players = []
+    for level, rng in zip(levels, rngs):
+        choose = decider(level)
+        if level == "expert" and expert_iterations is not None:
+            budget = Budget(iterations=expert_iterations, seconds=None)
+            players.append(lambda view, choose=choose, rng=rng, budget=budget:
+                           choose(view, rng, budget))
+        else:
+            players.append(lambda view, choose=choose, rng=rng: choose(view, rng))
+    return players
+
+
+def new_bot_match(rated: bool = False) -> Match:
+    match = Match()
+    match.apply({"type": "match_started", "seats": dict(ALL_BOT_SEATS), "rated": rated})
+    return match
+
+
+def autoplay(match: Match, players: Sequence[Player], deal_rng: random.Random, *,
+             until: Literal["hand", "match"] = "match",
+             on_event: Callable[[dict], None] | None = None,
+             stop: Callable[[Match], bool] | None = None) -> Match:
+    """Play ``match`` on until the current hand ends (``until="hand"``) or the match does.
+
+    ``players[i]`` decides for seat ``i + 1``; ``deal_rng`` shuffles every deal. Each
+    applied event is passed to ``on_event`` (e.g. to write the record). A hand that is
+    already over when called (phase ``deal``) means: play the next one. ``stop(match)``,
+    asked before every event, ends the play early when true.
+    """
+    apply = match.apply
+    view = match.view
+    hands_at_start = match.hands_finished
+    while True:
+        phase = match.phase
+        if phase == "match_over" or (stop is not None and stop(match)):
+            return match
+        if phase == "deal":
+            if until == "hand" and match.hands_finished > hands_at_start:
+                return match
+            event = deal_event(deal_rng)
+        elif phase == "play":
+            event = match.forced_pass()
+            if event is None:
+                seat = match.to_act
+                event = players[seat - 1](view(seat))
+        elif phase == "accept":
+            seat = _next_to_accept(match)
+            event = players[seat - 1](view(seat))
+        else:  # choose_opener
+            seat = match.to_act
+            event = players[seat - 1](view(seat))
+        apply(event)
+        if on_event is not None:
+            on_event(event)
+
+
+def _next_to_accept(match: Match) -> int:
+    for seat in (1, 2, 3, 4):
+        if match.legal_events(seat):
+            return seat
+    raise AssertionError("accept phase with every seat accepted")  # the fold never allows it

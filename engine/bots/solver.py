@@ -1,0 +1,105 @@
+"""Perfect-information search of one hand in one world (all four hands known).
+
+``search`` is an alpha-beta minimax between the two teams over the rest of the hand in a
+sampled world: a seat of team A maximises team A's value, a seat of team B minimises it.
+Below ``depth`` plies (passes count as plies) it stops and finishes the hand with the
+fast playout (``rollout.playout``); with ``depth=None`` it searches to the end, which is
+cheap once few tiles are left. Values are per playout result code (see ``rollout``),
+from team A's point of view, usually match equities.
+
+The expert bot runs it in worlds sampled from what its seat knows (so it never sees a
+hidden tile); a test-only perfect-information player runs it on the true deal.
+"""
+
+from __future__ import annotations
+
+from engine.bots.rollout import WEIGHT, block_code, playout
+from engine.core import FIT_MASK
+from engine.tiles import DOUBLE_MASK, OTHER
+
+INF_DEPTH = 10**6
+
+# Tiles in the order the search tries them: heavy tiles and doubles first, as the
+# playout does, which makes alpha-beta cut early.
+_ORDER = tuple(sorted(range(28), key=lambda t: -WEIGHT[t]))
+
+
+class Counter:
+    """Nodes visited, so callers can bound the work (a cap, not a clock)."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self) -> None:
+        self.nodes = 0
+
+
+def search(hands: list[int], left: int, right: int, seat: int, passes: int,
+           values: tuple[float, ...], depth: int | None = None,
+           counter: Counter | None = None) -> float:
+    """Team A's value of the position (seat ``seat`` to act on a non-empty line)."""
+    return _search(list(hands), left, right, seat, passes, values,
+                   INF_DEPTH if depth is None else depth, -1.0e9, 1.0e9,
+                   counter if counter is not None else Counter())
+
+
+def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counter) -> float:
+    counter.nodes += 1
+    hand = hands[seat]
+    legal = hand & FIT_MASK[left * 7 + right]
+    if not legal:
+        if passes == 3:
+            return values[block_code(hands)]
+        return _search(hands, left, right, (seat + 1) & 3, passes + 1, values, depth - 1,
+                       alpha, beta, counter)
+    if depth <= 0:
+        return values[playout(hands.copy(), left, right, seat, passes)]
+    maximise = not seat & 1
+    best = -1.0e9 if maximise else 1.0e9
+    nxt = (seat + 1) & 3
+    for tid in _ORDER:
+        bit = 1 << tid
+        if not legal & bit:
+            continue
+        row = OTHER[tid]
+        to_left, to_right = row[left], row[right]
+        rest = hand ^ bit
+        if not rest:
+            dekabes = to_left >= 0 and to_right >= 0 and not DOUBLE_MASK & bit
+            value = values[(seat & 1) * 2 + (1 if dekabes else 0)]
+            if maximise:
+                if value > best:
+                    best = value
+            elif value < best:
+                best = value
+        else:
+            hands[seat] = rest
+            options = []
+            if to_left >= 0:
+                options.append((to_left, right))
+            if to_right >= 0 and (to_left < 0 or (left, to_right) != (to_left, right)
+                                  and (to_right, left) != (to_left, right)):
+                options.append((left, to_right))
+            for new_left, new_right in options:
+                value = _search(hands, new_left, new_right, nxt, 0, values, depth - 1,
+                                alpha, beta, counter)
+                if maximise:
+                    if value > best:
+                        best = value
+                        if best > alpha:
+                            alpha = best
+                elif value < best:
+                    best = value
+                    if best < beta:
+                        beta = best
+                if alpha >= beta:
+                    break
+            hands[seat] = hand
+        if maximise:
+            if best > alpha:
+                alpha = best
+        elif best < beta:
+            beta = best
+        if alpha >= beta:
+            break
+    return best
+
