@@ -25,7 +25,7 @@ from clients.table.i18n import Translator, detect_language, next_language
 from clients.table.lobby_service import LeagueInfo, LobbyService, TableEntry
 from clients.table.ui import Hit, Screen, Toast
 
-LEVELS = ("house", "random", "greedy", "medium", "strong")
+LEVELS = ("house", "random", "greedy", "medium", "strong", "expert")
 FIELD_MAX = 120
 
 

@@ -466,6 +466,7 @@ MESSAGES: dict[str, dict[str, object]] = {
     "level.greedy": {"en": "easy", "es": "fácil", "ru": "лёгкий", "ms": "mudah"},
     "level.medium": {"en": "medium", "es": "medio", "ru": "средний", "ms": "sederhana"},
     "level.strong": {"en": "strong", "es": "fuerte", "ru": "сильный", "ms": "kuat"},
+    "level.expert": {"en": "expert", "es": "experto", "ru": "эксперт", "ms": "pakar"},
     "lobby.join_code": {"en": "Table code", "es": "Código de mesa", "ru": "Код стола", "ms": "Kod meja"},
     "lobby.join_title": {"en": "Join a table", "es": "Unirse a una mesa", "ru": "Сесть за стол", "ms": "Sertai meja"},
     "lobby.created": {"en": "Table {code} created: give this code to the other players.", "es": "Mesa {code} creada: da este código a los demás.", "ru": "Стол {code} создан: передайте этот код другим игрокам.", "ms": "Meja {code} dicipta: berikan kod ini kepada pemain lain."},
