@@ -222,9 +222,13 @@ def _lock_table(table: Table) -> Table:
     """
     if connection.vendor == "sqlite":
         return table
-    locked = Table.objects.select_for_update().get(pk=table.pk)
-    locked.owner = table.owner          # loaded with the table: no second query for its name
-    return locked
+    # Only the lock is needed: the columns never change, so the row already read stands.
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_TABLE, [table.pk])
+    return table
+
+
+_LOCK_TABLE = f"SELECT id FROM {Table._meta.db_table} WHERE id = %s FOR UPDATE"
 
 
 def check_action(user: User, table: Table, seat: Seat, state: TableState, body: dict,
