@@ -15,7 +15,7 @@ import secrets
 from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from server.accounts.models import AccessToken, Invite, User
 from server.errors import ApiError, not_found, validation_error
@@ -63,12 +63,29 @@ def issue_token(user: User, device: str = DEFAULT_DEVICE) -> str:
     return key
 
 
+# Every authenticated request runs this: one statement on the unique key_hash index,
+# as a raw query (Django still converts the account's columns) so that it is not an ORM
+# query compiled again per request. Nothing is cached across requests: a revoked or
+# rotated key fails on the very next request, in every server process.
+_TOKEN_OWNER = (f"SELECT u.*, t.id AS token_id, t.name AS token_name, "
+                f"t.created_at AS token_created_at "
+                f"FROM {User._meta.db_table} u JOIN {AccessToken._meta.db_table} t "
+                f"ON t.user_id = u.id WHERE t.key_hash = %s")
+
+
 def token_owner(key: str) -> tuple[User, AccessToken] | None:
     """The active account a key belongs to, and its token row; None for a bad key."""
-    token = AccessToken.objects.select_related("user").filter(key_hash=key_hash(key)).first()
-    if token is None or not token.user.is_active:
+    digest = key_hash(key)
+    user = next(iter(User.objects.raw(_TOKEN_OWNER, [digest])), None)
+    if user is None or not user.is_active:
         return None
-    return token.user, token
+    created_at = user.token_created_at
+    if isinstance(created_at, str):       # SQLite gives text: convert as the ORM would
+        created_at = connection.ops.convert_datetimefield_value(created_at, None, connection)
+    token = AccessToken(id=user.token_id, user_id=user.pk, name=user.token_name,
+                        key_hash=digest, created_at=created_at)
+    token.user = user
+    return user, token
 
 
 def do_logout(token: AccessToken) -> None:

@@ -7,6 +7,8 @@ other seats until the hand they started has ended.
 
 from __future__ import annotations
 
+from django.db import connection
+
 from engine import dump_record
 
 from server.accounts.models import User
@@ -19,6 +21,53 @@ TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
 
 def load_seats(table: Table) -> list[Seat]:
     return list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
+
+
+# The hot path's one read of a table: its row, its owner's name and its four seats with
+# their players, in one statement. Written as SQL because building the equivalent ORM
+# query costs more than running it (~1 ms of compilation against ~50 µs of SQLite).
+_TABLE_AND_SEATS = f"""
+    SELECT t.id, t.code, t.owner_id, t.rated, t.secret_seed, t.created_at, o.username,
+           s.id, s.number, s.kind, s.player_id, p.username, p.is_bot
+      FROM {Table._meta.db_table} t
+      JOIN {User._meta.db_table} o ON o.id = t.owner_id
+      JOIN {Seat._meta.db_table} s ON s.table_id = t.id
+      LEFT JOIN {User._meta.db_table} p ON p.id = s.player_id
+     WHERE t.code = %s
+     ORDER BY s.number"""
+
+
+def table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
+    """The table with invite ``code`` (owner loaded) and its seats (players loaded)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TABLE_AND_SEATS, [code])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    pk, code, owner_id, rated, seed, created_at, owner_name = rows[0][:7]
+    # Positional arguments in field order: Django's fast way to build an instance.
+    table = Table(pk, code, owner_id, bool(rated), seed, _datetime(created_at))
+    # Partial accounts (id, name, bot flag): enough to answer, never saved.
+    people = {owner_id: User(id=owner_id, username=owner_name)}
+    seats = []
+    for *_, seat_id, number, kind, player_id, player_name, is_bot in rows:
+        seat = Seat(seat_id, pk, number, kind, player_id)
+        seat.table = table
+        if player_id is not None:
+            if player_id not in people:
+                people[player_id] = User(id=player_id, username=player_name)
+            seat.player = people[player_id]
+            seat.player.is_bot = bool(is_bot)
+        seats.append(seat)
+    table.owner = people[owner_id]
+    return table, seats
+
+
+def _datetime(value):
+    # SQLite hands back text; Django's own converter makes it the aware datetime the ORM gives.
+    if isinstance(value, str):
+        return connection.ops.convert_datetimefield_value(value, None, connection)
+    return value
 
 
 def table_json(table: Table, state: TableState, seats: list[Seat] | None = None) -> dict:

@@ -121,7 +121,6 @@ def _create(owner: User, seats: dict[int, str], players: dict[int, User | None],
         start = {"type": "match_started", "seats": {str(n): seats[n] for n in (1, 2, 3, 4)},
                  "rated": rated}
         _append(table, state, start, actor=owner, seat=None, actor_kind="server")
-        _append_consequences(table, state)
         transaction.on_commit(lambda: _after_commit(table, state))
     return table
 
@@ -175,9 +174,12 @@ def check_holder(user: User, table: Table, number: int, seats: list[Seat] | None
     return seat
 
 
-def do_action(user: User, table: Table, number: int, body: dict, key: str | None) -> tuple[int, dict]:
-    """Apply one action for seat ``number``; returns (HTTP status, seat response)."""
-    seats = selectors.load_seats(table)
+def do_action(user: User, table: Table, number: int, body: dict, key: str | None,
+              seats: list[Seat] | None = None) -> tuple[int, dict]:
+    """Apply one action for seat ``number``; returns (HTTP status, seat response).
+
+    ``seats`` are the table's seats when the caller read them with the table."""
+    seats = selectors.load_seats(table) if seats is None else seats
     seat = check_holder(user, table, number, seats)
     digest = request_hash(number, body)
     try:
@@ -196,7 +198,6 @@ def do_action(user: User, table: Table, number: int, body: dict, key: str | None
             over_before = state.match.phase == "match_over"
             _append(locked, state, event, actor=user, seat=number,
                     actor_kind="bot" if user.is_bot else "human", command_id=key)
-            _append_consequences(locked, state)
             if not over_before and state.match.phase == "match_over":
                 match_ended.send(sender=Table, table=locked, state=state, annulled=False)
             response = selectors.seat_response(locked, number, state, user=user, seats=seats)
@@ -221,9 +222,13 @@ def _lock_table(table: Table) -> Table:
     """
     if connection.vendor == "sqlite":
         return table
-    locked = Table.objects.select_for_update().get(pk=table.pk)
-    locked.owner = table.owner          # loaded with the table: no second query for its name
-    return locked
+    # Only the lock is needed: the columns never change, so the row already read stands.
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_TABLE, [table.pk])
+    return table
+
+
+_LOCK_TABLE = f"SELECT id FROM {Table._meta.db_table} WHERE id = %s FOR UPDATE"
 
 
 def check_action(user: User, table: Table, seat: Seat, state: TableState, body: dict,
@@ -263,19 +268,30 @@ def _event_for(number: int, body: dict) -> dict:
 
 
 def _append(table: Table, state: TableState, event: dict, *, actor: User | None, seat: int | None,
-            actor_kind: str, command_id: str | None = None) -> None:
-    """Fold ``event`` into ``state`` (the engine may refuse it) and write it to the log."""
+            actor_kind: str, command_id: str | None = None, consequences: bool = True) -> None:
+    """Fold ``event`` and the server's consequences into ``state`` and write them to the
+    log in one statement. The engine may refuse ``event``: then nothing is written."""
+    rows = [_fold(table, state, event, actor=actor, seat=seat, actor_kind=actor_kind,
+                  command_id=command_id)]
+    if consequences:
+        rows += _consequences(table, state)
+    Event.objects.bulk_create(rows)
+
+
+def _fold(table: Table, state: TableState, event: dict, *, actor: User | None, seat: int | None,
+          actor_kind: str, command_id: str | None = None) -> Event:
+    """Fold ``event`` into ``state`` (or raise the engine's refusal); its unsaved log row."""
     trial = state.copy()
     seq = state.version + 1
     try:
         trial.fold(seq, event)
     except IllegalEventError as err:
         raise rule_error(err.code, err.message) from None
-    Event.objects.create(table=table, seq=seq, type=event["type"], payload=event, actor=actor,
-                         seat=seat, actor_kind=actor_kind, command_id=command_id)
     state.match, state.version = trial.match, trial.version
     state.paused_by, state.revealed_deals = trial.paused_by, trial.revealed_deals
     state.annulled = trial.annulled
+    return Event(table=table, seq=seq, type=event["type"], payload=event, actor=actor,
+                 seat=seat, actor_kind=actor_kind, command_id=command_id)
 
 
 def check_may_annul(table: Table, state: TableState) -> None:
@@ -292,14 +308,15 @@ def do_annul(actor: User, table: Table, reason: str) -> TableState:
         state = projection.project(locked)
         check_may_annul(locked, state)
         _append(locked, state, {"type": "annul", "reason": reason}, actor=actor, seat=None,
-                actor_kind="server")
+                actor_kind="server", consequences=False)
         match_ended.send(sender=Table, table=locked, state=state, annulled=True)
         transaction.on_commit(lambda: _after_commit(locked, state))
     return state
 
 
-def _append_consequences(table: Table, state: TableState) -> None:
-    """The server's own events: the next shuffle, and passes nobody can avoid."""
+def _consequences(table: Table, state: TableState) -> list[Event]:
+    """The server's own events, folded: the next shuffle, and passes nobody can avoid."""
+    rows = []
     while True:
         m = state.match
         if m.needs_deal():
@@ -308,8 +325,8 @@ def _append_consequences(table: Table, state: TableState) -> None:
         else:
             event = m.forced_pass()
             if event is None:
-                return
-        _append(table, state, event, actor=None, seat=None, actor_kind="server")
+                return rows
+        rows.append(_fold(table, state, event, actor=None, seat=None, actor_kind="server"))
 
 
 def _after_commit(table: Table, state: TableState | None) -> None:

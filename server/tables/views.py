@@ -39,6 +39,14 @@ def get_table(code: str) -> Table:
     return table
 
 
+def get_table_and_seats(code: str) -> tuple[Table, list]:
+    """The table and its seats in one statement (the seat view and action paths)."""
+    found = selectors.table_and_seats(code.upper()) if TABLE_CODE.match(code) else None
+    if found is None:
+        raise not_found(f"no table {code!r}")
+    return found
+
+
 def seat_number(raw: str) -> int:
     if not SEAT_NUMBER.match(raw):
         raise not_found("seats are numbered 1-4")
@@ -137,8 +145,7 @@ class SeatView(APIView):
         responses={200: SeatResponseSerializer, **ERRORS},
         summary="The seat's view (own hand only) with the table's version; long-poll with wait/after")
     def get(self, request, code, seat):
-        table, number = get_table(code), seat_number(seat)
-        seats = selectors.load_seats(table)
+        (table, seats), number = get_table_and_seats(code), seat_number(seat)
         services.check_holder(request.user, table, number, seats)
         wait, after = _long_poll_args(request)
         if wait and after is not None:
@@ -173,13 +180,13 @@ class ActionView(APIView):
         summary="Act for the seat: accept, claim_redeal, choose_opener, play, pass, undo, redo, "
                 "restart_hand, new_match, pause, resume")
     def post(self, request, code, seat):
-        table, number = get_table(code), seat_number(seat)
+        (table, seats), number = get_table_and_seats(code), seat_number(seat)
         data = dict(strict(ActionSerializer, request))
         key = request.headers.get("Idempotency-Key") or data.pop("command_id", None)
         data.pop("command_id", None)
         if key is not None and not (1 <= len(key) <= 80):
             raise validation_error("an Idempotency-Key is 1-80 characters")
-        status, body = services.do_action(request.user, table, number, data, key)
+        status, body = services.do_action(request.user, table, number, data, key, seats=seats)
         return Response(body, status=status)
 
 

@@ -1,0 +1,65 @@
+"""SQL statements per game action (issue 10): a regression bound, not a timing.
+
+One action is the seat view GET and the action POST. Counted on the test database
+(SQLite file, or PostgreSQL in the backend run) with Django's query capture.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.server.conftest import Players
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Seat view: token -> account, table + seats, the events newer than the cache.
+SEAT_VIEW_MAX = 3
+# Action: the same reads, BEGIN, the receipt lookup, the table row lock (PostgreSQL), one
+# insert of the action and its consequences, the receipt, COMMIT (as captured).
+ACTION_MAX = 8 if connection.vendor == "sqlite" else 9
+
+
+def counted(call):
+    with CaptureQueriesContext(connection) as queries:
+        response = call()
+    assert response.status_code == 200, response.content
+    return response, [q["sql"] for q in queries.captured_queries]
+
+
+def test_a_seat_view_and_an_action_take_a_bounded_number_of_statements():
+    table = Players(kinds=("human", "human", "human", "human"))
+    table.seat(1)                      # warm: the projection cache holds the table
+    response, view_sql = counted(lambda: table.api(1).get(f"/api/tables/{table.code}/seats/1"))
+    body = response.json()
+    event = next(e for e in body["view"]["legal"] if e["type"] == "accept")
+    _, action_sql = counted(lambda: table.send(event, body["version"], key="k-1"))
+    print(f"\nseat view: {len(view_sql)} statements; action: {len(action_sql)} statements")
+    for sql in view_sql + action_sql:
+        print("  ", sql[:160])
+    assert len(view_sql) <= SEAT_VIEW_MAX, view_sql
+    assert len(action_sql) <= ACTION_MAX, action_sql
+
+
+def test_an_action_and_its_consequences_are_written_in_one_insert():
+    """Over a random match: one INSERT into the log per action, however many events."""
+    table = Players(kinds=("human", "human", "human", "human"))
+    rng = random.Random(7)
+    several = 0
+    for _ in range(120):
+        seat, body = next(((n, b) for n in (1, 2, 3, 4) for b in [table.seat(n)]
+                           if b["view"]["legal"]), (None, None))
+        if seat is None:
+            break
+        event = rng.choice(body["view"]["legal"])
+        response, sql = counted(lambda: table.send(event, body["version"]))
+        inserts = [q for q in sql if q.startswith('INSERT INTO "tables_event"')]
+        assert len(inserts) == 1, inserts
+        several += response.json()["version"] - body["version"] > 1
+        if response.json()["view"]["phase"] == "match_over":
+            break           # the match's end is written by the league's receiver as well
+        assert len(sql) <= ACTION_MAX - 2, sql    # no Idempotency-Key: no receipt read or write
+    assert several > 0, "no action had consequences (a deal or forced passes) to write"
