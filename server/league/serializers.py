@@ -3,12 +3,16 @@ the league's answers. The answers themselves are built by ``selectors``."""
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 
 from server.errors import ApiError, validation_error
+
+ID_MAX = 2**63 - 1          # a database integer: larger ids cannot exist (and SQLite overflows)
 
 
 # -- pagination ---------------------------------------------------------------------------
@@ -22,7 +26,7 @@ def paginate(request, rows, to_json):
     """``{"count", "next", "previous", "results"}`` for ``?page=&page_size=``."""
     pages = Pages()
     raw = request.query_params.get("page_size")
-    if raw is not None and not (raw.isdigit() and int(raw) > 0):
+    if raw is not None and not (re.fullmatch(r"[0-9]{1,6}", raw) and int(raw) > 0):
         raise validation_error("page_size is a whole number of 1 or more")
     try:
         page = pages.paginate_queryset(rows, request)
@@ -91,7 +95,8 @@ class PairSerializer(serializers.Serializer):
 class CheckInSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.CharField(max_length=40), required=False,
                                     help_text="individual seasons: usernames present")
-    pairs = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False,
+    pairs = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+                                  required=False,
                                   help_text="pairs seasons: pair ids present")
 
 
@@ -188,6 +193,10 @@ class MatchSerializer(serializers.Serializer):
     hands_tied = serializers.IntegerField(required=False)
     points = TeamInts
     dekabes = TeamInts
+
+
+class RoundTablesSerializer(serializers.Serializer):
+    tables = MatchSerializer(many=True, help_text="one per table of the round (a round has few)")
 
 
 class RoundSerializer(serializers.Serializer):

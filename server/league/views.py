@@ -5,6 +5,7 @@ Reads of public clubs need no token; every write does. Roles are checked in serv
 
 from __future__ import annotations
 
+import re
 import time
 
 from django.conf import settings
@@ -45,8 +46,9 @@ def _user(request):
 def _int(raw, what: str) -> int | None:
     if raw in (None, ""):
         return None
-    if not str(raw).isdigit():
-        raise validation_error(f"{what} is a whole number")
+    # ASCII digits only (str.isdigit takes "²"), and few enough to fit a database integer.
+    if not re.fullmatch(r"[0-9]{1,18}", str(raw)):
+        raise validation_error(f"{what} is a whole number (an id)")
     return int(raw)
 
 
@@ -245,7 +247,7 @@ class StartRoundView(LeagueView):
 
 
 class RoundTablesView(LeagueView):
-    @extend_schema(responses={200: s.MatchSerializer(many=True), **LEAGUE_ERRORS},
+    @extend_schema(responses={200: s.RoundTablesSerializer, **LEAGUE_ERRORS},
                    summary="The round's tables (matches)")
     def get(self, request, slug, season_id, number):
         round_ = self.round(request, slug, season_id, number)
