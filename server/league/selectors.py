@@ -140,13 +140,17 @@ def player_ref(user: User) -> dict:
 def round_json(round_: Round) -> dict:
     checkins = CheckIn.objects.filter(round=round_).select_related(
         "player", "pair__player_1", "pair__player_2").order_by("id")
-    matches = (Match.objects.filter(round=round_).select_related("table", "club", "season", "round")
-               .prefetch_related("seats__player").order_by("table_number"))
+    matches = round_matches(round_)
     return {"season": round_.season_id, "number": round_.number, "status": round_.status,
             "started_at": round_.started_at.isoformat() if round_.started_at else None,
             "present": [_entrant(c) for c in checkins],
             "byes": [_entrant(c) for c in checkins if c.bye],
             "tables": [match_json(m) for m in matches]}
+
+
+def round_matches(round_: Round) -> QuerySet[Match]:
+    return (Match.objects.filter(round=round_).select_related("table", "club", "season", "round")
+            .prefetch_related("seats__player").order_by("table_number"))
 
 
 def _entrant(row) -> dict:

@@ -195,10 +195,6 @@ class MatchSerializer(serializers.Serializer):
     dekabes = TeamInts
 
 
-class RoundTablesSerializer(serializers.Serializer):
-    tables = MatchSerializer(many=True, help_text="one per table of the round (a round has few)")
-
-
 class RoundSerializer(serializers.Serializer):
     season = serializers.IntegerField()
     number = serializers.IntegerField()

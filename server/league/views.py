@@ -247,11 +247,11 @@ class StartRoundView(LeagueView):
 
 
 class RoundTablesView(LeagueView):
-    @extend_schema(responses={200: s.RoundTablesSerializer, **LEAGUE_ERRORS},
-                   summary="The round's tables (matches)")
+    @extend_schema(responses={200: s.paged("RoundTablePage", s.MatchSerializer), **LEAGUE_ERRORS},
+                   summary="The round's tables (matches), by table number")
     def get(self, request, slug, season_id, number):
         round_ = self.round(request, slug, season_id, number)
-        return Response({"tables": selectors.round_json(round_)["tables"]})
+        return s.paginate(request, selectors.round_matches(round_), selectors.match_json)
 
 
 class RatingsView(LeagueView):
