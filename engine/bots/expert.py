@@ -29,17 +29,15 @@ import time
 from dataclasses import dataclass
 from typing import Mapping
 
-from engine.bots import equity
 from engine.bots.common import deal_decision, opener_event
 from engine.bots.inference import PlayHistory
 from engine.bots.knowledge import Knowledge, event_placement, read_view
-from engine.bots.rollout import opening_choice, playout
+from engine.bots.rollout import opening_choice
 from engine.bots.sampler import InconsistentKnowledge, WorldSampler
-from engine.bots.solver import Counter, search
+from engine.bots.solver import Counter, value_after
 from engine.bots.strong import choose_opener as strong_choose_opener
 from engine.bots.strong import team_values
 from engine.core import EMPTY
-from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_LO
 
 TIME_LIMIT = 0.2          # seconds per decision
 MAX_WORLDS = 3000         # iteration cap per decision (worlds searched)
@@ -110,8 +108,8 @@ def move_values(view: Mapping, know: Knowledge, legal: list, rng: random.Random,
             weight = 1.0
         weight_sum += weight
         for i, (tid, end) in enumerate(moves):
-            totals[i] += weight * _value_after(hands, me, nxt, tid, end, know, opening, values,
-                                               depth, counter)
+            totals[i] += weight * value_after(hands, me, nxt, tid, end, know, opening, values,
+                                              depth, counter)
         worlds += 1
         if deadline is not None and time.perf_counter() >= deadline:
             break
@@ -141,28 +139,6 @@ def _inferred_world(sampler: WorldSampler, history: PlayHistory, rng: random.Ran
         if pick < 0:
             return hands
     return candidates[-1]
-
-
-def _value_after(hands, me, nxt, tid, end, know, opening, values, depth, counter) -> float:
-    """Team A's value of laying (tid, end) in this world, the rest searched."""
-    world = hands.copy()
-    rest = world[me] & ~(1 << tid)
-    world[me] = rest
-    if opening:
-        left, right = TILE_LO[tid], TILE_HI[tid]
-    else:
-        left, right = know.left, know.right
-        if not rest:
-            dekabes = OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0 \
-                and not DOUBLE_MASK >> tid & 1
-            return values[(me & 1) * 2 + dekabes]
-        if end == 0 or (end is None and OTHER[tid][left] >= 0):
-            left = OTHER[tid][left]
-        else:
-            right = OTHER[tid][right]
-    if depth == 0:
-        return values[playout(world, left, right, nxt, 0)]
-    return search(world, left, right, nxt, 0, values, depth, counter)
 
 
 __all__ = ["Budget", "DEFAULT_BUDGET", "decide", "move_values", "opening_choice"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.bots.rollout import WEIGHT, block_code, playout
 from engine.core import FIT_MASK
-from engine.tiles import DOUBLE_MASK, OTHER
+from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_LO
 
 INF_DEPTH = 10**6
 
@@ -103,3 +103,27 @@ def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counte
             break
     return best
 
+
+
+def value_after(hands, me, nxt, tid, end, know, opening, values, depth=0, counter=None) -> float:
+    """Team A's value of seat ``me`` laying (tid, end) in the world ``hands``: the hand is
+    then finished by the playout policy (``depth`` 0, level strong) or searched ``depth``
+    plies deep (level expert). ``hands`` itself is left as it was."""
+    world = hands.copy()
+    rest = world[me] & ~(1 << tid)
+    world[me] = rest
+    if opening:
+        left, right = TILE_LO[tid], TILE_HI[tid]
+    else:
+        left, right = know.left, know.right
+        if not rest:
+            dekabes = OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0 \
+                and not DOUBLE_MASK >> tid & 1
+            return values[(me & 1) * 2 + dekabes]
+        if end == 0 or (end is None and OTHER[tid][left] >= 0):
+            left = OTHER[tid][left]
+        else:
+            right = OTHER[tid][right]
+    if depth == 0:
+        return values[playout(world, left, right, nxt, 0)]
+    return search(world, left, right, nxt, 0, values, depth, counter)

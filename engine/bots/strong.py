@@ -20,8 +20,9 @@ from engine.bots.common import deal_decision, opener_event
 from engine.bots.knowledge import Knowledge, event_placement, read_view
 from engine.bots.rollout import TIE, opening_choice, playout
 from engine.bots.sampler import InconsistentKnowledge, WorldSampler
+from engine.bots.solver import value_after
 from engine.core import EMPTY
-from engine.tiles import ALL_TILES_MASK, DOUBLE_MASK, OTHER, TILE_HI, TILE_LO
+from engine.tiles import ALL_TILES_MASK, TILE_HI, TILE_LO
 
 PLAYOUT_BUDGET = 2400     # playouts per decision, shared by the legal moves
 MAX_WORLDS = 400          # worlds per decision when there are few moves
@@ -67,23 +68,7 @@ def best_move(know: Knowledge, legal: list[dict], rng: random.Random) -> int:
     for _ in range(worlds):
         hands = sampler.sample(rng)
         for i, (tid, end) in enumerate(moves):
-            world = hands.copy()
-            rest = world[me] & ~(1 << tid)
-            world[me] = rest
-            if opening:
-                left, right = TILE_LO[tid], TILE_HI[tid]
-            else:
-                left, right = know.left, know.right
-                if not rest:
-                    dekabes = OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0 \
-                        and not DOUBLE_MASK >> tid & 1
-                    totals[i] += values[(me & 1) * 2 + dekabes]
-                    continue
-                if end == 0 or (end is None and OTHER[tid][left] >= 0):
-                    left = OTHER[tid][left]
-                else:
-                    right = OTHER[tid][right]
-            totals[i] += values[playout(world, left, right, nxt, 0)]
+            totals[i] += value_after(hands, me, nxt, tid, end, know, opening, values)
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))
     return best
 
