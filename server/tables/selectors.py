@@ -64,8 +64,9 @@ def table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
 
 
 def _datetime(value):
-    # SQLite hands back text; Django's own converter makes it the aware datetime the ORM gives.
-    if isinstance(value, str):
+    # SQLite hands back a naive datetime (or text); Django's own converter makes it the
+    # aware datetime the ORM gives. PostgreSQL's driver already answers an aware one.
+    if connection.vendor == "sqlite":
         return connection.ops.convert_datetimefield_value(value, None, connection)
     return value
 

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.server.conftest import Players
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 # Seat view: token -> account, table + seats, the events newer than the cache.
 SEAT_VIEW_MAX = 3
@@ -63,3 +63,18 @@ def test_an_action_and_its_consequences_are_written_in_one_insert():
             break           # the match's end is written by the league's receiver as well
         assert len(sql) <= ACTION_MAX - 2, sql    # no Idempotency-Key: no receipt read or write
     assert several > 0, "no action had consequences (a deal or forced passes) to write"
+
+
+def test_the_one_statement_read_gives_the_same_table_and_seats_as_the_orm():
+    from server.tables.models import Seat, Table
+    from server.tables.selectors import table_and_seats
+
+    p = Players(kinds=("human", "bot", "human", "bot"))
+    table, seats = table_and_seats(p.code)
+    orm = Table.objects.select_related("owner").get(code=p.code)
+    assert (table.pk, table.code, table.owner_id, table.rated, table.owner.username) == \
+        (orm.pk, orm.code, orm.owner_id, orm.rated, orm.owner.username)
+    assert table.created_at == orm.created_at and table.created_at.tzinfo is not None
+    assert [(s.number, s.kind, s.player_id, s.player.username if s.player_id else None)
+            for s in seats] == [(s.number, s.kind, s.player_id, s.player.username if s.player_id else None)
+                                for s in Seat.objects.filter(table=orm).select_related("player")]
