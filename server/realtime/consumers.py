@@ -1,7 +1,6 @@
-"""WebSockets: one endpoint per table, ``/ws/tables/{code}[?seat=N]``, and the
-account's lobby, ``/ws/me`` (``LobbyConsumer``).
+"""One WebSocket endpoint per table: ``/ws/tables/{code}[?seat=N]``.
 
-A table connection subscribes to the seats its account holds (or the one it asks for) and
+A connection subscribes to the seats its account holds (or the one it asks for) and
 receives ``{"type": "view", "seat", "version", ...}`` after every committed change, one
 message per seat, each with that seat's own view, and a ``{"type": "ping"}`` every few
 seconds; it may send ``{"type": "ping"}`` too. Nothing is replayed on connect: a client
@@ -31,10 +30,7 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
 
 
-class AccountSocket(AsyncJsonWebsocketConsumer):
-    """What every socket of an account does: hold one of its socket slots, ping, answer
-    pings, refuse with a close code, and give everything back on disconnect."""
-
+class TableConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.groups_joined: list[str] = []
         self.pinger = None
@@ -42,51 +38,6 @@ class AccountSocket(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         if user is None:
             return await self._refuse(CLOSE_NOT_AUTHENTICATED)
-        await self.open_for(user)
-
-    async def open_for(self, user) -> None:
-        raise NotImplementedError
-
-    async def _accept_into(self, user, group: str) -> bool:
-        """Take a socket slot, accept and join ``group``; False (refused) past the cap."""
-        if not limits.sockets.take(user.pk, settings.DEKABES_MAX_SOCKETS):
-            await self._refuse(CLOSE_TOO_MANY_SOCKETS)
-            return False
-        self.slot_of = user.pk
-        await self.accept()
-        self.user = user
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.groups_joined.append(group)
-        self.pinger = asyncio.ensure_future(self._ping_forever())
-        return True
-
-    async def _refuse(self, code: int) -> None:
-        # Accept first: a close before the handshake completes reaches the client as a
-        # bare HTTP 403, without the code the docs promise.
-        await self.accept()
-        await self.close(code=code)
-
-    async def _ping_forever(self):
-        while True:
-            await asyncio.sleep(settings.WS_PING_SECONDS)
-            await self.send_json({"type": "ping"})
-
-    async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
-
-    async def disconnect(self, code):
-        if self.slot_of is not None:
-            limits.sockets.give_back(self.slot_of)
-            self.slot_of = None
-        if self.pinger is not None:
-            self.pinger.cancel()
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-
-
-class TableConsumer(AccountSocket):
-    async def open_for(self, user) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         asked = query.get("seat", [None])[0]
@@ -96,8 +47,22 @@ class TableConsumer(AccountSocket):
         table, seats = found
         if not seats:
             return await self._refuse(CLOSE_NOT_YOUR_SEAT)
-        self.table, self.seats, self.sent_version = table, seats, 0
-        await self._accept_into(user, table_group(table.pk))
+        if not limits.sockets.take(user.pk, settings.DEKABES_MAX_SOCKETS):
+            return await self._refuse(CLOSE_TOO_MANY_SOCKETS)
+        self.slot_of = user.pk
+        await self.accept()
+        self.table, self.seats, self.user = table, seats, user
+        self.sent_version = 0
+        group = table_group(table.pk)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined.append(group)
+        self.pinger = asyncio.ensure_future(self._ping_forever())
+
+    async def _refuse(self, code: int) -> None:
+        # Accept first: a close before the handshake completes reaches the client as a
+        # bare HTTP 403, without the code the docs promise.
+        await self.accept()
+        await self.close(code=code)
 
     @database_sync_to_async
     def _seats(self, code, user, asked):
@@ -110,6 +75,15 @@ class TableConsumer(AccountSocket):
         if asked is not None:
             held = [n for n in held if str(n) == asked]
         return table, sorted(held)
+
+    async def _ping_forever(self):
+        while True:
+            await asyncio.sleep(settings.WS_PING_SECONDS)
+            await self.send_json({"type": "ping"})
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
 
     async def table_changed(self, message):
         for payload in await self._views():
@@ -127,14 +101,46 @@ class TableConsumer(AccountSocket):
         return [{"type": "view", **selectors.seat_response(self.table, n, state, user=self.user,
                                                            seats=seats)} for n in held]
 
-class LobbyConsumer(AccountSocket):
+    async def disconnect(self, code):
+        if self.slot_of is not None:
+            limits.sockets.give_back(self.slot_of)
+            self.slot_of = None
+        if self.pinger is not None:
+            self.pinger.cancel()
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
     """``/ws/me``: the account's lobby. On connect and whenever a round seats the account
     (or one of its league matches ends) it receives ``{"type": "league_tables",
     "version", "tables"}`` — the same body as ``GET /api/me/league-tables``."""
 
-    async def open_for(self, user) -> None:
-        if await self._accept_into(user, account_group(user.pk)):
-            await self.league_tables({})
+    async def connect(self):
+        self.group = None
+        self.pinger = None
+        self.slot_of = None
+        user = self.scope.get("user")
+        if user is None:
+            return await self._refuse(CLOSE_NOT_AUTHENTICATED)
+        if not limits.sockets.take(user.pk, settings.DEKABES_MAX_SOCKETS):
+            return await self._refuse(CLOSE_TOO_MANY_SOCKETS)
+        self.slot_of = user.pk
+        await self.accept()
+        self.user = user
+        self.group = account_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.pinger = asyncio.ensure_future(self._ping_forever())
+        await self.league_tables({})
+
+    async def _ping_forever(self):
+        while True:
+            await asyncio.sleep(settings.WS_PING_SECONDS)
+            await self.send_json({"type": "ping"})
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
 
     async def league_tables(self, message):
         await self.send_json({"type": "league_tables", **await self._tables()})
@@ -144,3 +150,16 @@ class LobbyConsumer(AccountSocket):
         from server.league.selectors import my_league_tables
 
         return my_league_tables(self.user)
+
+    async def _refuse(self, code: int) -> None:
+        await self.accept()            # as TableConsumer._refuse: the code must reach the client
+        await self.close(code=code)
+
+    async def disconnect(self, code):
+        if self.slot_of is not None:
+            limits.sockets.give_back(self.slot_of)
+            self.slot_of = None
+        if self.pinger is not None:
+            self.pinger.cancel()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
