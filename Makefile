@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv test simulate simulate-expert bench bench-dominoes serve play bench-server bench-table bench-abuse check-security clean browser messages
+.PHONY: venv lint format test simulate simulate-expert bench bench-dominoes serve play bench-server bench-table bench-abuse check-security clean browser messages
 
 venv: $(STAMP)
 
@@ -14,6 +14,19 @@ $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	@touch $(STAMP)
+
+# Lint, format check and types: ruff over the whole tree, mypy --strict on the two
+# libraries (engine/, clients/sdk/), then mypy at the lighter level (pyproject.toml).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy --strict engine clients/sdk
+	$(VENV)/bin/mypy
+
+# Rewrite the tree in the house format and apply ruff's safe fixes.
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
 
 # The whole suite on the embedded default (SQLite + in-memory channel layer); then, when
 # DATABASE_URL / REDIS_URL are set (.ci/run sets them when the services answer), the

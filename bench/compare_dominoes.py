@@ -29,8 +29,9 @@ def run(command: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    subprocess.run(
+        command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -40,8 +41,10 @@ def run(command: list[str]) -> tuple[float, float]:
 def summary(hands: int, samples: list[tuple[float, float]]) -> dict:
     wall = [hands / w for w, _ in samples]
     cpu = [hands / c for _, c in samples]
-    return {"wall_hands_per_s": {"min": round(min(wall)), "median": round(statistics.median(wall))},
-            "cpu_hands_per_s": {"min": round(min(cpu)), "median": round(statistics.median(cpu))}}
+    return {
+        "wall_hands_per_s": {"min": round(min(wall)), "median": round(statistics.median(wall))},
+        "cpu_hands_per_s": {"min": round(min(cpu)), "median": round(statistics.median(cpu))},
+    }
 
 
 def main() -> None:
@@ -50,8 +53,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     python = sys.executable
-    engine_cmd = [python, "-m", "engine", "simulate", "--hands", str(args.hands),
-                  "--bots", "random,random,random,random"]
+    engine_cmd = [
+        python,
+        "-m",
+        "engine",
+        "simulate",
+        "--hands",
+        str(args.hands),
+        "--bots",
+        "random,random,random,random",
+    ]
     dominoes_cmd = [python, str(ROOT / "bench" / "dominoes_random.py"), "--hands", str(args.hands)]
     engine_runs, dominoes_runs = [], []
     for _ in range(args.repeat):
@@ -59,12 +70,30 @@ def main() -> None:
         dominoes_runs.append(run(dominoes_cmd))
     engine = summary(args.hands, engine_runs)
     dominoes = summary(args.hands, dominoes_runs)
-    ratio = {kind: round(statistics.median([d / e for (e, d) in zip(
-        [s[i] for s in engine_runs], [s[i] for s in dominoes_runs])]), 2)
-        for i, kind in enumerate(("wall", "cpu"))}
-    print(json.dumps({"hands": args.hands, "repeat": args.repeat, "cpus": os.cpu_count(),
-                      "engine_simulate": engine, "dominoes": dominoes,
-                      "ratio_engine_over_dominoes_median": ratio}))
+    ratio = {
+        kind: round(
+            statistics.median(
+                [
+                    d / e
+                    for (e, d) in zip([s[i] for s in engine_runs], [s[i] for s in dominoes_runs])
+                ]
+            ),
+            2,
+        )
+        for i, kind in enumerate(("wall", "cpu"))
+    }
+    print(
+        json.dumps(
+            {
+                "hands": args.hands,
+                "repeat": args.repeat,
+                "cpus": os.cpu_count(),
+                "engine_simulate": engine,
+                "dominoes": dominoes,
+                "ratio_engine_over_dominoes_median": ratio,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -33,8 +33,15 @@ def main() -> None:
     started = time.perf_counter()
     play(args.hands)
     seconds = time.perf_counter() - started
-    print(json.dumps({"hands": args.hands, "seconds": round(seconds, 3),
-                      "hands_per_second": round(args.hands / seconds)}))
+    print(
+        json.dumps(
+            {
+                "hands": args.hands,
+                "seconds": round(seconds, 3),
+                "hands_per_second": round(args.hands / seconds),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

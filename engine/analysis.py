@@ -15,7 +15,7 @@ Deterministic for a given record, seed and number of iterations. Output is plain
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from collections.abc import Iterable
 
 from engine.bots import expert
 from engine.bots.knowledge import read_view
@@ -36,8 +36,12 @@ def analyse(events: Iterable[dict], iterations: int = DEFAULT_ITERATIONS, seed: 
     decisions = []
     for index, event in enumerate(events):
         decision = None
-        if isinstance(event, dict) and event.get("type") in ("play", "choose_opener") \
-                and match.phase in ("play", "choose_opener") and event.get("seat") == match.to_act:
+        if (
+            isinstance(event, dict)
+            and event.get("type") in ("play", "choose_opener")
+            and match.phase in ("play", "choose_opener")
+            and event.get("seat") == match.to_act
+        ):
             decision = _decision(match, index, event, budget, seed)
         try:
             match.apply(event)
@@ -46,8 +50,12 @@ def analyse(events: Iterable[dict], iterations: int = DEFAULT_ITERATIONS, seed: 
             raise
         if decision is not None:
             decisions.append(decision)
-    return {"iterations": iterations, "seed": seed, "decisions": decisions,
-            "seats": _summaries(decisions)}
+    return {
+        "iterations": iterations,
+        "seed": seed,
+        "decisions": decisions,
+        "seats": _summaries(decisions),
+    }
 
 
 def _decision(match: Match, index: int, event: dict, budget, seed: int) -> dict | None:
@@ -89,7 +97,8 @@ def _index_of(event: dict, legal: list[dict]) -> int | None:
             if candidate["opener"] == event.get("opener"):
                 return i
         elif candidate["tile"] == _low_high(event.get("tile")) and (
-                event.get("end") is None or candidate.get("end") == event.get("end")):
+            event.get("end") is None or candidate.get("end") == event.get("end")
+        ):
             return i
     return None
 
@@ -106,8 +115,12 @@ def _summaries(decisions: list[dict]) -> dict:
     for seat in (1, 2, 3, 4):
         mine = [d for d in decisions if d["seat"] == seat]
         if not mine:
-            out[str(seat)] = {"decisions": 0, "accuracy": None, "mean_loss": None,
-                              "biggest_mistakes": []}
+            out[str(seat)] = {
+                "decisions": 0,
+                "accuracy": None,
+                "mean_loss": None,
+                "biggest_mistakes": [],
+            }
             continue
         accurate = sum(1 for d in mine if d["loss"] <= ACCURATE_WITHIN)
         worst = sorted(mine, key=lambda d: (-d["loss"], d["at"]))[:MISTAKES_SHOWN]
@@ -115,8 +128,16 @@ def _summaries(decisions: list[dict]) -> dict:
             "decisions": len(mine),
             "accuracy": round(accurate / len(mine), 4),
             "mean_loss": round(sum(d["loss"] for d in mine) / len(mine), 4),
-            "biggest_mistakes": [{"at": d["at"], "hand_no": d["hand_no"], "loss": d["loss"],
-                                  "played": d["played"], "best": d["best"]}
-                                 for d in worst if d["loss"] > 0],
+            "biggest_mistakes": [
+                {
+                    "at": d["at"],
+                    "hand_no": d["hand_no"],
+                    "loss": d["loss"],
+                    "played": d["played"],
+                    "best": d["best"],
+                }
+                for d in worst
+                if d["loss"] > 0
+            ],
         }
     return out

@@ -10,7 +10,8 @@ Forced passes are written by the driver itself, as the server does.
 from __future__ import annotations
 
 import random
-from typing import Callable, Literal, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
 from engine.match import Match, deal_event
 
@@ -20,8 +21,9 @@ Player = Callable[[Mapping], dict]
 ALL_BOT_SEATS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
 
 
-def bot_players(levels: Sequence[str], rngs: Sequence[random.Random],
-                expert_iterations: int | None = None) -> list[Player]:
+def bot_players(
+    levels: Sequence[str], rngs: Sequence[random.Random], expert_iterations: int | None = None
+) -> list[Player]:
     """Four players of the given ``engine.bots`` levels, each with its own rng.
 
     ``expert_iterations``: the expert searches exactly that many worlds per decision,
@@ -35,8 +37,9 @@ def bot_players(levels: Sequence[str], rngs: Sequence[random.Random],
         choose = decider(level)
         if level == "expert" and expert_iterations is not None:
             budget = Budget(iterations=expert_iterations, seconds=None)
-            players.append(lambda view, choose=choose, rng=rng, budget=budget:
-                           choose(view, rng, budget))
+            players.append(
+                lambda view, choose=choose, rng=rng, budget=budget: choose(view, rng, budget)
+            )
         else:
             players.append(lambda view, choose=choose, rng=rng: choose(view, rng))
     return players
@@ -48,10 +51,15 @@ def new_bot_match(rated: bool = False) -> Match:
     return match
 
 
-def autoplay(match: Match, players: Sequence[Player], deal_rng: random.Random, *,
-             until: Literal["hand", "match"] = "match",
-             on_event: Callable[[dict], None] | None = None,
-             stop: Callable[[Match], bool] | None = None) -> Match:
+def autoplay(
+    match: Match,
+    players: Sequence[Player],
+    deal_rng: random.Random,
+    *,
+    until: Literal["hand", "match"] = "match",
+    on_event: Callable[[dict], None] | None = None,
+    stop: Callable[[Match], bool] | None = None,
+) -> Match:
     """Play ``match`` on until the current hand ends (``until="hand"``) or the match does.
 
     ``players[i]`` decides for seat ``i + 1``; ``deal_rng`` shuffles every deal. Each

@@ -48,8 +48,14 @@ def decision_times(level: str, n_decisions: int = 200, seed: int = 1) -> dict:
     }
 
 
-def _time_match(rng: random.Random, timed: list[float], forced: list[float], wanted: int,
-                level: str = "strong", cpu: list[float] | None = None) -> None:
+def _time_match(
+    rng: random.Random,
+    timed: list[float],
+    forced: list[float],
+    wanted: int,
+    level: str = "strong",
+    cpu: list[float] | None = None,
+) -> None:
     """One match of four ``level`` bots (``autoplay``), each decision timed."""
     choose = decider(level)
     bot_rng = random.Random(rng.getrandbits(64))
@@ -80,8 +86,12 @@ def simulate_hands_per_second(hands: int = 5000, bots=("random",) * 4) -> dict:
     simulate(list(bots), hands=hands, seed=1)
     cpu = time.process_time() - cpu
     wall = time.perf_counter() - wall
-    return {"bots": list(bots), "hands": hands, "hands_per_second_wall": round(hands / wall),
-            "hands_per_second_cpu": round(hands / cpu)}
+    return {
+        "bots": list(bots),
+        "hands": hands,
+        "hands_per_second_wall": round(hands / wall),
+        "hands_per_second_cpu": round(hands / cpu),
+    }
 
 
 def _quantile(values: list[float], q: float) -> float:

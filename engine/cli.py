@@ -79,9 +79,16 @@ def cmd_simulate(args) -> int:
 
     bots = [b.strip() for b in args.bots.split(",")]
     try:
-        report = simulate(bots, hands=args.hands, matches=args.matches, seed=args.seed,
-                          swap=args.swap, workers=args.workers, progress=True,
-                          expert_iterations=args.expert_iterations)
+        report = simulate(
+            bots,
+            hands=args.hands,
+            matches=args.matches,
+            seed=args.seed,
+            swap=args.swap,
+            workers=args.workers,
+            progress=True,
+            expert_iterations=args.expert_iterations,
+        )
     except ValueError as err:
         print(f"simulate: {err}", file=sys.stderr)
         return 2
@@ -101,8 +108,7 @@ def cmd_bench(args) -> int:
         "strong_decision": decision_times("strong", args.decisions, seed=args.seed),
     }
     if args.expert_decisions:
-        figures["expert_decision"] = decision_times("expert", args.expert_decisions,
-                                                    seed=args.seed)
+        figures["expert_decision"] = decision_times("expert", args.expert_decisions, seed=args.seed)
     print(json.dumps(figures))
     return 0
 
@@ -175,11 +181,15 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--seat", type=int, choices=(1, 2, 3, 4), required=True)
     view.set_defaults(run=cmd_view)
 
-    analyse = sub.add_parser("analyse", help="what the expert would have played at every "
-                                             "decision of a record, and what each choice cost")
+    analyse = sub.add_parser(
+        "analyse",
+        help="what the expert would have played at every "
+        "decision of a record, and what each choice cost",
+    )
     analyse.add_argument("file", metavar="FILE")
-    analyse.add_argument("--iterations", type=int, default=60,
-                         help="worlds the expert searches per decision")
+    analyse.add_argument(
+        "--iterations", type=int, default=60, help="worlds the expert searches per decision"
+    )
     analyse.add_argument("--seed", type=int, default=1)
     analyse.set_defaults(run=cmd_analyse)
 
@@ -187,26 +197,44 @@ def build_parser() -> argparse.ArgumentParser:
     count = sim.add_mutually_exclusive_group(required=True)
     count.add_argument("--hands", type=int)
     count.add_argument("--matches", type=int)
-    sim.add_argument("--bots", default="strong,greedy,strong,greedy",
-                     help="four levels for seats 1..4 (random, greedy, medium, strong, expert)")
+    sim.add_argument(
+        "--bots",
+        default="strong,greedy,strong,greedy",
+        help="four levels for seats 1..4 (random, greedy, medium, strong, expert)",
+    )
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--swap", action="store_true",
-                     help="alternate the teams' seat pairs every match to cancel seat bias")
+    sim.add_argument(
+        "--swap",
+        action="store_true",
+        help="alternate the teams' seat pairs every match to cancel seat bias",
+    )
     sim.add_argument("--workers", type=int, default=1)
-    sim.add_argument("--expert-iterations", type=int, default=None, metavar="N",
-                     help="the expert searches exactly N worlds per decision (no clock: "
-                          "reproducible); default: its time limit per decision")
+    sim.add_argument(
+        "--expert-iterations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the expert searches exactly N worlds per decision (no clock: "
+        "reproducible); default: its time limit per decision",
+    )
     sim.set_defaults(run=cmd_simulate)
 
     bench = sub.add_parser("bench", help="print speed figures")
-    bench.add_argument("--seconds", type=float, default=2.0,
-                       help="how long to run random self-play")
-    bench.add_argument("--decisions", type=int, default=200,
-                       help="how many strong decisions to time")
-    bench.add_argument("--hands", type=int, default=5000,
-                       help="hands of simulate with four random bots to time")
-    bench.add_argument("--expert-decisions", type=int, default=100,
-                       help="how many expert decisions to time (0: skip)")
+    bench.add_argument(
+        "--seconds", type=float, default=2.0, help="how long to run random self-play"
+    )
+    bench.add_argument(
+        "--decisions", type=int, default=200, help="how many strong decisions to time"
+    )
+    bench.add_argument(
+        "--hands", type=int, default=5000, help="hands of simulate with four random bots to time"
+    )
+    bench.add_argument(
+        "--expert-decisions",
+        type=int,
+        default=100,
+        help="how many expert decisions to time (0: skip)",
+    )
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(run=cmd_bench)
     return parser

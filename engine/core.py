@@ -45,8 +45,9 @@ class HandCore:
 
     __slots__ = ("hands", "left", "right", "to_act", "passes", "must_open_66")
 
-    def __init__(self, hands=(0, 0, 0, 0), left=EMPTY, right=EMPTY, to_act=0, passes=0,
-                 must_open_66=False):
+    def __init__(
+        self, hands=(0, 0, 0, 0), left=EMPTY, right=EMPTY, to_act=0, passes=0, must_open_66=False
+    ):
         self.hands = list(hands)
         self.left = left
         self.right = right
@@ -54,13 +55,16 @@ class HandCore:
         self.passes = passes
         self.must_open_66 = must_open_66
 
-    def copy(self) -> "HandCore":
-        return HandCore(self.hands, self.left, self.right, self.to_act, self.passes,
-                        self.must_open_66)
+    def copy(self) -> HandCore:
+        return HandCore(
+            self.hands, self.left, self.right, self.to_act, self.passes, self.must_open_66
+        )
 
     def __repr__(self) -> str:
-        return (f"HandCore(hands={self.hands!r}, left={self.left}, right={self.right}, "
-                f"to_act={self.to_act}, passes={self.passes}, must_open_66={self.must_open_66})")
+        return (
+            f"HandCore(hands={self.hands!r}, left={self.left}, right={self.right}, "
+            f"to_act={self.to_act}, passes={self.passes}, must_open_66={self.must_open_66})"
+        )
 
     # -- queries -------------------------------------------------------------------
     def playable_mask(self, index: int) -> int:
@@ -138,7 +142,7 @@ def deal_masks(rng: random.Random) -> list[int]:
     hands = []
     for s in range(4):
         mask = 0
-        for tid in order[s * 7:(s + 1) * 7]:
+        for tid in order[s * 7 : (s + 1) * 7]:
             mask |= 1 << tid
         hands.append(mask)
     return hands
@@ -223,6 +227,18 @@ def _nth_bit(mask: int, n: int) -> int:
 
 
 __all__ = [
-    "BLOCK", "DOMINO", "EMPTY", "FIT_MASK", "HandCore", "LEFT", "RIGHT", "TILE_PIPS",
-    "block_winner", "deal_masks", "holder_of", "is_dekabes", "random_hand", "team_of",
+    "BLOCK",
+    "DOMINO",
+    "EMPTY",
+    "FIT_MASK",
+    "HandCore",
+    "LEFT",
+    "RIGHT",
+    "TILE_PIPS",
+    "block_winner",
+    "deal_masks",
+    "holder_of",
+    "is_dekabes",
+    "random_hand",
+    "team_of",
 ]

@@ -24,8 +24,14 @@ def turns_view(turns) -> list[dict]:
         if tid < 0:
             out.append({"seat": seat + 1, "type": "pass", "ends": [left, right]})
         else:
-            out.append({"seat": seat + 1, "type": "play", "tile": TILE_TEXT[tid],
-                        "end": None if end is None else END_NAMES[end]})
+            out.append(
+                {
+                    "seat": seat + 1,
+                    "type": "play",
+                    "tile": TILE_TEXT[tid],
+                    "end": None if end is None else END_NAMES[end],
+                }
+            )
     return out
 
 

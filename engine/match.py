@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import random
 import weakref
-from typing import Iterable, Literal
+from collections.abc import Iterable
+from typing import Literal
 
 from engine.core import (
     EMPTY,
@@ -46,21 +47,47 @@ SEAT_KINDS = ("human", "bot")
 # The names the fold uses, as types (the values are the plain strings of the record
 # format and the seat view; like python-chess's Termination, but JSON as it is).
 Phase = Literal["deal", "accept", "choose_opener", "play", "match_over"]
-EventType = Literal["match_started", "deal", "accept", "claim_redeal", "choose_opener", "play",
-                    "pass", "undo", "redo", "restart_hand", "new_match"]
+EventType = Literal[
+    "match_started",
+    "deal",
+    "accept",
+    "claim_redeal",
+    "choose_opener",
+    "play",
+    "pass",
+    "undo",
+    "redo",
+    "restart_hand",
+    "new_match",
+]
 HandResult = Literal["domino", "block", "tie"]
 Team = Literal["A", "B"]
 WINNING_SCORE = 4
 _END_OF = {"left": LEFT, "right": RIGHT}
 TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
-EVENT_TYPES = ("match_started", "deal", "accept", "claim_redeal", "choose_opener", "play",
-               "pass") + TABLE_COMMANDS
+EVENT_TYPES = (
+    "match_started",
+    "deal",
+    "accept",
+    "claim_redeal",
+    "choose_opener",
+    "play",
+    "pass",
+) + TABLE_COMMANDS
 _EVENT_TYPE_SET = frozenset(EVENT_TYPES)
 # _PLACES[tile][left * 7 + right]: the (end, end name) pairs where the tile attaches.
 _PLACES = tuple(
-    tuple(tuple((end, END_NAMES[end]) for end, number in ((LEFT, l), (RIGHT, r))
-                if OTHER[t][number] >= 0) for l in range(7) for r in range(7))
-    for t in range(28))
+    tuple(
+        tuple(
+            (end, END_NAMES[end])
+            for end, number in ((LEFT, l), (RIGHT, r))
+            if OTHER[t][number] >= 0
+        )
+        for l in range(7)
+        for r in range(7)
+    )
+    for t in range(28)
+)
 _TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
 
 
@@ -79,9 +106,26 @@ class _State:
     """
 
     __slots__ = (
-        "phase", "seats", "rated", "hand_no", "first_hand", "redeal_pending", "scores",
-        "base", "winner", "core", "dealt", "accepted", "representative", "opener", "line",
-        "turns", "lacks", "results", "last_hand", "hand_start",
+        "phase",
+        "seats",
+        "rated",
+        "hand_no",
+        "first_hand",
+        "redeal_pending",
+        "scores",
+        "base",
+        "winner",
+        "core",
+        "dealt",
+        "accepted",
+        "representative",
+        "opener",
+        "line",
+        "turns",
+        "lacks",
+        "results",
+        "last_hand",
+        "hand_start",
     )
 
     def __init__(self, seats: tuple[str, ...], rated: bool):
@@ -99,14 +143,18 @@ class _State:
         self.accepted = 0  # bit i: seat index i accepted the current deal
         self.representative: int | None = None  # who chooses the opener of the next hand
         self.opener: int | None = None  # who opened the current hand
-        self.line: list[tuple[int, int, int, int]] = []  # (tile id, left number, right number, seat index)
-        self.turns: list[tuple[int, int, int | None, int, int]] = []  # (seat, tile or -1, end, left, right)
+        self.line: list[
+            tuple[int, int, int, int]
+        ] = []  # (tile id, left number, right number, seat index)
+        self.turns: list[
+            tuple[int, int, int | None, int, int]
+        ] = []  # (seat, tile or -1, end, left, right)
         self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
         self.results: tuple[dict, ...] = ()
         self.last_hand: Reveal | None = None
         self.hand_start: _State | None = None
 
-    def copy(self) -> "_State":
+    def copy(self) -> _State:
         new = _State.__new__(_State)
         for name in _STATE_SHARED:
             setattr(new, name, getattr(self, name))
@@ -135,7 +183,7 @@ class Match:
 
     # -- building --------------------------------------------------------------------
     @classmethod
-    def from_events(cls, events: Iterable[object]) -> "Match":
+    def from_events(cls, events: Iterable[object]) -> Match:
         """Fold a whole record; a rejection raises with ``index`` set to its position."""
         match = cls()
         for index, event in enumerate(events):
@@ -146,7 +194,7 @@ class Match:
                 raise
         return match
 
-    def copy(self) -> "Match":
+    def copy(self) -> Match:
         new = Match.__new__(Match)
         new._s = self._s.copy() if self._s else None
         new._start = self._start
@@ -173,8 +221,9 @@ class Match:
             if s is None:
                 raise IllegalEventError("wrong_phase", "the match has not started")
             if s.rated:
-                raise IllegalEventError("not_allowed_in_rated",
-                                        f"{kind} is not allowed in a rated match")
+                raise IllegalEventError(
+                    "not_allowed_in_rated", f"{kind} is not allowed in a rated match"
+                )
             getattr(self, "_" + kind)()
             return
         self._do(kind, seat, event)
@@ -187,9 +236,12 @@ class Match:
         for listed, tid, end, text, end_name in cached:
             if listed is event:
                 # seat by identity: True == 1, but True is no seat number (bad_event)
-                if (event.get("type") != "play" or event.get("tile") != text
-                        or event.get("end") != end_name
-                        or event.get("seat") is not self._s.core.to_act + 1):
+                if (
+                    event.get("type") != "play"
+                    or event.get("tile") != text
+                    or event.get("end") != end_name
+                    or event.get("seat") is not self._s.core.to_act + 1
+                ):
                     return False
                 checkpoint = _lay(self._s, self._s.core.to_act, tid, end)
                 if checkpoint is not None:
@@ -316,8 +368,9 @@ class Match:
         if s.phase != "choose_opener":
             raise IllegalEventError("wrong_phase", "no opener is to be chosen now")
         if seat != s.representative:
-            raise IllegalEventError("not_representative",
-                                    "only your team's representative chooses the opener")
+            raise IllegalEventError(
+                "not_representative", "only your team's representative chooses the opener"
+            )
         chosen = opener - 1
         if team_of(chosen) != team_of(seat):
             raise IllegalEventError("opener_not_on_team", "the opener must be you or your partner")
@@ -340,8 +393,9 @@ class Match:
         left, right = core.left, core.right
         if left == EMPTY:
             if core.must_open_66 and tid != DOUBLE_SIX:
-                raise IllegalEventError("must_open_double_six",
-                                        "the first hand of a match opens with 6-6")
+                raise IllegalEventError(
+                    "must_open_double_six", "the first hand of a match opens with 6-6"
+                )
             end = None
         else:
             end = _choose_end(tid, end, left, right)
@@ -367,7 +421,7 @@ class Match:
         position, before = self._checkpoints.pop()
         self._redo_stack.append(self._effective[position:])
         del self._effective[position:]
-        self._s = before.copy()   # the checkpoint stays intact for copies that share it
+        self._s = before.copy()  # the checkpoint stays intact for copies that share it
 
     def _redo(self) -> None:
         if not self._redo_stack:
@@ -473,7 +527,7 @@ class Match:
         """Tiles ``seat`` holds now (sorted). For the seat itself or after the hand."""
         return mask_texts(self._s.core.hands[seat - 1]) if self._s else []
 
-    def state(self) -> "_State | None":
+    def state(self) -> _State | None:
         """The fold's current state, for the seat view's encoders only (read it, never
         change it; it changes with the next ``apply``)."""
         return self._s
@@ -481,9 +535,17 @@ class Match:
     def summary(self) -> dict:
         s = self._s
         if s is None:  # nothing folded yet: an empty table
-            return {"phase": None, "hand_no": 0, "to_act": None, "scores": {"A": 0, "B": 0},
-                    "base": 1, "winner": None, "ends": None,
-                    "hands_left": {seat_key(i): [] for i in range(4)}, "results": []}
+            return {
+                "phase": None,
+                "hand_no": 0,
+                "to_act": None,
+                "scores": {"A": 0, "B": 0},
+                "base": 1,
+                "winner": None,
+                "ends": None,
+                "hands_left": {seat_key(i): [] for i in range(4)},
+                "results": [],
+            }
         core = s.core
         ends = None if core.left == EMPTY else [core.left, core.right]
         return {
@@ -514,8 +576,10 @@ class Match:
         if self._s is None:
             return "Match()"
         s = self._s
-        return (f"<Match phase={s.phase} hand_no={s.hand_no} scores={s.scores} base={s.base} "
-                f"to_act={self.to_act}>")
+        return (
+            f"<Match phase={s.phase} hand_no={s.hand_no} scores={s.scores} base={s.base} "
+            f"to_act={self.to_act}>"
+        )
 
 
 def legal_events_of(s: _State, seat: int) -> list[dict]:
@@ -531,8 +595,10 @@ def legal_events_of(s: _State, seat: int) -> list[dict]:
     if s.phase == "choose_opener":
         if index != s.representative:
             return []
-        return [{"type": "choose_opener", "seat": seat, "opener": o + 1}
-                for o in sorted((index, partner_of(index)))]
+        return [
+            {"type": "choose_opener", "seat": seat, "opener": o + 1}
+            for o in sorted((index, partner_of(index)))
+        ]
     if s.phase == "play" and s.core.to_act == index:
         placements = s.core.placements(index)
         if not placements:
@@ -633,8 +699,9 @@ def _end_hand(s: _State, how: str, winner_seat: int | None, dekabes: bool) -> No
         "pips": {seat_key(i): pips[i] for i in range(4)},
     }
     s.results = s.results + (record,)
-    s.last_hand = Reveal(record, tuple(s.core.hands), s.dealt, tuple(s.line), tuple(s.turns),
-                         s.opener)
+    s.last_hand = Reveal(
+        record, tuple(s.core.hands), s.dealt, tuple(s.line), tuple(s.turns), s.opener
+    )
     s.representative = representative
     s.first_hand = False
     s.hand_start = None
@@ -675,7 +742,7 @@ def _parse_end(event: dict) -> int | None:
     if end is None:
         return None
     if end not in _END_OF:
-        raise IllegalEventError("bad_event", "end must be \"left\" or \"right\"")
+        raise IllegalEventError("bad_event", 'end must be "left" or "right"')
     return _END_OF[end]
 
 
@@ -689,8 +756,9 @@ def _choose_end(tid: int, end: int | None, left: int, right: int) -> int:
             raise IllegalEventError("tile_does_not_fit", f"{TILE_TEXT[tid]} fits neither end")
         return LEFT if fits_left else RIGHT
     if not (fits_left if end == LEFT else fits_right):
-        raise IllegalEventError("tile_does_not_fit",
-                                f"{TILE_TEXT[tid]} does not fit the {END_NAMES[end]} end")
+        raise IllegalEventError(
+            "tile_does_not_fit", f"{TILE_TEXT[tid]} does not fit the {END_NAMES[end]} end"
+        )
     return end
 
 
@@ -701,7 +769,7 @@ def _seat_kinds(seats: object) -> tuple[str, ...]:
     for i in range(4):
         kind = seats.get(seat_key(i), seats.get(i + 1))
         if kind not in SEAT_KINDS:
-            raise IllegalEventError("bad_event", "each seat is \"human\" or \"bot\"")
+            raise IllegalEventError("bad_event", 'each seat is "human" or "bot"')
         kinds.append(kind)
     return tuple(kinds)
 
@@ -782,8 +850,16 @@ def dump_record(events: Iterable[dict]) -> str:
     return "".join(json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n" for e in events)
 
 
-__all__ = ["Match", "deal_event", "load_record", "dump_record", "UnreadableLine", "TEAMS",
-           "mask_ids", "mask_pips"]
+__all__ = [
+    "Match",
+    "deal_event",
+    "load_record",
+    "dump_record",
+    "UnreadableLine",
+    "TEAMS",
+    "mask_ids",
+    "mask_pips",
+]
 
 
 from engine.view import SeatView as _SeatView  # noqa: E402 - the view builds on this module

@@ -26,10 +26,17 @@ LOG_EVERY = 30.0  # seconds between running reports on a non-terminal stderr
 MATCHES_PER_CHUNK = 4
 
 
-def simulate(bots: list[str], hands: int | None = None, matches: int | None = None,
-             seed: int = 1, swap: bool = False, workers: int = 1,
-             progress: bool = False, expert_iterations: int | None = None,
-             players=None) -> dict:
+def simulate(
+    bots: list[str],
+    hands: int | None = None,
+    matches: int | None = None,
+    seed: int = 1,
+    swap: bool = False,
+    workers: int = 1,
+    progress: bool = False,
+    expert_iterations: int | None = None,
+    players=None,
+) -> dict:
     """Play ``hands`` hands (continuous matches) or ``matches`` full matches; totals.
 
     ``players``: instead of the levels of ``engine.bots``, a picklable factory
@@ -44,9 +51,19 @@ def simulate(bots: list[str], hands: int | None = None, matches: int | None = No
     if target < 1:
         raise ValueError("the number of hands or matches must be positive")
     per_chunk = HANDS_PER_CHUNK if hands is not None else MATCHES_PER_CHUNK
-    chunks = [(tuple(bots), hands is not None, min(per_chunk, target - start), seed, index, swap,
-               expert_iterations, players)
-              for index, start in enumerate(range(0, target, per_chunk))]
+    chunks = [
+        (
+            tuple(bots),
+            hands is not None,
+            min(per_chunk, target - start),
+            seed,
+            index,
+            swap,
+            expert_iterations,
+            players,
+        )
+        for index, start in enumerate(range(0, target, per_chunk))
+    ]
     started = time.perf_counter()
     totals = _empty_totals()
     show = progress and sys.stderr.isatty()
@@ -83,9 +100,16 @@ def _run_chunks(chunks, workers):
 
 
 def _empty_totals() -> dict:
-    return {"hands": 0, "matches": 0, "hand_wins": {"A": 0, "B": 0}, "ties": 0,
-            "match_wins": {"A": 0, "B": 0}, "dekabes": {"A": 0, "B": 0},
-            "points": {"A": 0, "B": 0}, "redeals": 0}
+    return {
+        "hands": 0,
+        "matches": 0,
+        "hand_wins": {"A": 0, "B": 0},
+        "ties": 0,
+        "match_wins": {"A": 0, "B": 0},
+        "dekabes": {"A": 0, "B": 0},
+        "points": {"A": 0, "B": 0},
+        "redeals": 0,
+    }
 
 
 def _add(totals: dict, part: dict) -> None:
@@ -111,9 +135,15 @@ def _play_chunk(chunk) -> dict:
     return totals
 
 
-def _play_match(bots, swapped: bool, rng: random.Random, totals: dict,
-                hands_left: int | None, expert_iterations: int | None = None,
-                factory=None) -> None:
+def _play_match(
+    bots,
+    swapped: bool,
+    rng: random.Random,
+    totals: dict,
+    hands_left: int | None,
+    expert_iterations: int | None = None,
+    factory=None,
+) -> None:
     """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``."""
     # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
     levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
@@ -201,6 +231,8 @@ def _draw_progress(done: int, total: int, started: float) -> None:
     filled = width * done // total
     elapsed = time.perf_counter() - started
     eta = elapsed / done * (total - done)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} chunks"
-                     f"  {elapsed:6.0f}s elapsed  ~{eta:5.0f}s left")
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} chunks"
+        f"  {elapsed:6.0f}s elapsed  ~{eta:5.0f}s left"
+    )
     sys.stderr.flush()

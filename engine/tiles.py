@@ -81,20 +81,20 @@ class Tile:
     low: int
     high: int
 
-    def __new__(cls, a: int, b: int) -> "Tile":
+    def __new__(cls, a: int, b: int) -> Tile:
         if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= 6 and 0 <= b <= 6):
             raise ValueError(f"tile numbers must be 0..6, got {a!r}, {b!r}")
         return _INTERNED[_ID_OF_PAIR[(min(a, b), max(a, b))]]
 
     @classmethod
-    def parse(cls, text: str) -> "Tile":
+    def parse(cls, text: str) -> Tile:
         match = _TILE_RE.match(text) if isinstance(text, str) else None
         if not match:
             raise ValueError(f"not a tile: {text!r}")
         return cls(int(match.group(1)), int(match.group(2)))
 
     @classmethod
-    def from_id(cls, tid: int) -> "Tile":
+    def from_id(cls, tid: int) -> Tile:
         return _INTERNED[tid]
 
     @property
@@ -121,7 +121,7 @@ class Tile:
     def __eq__(self, other: object) -> bool:
         return self is other if isinstance(other, Tile) else NotImplemented
 
-    def __lt__(self, other: "Tile") -> bool:
+    def __lt__(self, other: Tile) -> bool:
         if not isinstance(other, Tile):
             return NotImplemented
         return (self.low, self.high) < (other.low, other.high)

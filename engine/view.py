@@ -28,7 +28,7 @@ TEAM_NAMES = ("A", "B")
 SEAT_KEYS = ("1", "2", "3", "4")
 
 
-def seat_view(match: "Match", seat: int) -> dict:
+def seat_view(match: Match, seat: int) -> dict:
     """The view of ``seat`` (1..4) as a plain dict. Works at any point of a started match."""
     return SeatView(match, seat).to_dict()
 
@@ -38,7 +38,7 @@ class SeatView(Mapping):
 
     __slots__ = ("_match", "_s", "_seat", "_me", "_void", "_values", "_listed", "__weakref__")
 
-    def __init__(self, match: "Match", seat: int, listed: bool = False):
+    def __init__(self, match: Match, seat: int, listed: bool = False):
         """``listed``: take ``legal`` from ``match.listed_legal_events`` (shared dicts the
         match recognises when one is applied) instead of fresh ones."""
         s = match.state()

@@ -5,6 +5,7 @@
 Plays every seat its account holds at that table until the match is over: claims a
 redeal when entitled, else plays its heaviest legal tile, else the only legal event.
 """
+
 import argparse
 import sys
 import time
@@ -17,7 +18,7 @@ def choose(view):
     legal = view["legal"]
     claims = [e for e in legal if e["type"] == "claim_redeal"]
     plays = [e for e in legal if e["type"] == "play"]
-    if claims or not plays:             # a redeal claim; else accept, choose_opener, pass
+    if claims or not plays:  # a redeal claim; else accept, choose_opener, pass
         return (claims or legal)[0]
     return max(plays, key=lambda e: sum(int(n) for n in e["tile"].split("-")))
 
@@ -31,7 +32,7 @@ def main():
     http = requests.Session()
     http.headers["Authorization"] = "Token " + args.token
 
-    def call(method, path, **kw):       # retry while the server is unreachable or restarting
+    def call(method, path, **kw):  # retry while the server is unreachable or restarting
         for _ in range(60):
             try:
                 r = http.request(method, args.server + path, timeout=40, **kw)
@@ -61,16 +62,20 @@ def main():
                 continue
             action = {k: v for k, v in choose(view).items() if k != "seat"}
             action["expected_version"] = body["version"]
-            key = str(uuid.uuid4())     # one key per decision: retries reuse it
-            r = call("POST", f"{base}/seats/{seat}/actions", json=action,
-                     headers={"Idempotency-Key": key})
+            key = str(uuid.uuid4())  # one key per decision: retries reuse it
+            r = call(
+                "POST",
+                f"{base}/seats/{seat}/actions",
+                json=action,
+                headers={"Idempotency-Key": key},
+            )
             code = "" if r.status_code == 200 else r.json().get("code", "")
             if code in ("", "stale_version"):
-                moved = True            # the table moved: look at every seat again
+                moved = True  # the table moved: look at every seat again
                 break
-            if code != "paused":        # paused: wait below; anything else is a bug
+            if code != "paused":  # paused: wait below; anything else is a bug
                 sys.exit(f"refused: {r.status_code} {r.text}")
-        if not moved:                   # nothing to do: long-poll until the table moves
+        if not moved:  # nothing to do: long-poll until the table moves
             call("GET", f"{base}/seats/{seats[0]}", params={"wait": 25, "after": newest})
 
 

@@ -32,6 +32,7 @@ def strict(serializer_class, request, data=None) -> dict:
     serializer = serializer_class(data=data)
     if not serializer.is_valid():
         from server.errors import _flatten
+
         raise validation_error(_flatten(serializer.errors))
     return serializer.validated_data
 
@@ -51,8 +52,9 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class StaleErrorSerializer(ErrorSerializer):
-    view = serializers.DictField(help_text="the current seat response (409 stale_version only)",
-                                 required=False)
+    view = serializers.DictField(
+        help_text="the current seat response (409 stale_version only)", required=False
+    )
 
 
 def _error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
@@ -60,16 +62,20 @@ def _error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
 
 
 ERRORS = {
-    400: _error("validation_error (malformed body) or a rule rejection: bad_event, bad_deal, "
-                "tile_not_in_hand, tile_does_not_fit, end_required, must_play, "
-                "must_open_double_six, not_entitled, opener_not_on_team"),
+    400: _error(
+        "validation_error (malformed body) or a rule rejection: bad_event, bad_deal, "
+        "tile_not_in_hand, tile_does_not_fit, end_required, must_play, "
+        "must_open_double_six, not_entitled, opener_not_on_team"
+    ),
     401: _error("not_authenticated"),
     403: _error("not_your_seat, permission_denied"),
     404: _error("not_found"),
-    409: _error("stale_version (with the current view), paused, or a rule rejection about the "
-                "table's state: wrong_phase, not_your_turn, already_accepted, "
-                "not_representative, nothing_to_undo, nothing_to_redo, not_allowed_in_rated",
-                StaleErrorSerializer),
+    409: _error(
+        "stale_version (with the current view), paused, or a rule rejection about the "
+        "table's state: wrong_phase, not_your_turn, already_accepted, "
+        "not_representative, nothing_to_undo, nothing_to_redo, not_allowed_in_rated",
+        StaleErrorSerializer,
+    ),
     413: _error("body_too_large (bodies are at most 64 KB)"),
     422: _error("idempotency_key_reused"),
     429: _error("throttled (with Retry-After), too_many_long_polls"),
@@ -81,16 +87,21 @@ class AccountSerializer(serializers.Serializer):
     username = serializers.CharField()
     is_bot = serializers.BooleanField()
     owner = serializers.CharField(allow_null=True)
-    token = serializers.CharField(required=False, help_text="only when a token is issued: "
-                                  "register, log in, rotate, a new bot; shown once")
+    token = serializers.CharField(
+        required=False,
+        help_text="only when a token is issued: register, log in, rotate, a new bot; shown once",
+    )
     device = serializers.CharField(required=False, help_text="the issued token's device name")
 
 
-SeatInfoSerializer = inline_serializer("SeatInfo", {
-    "kind": serializers.ChoiceField(["human", "bot"]),
-    "player": serializers.CharField(allow_null=True),
-    "is_bot": serializers.BooleanField(),
-})
+SeatInfoSerializer = inline_serializer(
+    "SeatInfo",
+    {
+        "kind": serializers.ChoiceField(["human", "bot"]),
+        "player": serializers.CharField(allow_null=True),
+        "is_bot": serializers.BooleanField(),
+    },
+)
 
 
 class TableSerializer(serializers.Serializer):
@@ -110,8 +121,10 @@ class SeatResponseSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField()
     paused = serializers.BooleanField()
-    allowed = serializers.ListField(child=serializers.CharField(),
-                                    help_text="action types the caller may send for this seat now")
+    allowed = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="action types the caller may send for this seat now",
+    )
     table = TableSerializer()
     view = serializers.DictField(help_text="the engine's seat view (docs/engine.md)")
 
@@ -140,5 +153,9 @@ def describe_what_the_views_enforce(result, generator, request, public):
         for operation in path.values():
             for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
                 if parameter.get("name") == "wait" and parameter.get("in") == "query":
-                    parameter["schema"] = {**parameter.get("schema", {}), "minimum": 0, "maximum": 30}
+                    parameter["schema"] = {
+                        **parameter.get("schema", {}),
+                        "minimum": 0,
+                        "maximum": 30,
+                    }
     return result

@@ -10,18 +10,18 @@ import django  # noqa: E402
 django.setup(set_prefix=False)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
-from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
-
-from server.http_bridge import WsgiBridge, limit_daphne_bodies  # noqa: E402
-from server.realtime.auth import BrowserOriginValidator, TokenAuthMiddleware  # noqa: E402
-from server.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 # Import every view and load the catalogues now, before Daphne listens: otherwise the
 # first request pays for it (~1 s on a busy machine) and a client's first call can time out.
 from django.conf import settings  # noqa: E402
+from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
+from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 from django.utils import translation  # noqa: E402
+
+from server.http_bridge import WsgiBridge, limit_daphne_bodies  # noqa: E402
+from server.realtime.auth import BrowserOriginValidator, TokenAuthMiddleware  # noqa: E402
+from server.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 get_resolver().url_patterns
 for _code, _name in settings.LANGUAGES:
@@ -31,9 +31,11 @@ translation.deactivate()
 # Static files (the Swagger UI's bundle) are served by Django itself: a club server
 # needs no separate web server in front.
 http_app = WsgiBridge(StaticFilesHandler(WSGIHandler()))
-limit_daphne_bodies()       # Daphne refuses oversized bodies before queueing them
+limit_daphne_bodies()  # Daphne refuses oversized bodies before queueing them
 
-application = ProtocolTypeRouter({
-    "http": http_app,
-    "websocket": BrowserOriginValidator(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))),
-})
+application = ProtocolTypeRouter(
+    {
+        "http": http_app,
+        "websocket": BrowserOriginValidator(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))),
+    }
+)

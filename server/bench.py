@@ -39,7 +39,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "a long enough password 42"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-GRACE = 10.0      # seconds past the schedule's end before unsent actions are dropped
+GRACE = 10.0  # seconds past the schedule's end before unsent actions are dropped
 
 
 def start_server(workdir: Path, workers: int = 1, scale_out: bool = False):
@@ -52,20 +52,40 @@ def start_server(workdir: Path, workers: int = 1, scale_out: bool = False):
     if not scale_out:
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
-    env.update({"DEKABES_VAR_DIR": str(workdir), "DEKABES_LOG_LEVEL": "WARNING",
-                # every table driver registers from 127.0.0.1 (the Redis-held count persists)
-                "DEKABES_RATE_REGISTER_ADDRESS": "1000000/hour"})
+    env.update(
+        {
+            "DEKABES_VAR_DIR": str(workdir),
+            "DEKABES_LOG_LEVEL": "WARNING",
+            # every table driver registers from 127.0.0.1 (the Redis-held count persists)
+            "DEKABES_RATE_REGISTER_ADDRESS": "1000000/hour",
+        }
+    )
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(512)
     port = listener.getsockname()[1]
-    processes = [subprocess.Popen([sys.executable, "-m", "daphne", "--fd", str(listener.fileno()),
-                                   "--access-log", os.devnull, "server.asgi:application"],
-                                  cwd=ROOT, env=env, pass_fds=(listener.fileno(),),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                 for _ in range(workers)]
+    processes = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "--fd",
+                str(listener.fileno()),
+                "--access-log",
+                os.devnull,
+                "server.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            pass_fds=(listener.fileno(),),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(workers)
+    ]
     listener.close()
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -97,7 +117,7 @@ def cpu_seconds(processes) -> float:
         with open(f"/proc/{process.pid}/stat") as stat:
             # The command name may hold spaces: the fields after it are fixed.
             fields = stat.read().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])      # utime, stime (fields 14, 15)
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
     return total / CLOCK_TICKS
 
 
@@ -108,15 +128,16 @@ class TableDriver:
         self.url = url
         self.session = requests.Session()
         self.rng = random.Random(seed * 1000 + index)
-        self.lock = threading.Lock()       # one action in flight per table
-        name = f"bench{index}x{uuid.uuid4().hex[:12]}"     # unique in a reused database too
-        token = self.session.post(url + "/api/auth/register",
-                                  json={"username": name, "password": PASSWORD}).json()["token"]
+        self.lock = threading.Lock()  # one action in flight per table
+        name = f"bench{index}x{uuid.uuid4().hex[:12]}"  # unique in a reused database too
+        token = self.session.post(
+            url + "/api/auth/register", json={"username": name, "password": PASSWORD}
+        ).json()["token"]
         self.session.headers["Authorization"] = f"Token {token}"
         self.code = self._new_table()
         self.seat = 1
-        self.errors = 0           # answers other than 200
-        self.extra_gets = 0       # seat views that led to no action (wrong guess, new table)
+        self.errors = 0  # answers other than 200
+        self.extra_gets = 0  # seat views that led to no action (wrong guess, new table)
 
     def _new_table(self) -> str:
         body = {"seats": {str(n): "human" for n in (1, 2, 3, 4)}, "join": [1, 2, 3, 4]}
@@ -144,13 +165,15 @@ class TableDriver:
             action = {k: v for k, v in event.items() if k != "seat"}
             action["expected_version"] = body["version"]
             response = self.session.post(
-                f"{self.url}/api/tables/{self.code}/seats/{self.seat}/actions", json=action)
+                f"{self.url}/api/tables/{self.code}/seats/{self.seat}/actions", json=action
+            )
             if response.status_code != 200:
                 self.errors += 1
                 return
             after = response.json()["view"]
             self.seat = after["to_act"] or next(
-                (n for n in (1, 2, 3, 4) if not after["accepted"][str(n)]), self.seat % 4 + 1)
+                (n for n in (1, 2, 3, 4) if not after["accepted"][str(n)]), self.seat % 4 + 1
+            )
             return
         raise RuntimeError("no seat could act in 20 looks")
 
@@ -171,7 +194,7 @@ def run_split(drivers, total: int, work) -> None:
 
 
 def measure_cpu(processes, drivers, actions: int, gets: int) -> dict:
-    run_split(drivers, max(len(drivers), actions // 10), TableDriver.act)       # warm up
+    run_split(drivers, max(len(drivers), actions // 10), TableDriver.act)  # warm up
     run_split(drivers, max(len(drivers), gets // 10), lambda d: d.session.get(d.url + "/api/me"))
     extra_before = sum(d.extra_gets for d in drivers)
     started = cpu_seconds(processes)
@@ -187,10 +210,14 @@ def measure_cpu(processes, drivers, actions: int, gets: int) -> dict:
     run_split(drivers, gets, trivial)
     get_cpu = cpu_seconds(processes) - started
     per_action, per_get = action_cpu / actions, get_cpu / gets
-    return {"actions": actions, "extra_seat_views": extra, "trivial_gets": gets,
-            "server_cpu_ms_per_action": round(per_action * 1000, 3),
-            "server_cpu_ms_per_trivial_get": round(per_get * 1000, 3),
-            "action_cpu_vs_trivial_get": round(per_action / per_get, 2)}
+    return {
+        "actions": actions,
+        "extra_seat_views": extra,
+        "trivial_gets": gets,
+        "server_cpu_ms_per_action": round(per_action * 1000, 3),
+        "server_cpu_ms_per_trivial_get": round(per_get * 1000, 3),
+        "action_cpu_vs_trivial_get": round(per_action / per_get, 2),
+    }
 
 
 def open_loop(drivers, rate: float, seconds: float) -> dict:
@@ -202,7 +229,7 @@ def open_loop(drivers, rate: float, seconds: float) -> dict:
 
     def job(driver, scheduled):
         with driver.lock:
-            if time.monotonic() > give_up:       # far behind schedule: stop, bounded run
+            if time.monotonic() > give_up:  # far behind schedule: stop, bounded run
                 with lock:
                     dropped[0] += 1
                 return
@@ -221,13 +248,17 @@ def open_loop(drivers, rate: float, seconds: float) -> dict:
                 time.sleep(delay)
             pool.submit(job, drivers[i % len(drivers)], scheduled)
     elapsed = time.monotonic() - start
-    return {"rate_per_second": rate, "scheduled": count, "answered": len(latencies),
-            "dropped_behind_schedule": dropped[0],
-            "achieved_per_second": round(len(latencies) / elapsed, 1),
-            "latency_p50_ms": round(quantile(latencies, 0.50) * 1000, 1),
-            "latency_p90_ms": round(quantile(latencies, 0.90) * 1000, 1),
-            "latency_p99_ms": round(quantile(latencies, 0.99) * 1000, 1),
-            "latency_max_ms": round(max(latencies) * 1000, 1)}
+    return {
+        "rate_per_second": rate,
+        "scheduled": count,
+        "answered": len(latencies),
+        "dropped_behind_schedule": dropped[0],
+        "achieved_per_second": round(len(latencies) / elapsed, 1),
+        "latency_p50_ms": round(quantile(latencies, 0.50) * 1000, 1),
+        "latency_p90_ms": round(quantile(latencies, 0.90) * 1000, 1),
+        "latency_p99_ms": round(quantile(latencies, 0.99) * 1000, 1),
+        "latency_max_ms": round(max(latencies) * 1000, 1),
+    }
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -236,29 +267,43 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--tables", type=int, default=20, help="tables in the open-loop run")
-    parser.add_argument("--cpu-tables", type=int, default=4,
-                        help="tables (client threads) during the CPU measurement")
+    parser.add_argument(
+        "--cpu-tables",
+        type=int,
+        default=4,
+        help="tables (client threads) during the CPU measurement",
+    )
     parser.add_argument("--actions", type=int, default=600, help="actions in the CPU measurement")
-    parser.add_argument("--gets", type=int, default=1200, help="trivial GETs in the CPU measurement")
+    parser.add_argument(
+        "--gets", type=int, default=1200, help="trivial GETs in the CPU measurement"
+    )
     parser.add_argument("--rate", type=float, default=100.0, help="open-loop actions per second")
     parser.add_argument("--seconds", type=float, default=10.0, help="open-loop duration")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="Daphne processes on one socket")
-    parser.add_argument("--scale-out", action="store_true",
-                        help="use DATABASE_URL and REDIS_URL (PostgreSQL + Redis)")
+    parser.add_argument(
+        "--scale-out",
+        action="store_true",
+        help="use DATABASE_URL and REDIS_URL (PostgreSQL + Redis)",
+    )
     args = parser.parse_args(argv)
     if args.workers > 1 and not args.scale_out:
-        parser.error("several workers need the scale-out path (--scale-out with PostgreSQL + "
-                     "Redis): the in-memory layer cannot carry pushes between processes")
+        parser.error(
+            "several workers need the scale-out path (--scale-out with PostgreSQL + "
+            "Redis): the in-memory layer cannot carry pushes between processes"
+        )
     with tempfile.TemporaryDirectory(prefix="dekabes-bench-") as tmp:
         processes, url = start_server(Path(tmp), args.workers, args.scale_out)
         try:
-            drivers = [TableDriver(url, i, args.seed) for i in range(max(args.tables, args.cpu_tables))]
-            cpu = measure_cpu(processes, drivers[:args.cpu_tables], args.actions, args.gets)
-            loop = open_loop(drivers[:args.tables], args.rate, args.seconds)
+            drivers = [
+                TableDriver(url, i, args.seed) for i in range(max(args.tables, args.cpu_tables))
+            ]
+            cpu = measure_cpu(processes, drivers[: args.cpu_tables], args.actions, args.gets)
+            loop = open_loop(drivers[: args.tables], args.rate, args.seconds)
         finally:
             stop(processes)
     report = {

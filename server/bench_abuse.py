@@ -35,16 +35,38 @@ PASSWORD = "a long enough password 42"
 
 def start(root: Path, workdir: Path, env_extra: dict) -> tuple[subprocess.Popen, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update({"DEKABES_VAR_DIR": str(workdir), "DEKABES_SQLITE_PATH": str(workdir / "b.sqlite3"),
-                "DEKABES_LOG_LEVEL": "WARNING", "PYTHONDONTWRITEBYTECODE": "1",
-                "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour", **env_extra})
+    env.update(
+        {
+            "DEKABES_VAR_DIR": str(workdir),
+            "DEKABES_SQLITE_PATH": str(workdir / "b.sqlite3"),
+            "DEKABES_LOG_LEVEL": "WARNING",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour",
+            **env_extra,
+        }
+    )
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                "--access-log", os.devnull, "server.asgi:application"], cwd=root,
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "--access-log",
+            os.devnull,
+            "server.asgi:application",
+        ],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -64,8 +86,9 @@ class Bystander:
         self.url = url
         self.http = requests.Session()
         name = f"by{uuid.uuid4().hex[:10]}"
-        token = self.http.post(url + "/api/auth/register",
-                               json={"username": name, "password": PASSWORD}, timeout=120).json()["token"]
+        token = self.http.post(
+            url + "/api/auth/register", json={"username": name, "password": PASSWORD}, timeout=120
+        ).json()["token"]
         self.http.headers["Authorization"] = f"Token {token}"
         self.code = self._table()
 
@@ -75,15 +98,20 @@ class Bystander:
 
     def action(self) -> None:
         for seat in (1, 2, 3, 4):
-            body = self.http.get(f"{self.url}/api/tables/{self.code}/seats/{seat}", timeout=120).json()
+            body = self.http.get(
+                f"{self.url}/api/tables/{self.code}/seats/{seat}", timeout=120
+            ).json()
             if body["view"]["phase"] == "match_over":
                 self.code = self._table()
                 return
             legal = body["view"]["legal"]
             if legal:
                 event = {k: v for k, v in legal[0].items() if k != "seat"}
-                self.http.post(f"{self.url}/api/tables/{self.code}/seats/{seat}/actions",
-                               json={**event, "expected_version": body["version"]}, timeout=120)
+                self.http.post(
+                    f"{self.url}/api/tables/{self.code}/seats/{seat}/actions",
+                    json={**event, "expected_version": body["version"]},
+                    timeout=120,
+                )
                 return
 
 
@@ -93,7 +121,7 @@ def open_loop(bystander: Bystander, rate: float, seconds: float) -> list[float]:
     for i in range(int(seconds * rate)):
         scheduled = start + i * period
         if time.monotonic() > start + 2 * seconds:
-            break           # bounded: a stalled server shows as fewer, slower actions
+            break  # bounded: a stalled server shows as fewer, slower actions
         time.sleep(max(0.0, scheduled - time.monotonic()))
         bystander.action()
         latencies.append(time.monotonic() - scheduled)
@@ -104,8 +132,11 @@ def flood(url: str, stop: threading.Event, counts: Counter) -> None:
     http = requests.Session()
     while not stop.is_set():
         try:
-            answer = http.post(url + "/api/auth/token", timeout=60,
-                               json={"username": f"x{uuid.uuid4().hex[:8]}", "password": "wrong password"})
+            answer = http.post(
+                url + "/api/auth/token",
+                timeout=60,
+                json={"username": f"x{uuid.uuid4().hex[:8]}", "password": "wrong password"},
+            )
             counts[answer.status_code] += 1
         except requests.RequestException:
             counts["error"] += 1
@@ -113,8 +144,10 @@ def flood(url: str, stop: threading.Event, counts: Counter) -> None:
 
 def summary(latencies: list[float]) -> str:
     ms = sorted(x * 1000 for x in latencies)
-    return (f"p50 {statistics.median(ms):7.1f} ms  p90 {ms[int(len(ms) * 0.9)]:7.1f} ms  "
-            f"max {ms[-1]:7.1f} ms  (n={len(ms)})")
+    return (
+        f"p50 {statistics.median(ms):7.1f} ms  p90 {ms[int(len(ms) * 0.9)]:7.1f} ms  "
+        f"max {ms[-1]:7.1f} ms  (n={len(ms)})"
+    )
 
 
 def rss_kb(pid: int) -> int:
@@ -130,8 +163,10 @@ def big_post(url: str, pid: int, megabytes: int = 400) -> tuple[int, int, str]:
     answer = "no answer"
     with socket.create_connection((host, int(port))) as sock:
         sock.settimeout(120)
-        sock.sendall(b"POST /api/auth/register HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (megabytes << 20))
+        sock.sendall(
+            b"POST /api/auth/register HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (megabytes << 20)
+        )
         block = b"x" * (1 << 20)
         try:
             for _ in range(megabytes):
@@ -152,14 +187,23 @@ def main(argv=None) -> int:
     parser.add_argument("--rate", type=float, default=5.0, help="bystander actions per second")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--flooders", type=int, default=6)
-    parser.add_argument("--no-throttle", action="store_true",
-                        help="lift the login throttles (shows the hashing pool alone)")
+    parser.add_argument(
+        "--no-throttle",
+        action="store_true",
+        help="lift the login throttles (shows the hashing pool alone)",
+    )
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--skip-flood", action="store_true")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server")
     args = parser.parse_args(argv)
-    extra = {"DEKABES_RATE_LOGIN_ADDRESS": "10000000/minute",
-             "DEKABES_RATE_LOGIN_NAME": "10000000/minute"} if args.no_throttle else {}
+    extra = (
+        {
+            "DEKABES_RATE_LOGIN_ADDRESS": "10000000/minute",
+            "DEKABES_RATE_LOGIN_NAME": "10000000/minute",
+        }
+        if args.no_throttle
+        else {}
+    )
     extra.update(item.split("=", 1) for item in args.env)
     with tempfile.TemporaryDirectory(prefix="dekabes-abuse-") as tmp:
         process, url = start(Path(args.root), Path(tmp), extra)
@@ -171,8 +215,10 @@ def main(argv=None) -> int:
             if args.skip_flood:
                 return 0
             stop, counts = threading.Event(), Counter()
-            flooders = [threading.Thread(target=flood, args=(url, stop, counts), daemon=True)
-                        for _ in range(args.flooders)]
+            flooders = [
+                threading.Thread(target=flood, args=(url, stop, counts), daemon=True)
+                for _ in range(args.flooders)
+            ]
             for thread in flooders:
                 thread.start()
             time.sleep(1.0)
@@ -182,11 +228,16 @@ def main(argv=None) -> int:
                 thread.join(70)
             print(f"bystander action, {args.flooders} flooders : {summary(loud)}", flush=True)
             print(f"flood answers: {dict(counts)}", flush=True)
-            print(f"p50 ratio flood/quiet: {statistics.median(loud) / statistics.median(quiet):.2f}")
+            print(
+                f"p50 ratio flood/quiet: {statistics.median(loud) / statistics.median(quiet):.2f}"
+            )
             if not args.skip_memory:
                 before, after, answer = big_post(url, process.pid)
-                print(f"400 MB POST: server RSS {before / 1024:.0f} MB -> {after / 1024:.0f} MB; "
-                      f"answer: {answer}", flush=True)
+                print(
+                    f"400 MB POST: server RSS {before / 1024:.0f} MB -> {after / 1024:.0f} MB; "
+                    f"answer: {answer}",
+                    flush=True,
+                )
         finally:
             process.terminate()
             try:

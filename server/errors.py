@@ -15,8 +15,15 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 # Engine rejections that mean "the table is not where you think" answer 409; a move the
 # rules refuse in the current position answers 400.
-STATE_CONFLICT_CODES = {"wrong_phase", "not_your_turn", "already_accepted", "not_representative",
-                        "nothing_to_undo", "nothing_to_redo", "not_allowed_in_rated"}
+STATE_CONFLICT_CODES = {
+    "wrong_phase",
+    "not_your_turn",
+    "already_accepted",
+    "not_representative",
+    "nothing_to_undo",
+    "nothing_to_redo",
+    "not_allowed_in_rated",
+}
 
 
 # The club league's codes (server/league and the rated-seat rule), by HTTP status. Each
@@ -24,20 +31,44 @@ STATE_CONFLICT_CODES = {"wrong_phase", "not_your_turn", "already_accepted", "not
 LEAGUE_ERROR_CODES = {
     400: ("validation_error",),
     401: ("not_authenticated",),
-    403: ("not_a_member", "organizer_only", "club_members_only", "not_your_bot",
-          "permission_denied"),
+    403: (
+        "not_a_member",
+        "organizer_only",
+        "club_members_only",
+        "not_your_bot",
+        "permission_denied",
+    ),
     404: ("not_found", "invite_invalid", "bad_page"),
-    409: ("slug_taken", "already_member", "invite_used", "last_organizer", "wrong_format",
-          "already_in_pair", "one_seat_per_player", "round_started", "round_in_progress",
-          "not_enough_players", "not_enough_house_bots", "match_in_progress", "match_over",
-          "match_annulled", "not_a_league_match"),
+    409: (
+        "slug_taken",
+        "already_member",
+        "invite_used",
+        "last_organizer",
+        "wrong_format",
+        "already_in_pair",
+        "one_seat_per_player",
+        "round_started",
+        "round_in_progress",
+        "not_enough_players",
+        "not_enough_house_bots",
+        "match_in_progress",
+        "match_over",
+        "match_annulled",
+        "not_a_league_match",
+    ),
     410: ("invite_expired",),
 }
 
 
 class ApiError(Exception):
-    def __init__(self, code: str, message: str, status_code: int = 400, extra: dict | None = None,
-                 headers: dict | None = None):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status_code: int = 400,
+        extra: dict | None = None,
+        headers: dict | None = None,
+    ):
         super().__init__(message)
         self.code = code
         self.message = message
@@ -78,30 +109,42 @@ def exception_handler(exc, context):
         return exc.response()
     if isinstance(exc, RequestDataTooBig):
         # Past the limit under a server that did not refuse it first (server.http_bridge).
-        return Response({"code": "body_too_large", "message": "the request body is too large"},
-                        status=413)
+        return Response(
+            {"code": "body_too_large", "message": "the request body is too large"}, status=413
+        )
     if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
-        response = Response({"code": "not_authenticated",
-                             "message": "log in: send 'Authorization: Token <your token>'"},
-                            status=status.HTTP_401_UNAUTHORIZED)
+        response = Response(
+            {
+                "code": "not_authenticated",
+                "message": "log in: send 'Authorization: Token <your token>'",
+            },
+            status=status.HTTP_401_UNAUTHORIZED,
+        )
         response["WWW-Authenticate"] = "Token"
         return response
     if isinstance(exc, exceptions.ParseError):
-        return Response({"code": "validation_error", "message": "the body is not valid JSON"},
-                        status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {"code": "validation_error", "message": "the body is not valid JSON"},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, exceptions.ValidationError):
-        return Response({"code": "validation_error", "message": _flatten(exc.detail)},
-                        status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {"code": "validation_error", "message": _flatten(exc.detail)},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, exceptions.PermissionDenied):
-        return Response({"code": "permission_denied", "message": str(exc.detail)},
-                        status=status.HTTP_403_FORBIDDEN)
+        return Response(
+            {"code": "permission_denied", "message": str(exc.detail)},
+            status=status.HTTP_403_FORBIDDEN,
+        )
     if isinstance(exc, (exceptions.NotFound,)):
         return Response({"code": "not_found", "message": "not found"}, status=404)
     if isinstance(exc, exceptions.MethodNotAllowed):
         return Response({"code": "method_not_allowed", "message": str(exc.detail)}, status=405)
     if isinstance(exc, exceptions.UnsupportedMediaType):
-        return Response({"code": "validation_error", "message": "send application/json"},
-                        status=415)
+        return Response(
+            {"code": "validation_error", "message": "send application/json"}, status=415
+        )
     if isinstance(exc, exceptions.NotAcceptable):
         return Response({"code": "not_acceptable", "message": str(exc.detail)}, status=406)
     if isinstance(exc, exceptions.Throttled):

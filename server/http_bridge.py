@@ -62,7 +62,7 @@ def is_long_poll(scope: dict) -> bool:
     try:
         return any(float(v) > 0 for v in values)
     except ValueError:
-        return False        # the view answers 400 validation_error, quickly
+        return False  # the view answers 400 validation_error, quickly
 
 
 def hashes_a_password(scope: dict) -> bool:
@@ -95,8 +95,9 @@ def declared_length(scope: dict) -> int | None:
 
 
 def too_large_body() -> bytes:
-    return json_body("body_too_large",
-                     f"a request body is at most {settings.DEKABES_MAX_BODY} bytes")
+    return json_body(
+        "body_too_large", f"a request body is at most {settings.DEKABES_MAX_BODY} bytes"
+    )
 
 
 def wsgi_environ(scope: dict, body: bytes) -> dict:
@@ -138,19 +139,25 @@ def wsgi_environ(scope: dict, body: bytes) -> dict:
 class WsgiBridge:
     """An ASGI HTTP application around a WSGI one, one pool thread per request."""
 
-    def __init__(self, wsgi_app, quick_threads: int = QUICK_THREADS,
-                 wait_threads: int = WAIT_THREADS, hash_threads: int = HASH_THREADS,
-                 hash_queue: int = HASH_QUEUE):
+    def __init__(
+        self,
+        wsgi_app,
+        quick_threads: int = QUICK_THREADS,
+        wait_threads: int = WAIT_THREADS,
+        hash_threads: int = HASH_THREADS,
+        hash_queue: int = HASH_QUEUE,
+    ):
         self.wsgi_app = wsgi_app
         self.quick = ThreadPoolExecutor(max_workers=quick_threads, thread_name_prefix="http")
         self.waiting = ThreadPoolExecutor(max_workers=wait_threads, thread_name_prefix="poll")
-        self.hashing = ThreadPoolExecutor(max_workers=hash_threads, thread_name_prefix="hash",
-                                          initializer=lowest_cpu_priority)
+        self.hashing = ThreadPoolExecutor(
+            max_workers=hash_threads, thread_name_prefix="hash", initializer=lowest_cpu_priority
+        )
         self.hash_queue = hash_queue
-        self.hashing_now = 0          # requests given to the hashing pool, not yet answered
+        self.hashing_now = 0  # requests given to the hashing pool, not yet answered
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "lifespan":          # nothing to set up or tear down
+        if scope["type"] == "lifespan":  # nothing to set up or tear down
             while True:
                 message = await receive()
                 if message["type"] == "lifespan.startup":
@@ -159,7 +166,7 @@ class WsgiBridge:
                     await send({"type": "lifespan.shutdown.complete"})
                     return
         loop = asyncio.get_running_loop()
-        notify.use_event_loop(loop)          # pushes from pool threads go through this loop
+        notify.use_event_loop(loop)  # pushes from pool threads go through this loop
         limit = settings.DEKABES_MAX_BODY
         length = declared_length(scope)
         if length is not None and length > limit:
@@ -181,17 +188,21 @@ class WsgiBridge:
                 return
         else:
             status, headers, chunks = await loop.run_in_executor(
-                self.waiting if is_long_poll(scope) else self.quick, self._handle, environ)
+                self.waiting if is_long_poll(scope) else self.quick, self._handle, environ
+            )
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"".join(chunks)})
 
     async def _hash(self, loop, send, environ):
         if self.hashing_now >= self.hash_queue:
-            await self._answer(send, 503, json_body(
-                "server_busy", "too many logins at once; try again in a moment"),
-                [(b"retry-after", b"2")])
+            await self._answer(
+                send,
+                503,
+                json_body("server_busy", "too many logins at once; try again in a moment"),
+                [(b"retry-after", b"2")],
+            )
             return None, None, None
-        self.hashing_now += 1            # counted on the loop's thread only: no lock needed
+        self.hashing_now += 1  # counted on the loop's thread only: no lock needed
         try:
             return await loop.run_in_executor(self.hashing, self._handle, environ)
         finally:
@@ -199,8 +210,13 @@ class WsgiBridge:
 
     @staticmethod
     async def _answer(send, status: int, body: bytes, headers: list | None = None) -> None:
-        await send({"type": "http.response.start", "status": status,
-                    "headers": JSON_HEADERS + (headers or [])})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": JSON_HEADERS + (headers or []),
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     def _handle(self, environ: dict):
@@ -208,8 +224,9 @@ class WsgiBridge:
 
         def start_response(status, response_headers, exc_info=None):
             started["status"] = int(status.split(" ", 1)[0])
-            started["headers"] = [(k.lower().encode("latin-1"), v.encode("latin-1"))
-                                  for k, v in response_headers]
+            started["headers"] = [
+                (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response_headers
+            ]
             return lambda data: chunks.append(data)
 
         chunks: list[bytes] = []
@@ -221,7 +238,7 @@ class WsgiBridge:
         finally:
             close = getattr(result, "close", None)
             if close is not None:
-                close()       # Django sends request_finished here (closes old DB connections)
+                close()  # Django sends request_finished here (closes old DB connections)
         return started["status"], started["headers"], chunks
 
 
@@ -266,12 +283,13 @@ def limit_daphne_bodies() -> None:
             body = too_large_body()
             self.channel.transport.write(
                 b"HTTP/1.1 413 Content Too Large\r\nContent-Type: application/json\r\n"
-                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
+            )
             self.channel.transport.loseConnection()
 
         def process(self):
             if getattr(self, "body_refused", False):
-                return None          # answered already; the application never sees it
+                return None  # answered already; the application never sees it
             return super().process()
 
         def connectionLost(self, reason):

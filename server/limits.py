@@ -50,10 +50,13 @@ def long_poll_slot(user):
     # A bot account (the house bots) long-polls once per table it plays at: more room.
     limit = settings.DEKABES_MAX_LONG_POLLS_BOT if user.is_bot else settings.DEKABES_MAX_LONG_POLLS
     if not long_polls.take(user.pk, limit):
-        raise ApiError("too_many_long_polls",
-                       f"an account holds at most {limit} long-polls at once; "
-                       "wait for one to answer (or use the WebSocket)", 429,
-                       headers={"Retry-After": "1"})
+        raise ApiError(
+            "too_many_long_polls",
+            f"an account holds at most {limit} long-polls at once; "
+            "wait for one to answer (or use the WebSocket)",
+            429,
+            headers={"Retry-After": "1"},
+        )
     try:
         yield
     finally:
@@ -70,13 +73,19 @@ def check_table_quota(user) -> None:
     from server.tables.models import Event, Table
 
     limit = settings.DEKABES_MAX_TABLES
-    recent = (Event.objects.filter(table__owner=user, created_at__gte=timezone.now() - ACTIVE_WITHIN)
-              .values_list("table_id", flat=True).distinct())
+    recent = (
+        Event.objects.filter(table__owner=user, created_at__gte=timezone.now() - ACTIVE_WITHIN)
+        .values_list("table_id", flat=True)
+        .distinct()
+    )
     in_play = 0
     for table in Table.objects.filter(pk__in=list(recent)):
         if projection.project(table).match.phase != "match_over":
             in_play += 1
             if in_play >= limit:
-                raise ApiError("quota_exceeded",
-                               f"a member has at most {limit} tables in play at once; "
-                               "finish or leave one first", 403)
+                raise ApiError(
+                    "quota_exceeded",
+                    f"a member has at most {limit} tables in play at once; "
+                    "finish or leave one first",
+                    403,
+                )

@@ -47,7 +47,7 @@ def machine_hosts(bound: str) -> list[str]:
             names.add(f"[{address}]" if ":" in address else address)
     except OSError:
         pass
-    try:                    # the address of the default route: what the LAN sees
+    try:  # the address of the default route: what the LAN sees
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))
             names.add(probe.getsockname()[0])
@@ -60,15 +60,22 @@ def public_environment(host: str, env: dict) -> dict:
     env = dict(env)
     if not env.get("DJANGO_ALLOWED_HOSTS"):
         env["DJANGO_ALLOWED_HOSTS"] = ",".join(machine_hosts(host))
-    print(f"server: reachable beyond this machine; ALLOWED_HOSTS={env['DJANGO_ALLOWED_HOSTS']}",
-          flush=True)
+    print(
+        f"server: reachable beyond this machine; ALLOWED_HOSTS={env['DJANGO_ALLOWED_HOSTS']}",
+        flush=True,
+    )
     if not env.get("DJANGO_SECRET_KEY"):
-        print("server: secret key from var/secret_key (generated on first start, owner-only)",
-              flush=True)
+        print(
+            "server: secret key from var/secret_key (generated on first start, owner-only)",
+            flush=True,
+        )
     if env.get("DEKABES_REGISTRATION", "open") == "open":
-        print("WARNING: anyone who can reach this server may register. Close it with "
-              "DEKABES_REGISTRATION=invite (codes from `manage.py invite`) or =closed; "
-              "see docs/server.md, production checklist.", flush=True)
+        print(
+            "WARNING: anyone who can reach this server may register. Close it with "
+            "DEKABES_REGISTRATION=invite (codes from `manage.py invite`) or =closed; "
+            "see docs/server.md, production checklist.",
+            flush=True,
+        )
     return env
 
 
@@ -78,7 +85,9 @@ def main(argv=None) -> int:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--bot", default="house", help="house bot account name")
     parser.add_argument("--level", default="strong")
-    parser.add_argument("--delay", type=float, default=0.7, help="seconds before each computer action")
+    parser.add_argument(
+        "--delay", type=float, default=0.7, help="seconds before each computer action"
+    )
     parser.add_argument("--no-bots", action="store_true")
     args = parser.parse_args(argv)
     env = dict(os.environ)
@@ -91,20 +100,42 @@ def main(argv=None) -> int:
     try:
         subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
         if not args.no_bots:
-            token = subprocess.run([python, "manage.py", "createbot", args.bot, "--device", "make serve"],
-                                   cwd=ROOT, env=env, check=True, capture_output=True,
-                                   text=True).stdout.strip()
+            token = subprocess.run(
+                [python, "manage.py", "createbot", args.bot, "--device", "make serve"],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
             from clients.bots.launch import start_runner
 
-            url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
+            url = (
+                f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
+            )
             var = Path(env.get("DEKABES_VAR_DIR") or ROOT / "var")
-            runner = start_runner(url, token, level=args.level, delay=args.delay,
-                                  log=str(var / "house-bots.log"))
-            print(f"house bots: account {args.bot!r}, level {args.level}, log var/house-bots.log",
-                  flush=True)
+            runner = start_runner(
+                url, token, level=args.level, delay=args.delay, log=str(var / "house-bots.log")
+            )
+            print(
+                f"house bots: account {args.bot!r}, level {args.level}, log var/house-bots.log",
+                flush=True,
+            )
         print(f"server: http://{args.host}:{args.port}/  (API docs at /api/docs/)", flush=True)
-        server = subprocess.Popen([python, "-m", "daphne", "-b", args.host, "-p", str(args.port),
-                                   "server.asgi:application"], cwd=ROOT, env=env)
+        server = subprocess.Popen(
+            [
+                python,
+                "-m",
+                "daphne",
+                "-b",
+                args.host,
+                "-p",
+                str(args.port),
+                "server.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
         return server.wait()
     except KeyboardInterrupt:
         return 130

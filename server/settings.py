@@ -17,14 +17,13 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("DEKABES_VAR_DIR", BASE_DIR / "var"))
 
 
-
 def _owner_only_dir(path: Path) -> Path:
     """var/ holds the database and the secret key: readable by the server's user only."""
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     try:
         os.chmod(path, 0o700)
     except PermissionError:
-        pass        # not ours (a shared mount): the files inside are still owner-only
+        pass  # not ours (a shared mount): the files inside are still owner-only
     return path
 
 
@@ -52,8 +51,9 @@ SECRET_KEY = _secret_key()
 DEBUG = os.environ.get("DJANGO_DEBUG", "") == "1"
 # Loopback names by default; `make serve HOST=0.0.0.0` sets the machine's names and
 # addresses (server/run.py), or the operator lists them.
-ALLOWED_HOSTS = [h for h in os.environ.get(
-    "DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",") if h]
+ALLOWED_HOSTS = [
+    h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",") if h
+]
 
 INSTALLED_APPS = [
     "daphne",
@@ -89,17 +89,21 @@ ASGI_APPLICATION = "server.asgi.application"
 AUTH_USER_MODEL = "accounts.User"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-TEMPLATES = [{
-    "BACKEND": "django.template.backends.django.DjangoTemplates",
-    "DIRS": [],
-    "APP_DIRS": True,
-    "OPTIONS": {"context_processors": [
-        "django.template.context_processors.request",
-        "django.template.context_processors.i18n",
-        "django.contrib.auth.context_processors.auth",
-        "server.web.context.site",
-    ]},
-}]
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "server.web.context.site",
+            ]
+        },
+    }
+]
 
 # The web pages: four languages chosen from Accept-Language (or the switcher, which
 # stores the choice in a cookie); catalogues in locale/ (docs/web.md).
@@ -153,7 +157,8 @@ def _database() -> dict:
         },
         # A file, not memory: concurrency tests need real IMMEDIATE locking across threads.
         "TEST": {"NAME": str(path.with_name("test-" + path.name))},
-        "CONN_MAX_AGE": None, "CONN_HEALTH_CHECKS": False,   # a file: nothing to check
+        "CONN_MAX_AGE": None,
+        "CONN_HEALTH_CHECKS": False,  # a file: nothing to check
     }
 
 
@@ -163,10 +168,15 @@ DATABASES = {"default": _database()}
 def _channel_layers() -> dict:
     url = os.environ.get("REDIS_URL")
     if url:
-        return {"default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url], "prefix": os.environ.get("DEKABES_CHANNEL_PREFIX", "dekabes")},
-        }}
+        return {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    "hosts": [url],
+                    "prefix": os.environ.get("DEKABES_CHANNEL_PREFIX", "dekabes"),
+                },
+            }
+        }
     return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
@@ -178,11 +188,19 @@ def _caches() -> dict:
     else in this process's memory (right for the one-process default)."""
     url = os.environ.get("REDIS_URL")
     if url:
-        return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                            "LOCATION": url,
-                            "KEY_PREFIX": os.environ.get("DEKABES_CHANNEL_PREFIX", "dekabes")}}
-    return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                        "LOCATION": "dekabes"}}
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": os.environ.get("DEKABES_CHANNEL_PREFIX", "dekabes"),
+            }
+        }
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "dekabes",
+        }
+    }
 
 
 CACHES = _caches()
@@ -231,15 +249,17 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dékabès table server",
     "DESCRIPTION": "Per-seat REST API of the Dékabès club server. Every error body is "
-                   "{code, message}; see docs/server.md and docs/bots.md.",
+    "{code, message}; see docs/server.md and docs/bots.md.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "server.api_schema.describe_what_the_views_enforce"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "server.api_schema.describe_what_the_views_enforce",
+    ],
 }
 
 STATIC_URL = "/static/"
@@ -247,7 +267,10 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 8},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 

@@ -1,6 +1,6 @@
 from django.urls import include, path
-from rest_framework.permissions import AllowAny
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.permissions import AllowAny
 
 from server.accounts import views as accounts
 from server.tables import views as tables
@@ -29,7 +29,9 @@ urlpatterns = [
     path(SEAT + "/events", tables.EventsView.as_view()),
     path("", include("server.league.urls")),
     path("api/schema/", SpectacularAPIView.as_view(**PUBLIC), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **PUBLIC), name="swagger-ui"),
+    path(
+        "api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **PUBLIC), name="swagger-ui"
+    ),
     path("", include("server.web.urls")),
 ]
 

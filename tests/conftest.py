@@ -36,28 +36,51 @@ class LiveServer:
         self.env = dict(os.environ)
         for name in ("DATABASE_URL", "REDIS_URL"):
             self.env.pop(name, None)
-        self.env.update({"DEKABES_VAR_DIR": str(workdir), "PYTHONUNBUFFERED": "1",
-                         "DJANGO_SETTINGS_MODULE": "server.settings",
-                         "DEKABES_SQLITE_PATH": str(workdir / "live.sqlite3"),
-                         # The suite registers and logs in many accounts from 127.0.0.1;
-                         # the throttles' own tests start servers with the real rates.
-                         "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour",
-                         "DEKABES_RATE_LOGIN_ADDRESS": "100000/hour"})
+        self.env.update(
+            {
+                "DEKABES_VAR_DIR": str(workdir),
+                "PYTHONUNBUFFERED": "1",
+                "DJANGO_SETTINGS_MODULE": "server.settings",
+                "DEKABES_SQLITE_PATH": str(workdir / "live.sqlite3"),
+                # The suite registers and logs in many accounts from 127.0.0.1;
+                # the throttles' own tests start servers with the real rates.
+                "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour",
+                "DEKABES_RATE_LOGIN_ADDRESS": "100000/hour",
+            }
+        )
         self.env.update(env or {})
         self.process: subprocess.Popen | None = None
         self.log = workdir / "daphne.log"
 
-    def start(self) -> "LiveServer":
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=self.env,
-                       check=True, timeout=120)
+    def start(self) -> LiveServer:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v0"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            timeout=120,
+        )
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                 "server.asgi:application"], cwd=ROOT, env=self.env, stdout=log, stderr=log)
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(self.port),
+                    "server.asgi:application",
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=log,
+            )
         try:
             self._wait_until_up(deadline=time.monotonic() + 60)
         except BaseException:
-            self.stop()          # a failed start leaves no orphaned Daphne behind
+            self.stop()  # a failed start leaves no orphaned Daphne behind
             raise
         return self
 
@@ -68,7 +91,7 @@ class LiveServer:
             try:
                 requests.get(self.url + "/api/me", timeout=5)
                 return
-            except requests.RequestException:      # refused, or slow to answer under load
+            except requests.RequestException:  # refused, or slow to answer under load
                 time.sleep(0.1)
         raise RuntimeError("daphne did not start in 60 s")
 

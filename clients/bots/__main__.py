@@ -22,28 +22,66 @@ from clients.sdk import ApiError, DekabesClient
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m clients.bots",
-                                     description="Play the seats a bot account holds.")
-    parser.add_argument("--server", default=os.environ.get("DEKABES_SERVER", "http://127.0.0.1:8000"),
-                        help="server base URL (default $DEKABES_SERVER or http://127.0.0.1:8000)")
-    parser.add_argument("--token", default=os.environ.get("DEKABES_TOKEN"),
-                        help="the bot account's API token (default $DEKABES_TOKEN)")
+    parser = argparse.ArgumentParser(
+        prog="python -m clients.bots", description="Play the seats a bot account holds."
+    )
+    parser.add_argument(
+        "--server",
+        default=os.environ.get("DEKABES_SERVER", "http://127.0.0.1:8000"),
+        help="server base URL (default $DEKABES_SERVER or http://127.0.0.1:8000)",
+    )
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("DEKABES_TOKEN"),
+        help="the bot account's API token (default $DEKABES_TOKEN)",
+    )
     parser.add_argument("--token-file", help="read the token from this file")
-    parser.add_argument("--table", action="append", default=[], metavar="CODE",
-                        help="serve this table (repeatable); default: every table seating the account")
-    parser.add_argument("--seat", action="extend", nargs="+", type=int, metavar="N",
-                        help="only these seat numbers (default: every seat the account holds)")
-    parser.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL,
-                        help=f"bot strength (default {DEFAULT_LEVEL})")
-    parser.add_argument("--delay", type=float, default=DEFAULT_DELAY,
-                        help=f"seconds before each action so people can follow (default {DEFAULT_DELAY}; 0 in tests)")
-    parser.add_argument("--poll-wait", type=float, default=DEFAULT_POLL_WAIT,
-                        help="long-poll length in seconds (max 30)")
-    parser.add_argument("--discover-every", type=float, default=3.0, metavar="S",
-                        help="without --table: look for new tables every S seconds (default 3)")
-    parser.add_argument("--exit-when-over", action="store_true",
-                        help="exit once every served match is over")
-    parser.add_argument("--seed", type=int, help="seed of the bots' random choices (reproducible runs)")
+    parser.add_argument(
+        "--table",
+        action="append",
+        default=[],
+        metavar="CODE",
+        help="serve this table (repeatable); default: every table seating the account",
+    )
+    parser.add_argument(
+        "--seat",
+        action="extend",
+        nargs="+",
+        type=int,
+        metavar="N",
+        help="only these seat numbers (default: every seat the account holds)",
+    )
+    parser.add_argument(
+        "--level",
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help=f"bot strength (default {DEFAULT_LEVEL})",
+    )
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=DEFAULT_DELAY,
+        help=f"seconds before each action so people can follow (default {DEFAULT_DELAY}; 0 in tests)",
+    )
+    parser.add_argument(
+        "--poll-wait",
+        type=float,
+        default=DEFAULT_POLL_WAIT,
+        help="long-poll length in seconds (max 30)",
+    )
+    parser.add_argument(
+        "--discover-every",
+        type=float,
+        default=3.0,
+        metavar="S",
+        help="without --table: look for new tables every S seconds (default 3)",
+    )
+    parser.add_argument(
+        "--exit-when-over", action="store_true", help="exit once every served match is over"
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed of the bots' random choices (reproducible runs)"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every request")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     args = parser.parse_args(argv)
@@ -55,7 +93,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if any(not 1 <= s <= 4 for s in args.seat or []):
         parser.error("seats are numbered 1 to 4")
     if args.delay < 0 or args.poll_wait <= 0 or args.discover_every <= 0:
-        parser.error("--delay cannot be negative; --poll-wait and --discover-every must be positive")
+        parser.error(
+            "--delay cannot be negative; --poll-wait and --discover-every must be positive"
+        )
     return args
 
 
@@ -63,22 +103,31 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(
         level=logging.WARNING if args.quiet else logging.INFO,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s", stream=sys.stderr)
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
     if args.verbose:
         logging.getLogger("urllib3").setLevel(logging.DEBUG)
-    options = RunnerOptions(level=args.level, delay=args.delay, tables=tuple(args.table),
-                            seats=frozenset(args.seat) if args.seat else None,
-                            exit_when_over=args.exit_when_over, poll_wait=args.poll_wait,
-                            discover_every=args.discover_every,
-                            seed=args.seed)
+    options = RunnerOptions(
+        level=args.level,
+        delay=args.delay,
+        tables=tuple(args.table),
+        seats=frozenset(args.seat) if args.seat else None,
+        exit_when_over=args.exit_when_over,
+        poll_wait=args.poll_wait,
+        discover_every=args.discover_every,
+        seed=args.seed,
+    )
     runner = Runner(DekabesClient(args.server, args.token), options)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: runner.stop_event.set())
     try:
         runner.run()
     except ApiError as problem:
-        print(f"clients.bots: the server refused us: {problem.code} {problem.message}",
-              file=sys.stderr)
+        print(
+            f"clients.bots: the server refused us: {problem.code} {problem.message}",
+            file=sys.stderr,
+        )
         return 2
     return 0
 

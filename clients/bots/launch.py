@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Sequence
+from typing import IO
 
 from clients.bots.policy import DEFAULT_LEVEL
 from clients.bots.runner import DEFAULT_DELAY
@@ -24,11 +25,26 @@ from clients.bots.runner import DEFAULT_DELAY
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-def runner_command(server_url: str, level: str = DEFAULT_LEVEL, delay: float = DEFAULT_DELAY,
-                   tables: Sequence[str] = (), seats: Sequence[int] = (),
-                   extra_args: Sequence[str] = (), python: str | None = None) -> list[str]:
-    command = [python or sys.executable, "-m", "clients.bots", "--server", server_url,
-               "--level", level, "--delay", f"{delay:g}"]
+def runner_command(
+    server_url: str,
+    level: str = DEFAULT_LEVEL,
+    delay: float = DEFAULT_DELAY,
+    tables: Sequence[str] = (),
+    seats: Sequence[int] = (),
+    extra_args: Sequence[str] = (),
+    python: str | None = None,
+) -> list[str]:
+    command = [
+        python or sys.executable,
+        "-m",
+        "clients.bots",
+        "--server",
+        server_url,
+        "--level",
+        level,
+        "--delay",
+        f"{delay:g}",
+    ]
     for code in tables:
         command += ["--table", code]
     if seats:
@@ -36,11 +52,18 @@ def runner_command(server_url: str, level: str = DEFAULT_LEVEL, delay: float = D
     return command + list(extra_args)
 
 
-def start_runner(server_url: str, token: str, level: str = DEFAULT_LEVEL,
-                 delay: float = DEFAULT_DELAY, *, tables: Sequence[str] = (),
-                 seats: Sequence[int] = (), extra_args: Sequence[str] = (),
-                 log: IO | str | os.PathLike | None = None,
-                 python: str | None = None) -> subprocess.Popen:
+def start_runner(
+    server_url: str,
+    token: str,
+    level: str = DEFAULT_LEVEL,
+    delay: float = DEFAULT_DELAY,
+    *,
+    tables: Sequence[str] = (),
+    seats: Sequence[int] = (),
+    extra_args: Sequence[str] = (),
+    log: IO | str | os.PathLike | None = None,
+    python: str | None = None,
+) -> subprocess.Popen:
     """Start ``python -m clients.bots`` for the account of ``token``; returns the process.
 
     ``log``: a file (or path) for the runner's log; default: inherit stderr.
@@ -53,12 +76,15 @@ def start_runner(server_url: str, token: str, level: str = DEFAULT_LEVEL,
     try:
         return subprocess.Popen(
             runner_command(server_url, level, delay, tables, seats, extra_args, python),
-            cwd=str(REPO_ROOT), env=env, stdin=subprocess.DEVNULL,
+            cwd=str(REPO_ROOT),
+            env=env,
+            stdin=subprocess.DEVNULL,
             stdout=stream if stream is not None else None,
-            stderr=subprocess.STDOUT if stream is not None else None)
+            stderr=subprocess.STDOUT if stream is not None else None,
+        )
     finally:
         if stream is not None and stream is not log:
-            stream.close()      # the child holds its own copy of the descriptor
+            stream.close()  # the child holds its own copy of the descriptor
 
 
 def stop_runner(process: subprocess.Popen, timeout: float = 5.0) -> int | None:

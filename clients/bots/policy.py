@@ -19,8 +19,13 @@ DEFAULT_LEVEL = "strong"
 
 def event_identity(event: dict) -> tuple:
     """What makes two events the same move (field order and absent ``end`` aside)."""
-    return (event.get("type"), int(event.get("seat", 0)), event.get("tile"),
-            event.get("end"), event.get("opener"))
+    return (
+        event.get("type"),
+        int(event.get("seat", 0)),
+        event.get("tile"),
+        event.get("end"),
+        event.get("opener"),
+    )
 
 
 def choose_event(view: dict, level: str, rng: random.Random) -> dict | None:
@@ -32,7 +37,8 @@ def choose_event(view: dict, level: str, rng: random.Random) -> dict | None:
         for event in legal:
             if event.get("type") == "claim_redeal":
                 return dict(event)
-    from engine.bots import decide    # imported late: the SDK and runner load without it
+    from engine.bots import decide  # imported late: the SDK and runner load without it
+
     decision = decide(view, level, rng)
     return _checked(decision, legal, view)
 
@@ -45,13 +51,19 @@ def _checked(decision: object, legal: list[dict], view: dict) -> dict:
                 return dict(decision)
         # A play that names no end, where the legal list names one (or the reverse).
         if decision.get("type") == "play":
-            same_tile = [e for e in legal if e.get("type") == "play"
-                         and e.get("tile") == decision.get("tile")]
+            same_tile = [
+                e
+                for e in legal
+                if e.get("type") == "play" and e.get("tile") == decision.get("tile")
+            ]
             if len(same_tile) == 1:
                 return dict(same_tile[0])
     # Never send an event the seat may not send: fall back to the first legal one. The
     # log names no tile: an unplayed tile is the seat's secret, even in a local log.
-    log.warning("seat %s: bot decision (%s) is not in the legal list; sending the first "
-                "legal event instead", view.get("seat"),
-                decision.get("type") if isinstance(decision, dict) else type(decision).__name__)
+    log.warning(
+        "seat %s: bot decision (%s) is not in the legal list; sending the first "
+        "legal event instead",
+        view.get("seat"),
+        decision.get("type") if isinstance(decision, dict) else type(decision).__name__,
+    )
     return dict(legal[0])

@@ -42,34 +42,34 @@ from clients.sdk import (
 
 log = logging.getLogger("dekabes.bots")
 
-DEFAULT_DELAY = 0.7           # seconds before each computer action, so people can follow
-DEFAULT_POLL_WAIT = 25.0      # long-poll length; the server caps it at 30
+DEFAULT_DELAY = 0.7  # seconds before each computer action, so people can follow
+DEFAULT_POLL_WAIT = 25.0  # long-poll length; the server caps it at 30
 MAX_OUTAGE_BACKOFF = 5.0
-EARLY_ANSWER = 0.25           # a long-poll answered faster than this brought no news...
-EARLY_ANSWER_PAUSE = 1.0      # ...so wait this long before asking again
+EARLY_ANSWER = 0.25  # a long-poll answered faster than this brought no news...
+EARLY_ANSWER_PAUSE = 1.0  # ...so wait this long before asking again
 
 
 @dataclass
 class RunnerOptions:
     level: str = DEFAULT_LEVEL
     delay: float = DEFAULT_DELAY
-    tables: tuple[str, ...] = ()          # empty: serve every table that seats the account
-    seats: frozenset[int] | None = None   # None: every seat the account holds
+    tables: tuple[str, ...] = ()  # empty: serve every table that seats the account
+    seats: frozenset[int] | None = None  # None: every seat the account holds
     exit_when_over: bool = False
     poll_wait: float = DEFAULT_POLL_WAIT
     discover_every: float = 3.0
-    linger: float = 600.0                 # discovery mode: follow a finished match this long
+    linger: float = 600.0  # discovery mode: follow a finished match this long
     seed: int | None = None
 
 
 @dataclass
 class RunnerStats:
-    actions: int = 0           # actions the server accepted
-    resends: int = 0           # the same decision sent again with the same key
-    stale: int = 0             # stale_version answers (someone moved first: refetch)
-    paused: int = 0            # paused answers
-    rejected: int = 0          # rule rejections (should stay 0)
-    outages: int = 0           # times the server could not be reached
+    actions: int = 0  # actions the server accepted
+    resends: int = 0  # the same decision sent again with the same key
+    stale: int = 0  # stale_version answers (someone moved first: refetch)
+    paused: int = 0  # paused answers
+    rejected: int = 0  # rule rejections (should stay 0)
+    outages: int = 0  # times the server could not be reached
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, name: str, amount: int = 1) -> None:
@@ -102,8 +102,16 @@ def seats_to_act(state: SeatState, mine: list[int]) -> list[int]:
 class TableWorker:
     """Plays the account's seats at one table until told to stop (or the match ends)."""
 
-    def __init__(self, client: DekabesClient, code: str, username: str, options: RunnerOptions,
-                 stats: RunnerStats, stop: threading.Event, follow_forever: bool):
+    def __init__(
+        self,
+        client: DekabesClient,
+        code: str,
+        username: str,
+        options: RunnerOptions,
+        stats: RunnerStats,
+        stop: threading.Event,
+        follow_forever: bool,
+    ):
         self.client = client
         self.code = code
         self.username = username
@@ -136,13 +144,14 @@ class TableWorker:
             except (NotAuthenticated, NotFound, PermissionDenied) as problem:
                 log.error("%s: giving up on this table (%s)", self.code, problem.code)
                 return
-            except NotYourSeat:     # a seat changed hands under us: look at the table again
+            except NotYourSeat:  # a seat changed hands under us: look at the table again
                 self.stop.wait(self.options.discover_every)
-            except ApiError as problem:     # e.g. a 500 while the server is unwell
-                log.warning("%s: server error %s (%s); carrying on", self.code, problem.code,
-                            problem.status)
+            except ApiError as problem:  # e.g. a 500 while the server is unwell
+                log.warning(
+                    "%s: server error %s (%s); carrying on", self.code, problem.code, problem.status
+                )
                 self.stop.wait(1.0)
-            except Exception:       # a bug must not silently stop every seat of the table
+            except Exception:  # a bug must not silently stop every seat of the table
                 log.exception("%s: unexpected error; carrying on", self.code)
                 self.stop.wait(2.0)
 
@@ -151,7 +160,7 @@ class TableWorker:
         """Play until the match is over (True) or the runner stops (False)."""
         state = self._first_state()
         while not self.stop.is_set():
-            if state is None:               # not seated here (yet): look again later
+            if state is None:  # not seated here (yet): look again later
                 self.stop.wait(self.options.discover_every)
                 state = self._first_state()
                 continue
@@ -160,7 +169,7 @@ class TableWorker:
                 state = None
                 continue
             if _annulled(state.table):
-                return True                 # an organizer stopped this league match for good
+                return True  # an organizer stopped this league match for good
             if state.match_over:
                 if self._done_with_finished_match():
                     return True
@@ -180,7 +189,7 @@ class TableWorker:
             seat_state = state if seat == state.seat else self.client.seat_view(self.code, seat)
             self._saw(seat_state)
             if seat_state.version > state.version:
-                return seat_state           # the table moved meanwhile: look again
+                return seat_state  # the table moved meanwhile: look again
             if seat_state.paused:
                 return None
             moved = self._act(seat_state)
@@ -194,7 +203,7 @@ class TableWorker:
             return None
         memory = self.decisions.get(seat)
         if memory is not None and memory.version == version:
-            decision = memory               # resend the very same decision, same key
+            decision = memory  # resend the very same decision, same key
             self.stats.add("resends")
         else:
             started = time.monotonic()
@@ -207,8 +216,9 @@ class TableWorker:
             if pacing > 0 and self.stop.wait(pacing):
                 return None
         try:
-            result = self.client.send_event(self.code, decision.event,
-                                            expected_version=version, key=decision.key)
+            result = self.client.send_event(
+                self.code, decision.event, expected_version=version, key=decision.key
+            )
         except StaleVersion:
             self.stats.add("stale")
             return self._refetch(seat)
@@ -222,8 +232,14 @@ class TableWorker:
             # The server disagrees with our view of the rules: do not insist at this version.
             self.stats.add("rejected")
             self.rejected_at[seat] = version
-            log.error("%s seat %s v%s: %s refused (%s)", self.code, seat, version,
-                      decision.event.get("type"), refusal.code)
+            log.error(
+                "%s seat %s v%s: %s refused (%s)",
+                self.code,
+                seat,
+                version,
+                decision.event.get("type"),
+                refusal.code,
+            )
             return None
         except NotYourSeat:
             return None
@@ -264,7 +280,7 @@ class TableWorker:
 
     def _my_seats(self, table: Table | None) -> list[int]:
         if table is None or not table.seats:
-            return self.known_seats         # a response without the table: nothing changed
+            return self.known_seats  # a response without the table: nothing changed
         held = table.seats_held_by(self.username)
         wanted = self.options.seats
         self.known_seats = [s for s in held if wanted is None or s in wanted]
@@ -303,11 +319,11 @@ class Runner:
         self.stats = RunnerStats()
         self.stop_event = threading.Event()
         self.workers: dict[str, TableWorker] = {}
-        self._all_workers: list[TableWorker] = []   # also the finished ones, for stats
+        self._all_workers: list[TableWorker] = []  # also the finished ones, for stats
         self.username: str | None = None
         self._thread: threading.Thread | None = None
 
-    def start(self) -> "Runner":
+    def start(self) -> Runner:
         """Run in a background thread (for embedding and tests)."""
         self._thread = threading.Thread(target=self.run, name="bots-runner", daemon=True)
         self._thread.start()
@@ -329,8 +345,12 @@ class Runner:
         self.username = self._whoami()
         if self.username is None:
             return self.stats
-        log.info("playing as %s at level %s (delay %.2fs)", self.username, self.options.level,
-                 self.options.delay)
+        log.info(
+            "playing as %s at level %s (delay %.2fs)",
+            self.username,
+            self.options.level,
+            self.options.delay,
+        )
         served_any = False
         for code in self.options.tables:
             self._start_worker(code, follow_forever=True)
@@ -342,13 +362,13 @@ class Runner:
                 next_discovery = time.monotonic() + self.options.discover_every
             self._forget_finished_workers()
             if self.options.tables and not self.workers:
-                break                       # every named table is done
+                break  # every named table is done
             if self.options.exit_when_over and served_any and not self.workers:
                 break
-            self.stop_event.wait(0.2 if self.options.tables else
-                                 min(1.0, self.options.discover_every))
-        log.info("runner done: %s, %d HTTP requests", self.stats.as_dict(),
-                 self.request_count())
+            self.stop_event.wait(
+                0.2 if self.options.tables else min(1.0, self.options.discover_every)
+            )
+        log.info("runner done: %s, %d HTTP requests", self.stats.as_dict(), self.request_count())
         return self.stats
 
     def request_count(self) -> int:
@@ -387,8 +407,15 @@ class Runner:
         return started
 
     def _start_worker(self, code: str, follow_forever: bool) -> None:
-        worker = TableWorker(self.client.clone(), code, self.username or "", self.options,
-                             self.stats, self.stop_event, follow_forever)
+        worker = TableWorker(
+            self.client.clone(),
+            code,
+            self.username or "",
+            self.options,
+            self.stats,
+            self.stop_event,
+            follow_forever,
+        )
         self._all_workers.append(worker)
         self.workers[code] = worker
         log.info("%s: serving seats of %s", code, self.username)

@@ -20,9 +20,24 @@ from clients.sdk.push import Push, PushSubscription
 from clients.sdk.types import Account, SeatInfo, SeatState, Table
 
 __all__ = [
-    "DekabesClient", "new_action_key", "PushSubscription", "Push",
-    "Account", "SeatInfo", "SeatState", "Table",
-    "DekabesError", "ApiError", "ConnectionLost", "RuleRejected", "StaleVersion", "Paused",
-    "NotAuthenticated", "NotYourSeat", "PermissionDenied", "NotFound", "ValidationFailed",
+    "DekabesClient",
+    "new_action_key",
+    "PushSubscription",
+    "Push",
+    "Account",
+    "SeatInfo",
+    "SeatState",
+    "Table",
+    "DekabesError",
+    "ApiError",
+    "ConnectionLost",
+    "RuleRejected",
+    "StaleVersion",
+    "Paused",
+    "NotAuthenticated",
+    "NotYourSeat",
+    "PermissionDenied",
+    "NotFound",
+    "ValidationFailed",
     "IdempotencyKeyReused",
 ]

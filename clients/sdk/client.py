@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote
 
 import requests
@@ -25,7 +26,7 @@ from clients.sdk.errors import ApiError, ConnectionLost, NotAuthenticated, error
 from clients.sdk.types import Account, SeatState, Table
 
 DEFAULT_TIMEOUT = 10.0
-MAX_LONG_POLL = 30          # the server caps ``wait`` at 30 s
+MAX_LONG_POLL = 30  # the server caps ``wait`` at 30 s
 RETRY_STATUSES = (502, 503, 504)
 
 
@@ -35,26 +36,34 @@ def new_action_key() -> str:
 
 
 class DekabesClient:
-    def __init__(self, base_url: str, token: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 retries: int = 4, backoff: float = 0.25, user_agent: str = "dekabes-sdk"):
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retries: int = 4,
+        backoff: float = 0.25,
+        user_agent: str = "dekabes-sdk",
+    ):
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
         self.user_agent = user_agent
-        self.request_count = 0          # HTTP requests sent (retries included): for stats
+        self.request_count = 0  # HTTP requests sent (retries included): for stats
         self._session = requests.Session()
 
     # ------------------------------------------------------------------ plumbing
-    def clone(self) -> "DekabesClient":
-        return DekabesClient(self.base_url, self.token, self.timeout, self.retries,
-                             self.backoff, self.user_agent)
+    def clone(self) -> DekabesClient:
+        return DekabesClient(
+            self.base_url, self.token, self.timeout, self.retries, self.backoff, self.user_agent
+        )
 
     def close(self) -> None:
         self._session.close()
 
-    def __enter__(self) -> "DekabesClient":
+    def __enter__(self) -> DekabesClient:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -68,9 +77,17 @@ class DekabesClient:
             headers.update(extra)
         return headers
 
-    def request(self, method: str, path: str, *, json: Any = None, params: dict | None = None,
-                headers: dict | None = None, timeout: float | None = None,
-                raw_text: bool = False) -> Any:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: dict | None = None,
+        headers: dict | None = None,
+        timeout: float | None = None,
+        raw_text: bool = False,
+    ) -> Any:
         """Send one request (with retries) and return the decoded JSON body (or text)."""
         url = self.base_url + path
         last_problem: Exception | None = None
@@ -80,14 +97,20 @@ class DekabesClient:
             self.request_count += 1
             try:
                 response = self._session.request(
-                    method, url, json=json, params=params, headers=self._headers(headers),
-                    timeout=timeout if timeout is not None else self.timeout)
+                    method,
+                    url,
+                    json=json,
+                    params=params,
+                    headers=self._headers(headers),
+                    timeout=timeout if timeout is not None else self.timeout,
+                )
             except (requests.ConnectionError, requests.Timeout) as problem:
                 last_problem = problem
                 continue
             if response.status_code in RETRY_STATUSES:
-                last_problem = ApiError(f"http_{response.status_code}", "gateway error",
-                                        status=response.status_code)
+                last_problem = ApiError(
+                    f"http_{response.status_code}", "gateway error", status=response.status_code
+                )
                 continue
             return self._decode(response, raw_text)
         raise ConnectionLost(f"{method} {path}: {last_problem}") from last_problem
@@ -108,8 +131,11 @@ class DekabesClient:
 
     # ------------------------------------------------------------------ accounts
     def register(self, username: str, password: str) -> Account:
-        account = Account.from_json(self.request(
-            "POST", "/api/auth/register", json={"username": username, "password": password}))
+        account = Account.from_json(
+            self.request(
+                "POST", "/api/auth/register", json={"username": username, "password": password}
+            )
+        )
         self.token = account.token
         return account
 
@@ -136,12 +162,15 @@ class DekabesClient:
 
     def change_password(self, password: str, new_password: str) -> int:
         """Returns how many other tokens were revoked (the held one keeps working)."""
-        return self.request("POST", "/api/auth/password",
-                            json={"password": password, "new_password": new_password})["revoked"]
+        return self.request(
+            "POST", "/api/auth/password", json={"password": password, "new_password": new_password}
+        )["revoked"]
 
     def rotate_bot_token(self, bot_name: str) -> Account:
         """A new token for one of my bots; all its earlier tokens stop working."""
-        return Account.from_json(self.request("POST", f"/api/bots/{quote(bot_name, safe='')}/token"))
+        return Account.from_json(
+            self.request("POST", f"/api/bots/{quote(bot_name, safe='')}/token")
+        )
 
     def me(self) -> Account:
         return Account.from_json(self.request("GET", "/api/me"))
@@ -156,7 +185,7 @@ class DekabesClient:
             self.request("POST", "/api/auth/logout")
             revoked = True
         except NotAuthenticated:
-            revoked = True              # already revoked, or never valid: nothing to undo
+            revoked = True  # already revoked, or never valid: nothing to undo
         except ApiError as problem:
             if problem.status not in (404, 405):
                 raise
@@ -169,8 +198,9 @@ class DekabesClient:
         return Account.from_json(self.request("POST", "/api/bots", json={"name": name}))
 
     # ------------------------------------------------------------------ tables
-    def create_table(self, seats: dict, join: list[int] | None = None,
-                     bots: dict | None = None, **extra) -> Table:
+    def create_table(
+        self, seats: dict, join: list[int] | None = None, bots: dict | None = None, **extra
+    ) -> Table:
         """``seats`` like {1: "human", 2: "bot", ...}; ``bots`` maps bot seats to bot usernames."""
         body: dict[str, Any] = {"seats": {str(k): v for k, v in seats.items()}}
         if join:
@@ -197,8 +227,12 @@ class DekabesClient:
         ``/tables/{code}/replay``); None when it answers 404 (no web app)."""
         url = f"{self.base_url}/tables/{_seg(code)}/replay"
         try:
-            response = self._session.get(url, headers={"User-Agent": self.user_agent},
-                                         allow_redirects=False, timeout=self.timeout)
+            response = self._session.get(
+                url,
+                headers={"User-Agent": self.user_agent},
+                allow_redirects=False,
+                timeout=self.timeout,
+            )
         except (requests.ConnectionError, requests.Timeout) as problem:
             raise ConnectionLost(f"GET /tables/{code}/replay: {problem}") from problem
         return None if response.status_code in (404, 405) or response.status_code >= 500 else url
@@ -234,12 +268,14 @@ class DekabesClient:
         return Table.from_json(self.request("GET", f"/api/tables/{_seg(code)}"))
 
     def join(self, code: str, seat: int) -> Table:
-        return Table.from_json(self.request("POST", f"/api/tables/{_seg(code)}/join",
-                                            json={"seat": int(seat)}))
+        return Table.from_json(
+            self.request("POST", f"/api/tables/{_seg(code)}/join", json={"seat": int(seat)})
+        )
 
     # ------------------------------------------------------------------ one seat
-    def seat_view(self, code: str, seat: int, wait: float | None = None,
-                  after: int | None = None) -> SeatState:
+    def seat_view(
+        self, code: str, seat: int, wait: float | None = None, after: int | None = None
+    ) -> SeatState:
         """The seat's view. With ``wait`` (seconds, max 30) and ``after`` (a version) this
         long-polls: it returns as soon as the table moves past ``after``."""
         params: dict[str, Any] = {}
@@ -250,24 +286,37 @@ class DekabesClient:
             timeout = self.timeout + wait
         if after is not None:
             params["after"] = int(after)
-        data = self.request("GET", f"{self._seat_path(code, seat)}", params=params or None,
-                            timeout=timeout)
+        data = self.request(
+            "GET", f"{self._seat_path(code, seat)}", params=params or None, timeout=timeout
+        )
         return SeatState.from_json(data, code=code, seat=seat)
 
-    def act(self, code: str, seat: int, type: str, expected_version: int | None = None,
-            key: str | None = None, **fields) -> SeatState:
+    def act(
+        self,
+        code: str,
+        seat: int,
+        type: str,
+        expected_version: int | None = None,
+        key: str | None = None,
+        **fields,
+    ) -> SeatState:
         """Send one action. ``key`` is the Idempotency-Key: pass the same one to retry the
         same decision; a new one is generated when omitted."""
         body: dict[str, Any] = {"type": type, **fields}
-        body.pop("seat", None)          # the seat is in the URL
+        body.pop("seat", None)  # the seat is in the URL
         if expected_version is not None:
             body["expected_version"] = int(expected_version)
-        data = self.request("POST", f"{self._seat_path(code, seat)}/actions", json=body,
-                            headers={"Idempotency-Key": key or new_action_key()})
+        data = self.request(
+            "POST",
+            f"{self._seat_path(code, seat)}/actions",
+            json=body,
+            headers={"Idempotency-Key": key or new_action_key()},
+        )
         return SeatState.from_json(data, code=code, seat=seat)
 
-    def send_event(self, code: str, event: dict, expected_version: int | None = None,
-                   key: str | None = None) -> SeatState:
+    def send_event(
+        self, code: str, event: dict, expected_version: int | None = None, key: str | None = None
+    ) -> SeatState:
         """Send an engine event (as in ``view["legal"]`` or from ``engine.bots.decide``)."""
         fields = {k: v for k, v in event.items() if k not in ("type", "seat")}
         return self.act(code, int(event["seat"]), event["type"], expected_version, key, **fields)
@@ -276,8 +325,9 @@ class DekabesClient:
         return self.request("GET", f"{self._seat_path(code, seat)}/hint")
 
     def events(self, code: str, seat: int, after: int = 0) -> dict:
-        return self.request("GET", f"{self._seat_path(code, seat)}/events",
-                            params={"after": int(after)})
+        return self.request(
+            "GET", f"{self._seat_path(code, seat)}/events", params={"after": int(after)}
+        )
 
     def all_events(self, code: str, seat: int) -> list[dict]:
         """Every event the seat may see, following pages if the server pages them."""
@@ -295,20 +345,32 @@ class DekabesClient:
 
     def record(self, code: str) -> str:
         """The engine record (JSON Lines), complete once the match is over."""
-        return self.request("GET", f"/api/tables/{_seg(code)}/record",
-                            headers={"Accept": "text/plain"}, raw_text=True)
+        return self.request(
+            "GET",
+            f"/api/tables/{_seg(code)}/record",
+            headers={"Accept": "text/plain"},
+            raw_text=True,
+        )
 
     export = record
 
-    def wait_until(self, code: str, seat: int, predicate: Callable[[SeatState], bool],
-                   timeout: float = 60.0, poll: float = 10.0) -> SeatState:
+    def wait_until(
+        self,
+        code: str,
+        seat: int,
+        predicate: Callable[[SeatState], bool],
+        timeout: float = 60.0,
+        poll: float = 10.0,
+    ) -> SeatState:
         """Long-poll the seat until ``predicate(state)`` holds; TimeoutError after ``timeout``."""
         deadline = time.monotonic() + timeout
         state = self.seat_view(code, seat)
         while not predicate(state):
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"table {code} seat {seat}: condition not met at v{state.version}")
+                raise TimeoutError(
+                    f"table {code} seat {seat}: condition not met at v{state.version}"
+                )
             state = self.seat_view(code, seat, wait=max(0.5, min(poll, left)), after=state.version)
         return state
 
@@ -316,6 +378,7 @@ class DekabesClient:
     def subscribe(self, code: str, seat: int | None = None, **options):
         """A ``PushSubscription`` (started) for the table's pushes; see clients.sdk.push."""
         from clients.sdk.push import PushSubscription
+
         subscription = PushSubscription(self.base_url, self.token, code, seat=seat, **options)
         subscription.start()
         return subscription

@@ -9,12 +9,26 @@ from __future__ import annotations
 
 # The engine's rejection codes (contract). Kept here as data so the SDK does not need
 # the engine installed: a third-party client may only have the SDK.
-RULE_REJECTION_CODES = frozenset({
-    "bad_event", "bad_deal", "wrong_phase", "not_your_turn", "tile_not_in_hand",
-    "tile_does_not_fit", "end_required", "must_play", "must_open_double_six",
-    "not_entitled", "already_accepted", "not_representative", "opener_not_on_team",
-    "nothing_to_undo", "nothing_to_redo", "not_allowed_in_rated",
-})
+RULE_REJECTION_CODES = frozenset(
+    {
+        "bad_event",
+        "bad_deal",
+        "wrong_phase",
+        "not_your_turn",
+        "tile_not_in_hand",
+        "tile_does_not_fit",
+        "end_required",
+        "must_play",
+        "must_open_double_six",
+        "not_entitled",
+        "already_accepted",
+        "not_representative",
+        "opener_not_on_team",
+        "nothing_to_undo",
+        "nothing_to_redo",
+        "not_allowed_in_rated",
+    }
+)
 
 
 class DekabesError(Exception):
@@ -28,8 +42,14 @@ class ApiError(DekabesError):
     ``view`` the current seat view response when the server sent one (stale_version).
     """
 
-    def __init__(self, code: str, message: str = "", status: int | None = None,
-                 view: dict | None = None, body: dict | None = None):
+    def __init__(
+        self,
+        code: str,
+        message: str = "",
+        status: int | None = None,
+        view: dict | None = None,
+        body: dict | None = None,
+    ):
         super().__init__(f"{code}: {message}" if message else code)
         self.code = code
         self.message = message
@@ -117,5 +137,9 @@ def error_from_response(status: int, body: object, fallback_text: str = "") -> A
 
 def _code_for_status(status: int) -> str:
     # A body without a code (a proxy page, a crash): keep the class useful anyway.
-    return {401: "not_authenticated", 403: "permission_denied", 404: "not_found",
-            400: "validation_error"}.get(status, f"http_{status}")
+    return {
+        401: "not_authenticated",
+        403: "permission_denied",
+        404: "not_found",
+        400: "validation_error",
+    }.get(status, f"http_{status}")

@@ -27,13 +27,13 @@ import websocket
 
 from clients.sdk.types import SeatState
 
-RECV_TICK = 0.5             # how often the thread looks at the stop flag while idle
-IDLE_LIMIT = 75.0           # no frame for this long: the connection is presumed dead
+RECV_TICK = 0.5  # how often the thread looks at the stop flag while idle
+IDLE_LIMIT = 75.0  # no frame for this long: the connection is presumed dead
 
 
 @dataclass(frozen=True)
 class Push:
-    kind: str                       # "view" | "resync" | "disconnected"
+    kind: str  # "view" | "resync" | "disconnected"
     seat: int | None = None
     version: int | None = None
     state: SeatState | None = None
@@ -44,17 +44,24 @@ class Push:
 def ws_url(base_url: str, code: str, seat: int | None) -> str:
     base = base_url.rstrip("/")
     if base.startswith("https://"):
-        base = "wss://" + base[len("https://"):]
+        base = "wss://" + base[len("https://") :]
     elif base.startswith("http://"):
-        base = "ws://" + base[len("http://"):]
+        base = "ws://" + base[len("http://") :]
     url = f"{base}/ws/tables/{quote(str(code), safe='')}"
     return url + (f"?seat={int(seat)}" if seat is not None else "")
 
 
 class PushSubscription:
-    def __init__(self, base_url: str, token: str | None, code: str, seat: int | None = None,
-                 min_backoff: float = 0.2, max_backoff: float = 5.0,
-                 idle_limit: float = IDLE_LIMIT):
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None,
+        code: str,
+        seat: int | None = None,
+        min_backoff: float = 0.2,
+        max_backoff: float = 5.0,
+        idle_limit: float = IDLE_LIMIT,
+    ):
         self.code = code
         self.seat = seat
         self.url = ws_url(base_url, code, seat)
@@ -70,10 +77,10 @@ class PushSubscription:
         self._paused: dict[int, bool] = {}
         self._thread = threading.Thread(target=self._run, name=f"push-{code}", daemon=True)
         self.connected = threading.Event()
-        self.connections = 0            # successful connects so far (reconnects = connections - 1)
+        self.connections = 0  # successful connects so far (reconnects = connections - 1)
 
     # ------------------------------------------------------------------ consumer side
-    def start(self) -> "PushSubscription":
+    def start(self) -> PushSubscription:
         self._thread.start()
         return self
 
@@ -105,12 +112,12 @@ class PushSubscription:
         if sock is not None:
             try:
                 sock.close()
-            except Exception:           # closing a dead socket may fail; we are leaving anyway
+            except Exception:  # closing a dead socket may fail; we are leaving anyway
                 pass
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout=3)
 
-    def __enter__(self) -> "PushSubscription":
+    def __enter__(self) -> PushSubscription:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -123,9 +130,12 @@ class PushSubscription:
         while not self._stop.is_set():
             try:
                 sock = websocket.create_connection(
-                    self.url, timeout=RECV_TICK, enable_multithread=True,
-                    header=[f"Authorization: Token {self._token}"] if self._token else None)
-            except Exception as problem:    # refused, handshake 4xx/5xx, DNS: retry later
+                    self.url,
+                    timeout=RECV_TICK,
+                    enable_multithread=True,
+                    header=[f"Authorization: Token {self._token}"] if self._token else None,
+                )
+            except Exception as problem:  # refused, handshake 4xx/5xx, DNS: retry later
                 if was_connected:
                     self._queue.put(Push("disconnected", reason=str(problem)))
                     was_connected = False
@@ -137,8 +147,9 @@ class PushSubscription:
             backoff = self._min_backoff
             was_connected = True
             self.connected.set()
-            self._queue.put(Push("resync", reason="reconnected" if self.connections > 1
-                                 else "connected"))
+            self._queue.put(
+                Push("resync", reason="reconnected" if self.connections > 1 else "connected")
+            )
             try:
                 self._read_until_closed(sock)
             finally:
@@ -163,7 +174,7 @@ class PushSubscription:
             except (websocket.WebSocketException, OSError):
                 return
             last_frame = time.monotonic()
-            if not text:                # close frame or empty message
+            if not text:  # close frame or empty message
                 if not sock.connected:
                     return
                 continue
@@ -173,7 +184,7 @@ class PushSubscription:
         try:
             message = json.loads(text)
         except ValueError:
-            return                      # not ours to interpret; the server only sends JSON
+            return  # not ours to interpret; the server only sends JSON
         if not isinstance(message, dict):
             return
         kind = message.get("type")
@@ -195,8 +206,9 @@ class PushSubscription:
             previous = self._newest.get(seat)
             # Older is a late duplicate. Same version is kept only when pause flipped:
             # pause/resume may not move the version on every server.
-            if previous is not None and (version < previous or (
-                    version == previous and paused == self._paused.get(seat))):
+            if previous is not None and (
+                version < previous or (version == previous and paused == self._paused.get(seat))
+            ):
                 return
             self._newest[seat] = version
             self._paused[seat] = paused

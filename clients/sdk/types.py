@@ -18,15 +18,19 @@ class Account:
     id: int | None = None
 
     @classmethod
-    def from_json(cls, data: dict) -> "Account":
-        return cls(username=data.get("username", ""), is_bot=bool(data.get("is_bot")),
-                   token=data.get("token"), id=data.get("id"))
+    def from_json(cls, data: dict) -> Account:
+        return cls(
+            username=data.get("username", ""),
+            is_bot=bool(data.get("is_bot")),
+            token=data.get("token"),
+            id=data.get("id"),
+        )
 
 
 @dataclass(frozen=True)
 class SeatInfo:
-    kind: str                 # "human" | "bot"
-    player: str | None        # username holding the seat, or None while open
+    kind: str  # "human" | "bot"
+    player: str | None  # username holding the seat, or None while open
     is_bot: bool
 
 
@@ -42,16 +46,25 @@ class Table:
     raw: dict = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Table":
+    def from_json(cls, data: dict) -> Table:
         seats = {}
         for key, info in (data.get("seats") or {}).items():
             info = info or {}
-            seats[int(key)] = SeatInfo(kind=info.get("kind", ""), player=info.get("player"),
-                                       is_bot=bool(info.get("is_bot")))
-        return cls(code=data.get("code", ""), owner=data.get("owner"),
-                   rated=bool(data.get("rated")), version=int(data.get("version") or 0),
-                   paused=bool(data.get("paused")), phase=data.get("phase"),
-                   seats=seats, raw=data)
+            seats[int(key)] = SeatInfo(
+                kind=info.get("kind", ""),
+                player=info.get("player"),
+                is_bot=bool(info.get("is_bot")),
+            )
+        return cls(
+            code=data.get("code", ""),
+            owner=data.get("owner"),
+            rated=bool(data.get("rated")),
+            version=int(data.get("version") or 0),
+            paused=bool(data.get("paused")),
+            phase=data.get("phase"),
+            seats=seats,
+            raw=data,
+        )
 
     def seats_held_by(self, username: str) -> list[int]:
         return sorted(n for n, info in self.seats.items() if info.player == username)
@@ -71,15 +84,20 @@ class SeatState:
     raw: dict = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
-    def from_json(cls, data: dict, code: str = "", seat: int | None = None) -> "SeatState":
+    def from_json(cls, data: dict, code: str = "", seat: int | None = None) -> SeatState:
         table_json = data.get("table") if isinstance(data.get("table"), dict) else None
         table = Table.from_json(table_json) if table_json else None
         view = data.get("view") or {}
-        return cls(code=code or (table.code if table else ""),
-                   seat=int(seat if seat is not None else data.get("seat", view.get("seat", 0))),
-                   version=int(data.get("version") or 0),
-                   paused=bool(data.get("paused", table.paused if table else False)),
-                   allowed=list(data.get("allowed") or []), view=view, table=table, raw=data)
+        return cls(
+            code=code or (table.code if table else ""),
+            seat=int(seat if seat is not None else data.get("seat", view.get("seat", 0))),
+            version=int(data.get("version") or 0),
+            paused=bool(data.get("paused", table.paused if table else False)),
+            allowed=list(data.get("allowed") or []),
+            view=view,
+            table=table,
+            raw=data,
+        )
 
     @property
     def phase(self) -> str | None:

@@ -1,18 +1,18 @@
 """``python -m clients.table``: the desktop table.
 
-    python -m clients.table --local [--humans 1,3] [--level strong] [--lang ru]
-        starts the embedded server and the house bots on this machine, creates a table
-        with you at the human seats (several: pass-and-play) and opens the window;
-        quitting the window stops what it started.
-    python -m clients.table [--server URL]
-        opens the lobby for that club server: sign in or register, then your tables,
-        a new casual table, a table by its code, your league table, recent matches.
-        The address and your sign-in are remembered (the settings file, owner-only).
-    python -m clients.table --server URL --token T --table CODE [--seat N]
-        sits at a networked table: takes your seat there (or the free human seat N).
-    python -m clients.table --server URL --token T --create [--humans 1,3]
-        creates a networked table: you at the first human seat, the other human seats
-        free for the people you give the code to, house bots at the rest.
+python -m clients.table --local [--humans 1,3] [--level strong] [--lang ru]
+    starts the embedded server and the house bots on this machine, creates a table
+    with you at the human seats (several: pass-and-play) and opens the window;
+    quitting the window stops what it started.
+python -m clients.table [--server URL]
+    opens the lobby for that club server: sign in or register, then your tables,
+    a new casual table, a table by its code, your league table, recent matches.
+    The address and your sign-in are remembered (the settings file, owner-only).
+python -m clients.table --server URL --token T --table CODE [--seat N]
+    sits at a networked table: takes your seat there (or the free human seat N).
+python -m clients.table --server URL --token T --create [--humans 1,3]
+    creates a networked table: you at the first human seat, the other human seats
+    free for the people you give the code to, house bots at the rest.
 """
 
 from __future__ import annotations
@@ -36,27 +36,37 @@ def seat_list(text: str) -> list[int]:
 
 
 def parse(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m clients.table", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m clients.table",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--local", action="store_true", help="server and bots on this machine")
     where.add_argument("--server", help="URL of a club server, e.g. http://192.168.1.20:8000")
-    parser.add_argument("--token", default=os.environ.get("DEKABES_TOKEN"),
-                        help="your account's token (or DEKABES_TOKEN)")
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("DEKABES_TOKEN"),
+        help="your account's token (or DEKABES_TOKEN)",
+    )
     parser.add_argument("--table", help="the table code to sit at")
     parser.add_argument("--seat", type=int, choices=(1, 2, 3, 4), help="the seat to take")
     parser.add_argument("--create", action="store_true", help="create a networked table")
-    parser.add_argument("--humans", type=seat_list, default=[1],
-                        help="human seats, e.g. 1,3 (default 1)")
+    parser.add_argument(
+        "--humans", type=seat_list, default=[1], help="human seats, e.g. 1,3 (default 1)"
+    )
     parser.add_argument("--level", choices=LEVELS, default="strong", help="computer players")
-    parser.add_argument("--delay", type=float, default=0.7,
-                        help="seconds before each computer action (local)")
+    parser.add_argument(
+        "--delay", type=float, default=0.7, help="seconds before each computer action (local)"
+    )
     parser.add_argument("--lang", choices=("en", "es", "ru", "ms"), help="language")
     parser.add_argument("--size", default=None, help="window size, e.g. 1280x800")
     args = parser.parse_args(argv)
     if args.server and (args.table or args.create) and not args.token:
-        parser.error("--table/--create need --token (or DEKABES_TOKEN); "
-                     "without them --server opens the lobby")
+        parser.error(
+            "--table/--create need --token (or DEKABES_TOKEN); "
+            "without them --server opens the lobby"
+        )
     if (args.table or args.create) and not args.server:
         parser.error("--table/--create need --server URL")
     # No --local and no table: the lobby (for --server, or the server remembered).
@@ -72,9 +82,11 @@ def networked_table(args) -> tuple[str, list[int] | None]:
         me = client.me()
         if args.create:
             humans = args.humans
-            table = client.create_table({n: ("human" if n in humans else "bot")
-                                         for n in (1, 2, 3, 4)}, join=[humans[0]],
-                                        bots={n: "house" for n in (1, 2, 3, 4) if n not in humans})
+            table = client.create_table(
+                {n: ("human" if n in humans else "bot") for n in (1, 2, 3, 4)},
+                join=[humans[0]],
+                bots={n: "house" for n in (1, 2, 3, 4) if n not in humans},
+            )
             print(f"table {table.code}: give this code to the other players", flush=True)
             return table.code, [humans[0]]
         table = client.table(args.table)
@@ -83,8 +95,11 @@ def networked_table(args) -> tuple[str, list[int] | None]:
             return table.code, [args.seat]
         if held and not args.seat:
             return table.code, held
-        free = [n for n, info in sorted(table.seats.items())
-                if info.kind == "human" and info.player is None]
+        free = [
+            n
+            for n, info in sorted(table.seats.items())
+            if info.kind == "human" and info.player is None
+        ]
         seat = args.seat or (free[0] if free else None)
         if seat is None:
             raise SystemExit(f"table {table.code} has no free human seat")
@@ -137,7 +152,7 @@ def main(argv=None) -> int:
         app.open_window()
         app.run()
     except KeyboardInterrupt:
-        app.quit()                  # as if the window was closed: settings are kept
+        app.quit()  # as if the window was closed: settings are kept
     finally:
         connection.close()
         pygame.quit()

@@ -14,7 +14,8 @@ from dataclasses import replace
 
 import pygame
 
-from clients.table import config, input as table_input, render, sound
+from clients.table import config, render, sound
+from clients.table import input as table_input
 from clients.table.connection import Connection
 from clients.table.i18n import Translator, detect_language, next_language
 from clients.table.screens import UiState, screen_for, seat_needing_the_device
@@ -42,10 +43,19 @@ def finished_view(view: dict) -> dict:
     last = view.get("last_hand") or {}
     line = last.get("line") or []
     hands = last.get("hands") or {}
-    return {**view, "phase": "hand_over", "to_act": None, "legal": [], "hand": [],
-            "line": line, "turns": last.get("turns") or [], "hand_no": last.get("hand_no"),
-            "tile_counts": {k: len(v or []) for k, v in hands.items()}, "accepted": {},
-            "ends": [line[0]["a"], line[-1]["b"]] if line else None}
+    return {
+        **view,
+        "phase": "hand_over",
+        "to_act": None,
+        "legal": [],
+        "hand": [],
+        "line": line,
+        "turns": last.get("turns") or [],
+        "hand_no": last.get("hand_no"),
+        "tile_counts": {k: len(v or []) for k, v in hands.items()},
+        "accepted": {},
+        "ends": [line[0]["a"], line[-1]["b"]] if line else None,
+    }
 
 
 def ends_before_last_tile(last: dict) -> tuple[str, int, int] | None:
@@ -62,9 +72,15 @@ def ends_before_last_tile(last: dict) -> tuple[str, int, int] | None:
 
 
 class TableApp:
-    def __init__(self, connection: Connection, settings: config.Settings | None = None,
-                 lang: str | None = None, size: tuple[int, int] | None = None,
-                 save_settings: bool = True, on_quit=None):
+    def __init__(
+        self,
+        connection: Connection,
+        settings: config.Settings | None = None,
+        lang: str | None = None,
+        size: tuple[int, int] | None = None,
+        save_settings: bool = True,
+        on_quit=None,
+    ):
         self.conn = connection
         self.settings = settings or config.Settings()
         self.save_settings = save_settings
@@ -72,27 +88,27 @@ class TableApp:
             self.settings.lang = lang
         self.tr = Translator(self.settings.lang or detect_language())
         self.window_size = tuple(size or tuple(self.settings.window))
-        self.size = self.window_size      # the drawing's size (smaller when scaled up)
+        self.size = self.window_size  # the drawing's size (smaller when scaled up)
         self.scale = 1.0
         self._canvas: pygame.Surface | None = None
         self._set_window_size(self.window_size)
         self.on_quit = on_quit
         self.screen_surface: pygame.Surface | None = None
         self.running = True
-        self.states: dict = {}            # seat -> SeatState
-        self.seats: list[int] = []        # human seats this account holds here
+        self.states: dict = {}  # seat -> SeatState
+        self.seats: list[int] = []  # human seats this account holds here
         self.username = ""
-        self.shown: int | None = None     # the human seat whose private screen was last shown
-        self.handoff_done: int | None = None   # hand-off confirmed for this seat
+        self.shown: int | None = None  # the human seat whose private screen was last shown
+        self.handoff_done: int | None = None  # hand-off confirmed for this seat
         self.selected: str | None = None
         self.chosen_end: str | None = None
-        self.hint: dict | None = None     # {"seat", "version", "event"}
-        self.panel: str | None = None     # "rules" | "log"
+        self.hint: dict | None = None  # {"seat", "version", "event"}
+        self.panel: str | None = None  # "rules" | "log"
         self.panel_scroll = 0
         self.panel_paused_seat: int | None = None
         self.log_events: list | None = None
-        self.confirm: str | None = None   # "restart_hand" | "new_match"
-        self.revealed_upto: int | None = None   # hands whose reveal the player dismissed
+        self.confirm: str | None = None  # "restart_hand" | "new_match"
+        self.revealed_upto: int | None = None  # hands whose reveal the player dismissed
         self.toasts: list[Toast] = []
         self.flights: dict[str, Flight] = {}
         self.pass_flash: dict[int, float] = {}
@@ -101,14 +117,14 @@ class TableApp:
         self.pointer = table_input.PointerTracker(lambda: self.window_size)
         self.message = ""
         self.frame_ms: list[float] = []
-        self._line_seen: list[str] | None = None    # None: nothing seen yet on this screen
+        self._line_seen: list[str] | None = None  # None: nothing seen yet on this screen
         self._turns_seen = 0
         self._results_seen: int | None = None  # None: nothing seen yet
-        self._deal_seen: dict[int, tuple] = {}   # seat -> (hand_no, hand) of its last deal
-        self.finale: Finale | None = None        # the hand end being shown
-        self.match_end_seen = False              # the match-end screen was dismissed
-        self.on_lobby = None                     # set when a lobby opened this table
-        self.dirty = True                        # something changed: draw a frame
+        self._deal_seen: dict[int, tuple] = {}  # seat -> (hand_no, hand) of its last deal
+        self.finale: Finale | None = None  # the hand end being shown
+        self.match_end_seen = False  # the match-end screen was dismissed
+        self.on_lobby = None  # set when a lobby opened this table
+        self.dirty = True  # something changed: draw a frame
         self._last_screen: Screen | None = None
         self.sound = sound.Sounds(enabled=self.settings.sound)
 
@@ -130,8 +146,15 @@ class TableApp:
         return bool(state and action in state.allowed)
 
     def ui_state(self) -> UiState:
-        return UiState(tuple(self.seats), self.shown, self.handoff_done, self.revealed_upto or 0,
-                       self.finale, self.match_end_seen, time.monotonic())
+        return UiState(
+            tuple(self.seats),
+            self.shown,
+            self.handoff_done,
+            self.revealed_upto or 0,
+            self.finale,
+            self.match_end_seen,
+            time.monotonic(),
+        )
 
     def seat_needing_the_device(self) -> int | None:
         newest = self.newest
@@ -143,12 +166,14 @@ class TableApp:
         newest = self.newest
         if newest is not None:
             results = len(newest.view.get("results") or [])
-            if self.revealed_upto is None:       # what was over before we came is not news
+            if self.revealed_upto is None:  # what was over before we came is not news
                 self.revealed_upto = results
             self.revealed_upto = min(self.revealed_upto, results)
-        screen = screen_for(newest.view if newest else None,
-                            {seat: state.view for seat, state in self.states.items()},
-                            self.ui_state())
+        screen = screen_for(
+            newest.view if newest else None,
+            {seat: state.view for seat, state in self.states.items()},
+            self.ui_state(),
+        )
         if screen.kind in ("accept", "opener", "table") and screen.seat != self.shown:
             self._show(screen.seat)
         return screen
@@ -157,7 +182,7 @@ class TableApp:
         self.shown = seat
         self.handoff_done = seat
         self.clear_selection()
-        self._line_seen = None          # what this seat's screen shows now is not "new"
+        self._line_seen = None  # what this seat's screen shows now is not "new"
         if seat in self.states:
             self._note_changes(self.states[seat].view)
 
@@ -165,9 +190,10 @@ class TableApp:
     def open_window(self) -> pygame.Surface:
         render.clear_caches()
         pygame.display.set_caption(self.tr("app.title"))
-        if pygame.display.get_driver() != "dummy":      # headless: any size is fine
-            self._set_window_size(config.fit_to_display(self.window_size,
-                                                        pygame.display.get_desktop_sizes()))
+        if pygame.display.get_driver() != "dummy":  # headless: any size is fine
+            self._set_window_size(
+                config.fit_to_display(self.window_size, pygame.display.get_desktop_sizes())
+            )
         self.screen_surface = pygame.display.set_mode(self.window_size, pygame.RESIZABLE)
         return self.screen_surface
 
@@ -203,8 +229,9 @@ class TableApp:
             self.dirty = False
             self.hits = render.draw(self, screen, self._drawing_surface())
             if self.scale != 1.0:
-                pygame.transform.smoothscale(self._canvas, self.screen_surface.get_size(),
-                                             self.screen_surface)
+                pygame.transform.smoothscale(
+                    self._canvas, self.screen_surface.get_size(), self.screen_surface
+                )
             pygame.display.flip()
             self.frame_ms.append((time.perf_counter() - started) * 1000)
             del self.frame_ms[:-600]
@@ -220,17 +247,23 @@ class TableApp:
     def animating(self) -> bool:
         """Is anything on screen moving (so frames must keep coming)?"""
         now = time.monotonic()
-        return bool(self.flights) or bool(self.drag and self.drag.active) or \
-            any(now - t < PASS_FLASH for t in self.pass_flash.values()) or \
-            (self.finale is not None and now < self.finale.started + self.finale.hold + 0.05)
+        return (
+            bool(self.flights)
+            or bool(self.drag and self.drag.active)
+            or any(now - t < PASS_FLASH for t in self.pass_flash.values())
+            or (self.finale is not None and now < self.finale.started + self.finale.hold + 0.05)
+        )
 
     def expire(self, now: float) -> None:
         """Drop finished animations and old toasts (drawing never changes the app)."""
         duration = max(1, self.settings.anim_ms) / 1000
         before = (len(self.toasts), len(self.flights), len(self.pass_flash))
         self.toasts = [t for t in self.toasts if t.until > now]
-        self.flights = {k: f for k, f in self.flights.items()
-                        if self.settings.anim_ms and now - f.started < duration}
+        self.flights = {
+            k: f
+            for k, f in self.flights.items()
+            if self.settings.anim_ms and now - f.started < duration
+        }
         self.pass_flash = {k: t for k, t in self.pass_flash.items() if now - t < PASS_FLASH}
         if before != (len(self.toasts), len(self.flights), len(self.pass_flash)):
             self.dirty = True
@@ -288,12 +321,13 @@ class TableApp:
         seen, self._results_seen = self._results_seen, results
         if seen is None or results <= seen or not view.get("last_hand"):
             if seen is not None and results < seen:
-                self.match_end_seen = False          # a new match began
+                self.match_end_seen = False  # a new match began
             return
         now = time.monotonic()
         last = view["last_hand"]
-        self.finale = Finale(last.get("hand_no") or 0, results, now,
-                             LANDING_HOLD + self.settings.anim_ms / 1000)
+        self.finale = Finale(
+            last.get("hand_no") or 0, results, now, LANDING_HOLD + self.settings.anim_ms / 1000
+        )
         self.match_end_seen = False
         self.clear_selection()
         plays = [t for t in last.get("turns") or [] if t.get("type") == "play"]
@@ -329,7 +363,7 @@ class TableApp:
                         self.flights[item["tile"]] = Flight(item["tile"], origin, now)
             self.sound.play("tile")
         if seen is not None and len(turns) > self._turns_seen:
-            for turn in turns[self._turns_seen:]:
+            for turn in turns[self._turns_seen :]:
                 if turn.get("type") == "pass":
                     self.pass_flash[turn["seat"]] = now
                     self.sound.play("pass")
@@ -352,8 +386,9 @@ class TableApp:
             if not state.view.get("line"):
                 self.toast(self.tr("hint.open", tile=event["tile"]))
             else:
-                self.toast(self.tr("hint.play", tile=event["tile"],
-                                   end=self.tr(f"end.{self.chosen_end}")))
+                self.toast(
+                    self.tr("hint.play", tile=event["tile"], end=self.tr(f"end.{self.chosen_end}"))
+                )
         elif kind == "accept":
             self.toast(self.tr("hint.accept"))
         elif kind == "claim_redeal":
@@ -400,7 +435,7 @@ class TableApp:
         ends = self.legal_plays(seat).get(tile, [])
         if not self.my_turn(seat):
             return
-        if len(ends) == 1:               # no end: the guidance line says why, once
+        if len(ends) == 1:  # no end: the guidance line says why, once
             self.chosen_end = ends[0]
         self.sound.play("click")
 
@@ -514,9 +549,10 @@ class TableApp:
             self.command(command)
             return
         for pointer in self.pointer.feed(event):
-            if self.scale != 1.0:           # window pixels -> the drawing's pixels
-                pointer = replace(pointer, pos=self.to_drawing(pointer.pos),
-                                  start=self.to_drawing(pointer.start))
+            if self.scale != 1.0:  # window pixels -> the drawing's pixels
+                pointer = replace(
+                    pointer, pos=self.to_drawing(pointer.pos), start=self.to_drawing(pointer.start)
+                )
             self.pointer_event(pointer)
 
     def to_drawing(self, pos) -> tuple[int, int]:
@@ -527,11 +563,14 @@ class TableApp:
         text grow with the window instead of floating in an empty board."""
         self.window_size = (int(size[0]), int(size[1]))
         self.scale = ui_scale(self.window_size)
-        self.size = (round(self.window_size[0] / self.scale), round(self.window_size[1] / self.scale))
+        self.size = (
+            round(self.window_size[0] / self.scale),
+            round(self.window_size[1] / self.scale),
+        )
         self.dirty = True
 
     def hit_at(self, pos) -> tuple | None:
-        for hit in reversed(self.hits):          # drawn last = on top
+        for hit in reversed(self.hits):  # drawn last = on top
             if hit.rect.collidepoint(pos):
                 return hit.action
         return None
@@ -631,7 +670,7 @@ class TableApp:
             if name == "cancel":
                 self.close_panel()
             elif name in ("rules", "log"):
-                self.open_panel(name)          # the same key closes, the other switches
+                self.open_panel(name)  # the same key closes, the other switches
             elif name == "page_down" or name == "end_right":
                 self.scroll_panel(200 if name == "page_down" else 40)
             elif name == "page_up" or name == "end_left":
@@ -675,7 +714,9 @@ class TableApp:
             self._step_selection(-1 if name == "select_prev" else 1)
         elif name in ("end_left", "end_right"):
             self.chosen_end = "left" if name == "end_left" else "right"
-            if self.selected and self.chosen_end not in self.legal_plays(self.shown).get(self.selected, []):
+            if self.selected and self.chosen_end not in self.legal_plays(self.shown).get(
+                self.selected, []
+            ):
                 ends = self.legal_plays(self.shown).get(self.selected, [])
                 self.chosen_end = ends[0] if len(ends) == 1 else None
         elif name == "confirm":

@@ -39,6 +39,7 @@ VIEWS = Path(__file__).with_name("bench_views.json")
 
 class OfflineConnection:
     """Stands in for the network: the benchmark measures drawing, not the server."""
+
     status = "online"
     code = "BENCH1"
 
@@ -60,21 +61,30 @@ class OfflineConnection:
 
 def recorded(name: str) -> SeatState:
     data = json.loads(VIEWS.read_text(encoding="utf-8"))[name]
-    allowed = ["accept", "pause"] if name == "accept" else \
-        ["undo", "restart_hand", "new_match", "pause"]
-    return SeatState.from_json({"version": 99, "seat": data["seat"], "paused": False,
-                                "allowed": allowed, "view": data["view"]},
-                               code="BENCH1", seat=data["seat"])
+    allowed = (
+        ["accept", "pause"] if name == "accept" else ["undo", "restart_hand", "new_match", "pause"]
+    )
+    return SeatState.from_json(
+        {
+            "version": 99,
+            "seat": data["seat"],
+            "paused": False,
+            "allowed": allowed,
+            "view": data["view"],
+        },
+        code="BENCH1",
+        seat=data["seat"],
+    )
 
 
 def app_on(name: str, size: tuple[int, int]) -> tuple[TableApp, SeatState]:
     state = recorded(name)
     connection = OfflineConnection()
-    app = TableApp(connection, Settings(lang="en", speed="normal", sound=False), size=size,
-                   save_settings=False)
+    app = TableApp(
+        connection, Settings(lang="en", speed="normal", sound=False), size=size, save_settings=False
+    )
     app.open_window()
-    connection.updates.put(("ready", {"username": "bench", "seats": [state.seat],
-                                      "table": None}))
+    connection.updates.put(("ready", {"username": "bench", "seats": [state.seat], "table": None}))
     connection.updates.put(("state", state))
     app.tick([])
     return app, state
@@ -87,16 +97,24 @@ def idle_cpu(seconds: float, size: tuple[int, int]) -> dict:
     cpu, wall = time.process_time(), time.monotonic()
     app.run(seconds=seconds)
     cpu, wall = time.process_time() - cpu, time.monotonic() - wall
-    return {"idle_s": round(wall, 2), "idle_cpu_s": round(cpu, 3),
-            "idle_cpu_pct": round(100 * cpu / wall, 2), "idle_frames": len(app.frame_ms) - frames}
+    return {
+        "idle_s": round(wall, 2),
+        "idle_cpu_s": round(cpu, 3),
+        "idle_cpu_pct": round(100 * cpu / wall, 2),
+        "idle_frames": len(app.frame_ms) - frames,
+    }
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--frames", type=int, default=600)
     parser.add_argument("--size", default="1280x800")
-    parser.add_argument("--idle", type=float, default=10.0,
-                        help="seconds of the real loop waiting for the player (0: skip)")
+    parser.add_argument(
+        "--idle",
+        type=float,
+        default=10.0,
+        help="seconds of the real loop waiting for the player (0: skip)",
+    )
     parser.add_argument("--screenshot", help="save the last frame here (PNG)")
     args = parser.parse_args(argv)
     w, _, h = args.size.partition("x")
@@ -111,16 +129,20 @@ def main(argv=None) -> int:
     times = []
     for i in range(args.frames):
         if i % 60 == 0:
-            app.toast(f"frame {i}")                    # new text now and then, as in play
+            app.toast(f"frame {i}")  # new text now and then, as in play
         started = time.perf_counter()
         app.tick([])
         times.append((time.perf_counter() - started) * 1000)
     times.sort()
-    result = {"size": args.size, "frames": len(times), "line_tiles": len(view["line"]),
-              "hand_tiles": len(view["hand"]),
-              "p50_ms": round(statistics.median(times), 2),
-              "p99_ms": round(times[int(len(times) * 0.99) - 1], 2),
-              "max_ms": round(times[-1], 2)}
+    result = {
+        "size": args.size,
+        "frames": len(times),
+        "line_tiles": len(view["line"]),
+        "hand_tiles": len(view["hand"]),
+        "p50_ms": round(statistics.median(times), 2),
+        "p99_ms": round(times[int(len(times) * 0.99) - 1], 2),
+        "max_ms": round(times[-1], 2),
+    }
     if args.screenshot:
         pygame.image.save(app.screen_surface, args.screenshot)
     if args.idle > 0:

@@ -31,13 +31,13 @@ def config_path() -> Path:
 
 @dataclass
 class Settings:
-    lang: str | None = None          # None: from the system locale
+    lang: str | None = None  # None: from the system locale
     sound: bool = True
     speed: str = "normal"
     window: tuple[int, int] = (1280, 800)
-    server: str | None = None        # the lobby's server address, remembered
-    accounts: dict = field(default_factory=dict)   # server -> {"username", "token"}
-    bots: dict = field(default_factory=dict)       # server -> {level: {"username", "token"}}
+    server: str | None = None  # the lobby's server address, remembered
+    accounts: dict = field(default_factory=dict)  # server -> {"username", "token"}
+    bots: dict = field(default_factory=dict)  # server -> {level: {"username", "token"}}
 
     def account(self, server: str | None) -> dict | None:
         entry = self.accounts.get(server or "")
@@ -48,8 +48,11 @@ class Settings:
         return SPEED_MS.get(self.speed, 220)
 
     def next_speed(self) -> str:
-        self.speed = SPEEDS[(SPEEDS.index(self.speed) + 1) % len(SPEEDS)] \
-            if self.speed in SPEEDS else "normal"
+        self.speed = (
+            SPEEDS[(SPEEDS.index(self.speed) + 1) % len(SPEEDS)]
+            if self.speed in SPEEDS
+            else "normal"
+        )
         return self.speed
 
 
@@ -69,13 +72,19 @@ def load(path: Path | None = None) -> Settings:
     if settings.speed not in SPEEDS:
         settings.speed = "normal"
     if settings.lang is not None and settings.lang not in LANGUAGES:
-        settings.lang = None            # unknown: the system locale decides, as if unset
+        settings.lang = None  # unknown: the system locale decides, as if unset
     if not isinstance(settings.server, str) or not settings.server.strip():
         settings.server = None
     settings.accounts = _string_maps(settings.accounts, ("username", "token"))
-    settings.bots = {url: levels for url, levels in (settings.bots or {}).items()
-                     if isinstance(url, str) and isinstance(levels, dict)} \
-        if isinstance(settings.bots, dict) else {}
+    settings.bots = (
+        {
+            url: levels
+            for url, levels in (settings.bots or {}).items()
+            if isinstance(url, str) and isinstance(levels, dict)
+        }
+        if isinstance(settings.bots, dict)
+        else {}
+    )
     for url, levels in settings.bots.items():
         settings.bots[url] = _string_maps(levels, ("username", "token"))
     if not isinstance(settings.sound, bool):
@@ -92,13 +101,17 @@ def _string_maps(value, keys: tuple[str, ...]) -> dict:
     """{name: {key: str, ...}} entries with every key a string; anything else dropped."""
     if not isinstance(value, dict):
         return {}
-    return {name: {k: entry[k] for k in keys} for name, entry in value.items()
-            if isinstance(name, str) and isinstance(entry, dict)
-            and all(isinstance(entry.get(k), str) for k in keys)}
+    return {
+        name: {k: entry[k] for k in keys}
+        for name, entry in value.items()
+        if isinstance(name, str)
+        and isinstance(entry, dict)
+        and all(isinstance(entry.get(k), str) for k in keys)
+    }
 
 
 MIN_WINDOW = (480, 360)
-DISPLAY_MARGIN = (0, 60)        # px left for a title bar and a panel of the desktop
+DISPLAY_MARGIN = (0, 60)  # px left for a title bar and a panel of the desktop
 
 
 def fit_to_display(size: tuple[int, int], desktops: list[tuple[int, int]]) -> tuple[int, int]:
@@ -121,7 +134,7 @@ def save(settings: Settings, path: Path | None = None) -> None:
         descriptor = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
             stream.write(json.dumps(asdict(settings), indent=2))
-        os.chmod(tmp, 0o600)            # an older tmp file may have had other bits
+        os.chmod(tmp, 0o600)  # an older tmp file may have had other bits
         os.replace(tmp, path)
     except OSError:
-        pass        # settings are a comfort: never stop the game over them
+        pass  # settings are a comfort: never stop the game over them

@@ -32,7 +32,7 @@ from clients.sdk import (
     new_action_key,
 )
 
-OFFLINE_POLL = 1.0        # s between REST polls while pushes are down
+OFFLINE_POLL = 1.0  # s between REST polls while pushes are down
 
 
 def still_meant(type_: str, fields: dict, before: SeatState | None, after: SeatState) -> bool:
@@ -51,15 +51,23 @@ def still_meant(type_: str, fields: dict, before: SeatState | None, after: SeatS
     if type_ in ("play", "choose_opener") and before is not None:
         same = all(before.view.get(k) == after.view.get(k) for k in ("hand", "line", "hand_no"))
         wanted = {k: v for k, v in fields.items() if v is not None}
-        return same and any(e.get("type") == type_ and
-                            all(e.get(k) == v for k, v in wanted.items() if k != "end")
-                            for e in legal)
+        return same and any(
+            e.get("type") == type_ and all(e.get(k) == v for k, v in wanted.items() if k != "end")
+            for e in legal
+        )
     return False
 
 
 class Connection:
-    def __init__(self, base_url: str, token: str, code: str, seats: list[int] | None = None,
-                 use_push: bool = True, client: DekabesClient | None = None):
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        code: str,
+        seats: list[int] | None = None,
+        use_push: bool = True,
+        client: DekabesClient | None = None,
+    ):
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.code = code.upper()
@@ -69,8 +77,9 @@ class Connection:
         self.username = ""
         self.status = "connecting"
         self.requests_sent = 0
-        self._client = client or DekabesClient(self.base_url, token, timeout=8.0, retries=2,
-                                               user_agent="dekabes-table")
+        self._client = client or DekabesClient(
+            self.base_url, token, timeout=8.0, retries=2, user_agent="dekabes-table"
+        )
         self._commands: queue.Queue = queue.Queue()
         self._updates: queue.Queue = queue.Queue()
         self._stop = threading.Event()
@@ -78,11 +87,11 @@ class Connection:
         self._sub = None
         self.version = -1
         self._last_rest = 0.0
-        self.busy = threading.Event()     # an action is on its way
+        self.busy = threading.Event()  # an action is on its way
         self._views: dict[int, SeatState] = {}
 
     # ------------------------------------------------------------------ UI side
-    def start(self) -> "Connection":
+    def start(self) -> Connection:
         self._thread.start()
         return self
 
@@ -162,7 +171,7 @@ class Connection:
                 self._pump_pushes()
             except ConnectionLost:
                 self._set_status("offline")
-            except Exception as problem:      # never let the worker die: report and go on
+            except Exception as problem:  # never let the worker die: report and go on
                 self._emit("error", "client_error", str(problem))
 
     def _connect(self) -> None:
@@ -181,7 +190,7 @@ class Connection:
         if self.use_push:
             try:
                 self._sub = self._client.subscribe(self.code)
-            except Exception:           # pushes are a speed-up; REST polling still works
+            except Exception:  # pushes are a speed-up; REST polling still works
                 self._sub = None
 
     def _refetch(self) -> None:
@@ -235,8 +244,9 @@ class Connection:
         elif kind == "refresh":
             self._refetch()
 
-    def _act(self, seat: int, type_: str, version: int | None, fields: dict[str, Any],
-             key: str) -> None:
+    def _act(
+        self, seat: int, type_: str, version: int | None, fields: dict[str, Any], key: str
+    ) -> None:
         expected = self.version if version is None else version
         attempts = 0
         try:
@@ -244,8 +254,9 @@ class Connection:
                 attempts += 1
                 try:
                     self.requests_sent += 1
-                    state = self._client.act(self.code, seat, type_, expected_version=expected,
-                                             key=key, **fields)
+                    state = self._client.act(
+                        self.code, seat, type_, expected_version=expected, key=key, **fields
+                    )
                 except ConnectionLost:
                     self._set_status("offline")
                     if attempts >= 30:
@@ -259,8 +270,11 @@ class Connection:
                     if problem.view:
                         after = SeatState.from_json(problem.view, code=self.code, seat=seat)
                         self._state(after)
-                    if after is not None and attempts <= 3 and \
-                            still_meant(type_, fields, before, after):
+                    if (
+                        after is not None
+                        and attempts <= 3
+                        and still_meant(type_, fields, before, after)
+                    ):
                         # The table moved for reasons that do not touch this decision
                         # (another seat accepted, a pause): send it again, as a new action.
                         expected, key = after.version, new_action_key()

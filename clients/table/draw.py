@@ -53,9 +53,17 @@ def _text_surface(text: str, size: int, colour: tuple, bold: bool, wrap: int) ->
     return font(size, bold).render(text, True, colour, None, wrap)
 
 
-def text(surface: pygame.Surface, value: str, pos: tuple[int, int], size: int = 18,
-         colour=INK, bold: bool = False, anchor: str = "topleft", wrap: int = 0,
-         within: pygame.Rect | None = None) -> pygame.Rect:
+def text(
+    surface: pygame.Surface,
+    value: str,
+    pos: tuple[int, int],
+    size: int = 18,
+    colour=INK,
+    bold: bool = False,
+    anchor: str = "topleft",
+    wrap: int = 0,
+    within: pygame.Rect | None = None,
+) -> pygame.Rect:
     """Draw ``value``; ``anchor`` is a Rect attribute name (topleft, center, midtop...).
     ``within``: the box the text must stay inside, left to right — it is made smaller
     and, if that is not enough, cut with an ellipsis; it never sticks out."""
@@ -82,7 +90,9 @@ def fit_size(value: str, width: int, size: int, bold: bool = False, minimum: int
 
 
 @lru_cache(maxsize=2048)
-def fit(value: str, width: int, size: int, bold: bool = False, minimum: int = 11) -> tuple[str, int]:
+def fit(
+    value: str, width: int, size: int, bold: bool = False, minimum: int = 11
+) -> tuple[str, int]:
     """``value`` at the largest size ≤ ``size`` (not below ``minimum``) that fits ``width``
     px; cut with "…" when even the smallest size is too wide."""
     size = fit_size(value, width, size, bold, minimum)
@@ -103,9 +113,19 @@ def _pips(surface, half: pygame.Rect, n: int, colour=PIP) -> None:
         pygame.draw.circle(surface, colour, centre, radius)
 
 
-def tile(surface: pygame.Surface, rect: pygame.Rect, first: int, second: int,
-         upright: bool, *, face=IVORY, outline=(60, 60, 60), width: int = 1,
-         alpha: int = 255, shadow: bool = True) -> None:
+def tile(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    first: int,
+    second: int,
+    upright: bool,
+    *,
+    face=IVORY,
+    outline=(60, 60, 60),
+    width: int = 1,
+    alpha: int = 255,
+    shadow: bool = True,
+) -> None:
     """One domino: ``first`` on the left (or top when ``upright``), ``second`` right/bottom."""
     rect = pygame.Rect(rect)
     radius = max(2, min(rect.w, rect.h) // 7)
@@ -140,8 +160,9 @@ def tile_back(surface: pygame.Surface, rect: pygame.Rect) -> None:
     pygame.draw.rect(surface, (150, 150, 150), rect, width=1, border_radius=radius)
 
 
-def dashed_rect(surface: pygame.Surface, rect: pygame.Rect, colour, dash: int = 6,
-                width: int = 2) -> None:
+def dashed_rect(
+    surface: pygame.Surface, rect: pygame.Rect, colour, dash: int = 6, width: int = 2
+) -> None:
     x0, y0, x1, y1 = rect.left, rect.top, rect.right - 1, rect.bottom - 1
     for x in range(x0, x1, dash * 2):
         pygame.draw.line(surface, colour, (x, y0), (min(x + dash, x1), y0), width)
@@ -151,20 +172,37 @@ def dashed_rect(surface: pygame.Surface, rect: pygame.Rect, colour, dash: int = 
         pygame.draw.line(surface, colour, (x1, y), (x1, min(y + dash, y1)), width)
 
 
-def button(surface: pygame.Surface, rect: pygame.Rect, label: str, enabled: bool = True,
-           hot: bool = False, size: int = 17) -> None:
+def button(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    label: str,
+    enabled: bool = True,
+    hot: bool = False,
+    size: int = 17,
+) -> None:
     colour = BUTTON_HOT if hot else (BUTTON if enabled else BUTTON_OFF)
     pygame.draw.rect(surface, colour, rect, border_radius=8)
     if enabled:
         pygame.draw.rect(surface, (200, 205, 215), rect, width=1, border_radius=8)
-    text(surface, label, rect.center, size, WHITE if enabled else (170, 172, 176),
-         bold=enabled, anchor="center", within=rect.inflate(-16, 0))
+    text(
+        surface,
+        label,
+        rect.center,
+        size,
+        WHITE if enabled else (170, 172, 176),
+        bold=enabled,
+        anchor="center",
+        within=rect.inflate(-16, 0),
+    )
 
 
 def marker_triangle(surface: pygame.Surface, centre_x: int, top: int, size: int, colour) -> None:
     """A small ▼ above a tile: legal tiles are marked by shape, not by colour alone."""
-    pygame.draw.polygon(surface, colour, [(centre_x - size, top - size - 2),
-                                          (centre_x + size, top - size - 2), (centre_x, top - 2)])
+    pygame.draw.polygon(
+        surface,
+        colour,
+        [(centre_x - size, top - size - 2), (centre_x + size, top - size - 2), (centre_x, top - 2)],
+    )
 
 
 def clear_caches() -> None:

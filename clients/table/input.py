@@ -16,18 +16,18 @@ from dataclasses import dataclass
 
 import pygame
 
-DRAG_THRESHOLD = 12          # px a pointer must move before a press becomes a drag
-TOUCH_MOUSE_ID = -1          # SDL_TOUCH_MOUSEID as pygame reports it
+DRAG_THRESHOLD = 12  # px a pointer must move before a press becomes a drag
+TOUCH_MOUSE_ID = -1  # SDL_TOUCH_MOUSEID as pygame reports it
 
 
 @dataclass(frozen=True)
 class Pointer:
-    kind: str                    # "down" | "move" | "up" | "wheel" | "cancel"
+    kind: str  # "down" | "move" | "up" | "wheel" | "cancel"
     pos: tuple[int, int]
-    source: str = "mouse"        # "mouse" | "touch"
-    dragging: bool = False       # move/up: the press has become a drag
+    source: str = "mouse"  # "mouse" | "touch"
+    dragging: bool = False  # move/up: the press has become a drag
     start: tuple[int, int] = (0, 0)
-    dy: int = 0                  # wheel
+    dy: int = 0  # wheel
 
 
 def is_synthesized_from_touch(event) -> bool:
@@ -36,12 +36,12 @@ def is_synthesized_from_touch(event) -> bool:
 
 class PointerTracker:
     def __init__(self, size_getter):
-        self._size = size_getter            # () -> (w, h) of the window, for finger coords
-        self.active: tuple[str, object] | None = None   # (source, finger id)
+        self._size = size_getter  # () -> (w, h) of the window, for finger coords
+        self.active: tuple[str, object] | None = None  # (source, finger id)
         self.start = (0, 0)
         self.pos = (0, 0)
         self.dragging = False
-        self.ignored_synthetic = 0          # how many synthesised mouse events were dropped
+        self.ignored_synthetic = 0  # how many synthesised mouse events were dropped
 
     def _finger_pos(self, event) -> tuple[int, int]:
         w, h = self._size()
@@ -49,15 +49,19 @@ class PointerTracker:
 
     def feed(self, event) -> list[Pointer]:
         t = event.type
-        if t in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION,
-                 pygame.MOUSEWHEEL):
+        if t in (
+            pygame.MOUSEBUTTONDOWN,
+            pygame.MOUSEBUTTONUP,
+            pygame.MOUSEMOTION,
+            pygame.MOUSEWHEEL,
+        ):
             if is_synthesized_from_touch(event):
                 self.ignored_synthetic += 1
                 return []
         if t == pygame.MOUSEWHEEL:
             return [Pointer("wheel", self.pos, dy=int(event.y))]
         if t == pygame.MOUSEBUTTONDOWN:
-            if event.button in (4, 5):       # old-style wheel
+            if event.button in (4, 5):  # old-style wheel
                 return [Pointer("wheel", event.pos, dy=1 if event.button == 4 else -1)]
             if event.button != 1 or self.active is not None:
                 return []
@@ -114,19 +118,36 @@ class PointerTracker:
 # Key -> command. Letters are matched by key code, so they work with any layout that
 # produces Latin letters; arrows, Enter, Esc and F-keys work everywhere.
 KEYS = {
-    pygame.K_LEFT: "select_prev", pygame.K_RIGHT: "select_next",
+    pygame.K_LEFT: "select_prev",
+    pygame.K_RIGHT: "select_next",
     pygame.K_TAB: "select_next",
-    pygame.K_UP: "end_left", pygame.K_DOWN: "end_right",
-    pygame.K_LEFTBRACKET: "end_left", pygame.K_RIGHTBRACKET: "end_right",
-    pygame.K_HOME: "end_left", pygame.K_END: "end_right",
-    pygame.K_RETURN: "confirm", pygame.K_KP_ENTER: "confirm", pygame.K_SPACE: "confirm",
-    pygame.K_ESCAPE: "cancel", pygame.K_BACKSPACE: "cancel",
-    pygame.K_h: "hint", pygame.K_u: "undo", pygame.K_y: "redo",
-    pygame.K_r: "rules", pygame.K_F1: "rules", pygame.K_l: "log", pygame.K_F2: "log",
-    pygame.K_g: "language", pygame.K_m: "sound", pygame.K_s: "speed",
-    pygame.K_c: "claim_redeal", pygame.K_a: "accept",
-    pygame.K_1: "choose_1", pygame.K_2: "choose_2",
-    pygame.K_PAGEUP: "page_up", pygame.K_PAGEDOWN: "page_down",
+    pygame.K_UP: "end_left",
+    pygame.K_DOWN: "end_right",
+    pygame.K_LEFTBRACKET: "end_left",
+    pygame.K_RIGHTBRACKET: "end_right",
+    pygame.K_HOME: "end_left",
+    pygame.K_END: "end_right",
+    pygame.K_RETURN: "confirm",
+    pygame.K_KP_ENTER: "confirm",
+    pygame.K_SPACE: "confirm",
+    pygame.K_ESCAPE: "cancel",
+    pygame.K_BACKSPACE: "cancel",
+    pygame.K_h: "hint",
+    pygame.K_u: "undo",
+    pygame.K_y: "redo",
+    pygame.K_r: "rules",
+    pygame.K_F1: "rules",
+    pygame.K_l: "log",
+    pygame.K_F2: "log",
+    pygame.K_g: "language",
+    pygame.K_m: "sound",
+    pygame.K_s: "speed",
+    pygame.K_c: "claim_redeal",
+    pygame.K_a: "accept",
+    pygame.K_1: "choose_1",
+    pygame.K_2: "choose_2",
+    pygame.K_PAGEUP: "page_up",
+    pygame.K_PAGEDOWN: "page_down",
 }
 
 

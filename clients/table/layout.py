@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pygame import Rect
 
 POSITIONS = ("bottom", "right", "top", "left")
-MIN_TOUCH = 44          # px: the smallest touch target (issue 5)
+MIN_TOUCH = 44  # px: the smallest touch target (issue 5)
 
 
 def seat_position(viewer: int, seat: int) -> str:
@@ -44,22 +44,23 @@ def touch_rect(rect: Rect, minimum: int = MIN_TOUCH) -> Rect:
 @dataclass
 class Placed:
     """One slot of the laid-out line: a tile, or the target slot of an open end."""
-    kind: str                  # "tile" | "target"
+
+    kind: str  # "tile" | "target"
     rect: Rect
-    index: int                 # position in the line; -1 for the left target, len for the right
+    index: int  # position in the line; -1 for the left target, len for the right
     tile: str | None = None
-    left: int | None = None    # the number drawn on the screen-left (or top) half
-    right: int | None = None   # ... on the screen-right (or bottom) half
-    across: bool = False       # a double, drawn across the line (upright)
-    end: str | None = None     # targets: "left" | "right" | None (empty line: the first tile)
-    forward: bool = True       # the row runs left-to-right
+    left: int | None = None  # the number drawn on the screen-left (or top) half
+    right: int | None = None  # ... on the screen-right (or bottom) half
+    across: bool = False  # a double, drawn across the line (upright)
+    end: str | None = None  # targets: "left" | "right" | None (empty line: the first tile)
+    forward: bool = True  # the row runs left-to-right
 
 
 @dataclass
 class LineLayout:
-    unit: int                              # short side of a tile; the long side is 2 * unit
+    unit: int  # short side of a tile; the long side is 2 * unit
     tiles: list[Placed] = field(default_factory=list)
-    targets: dict[str, Placed] = field(default_factory=dict)   # "left"/"right" or "center"
+    targets: dict[str, Placed] = field(default_factory=dict)  # "left"/"right" or "center"
     rows: int = 1
 
     def target_hit(self, key: str) -> Rect:
@@ -123,7 +124,8 @@ def layout_line(line: list[dict], area: Rect, max_unit: int = 36, min_unit: int 
         unit = 2
         gap, row_gap = 1, 2
         rows = _pack([width_of(it, unit) for it in items], max(area.w, 2 * unit), gap) or [
-            list(range(len(items)))]
+            list(range(len(items)))
+        ]
 
     widths = [width_of(it, unit) for it in items]
     row_widths = [sum(widths[i] for i in r) + gap * (len(r) - 1) for r in rows]
@@ -137,7 +139,7 @@ def layout_line(line: list[dict], area: Rect, max_unit: int = 36, min_unit: int 
         last = r == len(rows) - 1
         extra = 0.0
         if not last and len(members) > 1:
-            extra = (block_w - row_widths[r]) / (len(members) - 1)   # justify: the snake turns
+            extra = (block_w - row_widths[r]) / (len(members) - 1)  # justify: the snake turns
         row_y = by + r * (2 * unit + row_gap)
         cursor = float(bx if forward else bx + block_w)
         for k, i in enumerate(members):
@@ -156,8 +158,18 @@ def layout_line(line: list[dict], area: Rect, max_unit: int = 36, min_unit: int 
                 rect = Rect(round(x), row_y + (2 * unit - h) // 2, w, h)
                 a, b = item.get("a"), item.get("b")
                 left, right = (a, b) if forward else (b, a)
-                result.tiles.append(Placed("tile", rect, ref, tile=item.get("tile"), left=left,
-                                           right=right, across=across, forward=forward))
+                result.tiles.append(
+                    Placed(
+                        "tile",
+                        rect,
+                        ref,
+                        tile=item.get("tile"),
+                        left=left,
+                        right=right,
+                        across=across,
+                        forward=forward,
+                    )
+                )
             else:
                 rect = Rect(round(x), row_y + unit // 2, w, unit)
                 key = ref or "center"
@@ -166,8 +178,9 @@ def layout_line(line: list[dict], area: Rect, max_unit: int = 36, min_unit: int 
     return result
 
 
-def ghost_numbers(tile: str, end: str | None, ends: list[int] | None,
-                  slot: Placed) -> tuple[int, int, bool]:
+def ghost_numbers(
+    tile: str, end: str | None, ends: list[int] | None, slot: Placed
+) -> tuple[int, int, bool]:
     """How a ghost of ``tile`` placed at ``end`` is drawn in its target slot:
     (screen-left number, screen-right number, across). The touching number faces the line."""
     x, y = (int(p) for p in tile.split("-"))
@@ -197,10 +210,10 @@ class TableLayout:
     board: Rect
     hand: Rect
     me_label: Rect
-    seats: dict[str, Rect]           # "right" | "top" | "left" seat boxes
-    buttons: list[Rect]              # toolbar, in the order asked for
+    seats: dict[str, Rect]  # "right" | "top" | "left" seat boxes
+    buttons: list[Rect]  # toolbar, in the order asked for
     toolbar: Rect
-    message: Rect                    # one line of guidance above the hand
+    message: Rect  # one line of guidance above the hand
 
 
 def layout_table(width: int, height: int, n_buttons: int) -> TableLayout:
@@ -218,18 +231,25 @@ def layout_table(width: int, height: int, n_buttons: int) -> TableLayout:
         r, c = divmod(i, per_row)
         in_row = min(per_row, n_buttons - r * per_row)
         bw = (width - 4 * (in_row + 1)) / in_row
-        buttons.append(Rect(round(4 + c * (bw + 4)), toolbar.y + 4 + r * (button_h + 4),
-                            max(MIN_TOUCH, round(bw)), button_h))
-    low = height < 420                   # a low window: the board needs every pixel
+        buttons.append(
+            Rect(
+                round(4 + c * (bw + 4)),
+                toolbar.y + 4 + r * (button_h + 4),
+                max(MIN_TOUCH, round(bw)),
+                button_h,
+            )
+        )
+    low = height < 420  # a low window: the board needs every pixel
     hand_h = int(max(80 if low else 96, min(190, (height - top_h - toolbar_h) * 0.26)))
     hand = Rect(0, toolbar.y - hand_h, width, hand_h)
     message = Rect(8, hand.y - 30, width - 16, 28)
     side_w = int(max(84, min(180, width * 0.13)))
     top_box_h = int(max(44 if low else 52, min(78, height * 0.09)))
-    top_w = min(320, width - 2 * side_w - 24)          # between the side boxes
+    top_w = min(320, width - 2 * side_w - 24)  # between the side boxes
     top_box = Rect(width // 2 - top_w // 2, top_h + 4, top_w, top_box_h)
-    board = Rect(side_w + 8, top_box.bottom + 6, width - 2 * side_w - 16,
-                 message.y - top_box.bottom - 10)
+    board = Rect(
+        side_w + 8, top_box.bottom + 6, width - 2 * side_w - 16, message.y - top_box.bottom - 10
+    )
     # Side boxes: centred on the board, but never over the message line below them.
     room = Rect(0, top_h + 4, side_w, message.y - 4 - (top_h + 4))
     side_h = int(min(room.h, max(96, min(170, board.h * 0.6))))
@@ -240,8 +260,17 @@ def layout_table(width: int, height: int, n_buttons: int) -> TableLayout:
         "right": Rect(width - side_w - 4, side_y, side_w, side_h),
     }
     me_label = Rect(8, hand.y + 4, min(360, width // 3), 24)
-    return TableLayout((width, height), Rect(0, 0, width, top_h), board, hand, me_label,
-                       seats, buttons, toolbar, message)
+    return TableLayout(
+        (width, height),
+        Rect(0, 0, width, top_h),
+        board,
+        hand,
+        me_label,
+        seats,
+        buttons,
+        toolbar,
+        message,
+    )
 
 
 def layout_hand(area: Rect, count: int, lift: int = 14, max_unit: int = 46) -> list[Rect]:
@@ -258,11 +287,13 @@ def layout_hand(area: Rect, count: int, lift: int = 14, max_unit: int = 46) -> l
     return [Rect(x0 + i * step, y, unit, 2 * unit) for i in range(count)]
 
 
-def centered_buttons(area: Rect, labels_w: list[int], height: int = 56, gap: int = 16) -> list[Rect]:
+def centered_buttons(
+    area: Rect, labels_w: list[int], height: int = 56, gap: int = 16
+) -> list[Rect]:
     """A row of buttons centred in ``area`` (dialogs); widths from their labels."""
     widths = [max(MIN_TOUCH * 3, w + 48) for w in labels_w]
     total = sum(widths) + gap * (len(widths) - 1)
-    if total > area.w - 16:       # too wide: stack them
+    if total > area.w - 16:  # too wide: stack them
         rects = []
         y = area.y
         for w in widths:

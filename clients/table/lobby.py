@@ -20,7 +20,8 @@ from urllib.parse import urlsplit
 
 import pygame
 
-from clients.table import config, input as table_input
+from clients.table import config
+from clients.table import input as table_input
 from clients.table.i18n import Translator, detect_language, next_language
 from clients.table.lobby_service import LeagueInfo, LobbyService, TableEntry
 from clients.table.ui import Hit, Screen, Toast
@@ -48,7 +49,7 @@ def normalise_server(text: str) -> str | None:
         text = "http://" + text
     try:
         parts = urlsplit(text)
-        parts.port                                   # raises on a bad port
+        parts.port  # raises on a bad port
     except ValueError:
         return None
     if parts.scheme not in ("http", "https") or not parts.hostname or " " in text:
@@ -57,9 +58,17 @@ def normalise_server(text: str) -> str | None:
 
 
 class Lobby:
-    def __init__(self, settings: config.Settings, service: LobbyService | None = None,
-                 lang: str | None = None, size=(1280, 800), save_settings: bool = True,
-                 server: str | None = None, on_open=None, start_runner=None):
+    def __init__(
+        self,
+        settings: config.Settings,
+        service: LobbyService | None = None,
+        lang: str | None = None,
+        size=(1280, 800),
+        save_settings: bool = True,
+        server: str | None = None,
+        on_open=None,
+        start_runner=None,
+    ):
         self.settings = settings
         self.save_settings = save_settings
         if lang:
@@ -69,21 +78,23 @@ class Lobby:
         self.service = service or LobbyService()
         self.on_open = on_open
         self._start_runner = start_runner
-        self.runners: dict[str, object] = {}     # bot username -> its runner process
+        self.runners: dict[str, object] = {}  # bot username -> its runner process
         self.screen_surface: pygame.Surface | None = None
         self.running = True
         self.hits: list[Hit] = []
         self.pointer = table_input.PointerTracker(lambda: self.size)
         self.toasts: list[Toast] = []
-        self.message: tuple[str, bool] | None = None     # (text, is_error) under the form
+        self.message: tuple[str, bool] | None = None  # (text, is_error) under the form
         self.status = "connecting"
         self.busy = False
         self.username: str | None = None
         self.server = normalise_server(server or self.settings.server or "") or ""
-        self.fields = {"server": TextField("server", self.server or "http://127.0.0.1:8000"),
-                       "username": TextField("username"),
-                       "password": TextField("password", secret=True),
-                       "code": TextField("code")}
+        self.fields = {
+            "server": TextField("server", self.server or "http://127.0.0.1:8000"),
+            "username": TextField("username"),
+            "password": TextField("password", secret=True),
+            "code": TextField("code"),
+        }
         self.focus = "username" if self.server else "server"
         self.unfinished: list[TableEntry] = []
         self.finished: list[TableEntry] = []
@@ -91,7 +102,7 @@ class Lobby:
         self._league_seen: set[str] = set()
         self.create_seats = {2: "bot", 3: "bot", 4: "bot"}
         self.level = "house"
-        self._waiting_bot: str | None = None      # a create waiting for its computer account
+        self._waiting_bot: str | None = None  # a create waiting for its computer account
         self.dirty = True
         self.frames = 0
         self.service.start()
@@ -125,6 +136,7 @@ class Lobby:
         screen = self.decide()
         if self.screen_surface is not None and (force or self.dirty):
             from clients.table import lobby_render
+
             self.dirty = False
             self.hits = lobby_render.draw(self, screen)
             pygame.display.flip()
@@ -175,7 +187,7 @@ class Lobby:
         self.server, self.username = server, username
         self.settings.server = server
         self.settings.accounts[server] = {"username": username, "token": token}
-        self.fields["password"].value = ""            # never kept
+        self.fields["password"].value = ""  # never kept
         self.say(None)
         self._save()
 
@@ -197,8 +209,10 @@ class Lobby:
         self.league = info
 
     def _take_bot(self, level: str, username: str, token: str) -> None:
-        self.settings.bots.setdefault(self.server, {})[level] = {"username": username,
-                                                                 "token": token}
+        self.settings.bots.setdefault(self.server, {})[level] = {
+            "username": username,
+            "token": token,
+        }
         self._save()
         self._ensure_runner(username, token, level)
         if self._waiting_bot == level:
@@ -208,8 +222,9 @@ class Lobby:
     def error_text(self, code: str, context: str) -> str:
         """The server's code as a sentence for what the player just tried."""
         if code == "not_authenticated":
-            return self.tr("lobby.err.wrong_password" if context == "sign_in"
-                           else "lobby.err.session_over")
+            return self.tr(
+                "lobby.err.wrong_password" if context == "sign_in" else "lobby.err.session_over"
+            )
         if code == "validation_error" and context == "sign_in":
             return self.tr("lobby.err.register_invalid")
         if code == "connection_lost" and context in ("sign_in", "resume"):
@@ -217,7 +232,7 @@ class Lobby:
         if code == "not_found" and context == "sign_in":
             return self.tr("lobby.err.bad_server")
         if code == "validation_error" and context == "create" and self.level == "house":
-            return self.tr("lobby.err.no_house")      # no "house" bot account there
+            return self.tr("lobby.err.no_house")  # no "house" bot account there
         return self.tr.error(code, code)
 
     def _error(self, code: str, context: str) -> None:
@@ -225,7 +240,7 @@ class Lobby:
         self._waiting_bot = None
         text = self.error_text(code, context)
         if code == "not_authenticated" and context in ("resume", "refresh"):
-            self.settings.accounts.pop(self.server, None)      # the token is dead
+            self.settings.accounts.pop(self.server, None)  # the token is dead
             self.username = None
             self._save()
         if self.username is None:
@@ -255,8 +270,10 @@ class Lobby:
         self.service.sign_out()
 
     def create(self) -> None:
-        seats = {1: "human", **{n: ("human" if k == "human" else "bot")
-                                for n, k in self.create_seats.items()}}
+        seats = {
+            1: "human",
+            **{n: ("human" if k == "human" else "bot") for n, k in self.create_seats.items()},
+        }
         bot_seats = [n for n, k in seats.items() if k == "bot"]
         bots = {}
         if bot_seats:
@@ -265,7 +282,7 @@ class Lobby:
             else:
                 account = self.settings.bots.get(self.server, {}).get(self.level)
                 if account is None:
-                    self._waiting_bot = self.level        # make it first, then create
+                    self._waiting_bot = self.level  # make it first, then create
                     self.service.make_bot(self.level)
                     return
                 name = account["username"]
@@ -282,7 +299,7 @@ class Lobby:
 
     def open_table(self, code: str) -> None:
         self.busy = True
-        self.service.join(code)             # finds my seats there (or a free one)
+        self.service.join(code)  # finds my seats there (or a free one)
 
     def open_url(self, url: str) -> None:
         webbrowser.open(url)
@@ -310,8 +327,12 @@ class Lobby:
         """Each of my computer accounts seated at an unfinished table plays while the
         lobby is open (the club's house computers are the server's business)."""
         mine = self.settings.bots.get(self.server, {})
-        seated = {info.player for entry in self.unfinished
-                  for info in entry.table.seats.values() if info.is_bot}
+        seated = {
+            info.player
+            for entry in self.unfinished
+            for info in entry.table.seats.values()
+            if info.is_bot
+        }
         for level, account in mine.items():
             if account["username"] in seated:
                 self._ensure_runner(account["username"], account["token"], level)
@@ -326,6 +347,7 @@ class Lobby:
 
     def stop_runners(self) -> None:
         from clients.bots.launch import stop_runner
+
         for username, process in list(self.runners.items()):
             stop_runner(process)
             self.runners.pop(username, None)

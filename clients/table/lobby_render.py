@@ -45,8 +45,9 @@ def _field(lobby, surface, frame, rect: pygame.Rect, name: str, label: str) -> N
     d.text(surface, label, (rect.x, rect.y - 20), 15, d.WHITE, within=rect)
     focused = lobby.focus == name
     pygame.draw.rect(surface, d.PANEL, rect, border_radius=8)
-    pygame.draw.rect(surface, d.GOLD if focused else d.MUTED, rect, width=3 if focused else 1,
-                     border_radius=8)
+    pygame.draw.rect(
+        surface, d.GOLD if focused else d.MUTED, rect, width=3 if focused else 1, border_radius=8
+    )
     shown = field.shown()
     inner = rect.inflate(-20, 0)
     # the end of a long value stays in sight (that is where one types)
@@ -56,11 +57,17 @@ def _field(lobby, surface, frame, rect: pygame.Rect, name: str, label: str) -> N
         while value and d.text_width("…" + value, 18) > inner.w:
             value = value[1:]
         value, size = "…" + value, 18
-    drawn = d.text(surface, value, (inner.x, rect.centery), size, d.INK, anchor="midleft",
-                   within=inner)
-    if focused:                     # a steady caret: a blinking one would keep redrawing
-        pygame.draw.line(surface, d.INK, (min(inner.right, drawn.right + 2), rect.y + 10),
-                         (min(inner.right, drawn.right + 2), rect.bottom - 10), 2)
+    drawn = d.text(
+        surface, value, (inner.x, rect.centery), size, d.INK, anchor="midleft", within=inner
+    )
+    if focused:  # a steady caret: a blinking one would keep redrawing
+        pygame.draw.line(
+            surface,
+            d.INK,
+            (min(inner.right, drawn.right + 2), rect.y + 10),
+            (min(inner.right, drawn.right + 2), rect.bottom - 10),
+            2,
+        )
     frame.hit(rect, "field", name)
 
 
@@ -80,32 +87,61 @@ def draw_sign_in(lobby, surface, frame) -> None:
     card.center = (w // 2, h // 2)
     pygame.draw.rect(surface, d.FELT_DARK, card, border_radius=16)
     inner = card.inflate(-40, 0)
-    d.text(surface, tr("lobby.title"), (card.centerx, card.y + 16), 26, d.WHITE, bold=True,
-           anchor="midtop", within=inner)
+    d.text(
+        surface,
+        tr("lobby.title"),
+        (card.centerx, card.y + 16),
+        26,
+        d.WHITE,
+        bold=True,
+        anchor="midtop",
+        within=inner,
+    )
     language = pygame.Rect(w - 150, 8, 140, 44)
     _button(surface, frame, language, tr("btn.language"), "language")
     y = card.y + 86
     field_h = 44 if card.h >= 440 else 38
     step = field_h + 34 if card.h >= 440 else field_h + 28
-    for name, key in (("server", "lobby.server"), ("username", "lobby.username"),
-                      ("password", "lobby.password")):
+    for name, key in (
+        ("server", "lobby.server"),
+        ("username", "lobby.username"),
+        ("password", "lobby.password"),
+    ):
         _field(lobby, surface, frame, pygame.Rect(inner.x, y, inner.w, field_h), name, tr(key))
         y += step
     buttons = pygame.Rect(inner.x, y - 10, inner.w, 50)
     half = (buttons.w - GAP) // 2
-    _button(surface, frame, pygame.Rect(buttons.x, buttons.y, half, buttons.h), tr("btn.sign_in"),
-            "sign_in", enabled=not lobby.busy)
-    _button(surface, frame, pygame.Rect(buttons.right - half, buttons.y, half, buttons.h),
-            tr("btn.register"), "register", enabled=not lobby.busy)
+    _button(
+        surface,
+        frame,
+        pygame.Rect(buttons.x, buttons.y, half, buttons.h),
+        tr("btn.sign_in"),
+        "sign_in",
+        enabled=not lobby.busy,
+    )
+    _button(
+        surface,
+        frame,
+        pygame.Rect(buttons.right - half, buttons.y, half, buttons.h),
+        tr("btn.register"),
+        "register",
+        enabled=not lobby.busy,
+    )
     y = buttons.bottom + 12
     if lobby.message:
         text, error = lobby.message
-        d.text(surface, text, (card.centerx, y), 16, (255, 190, 180) if error else d.WHITE,
-               anchor="midtop", wrap=inner.w)
+        d.text(
+            surface,
+            text,
+            (card.centerx, y),
+            16,
+            (255, 190, 180) if error else d.WHITE,
+            anchor="midtop",
+            wrap=inner.w,
+        )
     status = _status_line(lobby)
     if status and not lobby.message:
-        d.text(surface, status[0], (card.centerx, y), 16, status[1], anchor="midtop",
-               within=inner)
+        d.text(surface, status[0], (card.centerx, y), 16, status[1], anchor="midtop", within=inner)
 
 
 # ---------------------------------------------------------------------------- the lobby
@@ -114,8 +150,11 @@ def draw_home(lobby, surface, frame) -> None:
     tr = lobby.tr
     bar = pygame.Rect(0, 0, w, 56)
     pygame.draw.rect(surface, d.FELT_DARK, bar)
-    labels = [(tr("btn.sign_out"), "sign_out"), (tr("btn.language"), "language"),
-              (tr("btn.refresh"), "refresh")]
+    labels = [
+        (tr("btn.sign_out"), "sign_out"),
+        (tr("btn.language"), "language"),
+        (tr("btn.refresh"), "refresh"),
+    ]
     x = w - 8
     for label, action in labels:
         bw = min(170, max(100, d.text_width(label, 16, True) + 28))
@@ -123,25 +162,39 @@ def draw_home(lobby, surface, frame) -> None:
         _button(surface, frame, pygame.Rect(x, 6, bw, 44), label, action, size=16)
         x -= 8
     who = tr("lobby.signed_in", user=lobby.username, server=lobby.server)
-    d.text(surface, who, (12, bar.centery), 17, d.WHITE, bold=True, anchor="midleft",
-           within=pygame.Rect(12, 0, max(40, x - 20), bar.h))
+    d.text(
+        surface,
+        who,
+        (12, bar.centery),
+        17,
+        d.WHITE,
+        bold=True,
+        anchor="midleft",
+        within=pygame.Rect(12, 0, max(40, x - 20), bar.h),
+    )
     top = bar.bottom + 8
     status = _status_line(lobby)
     if status:
-        d.text(surface, status[0], (12, top), 16, status[1], within=pygame.Rect(12, top, w - 24, 20))
+        d.text(
+            surface, status[0], (12, top), 16, status[1], within=pygame.Rect(12, top, w - 24, 20)
+        )
         top += 26
-    if w >= 600:                  # two columns: the forms stay reachable
+    if w >= 600:  # two columns: the forms stay reachable
         left = pygame.Rect(12, top, int(w * (0.56 if w >= 900 else 0.5)) - 18, h - top - 12)
         right = pygame.Rect(left.right + 12, top, w - left.right - 24, h - top - 12)
         y = draw_join(lobby, surface, frame, left, left.y)
         draw_tables(lobby, surface, frame, pygame.Rect(left.x, y, left.w, left.bottom - y))
         draw_side(lobby, surface, frame, right)
-    else:                         # one column: the forms first, the lists below them
+    else:  # one column: the forms first, the lists below them
         column = pygame.Rect(12, top, w - 24, h - top - 12)
         y = draw_join(lobby, surface, frame, column, column.y)
         y = draw_side(lobby, surface, frame, pygame.Rect(column.x, y, column.w, column.bottom - y))
-        draw_tables(lobby, surface, frame,
-                    pygame.Rect(column.x, y + GAP, column.w, max(0, column.bottom - y - GAP)))
+        draw_tables(
+            lobby,
+            surface,
+            frame,
+            pygame.Rect(column.x, y + GAP, column.w, max(0, column.bottom - y - GAP)),
+        )
 
 
 def _section(surface, title: str, area: pygame.Rect, y: int) -> int:
@@ -149,8 +202,9 @@ def _section(surface, title: str, area: pygame.Rect, y: int) -> int:
     return y + 30
 
 
-def _row(surface, frame, area: pygame.Rect, y: int, text: str, sub: str,
-         button: tuple[str, tuple] | None) -> int:
+def _row(
+    surface, frame, area: pygame.Rect, y: int, text: str, sub: str, button: tuple[str, tuple] | None
+) -> int:
     row = pygame.Rect(area.x, y, area.w, ROW_H - 6)
     pygame.draw.rect(surface, d.PANEL, row, border_radius=8)
     room = row.w - 20
@@ -191,8 +245,15 @@ def draw_tables(lobby, surface, frame, area: pygame.Rect) -> int:
         y += 30
     for entry in casual[:rows_left]:
         phase = tr(f"lobby.phase.{entry.table.phase}") if entry.table.phase else ""
-        y = _row(surface, frame, area, y, f"{entry.table.code} · {phase}",
-                 _players(lobby, entry), (tr("btn.open"), ("open", entry.table.code)))
+        y = _row(
+            surface,
+            frame,
+            area,
+            y,
+            f"{entry.table.code} · {phase}",
+            _players(lobby, entry),
+            (tr("btn.open"), ("open", entry.table.code)),
+        )
     y = _section(surface, tr("lobby.finished"), area, y + GAP)
     if not lobby.finished:
         d.text(surface, tr("lobby.no_finished"), (area.x, y), 16, (210, 230, 215), within=area)
@@ -204,8 +265,15 @@ def draw_tables(lobby, surface, frame, area: pygame.Rect) -> int:
             result = tr("lobby.winner", team=entry.winner, a=entry.scores[0], b=entry.scores[1])
         button = (tr("btn.replay"), ("replay", entry.replay)) if entry.replay else None
         created = (entry.table.raw.get("created_at") or "")[:16].replace("T", " ")
-        y = _row(surface, frame, area, y, f"{entry.table.code} · {result}".rstrip(" ·"),
-                 f"{created} · {_players(lobby, entry)}".strip(" ·"), button)
+        y = _row(
+            surface,
+            frame,
+            area,
+            y,
+            f"{entry.table.code} · {result}".rstrip(" ·"),
+            f"{created} · {_players(lobby, entry)}".strip(" ·"),
+            button,
+        )
     return y
 
 
@@ -225,30 +293,61 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
     height = 76 if not league.supported else 80 + ROW_H * max(1, len(tables[:2]))
     card = _card(surface, area, y, height)
     inner = card.inflate(-24, 0)
-    d.text(surface, tr("lobby.league"), (inner.x, card.y + 10), 20, d.WHITE, bold=True,
-           within=inner)
+    d.text(
+        surface, tr("lobby.league"), (inner.x, card.y + 10), 20, d.WHITE, bold=True, within=inner
+    )
     if not league.supported:
-        d.text(surface, tr("lobby.league_unsupported"), (inner.x, card.y + 44), 15,
-               (210, 230, 215), within=inner)
+        d.text(
+            surface,
+            tr("lobby.league_unsupported"),
+            (inner.x, card.y + 44),
+            15,
+            (210, 230, 215),
+            within=inner,
+        )
     else:
         clubs = ", ".join(league.clubs) if league.clubs else tr("lobby.no_clubs")
-        d.text(surface, f"{tr('lobby.clubs')}: {clubs}", (inner.x, card.y + 44), 15,
-               (210, 230, 215), within=inner)
+        d.text(
+            surface,
+            f"{tr('lobby.clubs')}: {clubs}",
+            (inner.x, card.y + 44),
+            15,
+            (210, 230, 215),
+            within=inner,
+        )
         ty = card.y + 72
         if not tables:
-            d.text(surface, tr("lobby.league_none"), (inner.x, ty + 6), 15, (210, 230, 215),
-                   within=inner)
+            d.text(
+                surface,
+                tr("lobby.league_none"),
+                (inner.x, ty + 6),
+                15,
+                (210, 230, 215),
+                within=inner,
+            )
         for table in tables[:2]:
-            text = tr("lobby.league_table", club=table.get("club") or "", round=table.get("round") or "",
-                      code=table.get("code"))
-            ty = _row(surface, frame, inner, ty, text, tr("lobby.rated"),
-                      (tr("btn.play_now"), ("open", table.get("code"))))
+            text = tr(
+                "lobby.league_table",
+                club=table.get("club") or "",
+                round=table.get("round") or "",
+                code=table.get("code"),
+            )
+            ty = _row(
+                surface,
+                frame,
+                inner,
+                ty,
+                text,
+                tr("lobby.rated"),
+                (tr("btn.play_now"), ("open", table.get("code"))),
+            )
     y = card.bottom + GAP
     # A new casual table: who sits where, how strong the computers are.
     card = _card(surface, area, y, 44 + 150 + 48 + 14)
     inner = card.inflate(-24, 0)
-    d.text(surface, tr("lobby.new_table"), (inner.x, card.y + 10), 20, d.WHITE, bold=True,
-           within=inner)
+    d.text(
+        surface, tr("lobby.new_table"), (inner.x, card.y + 10), 20, d.WHITE, bold=True, within=inner
+    )
     half = (inner.w - GAP) // 2
     by = card.y + 44
     d.button(surface, pygame.Rect(inner.x, by, half, 44), tr("lobby.seat_me"), False, size=15)
@@ -258,10 +357,23 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
         key = "lobby.seat_bot" if lobby.create_seats[n] == "bot" else "lobby.seat_human"
         _button(surface, frame, rect, tr(key, n=n), "seat", n, size=15)
     level = pygame.Rect(inner.x, by + 100, inner.w, 44)
-    _button(surface, frame, level, tr("lobby.level", level=tr(f"level.{lobby.level}")), "level",
-            enabled="bot" in lobby.create_seats.values(), size=15)
-    _button(surface, frame, pygame.Rect(inner.x, by + 150, inner.w, 48), tr("btn.create"),
-            "create", enabled=not lobby.busy)
+    _button(
+        surface,
+        frame,
+        level,
+        tr("lobby.level", level=tr(f"level.{lobby.level}")),
+        "level",
+        enabled="bot" in lobby.create_seats.values(),
+        size=15,
+    )
+    _button(
+        surface,
+        frame,
+        pygame.Rect(inner.x, by + 150, inner.w, 48),
+        tr("btn.create"),
+        "create",
+        enabled=not lobby.busy,
+    )
     return card.bottom + GAP
 
 
@@ -270,13 +382,20 @@ def draw_join(lobby, surface, frame, area: pygame.Rect, y: int) -> int:
     tr = lobby.tr
     card = _card(surface, area, y, 100)
     inner = card.inflate(-24, 0)
-    d.text(surface, tr("lobby.join_title"), (inner.x, card.y + 6), 18, d.WHITE, bold=True,
-           within=inner)
+    d.text(
+        surface, tr("lobby.join_title"), (inner.x, card.y + 6), 18, d.WHITE, bold=True, within=inner
+    )
     bw = min(150, max(96, d.text_width(tr("btn.join"), 17, True) + 28))
     field = pygame.Rect(inner.x, card.bottom - 50, inner.w - bw - GAP, 42)
     _field(lobby, surface, frame, field, "code", tr("lobby.join_code"))
-    _button(surface, frame, pygame.Rect(field.right + GAP, field.y, bw, 42), tr("btn.join"),
-            "join", enabled=not lobby.busy)
+    _button(
+        surface,
+        frame,
+        pygame.Rect(field.right + GAP, field.y, bw, 42),
+        tr("btn.join"),
+        "join",
+        enabled=not lobby.busy,
+    )
     return card.bottom + GAP
 
 

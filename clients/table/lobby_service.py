@@ -24,24 +24,24 @@ from dataclasses import dataclass, field
 
 from clients.sdk import ApiError, ConnectionLost, DekabesClient, Table
 
-RETRY = 3.0               # s between retries while the server is unreachable
-LEAGUE_WAIT = 25.0        # s a league long-poll waits for news
+RETRY = 3.0  # s between retries while the server is unreachable
+LEAGUE_WAIT = 25.0  # s a league long-poll waits for news
 
 
 @dataclass(frozen=True)
 class TableEntry:
     table: Table
-    seats: tuple[int, ...]                  # the seats I hold there
+    seats: tuple[int, ...]  # the seats I hold there
     winner: str | None = None
     scores: tuple[int, int] | None = None
-    replay: str | None = None               # the web replay page, if the server has one
+    replay: str | None = None  # the web replay page, if the server has one
 
 
 @dataclass(frozen=True)
 class LeagueInfo:
     supported: bool
     clubs: tuple[str, ...] = ()
-    tables: tuple[dict, ...] = ()           # {"code", "club", "round", "seat"...}
+    tables: tuple[dict, ...] = ()  # {"code", "club", "round", "seat"...}
     version: int | None = None
 
 
@@ -57,25 +57,28 @@ class _Session:
 
 def bot_name(username: str, level: str) -> str:
     """A computer-player account name of one's own: ``ann-strong`` (3-40 characters)."""
-    return f"{username[:40 - len(level) - 1]}-{level}"
+    return f"{username[: 40 - len(level) - 1]}-{level}"
 
 
 class LobbyService:
     def __init__(self, client_factory=None):
-        self._factory = client_factory or (lambda url, token: DekabesClient(
-            url, token, timeout=8.0, retries=1, user_agent="dekabes-table-lobby"))
+        self._factory = client_factory or (
+            lambda url, token: DekabesClient(
+                url, token, timeout=8.0, retries=1, user_agent="dekabes-table-lobby"
+            )
+        )
         self._commands: queue.Queue = queue.Queue()
         self._updates: queue.Queue = queue.Queue()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="lobby", daemon=True)
         self._session: _Session | None = None
-        self._pending: tuple | None = None      # the command to retry once back online
+        self._pending: tuple | None = None  # the command to retry once back online
         self._league_thread: threading.Thread | None = None
         self._league_generation = 0
         self.status = "connecting"
 
     # ------------------------------------------------------------------ UI side
-    def start(self) -> "LobbyService":
+    def start(self) -> LobbyService:
         self._thread.start()
         return self
 
@@ -134,7 +137,7 @@ class LobbyService:
             try:
                 command = self._commands.get(timeout=RETRY if self._pending else None)
             except queue.Empty:
-                command = self._pending             # offline: try again
+                command = self._pending  # offline: try again
             if command is None:
                 continue
             if command[0] == "stop":
@@ -155,7 +158,7 @@ class LobbyService:
                 self._pending = None
                 self._set_status("online")
                 self._emit("error", problem.code, command[0])
-            except Exception:                   # never a traceback in the lobby
+            except Exception:  # never a traceback in the lobby
                 self._pending = None
                 self._emit("error", "client_error", command[0])
 
@@ -190,8 +193,9 @@ class LobbyService:
         elif kind == "create":
             _, seats, bots = command
             with self._client() as client:
-                table = client.create_table(seats, join=[n for n, k in seats.items()
-                                                         if k == "human"][:1], bots=bots)
+                table = client.create_table(
+                    seats, join=[n for n, k in seats.items() if k == "human"][:1], bots=bots
+                )
             self._emit("created", table.code)
             self._emit("opened", table.code, [min(n for n, k in seats.items() if k == "human")])
         elif kind == "join":
@@ -205,8 +209,9 @@ class LobbyService:
                 except ApiError as problem:
                     if problem.code != "username_taken":
                         raise
-                    account = client.register_bot(bot_name(
-                        f"{self._session.username[:30]}-{uuid.uuid4().hex[:4]}", level))
+                    account = client.register_bot(
+                        bot_name(f"{self._session.username[:30]}-{uuid.uuid4().hex[:4]}", level)
+                    )
             self._emit("bot", level, account.username, account.token)
 
     def _join(self, code: str) -> None:
@@ -216,8 +221,11 @@ class LobbyService:
             if held:
                 self._emit("opened", table.code, held)
                 return
-            free = [n for n, info in sorted(table.seats.items())
-                    if info.kind == "human" and info.player is None]
+            free = [
+                n
+                for n, info in sorted(table.seats.items())
+                if info.kind == "human" and info.player is None
+            ]
             if not free:
                 raise ApiError("no_free_seat", "no free human seat")
             client.join(table.code, free[0])
@@ -243,8 +251,11 @@ class LobbyService:
                 if held:
                     view = client.seat_view(table.code, held[0]).view
                     winner = view.get("winner")
-                    scores = (view.get("scores", {}).get("A", 0), view.get("scores", {}).get("B", 0))
-                if not replay_checked:          # does this server have the web replay?
+                    scores = (
+                        view.get("scores", {}).get("A", 0),
+                        view.get("scores", {}).get("B", 0),
+                    )
+                if not replay_checked:  # does this server have the web replay?
                     replay_checked = True
                     replay_offered = client.replay_url(table.code) is not None
                 replay = f"{client.base_url}/tables/{table.code}/replay" if replay_offered else None
@@ -276,10 +287,16 @@ class LobbyService:
     def _emit_league(self, clubs, data: dict) -> None:
         names = tuple(str(c.get("name") or c.get("slug") or "") for c in clubs)
         by_slug = {c.get("slug"): c.get("name") or c.get("slug") for c in clubs}
-        tables = tuple({"code": t.get("table") or t.get("code"), "seat": t.get("seat"),
-                        "club": by_slug.get(t.get("club"), t.get("club")),
-                        "round": t.get("round"), "team": t.get("team")}
-                       for t in data.get("tables") or [])
+        tables = tuple(
+            {
+                "code": t.get("table") or t.get("code"),
+                "seat": t.get("seat"),
+                "club": by_slug.get(t.get("club"), t.get("club")),
+                "round": t.get("round"),
+                "team": t.get("team"),
+            }
+            for t in data.get("tables") or []
+        )
         version = data.get("version")
         if self._session is not None:
             self._session.league_version = version
@@ -309,7 +326,7 @@ class LobbyService:
                         clubs = client.clubs(mine=True)
                         self._emit_league(clubs, data)
                     elif data.get("version") is None:
-                        self._stop.wait(LEAGUE_WAIT)    # no versions: a slow poll
+                        self._stop.wait(LEAGUE_WAIT)  # no versions: a slow poll
             finally:
                 client.close()
 

@@ -45,6 +45,7 @@ def local_player_name() -> str:
 @dataclass
 class LocalTable:
     """What ``start_local`` started: the server URL, the player's token, the table code."""
+
     url: str
     token: str
     code: str
@@ -68,8 +69,14 @@ class LocalTable:
 
 
 def _manage(env: dict, *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"manage.py {args[0]} failed: {done.stderr.strip()[-800:]}")
     return done.stdout.strip()
@@ -83,22 +90,33 @@ def _wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: floa
         try:
             requests.get(url + "/api/me", timeout=5)
             return
-        except requests.RequestException:      # refused, or slow to answer on a busy machine
+        except requests.RequestException:  # refused, or slow to answer on a busy machine
             time.sleep(0.1)
     raise RuntimeError(f"the server did not answer within {seconds:.0f} s")
 
 
-def start_local(humans: list[int], level: str = "strong", delay: float = 0.7,
-                var_dir: Path | None = None, player: str | None = None) -> LocalTable:
+def start_local(
+    humans: list[int],
+    level: str = "strong",
+    delay: float = 0.7,
+    var_dir: Path | None = None,
+    player: str | None = None,
+) -> LocalTable:
     """Start server + bots, create a casual table: ``humans`` seats for this player,
     the other seats for the house bots. ``var_dir`` holds the database and the logs."""
     var = Path(var_dir or os.environ.get("DEKABES_VAR_DIR") or ROOT / "var")
     var.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
-    for name in ("DATABASE_URL", "REDIS_URL"):      # the embedded default, always
+    for name in ("DATABASE_URL", "REDIS_URL"):  # the embedded default, always
         env.pop(name, None)
-    env.update({"DEKABES_VAR_DIR": str(var), "DEKABES_SQLITE_PATH": str(var / "dekabes.sqlite3"),
-                "DJANGO_SETTINGS_MODULE": "server.settings", "PYTHONUNBUFFERED": "1"})
+    env.update(
+        {
+            "DEKABES_VAR_DIR": str(var),
+            "DEKABES_SQLITE_PATH": str(var / "dekabes.sqlite3"),
+            "DJANGO_SETTINGS_MODULE": "server.settings",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     _manage(env, "migrate", "-v0")
     bot_token = _manage(env, "createbot", HOUSE_BOT)
     token = _manage(env, "playertoken", player or local_player_name())
@@ -106,20 +124,37 @@ def start_local(humans: list[int], level: str = "strong", delay: float = 0.7,
     url = f"http://127.0.0.1:{port}"
     log = var / "table-server.log"
     with open(log, "ab") as stream:
-        server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p",
-                                   str(port), "server.asgi:application"], cwd=ROOT, env=env,
-                                  stdout=stream, stderr=stream, stdin=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "server.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=stream,
+            stderr=stream,
+            stdin=subprocess.DEVNULL,
+        )
     local = LocalTable(url, token, "", sorted(humans), server=server, log_dir=var)
     try:
         _wait_until_up(url, server, log)
         bots = [n for n in (1, 2, 3, 4) if n not in humans]
         if bots:
-            local.runner = start_runner(url, bot_token, level=level, delay=delay,
-                                        log=str(var / "table-bots.log"))
+            local.runner = start_runner(
+                url, bot_token, level=level, delay=delay, log=str(var / "table-bots.log")
+            )
         with DekabesClient(url, token) as client:
-            table = client.create_table({n: ("human" if n in humans else "bot")
-                                         for n in (1, 2, 3, 4)},
-                                        join=sorted(humans), bots={n: HOUSE_BOT for n in bots})
+            table = client.create_table(
+                {n: ("human" if n in humans else "bot") for n in (1, 2, 3, 4)},
+                join=sorted(humans),
+                bots={n: HOUSE_BOT for n in bots},
+            )
         local.code = table.code
         return local
     except BaseException:

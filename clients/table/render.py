@@ -19,11 +19,29 @@ from clients.table.i18n.catalog import MESSAGES
 from clients.table.i18n.rules import RULES
 from clients.table.ui import Hit
 
-BUTTONS = ("hint", "undo", "redo", "restart_hand", "new_match", "rules", "log", "language",
-           "sound", "speed")
-BUTTON_TEXT = {"hint": "btn.hint", "undo": "btn.undo", "redo": "btn.redo",
-               "restart_hand": "btn.restart", "new_match": "btn.new_game", "rules": "btn.rules",
-               "log": "btn.log", "language": "btn.language", "lobby": "btn.lobby"}
+BUTTONS = (
+    "hint",
+    "undo",
+    "redo",
+    "restart_hand",
+    "new_match",
+    "rules",
+    "log",
+    "language",
+    "sound",
+    "speed",
+)
+BUTTON_TEXT = {
+    "hint": "btn.hint",
+    "undo": "btn.undo",
+    "redo": "btn.redo",
+    "restart_hand": "btn.restart",
+    "new_match": "btn.new_game",
+    "rules": "btn.rules",
+    "log": "btn.log",
+    "language": "btn.language",
+    "lobby": "btn.lobby",
+}
 
 
 def buttons(app) -> tuple[str, ...]:
@@ -31,7 +49,7 @@ def buttons(app) -> tuple[str, ...]:
     return BUTTONS + (("lobby",) if getattr(app, "on_lobby", None) else ())
 
 
-_frame_hits: list[Hit] = []        # the hits of the frame being drawn (see ``draw``)
+_frame_hits: list[Hit] = []  # the hits of the frame being drawn (see ``draw``)
 
 
 def _hit(app, rect, *action) -> None:
@@ -76,8 +94,7 @@ def draw(app, screen, surface: pygame.Surface | None = None) -> list[Hit]:
         draw_handoff(app, surface, screen.seat)
     elif kind in ("landing", "reveal"):
         # The finished board of the hand that just ended, not the next deal.
-        draw_table(app, surface, screen.seat, private=False,
-                   view=_finished_view(app.newest.view))
+        draw_table(app, surface, screen.seat, private=False, view=_finished_view(app.newest.view))
         if kind == "landing":
             draw_landing(app, surface, screen.seat)
         else:
@@ -100,13 +117,22 @@ def draw(app, screen, surface: pygame.Surface | None = None) -> list[Hit]:
 
 def _finished_view(view: dict) -> dict:
     from clients.table.app import finished_view
+
     return finished_view(view)
 
 
 def _centre_message(app, surface, value: str) -> None:
     w, h = surface.get_size()
-    d.text(surface, value, (w // 2, h // 2), 28, d.WHITE, bold=True, anchor="center",
-           within=surface.get_rect().inflate(-24, 0))
+    d.text(
+        surface,
+        value,
+        (w // 2, h // 2),
+        28,
+        d.WHITE,
+        bold=True,
+        anchor="center",
+        within=surface.get_rect().inflate(-24, 0),
+    )
 
 
 # ---------------------------------------------------------------------------- the table
@@ -160,10 +186,22 @@ def draw_topbar(app, surface, layout, view: dict) -> None:
         width = d.text_width(label, size, True) + 20
         chip = pygame.Rect(x, bar.y + 6, width, bar.h - 12)
         pygame.draw.rect(surface, d.TEAM_COLOURS[team], chip, border_radius=6)
-        d.text(surface, label, chip.center, size, d.WHITE, bold=True, anchor="center",
-               within=chip.inflate(-8, 0))
+        d.text(
+            surface,
+            label,
+            chip.center,
+            size,
+            d.WHITE,
+            bold=True,
+            anchor="center",
+            within=chip.inflate(-8, 0),
+        )
         x = chip.right + 8
-    status = app.tr(f"status.{app.conn.status}") if app.conn.status in ("online", "connecting", "offline") else ""
+    status = (
+        app.tr(f"status.{app.conn.status}")
+        if app.conn.status in ("online", "connecting", "offline")
+        else ""
+    )
     newest = app.newest
     if newest is not None and newest.paused:
         status = app.tr("status.paused") + " · " + status
@@ -171,20 +209,36 @@ def draw_topbar(app, surface, layout, view: dict) -> None:
         status = app.tr("status.sending") + " · " + status
     colour = (255, 170, 160) if app.conn.status == "offline" else (210, 230, 215)
     status_text = f"{status}  {app.conn.code}"
-    status_box = pygame.Rect(max(x, bar.right - 10 - max(60, bar.w // 3)), bar.y,
-                             0, bar.h)
+    status_box = pygame.Rect(max(x, bar.right - 10 - max(60, bar.w // 3)), bar.y, 0, bar.h)
     status_box.width = bar.right - 10 - status_box.x
-    status_rect = d.text(surface, status_text, (bar.right - 10, bar.centery), size - 2,
-                         colour, anchor="midright", within=status_box)
-    parts = [app.tr("score.hand", n=max(1, view.get("hand_no", 1))),
-             app.tr("score.base", base=view.get("base", 1)), app.tr("score.goal")]
+    status_rect = d.text(
+        surface,
+        status_text,
+        (bar.right - 10, bar.centery),
+        size - 2,
+        colour,
+        anchor="midright",
+        within=status_box,
+    )
+    parts = [
+        app.tr("score.hand", n=max(1, view.get("hand_no", 1))),
+        app.tr("score.base", base=view.get("base", 1)),
+        app.tr("score.goal"),
+    ]
     room = status_rect.left - x - 16
     centre = " · ".join(parts)
     if d.text_width(centre, size) > room:
-        centre = " · ".join(parts[:2])           # the goal is in the rules; the base is not
+        centre = " · ".join(parts[:2])  # the goal is in the rules; the base is not
     if room > 20:
-        d.text(surface, centre, ((x + status_rect.left) // 2, bar.centery), size, d.WHITE,
-               anchor="center", within=pygame.Rect(x + 8, bar.y, room, bar.h))
+        d.text(
+            surface,
+            centre,
+            ((x + status_rect.left) // 2, bar.centery),
+            size,
+            d.WHITE,
+            anchor="center",
+            within=pygame.Rect(x + 8, bar.y, room, bar.h),
+        )
 
 
 def _last_turn_was_pass(view: dict, seat: int) -> bool:
@@ -199,42 +253,81 @@ def draw_seat_box(app, surface, box: pygame.Rect, view: dict, seat: int) -> None
     team = "A" if seat in (1, 3) else "B"
     pygame.draw.rect(surface, (0, 0, 0), box.move(2, 3), border_radius=10)
     pygame.draw.rect(surface, d.PANEL, box, border_radius=10)
-    pygame.draw.rect(surface, d.GOLD if to_act else d.TEAM_COLOURS[team], box,
-                     width=5 if to_act else 2, border_radius=10)
+    pygame.draw.rect(
+        surface,
+        d.GOLD if to_act else d.TEAM_COLOURS[team],
+        box,
+        width=5 if to_act else 2,
+        border_radius=10,
+    )
     size = 15 if box.w >= 150 else 13
     label = _seat_label(app, view, seat)
     room = box.w - 14 - (110 if box.w > 1.6 * box.h else 0)
-    d.text(surface, label, (box.x + 8, box.y + 6), size, d.INK, bold=True,
-           within=pygame.Rect(box.x + 8, box.y, room, box.h))
+    d.text(
+        surface,
+        label,
+        (box.x + 8, box.y + 6),
+        size,
+        d.INK,
+        bold=True,
+        within=pygame.Rect(box.x + 8, box.y, room, box.h),
+    )
     inner = box.inflate(-16, 0)
     team_text = app.tr("team.label", team=team)
     if seat == view.get("partner"):
         team_text += f" · {app.tr('seat.partner')}"
-    d.text(surface, team_text, (box.x + 8, box.y + 8 + size + 2), size - 2, d.TEAM_COLOURS[team],
-           within=inner)
+    d.text(
+        surface,
+        team_text,
+        (box.x + 8, box.y + 8 + size + 2),
+        size - 2,
+        d.TEAM_COLOURS[team],
+        within=inner,
+    )
     count = view.get("tile_counts", {}).get(str(seat), 0)
-    compact = box.w > 1.6 * box.h          # the partner's wide box on top: two columns
+    compact = box.w > 1.6 * box.h  # the partner's wide box on top: two columns
     y = box.y + (8 + size + 2 if compact else 12 + 2 * (size + 2))
     count_text = app.tr("tiles.count", n=count)
     if compact:
-        d.text(surface, count_text, (box.right - 8, y), size - 1, d.MUTED, anchor="topright",
-               within=inner)
+        d.text(
+            surface,
+            count_text,
+            (box.right - 8, y),
+            size - 1,
+            d.MUTED,
+            anchor="topright",
+            within=inner,
+        )
     else:
         d.text(surface, count_text, (box.x + 8, y), size - 1, d.MUTED, within=inner)
     back_w = 8 if compact else max(6, min(14, (box.w - 16) // 8))
     backs_y = box.bottom - 2 * back_w - 6 if compact else y + size + 4
-    for i in range(count if not compact or box.h >= 66 else 0):   # too low: the count says it
-        d.tile_back(surface, pygame.Rect(box.x + 8 + i * (back_w + 2), backs_y, back_w,
-                                         2 * back_w))
+    for i in range(count if not compact or box.h >= 66 else 0):  # too low: the count says it
+        d.tile_back(surface, pygame.Rect(box.x + 8 + i * (back_w + 2), backs_y, back_w, 2 * back_w))
     flag_y = box.y + 6 if compact else box.bottom - size - 10
     flag_x, flag_anchor = (box.right - 8, "topright") if compact else (box.x + 8, "topleft")
     if to_act:
         word = app.tr("turn.to_play" if view.get("phase") == "play" else "turn.choosing")
-        d.text(surface, "▶ " + word, (flag_x, flag_y), size, (150, 100, 0), bold=True,
-               anchor=flag_anchor, within=inner)
+        d.text(
+            surface,
+            "▶ " + word,
+            (flag_x, flag_y),
+            size,
+            (150, 100, 0),
+            bold=True,
+            anchor=flag_anchor,
+            within=inner,
+        )
     elif view.get("phase") == "accept" and view.get("accepted", {}).get(str(seat)):
-        d.text(surface, "✓ " + app.tr("turn.accepted"), (flag_x, flag_y), size - 1, d.MUTED,
-               anchor=flag_anchor, within=inner)
+        d.text(
+            surface,
+            "✓ " + app.tr("turn.accepted"),
+            (flag_x, flag_y),
+            size - 1,
+            d.MUTED,
+            anchor=flag_anchor,
+            within=inner,
+        )
     elif _last_turn_was_pass(view, seat):
         tag = app.tr("turn.passed")
         rect = pygame.Rect(0, 0, d.text_width(tag, size, True) + 14, size + 8)
@@ -288,6 +381,7 @@ def _mark_last_ends(app, surface, placed, view: dict) -> None:
     """The finished board: frame the last tile and the other open end, each with the
     number it showed before that tile was played (why it was, or was not, a Dékabès)."""
     from clients.table.app import ends_before_last_tile
+
     last = (app.newest.view.get("last_hand") if app.newest else None) or {}
     before = ends_before_last_tile(last) if last.get("result") == "domino" else None
     if before is None or len(placed.tiles) < 2:
@@ -297,15 +391,23 @@ def _mark_last_ends(app, surface, placed, view: dict) -> None:
     first, final = placed.tiles[0], placed.tiles[-1]
     for item, value in ((first, left), (final, right)):
         rect = item.rect.inflate(8, 8)
-        pygame.draw.rect(surface, colour, rect, width=3 if item.tile == tile else 2,
-                         border_radius=6)
+        pygame.draw.rect(
+            surface, colour, rect, width=3 if item.tile == tile else 2, border_radius=6
+        )
         badge = pygame.Rect(0, 0, max(22, placed.unit), max(22, placed.unit))
         badge.midbottom = (rect.centerx, rect.top - 2)
         if badge.top < placed.tiles[0].rect.top - 4 * placed.unit:
             badge.midtop = (rect.centerx, rect.bottom + 2)
         pygame.draw.ellipse(surface, colour, badge)
-        d.text(surface, str(value), badge.center, max(12, badge.h * 2 // 3), d.INK, bold=True,
-               anchor="center")
+        d.text(
+            surface,
+            str(value),
+            badge.center,
+            max(12, badge.h * 2 // 3),
+            d.INK,
+            bold=True,
+            anchor="center",
+        )
 
 
 def draw_targets(app, surface, placed, view: dict, seat: int) -> None:
@@ -320,19 +422,42 @@ def draw_targets(app, surface, placed, view: dict, seat: int) -> None:
         if key in options:
             numbers = lay.ghost_numbers(app.selected, slot.end, ends, slot)
             ghost = lay.ghost_rect(slot, numbers[2])
-            d.tile(surface, ghost, numbers[0], numbers[1], numbers[2], alpha=170, shadow=False,
-                   outline=d.GOLD if chosen else d.WHITE, width=3 if chosen else 2)
+            d.tile(
+                surface,
+                ghost,
+                numbers[0],
+                numbers[1],
+                numbers[2],
+                alpha=170,
+                shadow=False,
+                outline=d.GOLD if chosen else d.WHITE,
+                width=3 if chosen else 2,
+            )
             if hinted and chosen:
-                d.text(surface, app.tr("btn.hint"), (ghost.centerx, ghost.top - 4), 14, d.GOLD,
-                       bold=True, anchor="midbottom")
+                d.text(
+                    surface,
+                    app.tr("btn.hint"),
+                    (ghost.centerx, ghost.top - 4),
+                    14,
+                    d.GOLD,
+                    bold=True,
+                    anchor="midbottom",
+                )
             _hit(app, lay.touch_rect(ghost.union(rect)), "target", key)
             continue
         colour = (255, 255, 255) if my_turn else (150, 190, 165)
         d.dashed_rect(surface, rect, colour, width=2)
         if ends and key in ("left", "right"):
             value = ends[0] if key == "left" else ends[1]
-            d.text(surface, str(value), rect.center, max(12, rect.h // 2), colour, bold=True,
-                   anchor="center")
+            d.text(
+                surface,
+                str(value),
+                rect.center,
+                max(12, rect.h // 2),
+                colour,
+                bold=True,
+                anchor="center",
+            )
         if my_turn:
             _hit(app, lay.touch_rect(rect), "target", key)
 
@@ -347,13 +472,21 @@ def draw_hand(app, surface, layout, view: dict, seat: int) -> None:
     hand = view.get("hand", [])
     my_turn = app.my_turn(seat)
     legal = app.legal_plays(seat) if my_turn else {}
-    me = f"{app.tr('seat.name', n=seat)} ({app.tr('seat.you')}) · " \
-         f"{app.tr('team.label', team=view.get('team', 'A'))}"
+    me = (
+        f"{app.tr('seat.name', n=seat)} ({app.tr('seat.you')}) · "
+        f"{app.tr('team.label', team=view.get('team', 'A'))}"
+    )
     if my_turn:
         me = "▶ " + me + " · " + app.tr("turn.to_play")
-    label = d.text(surface, me, (layout.me_label.x, layout.me_label.y), 16,
-                   d.GOLD if my_turn else d.WHITE, bold=True,
-                   within=pygame.Rect(layout.me_label.x, area.y, area.w - 110, area.h))
+    label = d.text(
+        surface,
+        me,
+        (layout.me_label.x, layout.me_label.y),
+        16,
+        d.GOLD if my_turn else d.WHITE,
+        bold=True,
+        within=pygame.Rect(layout.me_label.x, area.y, area.w - 110, area.h),
+    )
     if view.get("phase") == "play" and _last_turn_was_pass(view, seat):
         tag = app.tr("turn.passed")
         rect = pygame.Rect(label.right + 10, label.y - 2, d.text_width(tag, 15, True) + 14, 23)
@@ -373,8 +506,16 @@ def draw_hand(app, surface, layout, view: dict, seat: int) -> None:
             continue
         face = d.IVORY if (playable or not my_turn) else d.IVORY_DIM
         outline = d.GOLD if tile == app.selected else (60, 60, 60)
-        d.tile(surface, rect, a, b, True, face=face, outline=outline,
-               width=4 if tile == app.selected else 1)
+        d.tile(
+            surface,
+            rect,
+            a,
+            b,
+            True,
+            face=face,
+            outline=outline,
+            width=4 if tile == app.selected else 1,
+        )
         if playable:
             d.marker_triangle(surface, rect.centerx, rect.top, max(5, rect.w // 6), d.GOLD)
         _hit(app, lay.touch_rect(rect), "tile", tile)
@@ -410,8 +551,16 @@ def draw_guidance(app, surface, layout, view: dict, seat: int) -> None:
     value = guidance(app, view, seat)
     if value:
         size = d.fit_size(value, layout.message.w, 18)
-        d.text(surface, value, layout.message.center, size, d.WHITE, bold=True, anchor="center",
-               within=layout.message)
+        d.text(
+            surface,
+            value,
+            layout.message.center,
+            size,
+            d.WHITE,
+            bold=True,
+            anchor="center",
+            within=layout.message,
+        )
 
 
 def button_label(app, name: str) -> str:
@@ -434,8 +583,7 @@ def draw_toolbar(app, surface, layout, seat, view) -> None:
     pygame.draw.rect(surface, (16, 40, 30), layout.toolbar)
     for name, rect in zip(buttons(app), layout.buttons):
         enabled = button_enabled(app, name, seat, view)
-        d.button(surface, rect, button_label(app, name), enabled,
-                 hot=(app.panel == name))
+        d.button(surface, rect, button_label(app, name), enabled, hot=(app.panel == name))
         _hit(app, rect, "button", name)
 
 
@@ -473,11 +621,26 @@ def draw_accept(app, surface, seat: int) -> None:
     view = app.view_of(seat)
     box = _dialog(surface, 720, 430)
     y = box.y + 20
-    d.text(surface, app.tr("accept.title", n=seat), (box.centerx, y), 26, d.INK, bold=True,
-           anchor="midtop", within=box.inflate(-24, 0))
+    d.text(
+        surface,
+        app.tr("accept.title", n=seat),
+        (box.centerx, y),
+        26,
+        d.INK,
+        bold=True,
+        anchor="midtop",
+        within=box.inflate(-24, 0),
+    )
     y += 44
-    d.text(surface, app.tr("accept.prompt"), (box.centerx, y), 17, d.INK, anchor="midtop",
-           wrap=box.w - 40)
+    d.text(
+        surface,
+        app.tr("accept.prompt"),
+        (box.centerx, y),
+        17,
+        d.INK,
+        anchor="midtop",
+        wrap=box.w - 40,
+    )
     y += 34
     hand = view.get("hand", [])
     area = pygame.Rect(box.x + 20, y, box.w - 40, 120)
@@ -504,32 +667,74 @@ def draw_opener(app, surface, seat: int) -> None:
     view = app.view_of(seat)
     partner = view.get("partner")
     box = _dialog(surface, 720, 400)
-    d.text(surface, app.tr("opener.title"), (box.centerx, box.y + 20), 26, d.INK, bold=True,
-           anchor="midtop", within=box.inflate(-24, 0))
-    d.text(surface, app.tr("opener.prompt"), (box.centerx, box.y + 64), 17, d.INK,
-           anchor="midtop", wrap=box.w - 40)
+    d.text(
+        surface,
+        app.tr("opener.title"),
+        (box.centerx, box.y + 20),
+        26,
+        d.INK,
+        bold=True,
+        anchor="midtop",
+        within=box.inflate(-24, 0),
+    )
+    d.text(
+        surface,
+        app.tr("opener.prompt"),
+        (box.centerx, box.y + 64),
+        17,
+        d.INK,
+        anchor="midtop",
+        wrap=box.w - 40,
+    )
     area = pygame.Rect(box.x + 20, box.y + 130, box.w - 40, 120)
     pygame.draw.rect(surface, d.FELT, area, border_radius=10)
     _big_hand(surface, area, view.get("hand", []))
-    _buttons(app, surface, pygame.Rect(box.x, box.bottom - 76, box.w, 60),
-             [(app.tr("btn.opener_self", n=seat), ("opener", seat, seat)),
-              (app.tr("btn.opener_partner", n=partner), ("opener", seat, partner))])
+    _buttons(
+        app,
+        surface,
+        pygame.Rect(box.x, box.bottom - 76, box.w, 60),
+        [
+            (app.tr("btn.opener_self", n=seat), ("opener", seat, seat)),
+            (app.tr("btn.opener_partner", n=partner), ("opener", seat, partner)),
+        ],
+    )
 
 
 def draw_handoff(app, surface, seat: int) -> None:
     """Pass-and-play: nothing private on screen, no tile at all, until the tap."""
     w, h = surface.get_size()
     surface.fill((18, 28, 40))
-    d.text(surface, app.tr("handoff.title", n=seat), (w // 2, h // 2 - 70), 40, d.WHITE,
-           bold=True, within=surface.get_rect().inflate(-40, 0),
-           anchor="center")
-    d.text(surface, app.tr("handoff.private"), (w // 2, h // 2 - 20), 20, (200, 210, 220),
-           anchor="center", within=surface.get_rect().inflate(-40, 0))
+    d.text(
+        surface,
+        app.tr("handoff.title", n=seat),
+        (w // 2, h // 2 - 70),
+        40,
+        d.WHITE,
+        bold=True,
+        within=surface.get_rect().inflate(-40, 0),
+        anchor="center",
+    )
+    d.text(
+        surface,
+        app.tr("handoff.private"),
+        (w // 2, h // 2 - 20),
+        20,
+        (200, 210, 220),
+        anchor="center",
+        within=surface.get_rect().inflate(-40, 0),
+    )
     ready = pygame.Rect(0, 0, min(w - 40, 460), 72)
     ready.center = (w // 2, h // 2 + 60)
     d.button(surface, ready, app.tr("btn.ready", n=seat), size=22)
-    d.text(surface, app.tr("handoff.tap"), (w // 2, ready.bottom + 24), 18, (200, 210, 220),
-           anchor="center", within=surface.get_rect().inflate(-40, 0))
+    d.text(
+        surface,
+        app.tr("handoff.tap"),
+        (w // 2, ready.bottom + 24),
+        18,
+        (200, 210, 220),
+        anchor="center",
+        within=surface.get_rect().inflate(-40, 0),
+    )
     _hit(app, surface.get_rect(), "handoff", seat)
 
 
@@ -546,6 +751,7 @@ def why_line(app, last: dict) -> str | None:
     """The Dékabès question of a domino: the engine's verdict (``last_hand.dekabes``) with
     the two ends the last tile met. The client never judges it itself."""
     from clients.table.app import ends_before_last_tile
+
     before = ends_before_last_tile(last) if last.get("result") == "domino" else None
     if before is None:
         return None
@@ -572,17 +778,35 @@ def draw_landing(app, surface, seat: int | None) -> None:
     if why:
         lines.append(why)
     # In the hand's place (empty now), so the whole finished line stays in sight.
-    strip = pygame.Rect(layout.hand.x + 12, layout.hand.y + 8, layout.hand.w - 24,
-                        min(layout.hand.h - 16, 34 + 24 * (len(lines) - 1)))
+    strip = pygame.Rect(
+        layout.hand.x + 12,
+        layout.hand.y + 8,
+        layout.hand.w - 24,
+        min(layout.hand.h - 16, 34 + 24 * (len(lines) - 1)),
+    )
     pygame.draw.rect(surface, _banner_colour(last), strip, border_radius=10)
     y = strip.y + 4
     for i, value in enumerate(lines):
-        d.text(surface, value, (strip.centerx, y), 20 if i == 0 else 15,
-               d.WHITE if i == 0 else d.INK, bold=(i == 0), anchor="midtop",
-               within=strip.inflate(-16, 0))
+        d.text(
+            surface,
+            value,
+            (strip.centerx, y),
+            20 if i == 0 else 15,
+            d.WHITE if i == 0 else d.INK,
+            bold=(i == 0),
+            anchor="midtop",
+            within=strip.inflate(-16, 0),
+        )
         y += 26 if i == 0 else 22
-    d.text(surface, app.tr("landing.tap"), layout.message.center, 16, d.WHITE, anchor="center",
-           within=layout.message)
+    d.text(
+        surface,
+        app.tr("landing.tap"),
+        layout.message.center,
+        16,
+        d.WHITE,
+        anchor="center",
+        within=layout.message,
+    )
     _hit(app, surface.get_rect(), "skip_landing")
 
 
@@ -592,13 +816,29 @@ def draw_reveal(app, surface, seat: int | None) -> None:
     view = app.newest.view
     last = view.get("last_hand") or {}
     box = _dialog(surface, 900, 660)
-    d.text(surface, app.tr("reveal.title", n=last.get("hand_no", "")), (box.centerx, box.y + 14),
-           22, d.INK, bold=True, anchor="midtop", within=box.inflate(-24, 0))
+    d.text(
+        surface,
+        app.tr("reveal.title", n=last.get("hand_no", "")),
+        (box.centerx, box.y + 14),
+        22,
+        d.INK,
+        bold=True,
+        anchor="midtop",
+        within=box.inflate(-24, 0),
+    )
     banner = result_banner(app, last)
     strip = pygame.Rect(box.x + 16, box.y + 48, box.w - 32, 46)
     pygame.draw.rect(surface, _banner_colour(last), strip, border_radius=10)
-    d.text(surface, banner, strip.center, 24, d.WHITE, bold=True, anchor="center",
-           within=strip.inflate(-20, 0))
+    d.text(
+        surface,
+        banner,
+        strip.center,
+        24,
+        d.WHITE,
+        bold=True,
+        anchor="center",
+        within=strip.inflate(-20, 0),
+    )
     y = strip.bottom + 12
     lines = []
     why = why_line(app, last)
@@ -610,11 +850,19 @@ def draw_reveal(app, surface, seat: int | None) -> None:
     if last.get("result") == "tie":
         lines.append(app.tr("reveal.tie_points"))
     else:
-        lines.append(app.tr("reveal.points", team=last.get("team"),
-                            points=app.tr("points.count", n=last.get("points", 0))))
+        lines.append(
+            app.tr(
+                "reveal.points",
+                team=last.get("team"),
+                points=app.tr("points.count", n=last.get("points", 0)),
+            )
+        )
     scores = view.get("scores", {})
-    lines.append(app.tr("reveal.scores", a=scores.get("A", 0), b=scores.get("B", 0)) + " · " +
-                 app.tr("reveal.next_base", base=view.get("base", 1)))
+    lines.append(
+        app.tr("reveal.scores", a=scores.get("A", 0), b=scores.get("B", 0))
+        + " · "
+        + app.tr("reveal.next_base", base=view.get("base", 1))
+    )
     line_h = 22
     rows_room = box.bottom - 78 - y - line_h * len(lines) - 8
     row_h = max(30, min(76, rows_room // 4))
@@ -624,25 +872,57 @@ def draw_reveal(app, surface, seat: int | None) -> None:
         pygame.draw.rect(surface, (236, 232, 222), row, border_radius=8)
         pygame.draw.rect(surface, d.TEAM_COLOURS[team], row, width=2, border_radius=8)
         name = f"{app.tr('seat.name', n=number)} · {app.tr('team.label', team=team)}"
-        d.text(surface, name, (row.x + 10, row.centery), 15, d.INK, bold=True,
-               anchor="midleft", within=pygame.Rect(row.x + 10, row.y, 200, row.h))
+        d.text(
+            surface,
+            name,
+            (row.x + 10, row.centery),
+            15,
+            d.INK,
+            bold=True,
+            anchor="midleft",
+            within=pygame.Rect(row.x + 10, row.y, 200, row.h),
+        )
         pips = (last.get("pips") or {}).get(str(number), 0)
-        d.text(surface, app.tr("pips.count", n=pips), (row.right - 10, row.centery), 16, d.INK,
-               bold=True, anchor="midright")
+        d.text(
+            surface,
+            app.tr("pips.count", n=pips),
+            (row.right - 10, row.centery),
+            16,
+            d.INK,
+            bold=True,
+            anchor="midright",
+        )
         unit = max(8, min((row.h - 8) // 2, (row.w - 330) // 15))
         x = row.x + 220
         for tile in (last.get("hands") or {}).get(str(number), []):
             a, b = (int(v) for v in tile.split("-"))
-            d.tile(surface, pygame.Rect(x, row.centery - unit // 2, 2 * unit, unit), a, b, False,
-                   shadow=False)
+            d.tile(
+                surface,
+                pygame.Rect(x, row.centery - unit // 2, 2 * unit, unit),
+                a,
+                b,
+                False,
+                shadow=False,
+            )
             x += 2 * unit + 4
         y += row_h
     for value in lines:
-        d.text(surface, value, (box.centerx, y + 4), 16, d.INK, anchor="midtop",
-               within=box.inflate(-32, 0))
+        d.text(
+            surface,
+            value,
+            (box.centerx, y + 4),
+            16,
+            d.INK,
+            anchor="midtop",
+            within=box.inflate(-32, 0),
+        )
         y += line_h
-    _buttons(app, surface, pygame.Rect(box.x, box.bottom - 70, box.w, 60),
-             [(app.tr("btn.continue"), ("continue",))])
+    _buttons(
+        app,
+        surface,
+        pygame.Rect(box.x, box.bottom - 70, box.w, 60),
+        [(app.tr("btn.continue"), ("continue",))],
+    )
 
 
 def match_summary(view: dict) -> dict:
@@ -667,24 +947,51 @@ def draw_match_over(app, surface, seat: int | None) -> None:
     view = app.view_of(seat)
     box = _dialog(surface, 720, 420)
     winner = view.get("winner")
-    d.text(surface, app.tr("match.title"), (box.centerx, box.y + 18), 24, d.INK, bold=True,
-           anchor="midtop", within=box.inflate(-24, 0))
+    d.text(
+        surface,
+        app.tr("match.title"),
+        (box.centerx, box.y + 18),
+        24,
+        d.INK,
+        bold=True,
+        anchor="midtop",
+        within=box.inflate(-24, 0),
+    )
     strip = pygame.Rect(box.x + 16, box.y + 58, box.w - 32, 50)
     pygame.draw.rect(surface, d.TEAM_COLOURS.get(winner, d.MUTED), strip, border_radius=10)
     title = app.tr("match.over", team=winner)
-    d.text(surface, title, strip.center, 26, d.WHITE, bold=True, anchor="center",
-           within=strip.inflate(-20, 0))
+    d.text(
+        surface,
+        title,
+        strip.center,
+        26,
+        d.WHITE,
+        bold=True,
+        anchor="center",
+        within=strip.inflate(-20, 0),
+    )
     summary = match_summary(view)
     scores = view.get("scores", {})
-    lines = [app.tr("match.you_won" if winner == view.get("team") else "match.you_lost"),
-             app.tr("match.final_score", a=scores.get("A", 0), b=scores.get("B", 0)),
-             app.tr("match.hands_won", a=summary["won"]["A"], b=summary["won"]["B"],
-                    ties=summary["ties"]),
-             app.tr("match.dekabes_count", a=summary["dekabes"]["A"], b=summary["dekabes"]["B"])]
+    lines = [
+        app.tr("match.you_won" if winner == view.get("team") else "match.you_lost"),
+        app.tr("match.final_score", a=scores.get("A", 0), b=scores.get("B", 0)),
+        app.tr(
+            "match.hands_won", a=summary["won"]["A"], b=summary["won"]["B"], ties=summary["ties"]
+        ),
+        app.tr("match.dekabes_count", a=summary["dekabes"]["A"], b=summary["dekabes"]["B"]),
+    ]
     y = strip.bottom + 16
     for i, value in enumerate(lines):
-        d.text(surface, value, (box.centerx, y), 18, d.INK, bold=(i == 0), anchor="midtop",
-               within=box.inflate(-32, 0))
+        d.text(
+            surface,
+            value,
+            (box.centerx, y),
+            18,
+            d.INK,
+            bold=(i == 0),
+            anchor="midtop",
+            within=box.inflate(-32, 0),
+        )
         y += 30
     items = []
     if app.allowed(seat, "new_match"):
@@ -725,17 +1032,19 @@ def describe(app, entry: dict, opening: bool = False) -> str:
     if kind == "play":
         if opening or not event.get("end"):
             return app.tr("log.open", seat=who, tile=event.get("tile"))
-        return app.tr("log.play", seat=who, tile=event.get("tile"),
-                      end=app.tr(f"end.{event['end']}"))
+        return app.tr(
+            "log.play", seat=who, tile=event.get("tile"), end=app.tr(f"end.{event['end']}")
+        )
     if kind == "choose_opener":
-        return app.tr("log.choose_opener", seat=who,
-                      opener=app.tr("seat.name", n=event.get("opener")))
+        return app.tr(
+            "log.choose_opener", seat=who, opener=app.tr("seat.name", n=event.get("opener"))
+        )
     if f"log.{kind}" in MESSAGES:
         return app.tr(f"log.{kind}", seat=who)
     return app.tr("log.other", seat=who, type=kind)
 
 
-HEADER = "§ "        # a log line starting with it is a heading (drawn bold, no prefix)
+HEADER = "§ "  # a log line starting with it is a heading (drawn bold, no prefix)
 
 
 def log_lines(app) -> list[str]:
@@ -747,7 +1056,7 @@ def log_lines(app) -> list[str]:
         return [app.tr("log.empty")]
     view = app.newest.view if app.newest else {}
     results = {r.get("hand_no"): r for r in view.get("results") or []}
-    starts = ("match_started", "new_match")         # a new match begins after either
+    starts = ("match_started", "new_match")  # a new match begins after either
     matches = sum(1 for e in app.log_events if e.get("type") in starts)
     lines: list[str] = []
     match_no = hand_no = 0
@@ -787,7 +1096,7 @@ def log_lines(app) -> list[str]:
 
 def draw_log_line(line: str, width: int) -> pygame.Surface:
     if line.startswith(HEADER):
-        return d.font(17, True).render(line[len(HEADER):], True, d.INK, None, width)
+        return d.font(17, True).render(line[len(HEADER) :], True, d.INK, None, width)
     return d.font(16).render(line, True, d.INK, None, width)
 
 
@@ -834,7 +1143,7 @@ def draw_panel(app, surface) -> None:
     surface.set_clip(content)
     surface.blit(image, (content.x, content.y - scroll))
     surface.set_clip(None)
-    if image.get_height() > content.h:          # a scroll bar: where we are in the text
+    if image.get_height() > content.h:  # a scroll bar: where we are in the text
         bar_h = max(30, content.h * content.h // image.get_height())
         top = content.y + (content.h - bar_h) * scroll // max(1, image.get_height() - content.h)
         pygame.draw.rect(surface, d.MUTED, (box.right - 12, top, 6, bar_h), border_radius=3)
@@ -864,13 +1173,25 @@ def draw_confirm(app, surface) -> None:
     _frame_hits.clear()
     box = _dialog(surface, 560, 220)
     question = app.tr("confirm.restart" if app.confirm == "restart_hand" else "confirm.new_game")
-    d.text(surface, question, (box.centerx, box.y + 40), 20, d.INK, bold=True, anchor="midtop",
-           wrap=box.w - 40)
-    _buttons(app, surface, pygame.Rect(box.x, box.bottom - 80, box.w, 60),
-             [(app.tr("btn.yes"), ("confirm", True)), (app.tr("btn.no"), ("confirm", False))])
+    d.text(
+        surface,
+        question,
+        (box.centerx, box.y + 40),
+        20,
+        d.INK,
+        bold=True,
+        anchor="midtop",
+        wrap=box.w - 40,
+    )
+    _buttons(
+        app,
+        surface,
+        pygame.Rect(box.x, box.bottom - 80, box.w, 60),
+        [(app.tr("btn.yes"), ("confirm", True)), (app.tr("btn.no"), ("confirm", False))],
+    )
 
 
-TOAST_STRIP = 52          # px at the bottom kept for toasts while a dialog or panel is up
+TOAST_STRIP = 52  # px at the bottom kept for toasts while a dialog or panel is up
 
 
 def draw_toasts(app, surface, modal: bool = False) -> None:

@@ -11,11 +11,11 @@ from clients.table.ui import Finale, Screen
 
 @dataclass(frozen=True)
 class UiState:
-    seats: tuple[int, ...]            # the human seats this account holds here
-    shown: int | None                 # the seat whose private screen was last shown
-    handoff_done: int | None          # pass-and-play: the hand-off was confirmed for it
-    revealed_upto: int                # hand results the player has dismissed
-    finale: Finale | None             # the hand end being shown
+    seats: tuple[int, ...]  # the human seats this account holds here
+    shown: int | None  # the seat whose private screen was last shown
+    handoff_done: int | None  # pass-and-play: the hand-off was confirmed for it
+    revealed_upto: int  # hand results the player has dismissed
+    finale: Finale | None  # the hand end being shown
     match_end_seen: bool
     now: float
 
@@ -43,8 +43,11 @@ def screen_for(newest: dict | None, views: dict[int, dict], ui: UiState) -> Scre
     if len(results) > ui.revealed_upto and newest.get("last_hand"):
         # Everybody looks at the finished board, then the reveal: no private tile.
         finale = ui.finale
-        if finale is not None and finale.results == len(results) and \
-                ui.now < finale.started + finale.hold:
+        if (
+            finale is not None
+            and finale.results == len(results)
+            and ui.now < finale.started + finale.hold
+        ):
             return Screen("landing", viewer)
         return Screen("reveal", viewer)
     if newest.get("phase") == "match_over" and not ui.match_end_seen:

@@ -22,24 +22,40 @@ def start_own_runner(server: str, token: str, level: str):
     import os
 
     from clients.bots.launch import start_runner
+
     var = Path(os.environ.get("DEKABES_VAR_DIR") or VAR)
     var.mkdir(parents=True, exist_ok=True)
-    return start_runner(server, token, level=level, delay=0.7,
-                        log=str(var / f"lobby-bots-{level}.log"))
+    return start_runner(
+        server, token, level=level, delay=0.7, log=str(var / f"lobby-bots-{level}.log")
+    )
 
 
 class Shell:
-    def __init__(self, settings: config.Settings, lang: str | None = None,
-                 size=(1280, 800), server: str | None = None, save_settings: bool = True,
-                 lobby: Lobby | None = None, connection_factory=None):
+    def __init__(
+        self,
+        settings: config.Settings,
+        lang: str | None = None,
+        size=(1280, 800),
+        server: str | None = None,
+        save_settings: bool = True,
+        lobby: Lobby | None = None,
+        connection_factory=None,
+    ):
         self.settings = settings
         self.save_settings = save_settings
         self.size = tuple(size)
-        self.lobby = lobby or Lobby(settings, lang=lang, size=size, server=server,
-                                    save_settings=save_settings, start_runner=start_own_runner)
+        self.lobby = lobby or Lobby(
+            settings,
+            lang=lang,
+            size=size,
+            server=server,
+            save_settings=save_settings,
+            start_runner=start_own_runner,
+        )
         self.lobby.on_open = self.open_table
         self._connection_factory = connection_factory or (
-            lambda url, token, code, seats: Connection(url, token, code, seats=seats).start())
+            lambda url, token, code, seats: Connection(url, token, code, seats=seats).start()
+        )
         self.table: TableApp | None = None
         self.connection = None
         self.surface: pygame.Surface | None = None
@@ -55,7 +71,8 @@ class Shell:
 
     def open_window(self) -> pygame.Surface:
         from clients.table import render
-        render.clear_caches()                 # fonts die with pygame.quit()
+
+        render.clear_caches()  # fonts die with pygame.quit()
         pygame.display.set_caption(self.lobby.tr("app.title"))
         if pygame.display.get_driver() != "dummy":
             self.size = config.fit_to_display(self.size, pygame.display.get_desktop_sizes())
@@ -67,8 +84,13 @@ class Shell:
 
     def open_table(self, server: str, token: str, code: str, seats: list[int]) -> None:
         self.connection = self._connection_factory(server, token, code, seats)
-        app = TableApp(self.connection, self.settings, size=self.lobby.size,
-                       save_settings=self.save_settings, on_quit=self._table_quit)
+        app = TableApp(
+            self.connection,
+            self.settings,
+            size=self.lobby.size,
+            save_settings=self.save_settings,
+            on_quit=self._table_quit,
+        )
         app.tr = self.lobby.tr
         app.screen_surface = pygame.display.get_surface() or self.surface
         app.on_lobby = self.back_to_lobby

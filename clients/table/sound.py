@@ -30,9 +30,11 @@ class Sounds:
         try:
             if not pygame.mixer.get_init():
                 pygame.mixer.init(RATE, -16, 1, 512)
-            self._sounds = {"tile": pygame.mixer.Sound(buffer=_tone(880, 60)),
-                            "click": pygame.mixer.Sound(buffer=_tone(1400, 25, 0.2)),
-                            "pass": pygame.mixer.Sound(buffer=_tone(220, 120))}
+            self._sounds = {
+                "tile": pygame.mixer.Sound(buffer=_tone(880, 60)),
+                "click": pygame.mixer.Sound(buffer=_tone(1400, 25, 0.2)),
+                "pass": pygame.mixer.Sound(buffer=_tone(220, 120)),
+            }
         except (pygame.error, NotImplementedError):
             self._sounds = {}
 

@@ -10,6 +10,7 @@ import pygame
 @dataclass(frozen=True)
 class Hit:
     """A tappable region of the last frame and what a tap there means."""
+
     rect: pygame.Rect
     action: tuple
 
@@ -17,6 +18,7 @@ class Hit:
 @dataclass(frozen=True)
 class Flight:
     """A tile sliding from a seat to its place in the line."""
+
     tile: str
     origin: tuple[int, int]
     started: float
@@ -39,15 +41,17 @@ class Drag:
 @dataclass(frozen=True)
 class Screen:
     """What the client shows, decided from the newest views (see ``TableApp.decide``)."""
-    kind: str                 # "connecting" | "handoff" | "landing" | "reveal" | "accept"
+
+    kind: str  # "connecting" | "handoff" | "landing" | "reveal" | "accept"
     #                           | "opener" | "table" | "lobby"
-    seat: int | None = None   # whose private screen (or the hand-off's target)
+    seat: int | None = None  # whose private screen (or the hand-off's target)
 
 
 @dataclass(frozen=True)
 class Finale:
     """The end of one hand as it is being shown: the last tile lands, then the result."""
+
     hand_no: int
-    results: int              # len(view["results"]) that this finale shows
+    results: int  # len(view["results"]) that this finale shows
     started: float
-    hold: float               # seconds the finished board stays before the result
+    hold: float  # seconds the finished board stays before the result

@@ -46,8 +46,9 @@ def decide(view: dict, level: str, rng: random.Random | None = None) -> dict:
 
 
 def _view_seed(view: dict) -> str:
-    turns = ";".join(f"{t['seat']}{t.get('tile', 'p')}{t.get('end') or ''}"
-                     for t in view.get("turns") or ())
+    turns = ";".join(
+        f"{t['seat']}{t.get('tile', 'p')}{t.get('end') or ''}" for t in view.get("turns") or ()
+    )
     return f"{view.get('seat')}|{view.get('hand_no')}|{','.join(view.get('hand') or ())}|{turns}"
 
 

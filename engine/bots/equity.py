@@ -27,9 +27,13 @@ WIN, WIN_DEKABES, LOSS, LOSS_DEKABES, TIE = range(5)
 @lru_cache(maxsize=1)
 def _table() -> dict[tuple[int, int, int, int], float]:
     """equity[(us, them, base, we_choose)] for every reachable non-final situation."""
-    states = [(us, them, base, choose)
-              for us in range(WINNING_SCORE) for them in range(WINNING_SCORE)
-              for base in (1, 2) for choose in (0, 1)]
+    states = [
+        (us, them, base, choose)
+        for us in range(WINNING_SCORE)
+        for them in range(WINNING_SCORE)
+        for base in (1, 2)
+        for choose in (0, 1)
+    ]
     value = {s: 0.5 for s in states}
     p_win_choosing = P_OPENER_WINS
     p_lose_choosing = 1.0 - P_OPENER_WINS - P_TIE
@@ -38,10 +42,12 @@ def _table() -> dict[tuple[int, int, int, int], float]:
         for us, them, base, choose in states:
             p_win = p_win_choosing if choose else p_lose_choosing
             p_loss = 1.0 - p_win - P_TIE
-            win = ((1 - P_DEKABES) * _after(value, us, them, base, True, 1)
-                   + P_DEKABES * _after(value, us, them, base, True, 2))
-            loss = ((1 - P_DEKABES) * _after(value, us, them, base, False, 1)
-                    + P_DEKABES * _after(value, us, them, base, False, 2))
+            win = (1 - P_DEKABES) * _after(value, us, them, base, True, 1) + P_DEKABES * _after(
+                value, us, them, base, True, 2
+            )
+            loss = (1 - P_DEKABES) * _after(value, us, them, base, False, 1) + P_DEKABES * _after(
+                value, us, them, base, False, 2
+            )
             tie = value[(us, them, 2, choose)]
             new[(us, them, base, choose)] = p_win * win + p_loss * loss + P_TIE * tie
         value = new
@@ -67,7 +73,14 @@ def equity(us: int, them: int, base: int, we_choose: bool) -> float:
 def outcome_values(us: int, them: int, base: int, we_opened: bool) -> tuple[float, ...]:
     """Match equity after each hand outcome (indexed by WIN..TIE) of the hand being played."""
     table = _table()
+
     def after(we_won: bool, factor: int) -> float:
         return _after(table, us, them, base, we_won, factor)
-    return (after(True, 1), after(True, 2), after(False, 1), after(False, 2),
-            table[(us, them, 2, 1 if we_opened else 0)])
+
+    return (
+        after(True, 1),
+        after(True, 2),
+        after(False, 1),
+        after(False, 2),
+        table[(us, them, 2, 1 if we_opened else 0)],
+    )

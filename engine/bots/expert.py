@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from engine.bots.common import deal_decision, opener_event
 from engine.bots.inference import PlayHistory
@@ -39,13 +39,13 @@ from engine.bots.strong import choose_opener as strong_choose_opener
 from engine.bots.strong import team_values
 from engine.core import EMPTY
 
-TIME_LIMIT = 0.2          # seconds per decision
-MAX_WORLDS = 3000         # iteration cap per decision (worlds searched)
+TIME_LIMIT = 0.2  # seconds per decision
+MAX_WORLDS = 3000  # iteration cap per decision (worlds searched)
 # Inference by importance weights (0): every uniform world counts in proportion to its
 # likelihood. n > 0: each world searched is drawn from n uniform candidates instead.
 CANDIDATES_PER_WORLD = 0
-SEARCH_DEPTH = 2          # plies searched after the move before the playout
-EXACT_AT = 12             # tiles left in all hands at or below which the search is exact
+SEARCH_DEPTH = 2  # plies searched after the move before the playout
+EXACT_AT = 12  # tiles left in all hands at or below which the search is exact
 OPENER_WORLDS = 600
 
 
@@ -74,8 +74,9 @@ def decide(view: Mapping, rng: random.Random, budget: Budget | None = None) -> d
     return legal[best_move(view, know, legal, rng, budget)]
 
 
-def move_values(view: Mapping, know: Knowledge, legal: list, rng: random.Random,
-                budget: Budget) -> tuple[list[float], int]:
+def move_values(
+    view: Mapping, know: Knowledge, legal: list, rng: random.Random, budget: Budget
+) -> tuple[list[float], int]:
     """(mean equity of each legal move over the worlds searched, worlds searched)."""
     started = time.perf_counter()
     try:
@@ -108,8 +109,9 @@ def move_values(view: Mapping, know: Knowledge, legal: list, rng: random.Random,
             weight = 1.0
         weight_sum += weight
         for i, (tid, end) in enumerate(moves):
-            totals[i] += weight * value_after(hands, me, nxt, tid, end, know, opening, values,
-                                              depth, counter)
+            totals[i] += weight * value_after(
+                hands, me, nxt, tid, end, know, opening, values, depth, counter
+            )
         worlds += 1
         if deadline is not None and time.perf_counter() >= deadline:
             break

@@ -14,7 +14,7 @@ Everything here reads the seat view only (the turns and the line are public).
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 from engine.bots.knowledge import END_INDEX
 from engine.bots.rollout import WEIGHT
@@ -38,7 +38,7 @@ class PlayHistory:
         self.entries = entries
 
     @classmethod
-    def from_view(cls, view: Mapping, me: int, forced_opening: bool) -> "PlayHistory":
+    def from_view(cls, view: Mapping, me: int, forced_opening: bool) -> PlayHistory:
         plays = []
         left = right = EMPTY
         for turn in view.get("turns") or ():

@@ -42,18 +42,18 @@ def tiles_with_numbers(number_bits: int) -> int:
 
 @dataclass
 class Knowledge:
-    me: int                   # seat index of the deciding seat
-    hand: int                 # own tiles
-    unknown: int              # tiles neither in my hand nor on the table
-    counts: list[int]         # tiles held by each seat index
-    voids: list[int]          # 7-bit masks: numbers each seat is known not to hold
-    left: int                 # open ends, EMPTY before the opening
+    me: int  # seat index of the deciding seat
+    hand: int  # own tiles
+    unknown: int  # tiles neither in my hand nor on the table
+    counts: list[int]  # tiles held by each seat index
+    voids: list[int]  # 7-bit masks: numbers each seat is known not to hold
+    left: int  # open ends, EMPTY before the opening
     right: int
-    to_act: int               # seat index to act (play phase)
-    passes: int               # passes in a row
-    must_open_66: bool        # first hand of the match, before its opening
-    opener: int | None        # who opened this hand (None before the opening)
-    scores: tuple[int, int]   # (team A, team B)
+    to_act: int  # seat index to act (play phase)
+    passes: int  # passes in a row
+    must_open_66: bool  # first hand of the match, before its opening
+    opener: int | None  # who opened this hand (None before the opening)
+    scores: tuple[int, int]  # (team A, team B)
     base: int
     first_hand: bool
 

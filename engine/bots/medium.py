@@ -49,8 +49,12 @@ def score_play(know, tid: int, end: int | None) -> float:
     else:
         new_left, new_right = know.left, OTHER[tid][know.right]
     if not rest:
-        dekabes = know.left != EMPTY and OTHER[tid][know.left] >= 0 and OTHER[tid][know.right] >= 0 \
+        dekabes = (
+            know.left != EMPTY
+            and OTHER[tid][know.left] >= 0
+            and OTHER[tid][know.right] >= 0
             and not DOUBLE_MASK >> tid & 1
+        )
         return 1000.0 + (100.0 if dekabes else 0.0)
     ends_mask = (1 << new_left) | (1 << new_right)
     backing = (rest & (NUM_MASK[new_left] | NUM_MASK[new_right])).bit_count()

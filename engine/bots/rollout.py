@@ -67,8 +67,13 @@ def playout(hands: list[int], left: int, right: int, seat: int, passes: int) -> 
             return (seat & 1) * 2 + (1 if dekabes else 0)
         hands[seat] = hand
         if to_left >= 0:
-            if to_right >= 0 and left != right and (
-                    (hand & num_mask[to_right]).bit_count() > (hand & num_mask[to_left]).bit_count()):
+            if (
+                to_right >= 0
+                and left != right
+                and (
+                    (hand & num_mask[to_right]).bit_count() > (hand & num_mask[to_left]).bit_count()
+                )
+            ):
                 right = to_right
             else:
                 left = to_left
@@ -86,8 +91,9 @@ def opening_choice(hand: int) -> int:
         low = mask & -mask
         t = low.bit_length() - 1
         mask ^= low
-        backing = ((hand & NUM_MASK[TILE_LO[t]]).bit_count()
-                   + (hand & NUM_MASK[TILE_HI[t]]).bit_count())
+        backing = (hand & NUM_MASK[TILE_LO[t]]).bit_count() + (
+            hand & NUM_MASK[TILE_HI[t]]
+        ).bit_count()
         score = backing * 10 + WEIGHT[t]
         if score > best:
             best, tid = score, t

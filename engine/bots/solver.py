@@ -33,13 +33,29 @@ class Counter:
         self.nodes = 0
 
 
-def search(hands: list[int], left: int, right: int, seat: int, passes: int,
-           values: tuple[float, ...], depth: int | None = None,
-           counter: Counter | None = None) -> float:
+def search(
+    hands: list[int],
+    left: int,
+    right: int,
+    seat: int,
+    passes: int,
+    values: tuple[float, ...],
+    depth: int | None = None,
+    counter: Counter | None = None,
+) -> float:
     """Team A's value of the position (seat ``seat`` to act on a non-empty line)."""
-    return _search(list(hands), left, right, seat, passes, values,
-                   INF_DEPTH if depth is None else depth, -1.0e9, 1.0e9,
-                   counter if counter is not None else Counter())
+    return _search(
+        list(hands),
+        left,
+        right,
+        seat,
+        passes,
+        values,
+        INF_DEPTH if depth is None else depth,
+        -1.0e9,
+        1.0e9,
+        counter if counter is not None else Counter(),
+    )
 
 
 def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counter) -> float:
@@ -49,8 +65,9 @@ def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counte
     if not legal:
         if passes == 3:
             return values[block_code(hands)]
-        return _search(hands, left, right, (seat + 1) & 3, passes + 1, values, depth - 1,
-                       alpha, beta, counter)
+        return _search(
+            hands, left, right, (seat + 1) & 3, passes + 1, values, depth - 1, alpha, beta, counter
+        )
     if depth <= 0:
         return values[playout(hands.copy(), left, right, seat, passes)]
     maximise = not seat & 1
@@ -76,12 +93,16 @@ def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counte
             options = []
             if to_left >= 0:
                 options.append((to_left, right))
-            if to_right >= 0 and (to_left < 0 or (left, to_right) != (to_left, right)
-                                  and (to_right, left) != (to_left, right)):
+            if to_right >= 0 and (
+                to_left < 0
+                or (left, to_right) != (to_left, right)
+                and (to_right, left) != (to_left, right)
+            ):
                 options.append((left, to_right))
             for new_left, new_right in options:
-                value = _search(hands, new_left, new_right, nxt, 0, values, depth - 1,
-                                alpha, beta, counter)
+                value = _search(
+                    hands, new_left, new_right, nxt, 0, values, depth - 1, alpha, beta, counter
+                )
                 if maximise:
                     if value > best:
                         best = value
@@ -104,7 +125,6 @@ def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counte
     return best
 
 
-
 def value_after(hands, me, nxt, tid, end, know, opening, values, depth=0, counter=None) -> float:
     """Team A's value of seat ``me`` laying (tid, end) in the world ``hands``: the hand is
     then finished by the playout policy (``depth`` 0, level strong) or searched ``depth``
@@ -117,8 +137,9 @@ def value_after(hands, me, nxt, tid, end, know, opening, values, depth=0, counte
     else:
         left, right = know.left, know.right
         if not rest:
-            dekabes = OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0 \
-                and not DOUBLE_MASK >> tid & 1
+            dekabes = (
+                OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0 and not DOUBLE_MASK >> tid & 1
+            )
             return values[(me & 1) * 2 + dekabes]
         if end == 0 or (end is None and OTHER[tid][left] >= 0):
             left = OTHER[tid][left]

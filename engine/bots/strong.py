@@ -24,9 +24,9 @@ from engine.bots.solver import value_after
 from engine.core import EMPTY
 from engine.tiles import ALL_TILES_MASK, TILE_HI, TILE_LO
 
-PLAYOUT_BUDGET = 2400     # playouts per decision, shared by the legal moves
-MAX_WORLDS = 400          # worlds per decision when there are few moves
-OPENER_WORLDS = 300       # worlds per candidate when choosing the opener
+PLAYOUT_BUDGET = 2400  # playouts per decision, shared by the legal moves
+MAX_WORLDS = 400  # worlds per decision when there are few moves
+OPENER_WORLDS = 300  # worlds per candidate when choosing the opener
 
 
 def decide(view: dict, rng: random.Random) -> dict:
@@ -80,14 +80,26 @@ def choose_opener(know: Knowledge, rng: random.Random, worlds: int = OPENER_WORL
     return (me if values[me] >= values[partner] else partner) + 1
 
 
-def choose_opener_values(know: Knowledge, rng: random.Random,
-                         worlds: int = OPENER_WORLDS) -> dict[int, float]:
+def choose_opener_values(
+    know: Knowledge, rng: random.Random, worlds: int = OPENER_WORLDS
+) -> dict[int, float]:
     """Seat index -> mean equity for my team if that seat (me or my partner) opens."""
     me, partner = know.me, (know.me + 2) & 3
     opening_know = Knowledge(
-        me=me, hand=know.hand, unknown=ALL_TILES_MASK & ~know.hand, counts=[7, 7, 7, 7],
-        voids=[0, 0, 0, 0], left=EMPTY, right=EMPTY, to_act=me, passes=0,
-        must_open_66=False, opener=None, scores=know.scores, base=know.base, first_hand=False,
+        me=me,
+        hand=know.hand,
+        unknown=ALL_TILES_MASK & ~know.hand,
+        counts=[7, 7, 7, 7],
+        voids=[0, 0, 0, 0],
+        left=EMPTY,
+        right=EMPTY,
+        to_act=me,
+        passes=0,
+        must_open_66=False,
+        opener=None,
+        scores=know.scores,
+        base=know.base,
+        first_hand=False,
     )
     sampler = WorldSampler(opening_know)
     values = team_values(know, True)

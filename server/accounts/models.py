@@ -14,8 +14,14 @@ from django.db.models.functions import Lower
 
 class User(AbstractUser):
     is_bot = models.BooleanField(default=False, help_text="plays bot seats through the API")
-    bot_owner = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="bots", help_text="the member who registered this bot")
+    bot_owner = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="bots",
+        help_text="the member who registered this bot",
+    )
 
     class Meta:
         constraints = [
@@ -34,7 +40,9 @@ class AccessToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "name"], name="one_token_per_device")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "name"], name="one_token_per_device")
+        ]
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
@@ -46,5 +54,6 @@ class Invite(models.Model):
 
     code_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    used_by = models.OneToOneField(User, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="invite")
+    used_by = models.OneToOneField(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="invite"
+    )

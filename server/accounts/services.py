@@ -23,7 +23,7 @@ from server.errors import ApiError, not_found, validation_error
 USERNAME_RE = re.compile(r"\A[A-Za-z0-9_.-]{3,40}\Z")
 DEVICE_RE = re.compile(r"\A[A-Za-z0-9_. -]{1,40}\Z")
 DEFAULT_DEVICE = "default"
-MAX_DEVICES = 20            # per account: the oldest token goes when a 21st is issued
+MAX_DEVICES = 20  # per account: the oldest token goes when a 21st is issued
 
 
 def key_hash(key: str) -> str:
@@ -57,7 +57,9 @@ def issue_token(user: User, device: str = DEFAULT_DEVICE) -> str:
     key = secrets.token_hex(20)
     with transaction.atomic():
         AccessToken.objects.filter(user=user, name=device).delete()
-        stale = AccessToken.objects.filter(user=user).order_by("-created_at", "-id")[MAX_DEVICES - 1:]
+        stale = AccessToken.objects.filter(user=user).order_by("-created_at", "-id")[
+            MAX_DEVICES - 1 :
+        ]
         AccessToken.objects.filter(pk__in=[t.pk for t in stale]).delete()
         AccessToken.objects.create(user=user, name=device, key_hash=key_hash(key))
     return key
@@ -67,10 +69,12 @@ def issue_token(user: User, device: str = DEFAULT_DEVICE) -> str:
 # as a raw query (Django still converts the account's columns) so that it is not an ORM
 # query compiled again per request. Nothing is cached across requests: a revoked or
 # rotated key fails on the very next request, in every server process.
-_TOKEN_OWNER = (f"SELECT u.*, t.id AS token_id, t.name AS token_name, "
-                f"t.created_at AS token_created_at "
-                f"FROM {User._meta.db_table} u JOIN {AccessToken._meta.db_table} t "
-                f"ON t.user_id = u.id WHERE t.key_hash = %s")
+_TOKEN_OWNER = (
+    f"SELECT u.*, t.id AS token_id, t.name AS token_name, "
+    f"t.created_at AS token_created_at "
+    f"FROM {User._meta.db_table} u JOIN {AccessToken._meta.db_table} t "
+    f"ON t.user_id = u.id WHERE t.key_hash = %s"
+)
 
 
 def token_owner(key: str) -> tuple[User, AccessToken] | None:
@@ -80,10 +84,15 @@ def token_owner(key: str) -> tuple[User, AccessToken] | None:
     if user is None or not user.is_active:
         return None
     created_at = user.token_created_at
-    if isinstance(created_at, str):       # SQLite gives text: convert as the ORM would
+    if isinstance(created_at, str):  # SQLite gives text: convert as the ORM would
         created_at = connection.ops.convert_datetimefield_value(created_at, None, connection)
-    token = AccessToken(id=user.token_id, user_id=user.pk, name=user.token_name,
-                        key_hash=digest, created_at=created_at)
+    token = AccessToken(
+        id=user.token_id,
+        user_id=user.pk,
+        name=user.token_name,
+        key_hash=digest,
+        created_at=created_at,
+    )
     token.user = user
     return user, token
 
@@ -98,9 +107,15 @@ def do_rotate(token: AccessToken) -> str:
 
 
 def tokens_of(user: User, current: AccessToken | None) -> list[dict]:
-    return [{"id": t.pk, "device": t.name, "created_at": t.created_at.isoformat(),
-             "current": current is not None and t.pk == current.pk}
-            for t in AccessToken.objects.filter(user=user)]
+    return [
+        {
+            "id": t.pk,
+            "device": t.name,
+            "created_at": t.created_at.isoformat(),
+            "current": current is not None and t.pk == current.pk,
+        }
+        for t in AccessToken.objects.filter(user=user)
+    ]
 
 
 def do_revoke(user: User, token_id: int) -> None:
@@ -114,7 +129,7 @@ def do_change_password(user: User, current: AccessToken, old: str, new: str) -> 
     if not user.has_usable_password() or not user.check_password(old):
         raise ApiError("wrong_password", "the current password is wrong", 403)
     check_password(new, user.username)
-    user.set_password(new)          # hash before the transaction: it holds the write lock
+    user.set_password(new)  # hash before the transaction: it holds the write lock
     with transaction.atomic():
         user.save(update_fields=["password"])
         revoked, _ = AccessToken.objects.filter(user=user).exclude(pk=current.pk).delete()
@@ -142,9 +157,13 @@ def check_registration_open(invite: str | None) -> Invite | None:
         if found is not None:
             return found
         raise ApiError("bad_invite", "that invite code is unknown or used", 403)
-    raise ApiError("registration_closed",
-                   "registration is by invite: ask the club's operator for a code"
-                   if mode == "invite" else "registration is closed on this server", 403)
+    raise ApiError(
+        "registration_closed",
+        "registration is by invite: ask the club's operator for a code"
+        if mode == "invite"
+        else "registration is closed on this server",
+        403,
+    )
 
 
 def do_register(username: str, password: str, invite: str | None = None) -> User:
@@ -152,12 +171,13 @@ def do_register(username: str, password: str, invite: str | None = None) -> User
     check_password(password, username)
     found = check_registration_open(invite)
     user = User(username=username)
-    user.set_password(password)     # hash before the transaction: it holds the write lock
+    user.set_password(password)  # hash before the transaction: it holds the write lock
     try:
         with transaction.atomic():
             user.save()
             if found is not None and not Invite.objects.filter(
-                    pk=found.pk, used_by__isnull=True).update(used_by=user):
+                pk=found.pk, used_by__isnull=True
+            ).update(used_by=user):
                 raise ApiError("bad_invite", "that invite code is unknown or used", 403)
             return user
     except IntegrityError:
@@ -201,8 +221,12 @@ def do_create_bot(name: str, owner: User | None) -> User:
 
 
 def account_json(user: User, token: str | None = None, device: str | None = None) -> dict:
-    data = {"id": user.id, "username": user.username, "is_bot": user.is_bot,
-            "owner": user.bot_owner.username if user.bot_owner_id else None}
+    data = {
+        "id": user.id,
+        "username": user.username,
+        "is_bot": user.is_bot,
+        "owner": user.bot_owner.username if user.bot_owner_id else None,
+    }
     if token is not None:
         data["token"] = token
         data["device"] = device

@@ -46,7 +46,7 @@ class LoginByName(_Throttle):
         data = request.data
         name = data.get("username") if isinstance(data, dict) else None
         if not isinstance(name, str) or not name:
-            return None          # the view answers 400 without hashing anything
+            return None  # the view answers 400 without hashing anything
         # Hashed: a name is client text (any characters, any length) and cache keys are not.
         ident = hashlib.sha256(name.lower().encode("utf-8", "surrogatepass")).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": ident}

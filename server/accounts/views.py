@@ -10,8 +10,10 @@ from rest_framework.views import APIView
 from server.accounts import services, throttles
 from server.api_schema import ERRORS, AccountSerializer, strict
 
-DEVICE_HELP = ("names the device or program that will hold the token (default \"default\"); "
-               "a new token for a device replaces its previous one")
+DEVICE_HELP = (
+    'names the device or program that will hold the token (default "default"); '
+    "a new token for a device replaces its previous one"
+)
 
 
 class CredentialsSerializer(serializers.Serializer):
@@ -21,12 +23,15 @@ class CredentialsSerializer(serializers.Serializer):
 
 
 class RegisterSerializer(CredentialsSerializer):
-    invite = serializers.CharField(max_length=80, required=False,
-                                   help_text="needed when the server registers by invite only")
+    invite = serializers.CharField(
+        max_length=80, required=False, help_text="needed when the server registers by invite only"
+    )
 
 
 class PasswordChangeSerializer(serializers.Serializer):
-    password = serializers.CharField(max_length=200, trim_whitespace=False, help_text="the current one")
+    password = serializers.CharField(
+        max_length=200, trim_whitespace=False, help_text="the current one"
+    )
     new_password = serializers.CharField(max_length=200, trim_whitespace=False)
 
 
@@ -46,8 +51,11 @@ class RegisterView(APIView):
     authentication_classes = []
     throttle_classes = [throttles.RegisterByAddress]
 
-    @extend_schema(request=RegisterSerializer, responses={201: AccountSerializer, **ERRORS},
-                   summary="Register a club member; the answer carries a token for the device")
+    @extend_schema(
+        request=RegisterSerializer,
+        responses={201: AccountSerializer, **ERRORS},
+        summary="Register a club member; the answer carries a token for the device",
+    )
     def post(self, request):
         data = strict(RegisterSerializer, request)
         device = data.get("device", services.DEFAULT_DEVICE)
@@ -62,8 +70,11 @@ class TokenView(APIView):
     authentication_classes = []
     throttle_classes = [throttles.LoginByAddress, throttles.LoginByName]
 
-    @extend_schema(request=CredentialsSerializer, responses={200: AccountSerializer, **ERRORS},
-                   summary="Log in: a new token for the device (its previous token is revoked)")
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={200: AccountSerializer, **ERRORS},
+        summary="Log in: a new token for the device (its previous token is revoked)",
+    )
     def post(self, request):
         data = strict(CredentialsSerializer, request)
         device = data.get("device", services.DEFAULT_DEVICE)
@@ -74,24 +85,35 @@ class TokenView(APIView):
 
 
 class LogoutView(APIView):
-    @extend_schema(request=None, responses={204: None, **ERRORS},
-                   summary="Log out: revoke the token this request is sent with")
+    @extend_schema(
+        request=None,
+        responses={204: None, **ERRORS},
+        summary="Log out: revoke the token this request is sent with",
+    )
     def post(self, request):
         services.do_logout(request.auth)
         return Response(status=204)
 
 
 class RotateView(APIView):
-    @extend_schema(request=None, responses={200: AccountSerializer, **ERRORS},
-                   summary="A new token for this device; the one sent stops working at once")
+    @extend_schema(
+        request=None,
+        responses={200: AccountSerializer, **ERRORS},
+        summary="A new token for this device; the one sent stops working at once",
+    )
     def post(self, request):
         token = services.do_rotate(request.auth)
         return Response(services.account_json(request.user, token, request.auth.name))
 
 
 class TokensView(APIView):
-    @extend_schema(responses={200: inline_serializer("TokenList", {"tokens": TokenInfoSerializer(many=True)}),
-                              **ERRORS}, summary="My tokens (one per device), without their keys")
+    @extend_schema(
+        responses={
+            200: inline_serializer("TokenList", {"tokens": TokenInfoSerializer(many=True)}),
+            **ERRORS,
+        },
+        summary="My tokens (one per device), without their keys",
+    )
     def get(self, request):
         return Response({"tokens": services.tokens_of(request.user, request.auth)})
 
@@ -106,15 +128,22 @@ class TokenDetailView(APIView):
 class PasswordView(APIView):
     throttle_classes = [throttles.PasswordChangeByAccount]
 
-    @extend_schema(request=PasswordChangeSerializer,
-                   responses={200: inline_serializer("PasswordChanged", {
-                       "revoked": serializers.IntegerField(help_text="other tokens revoked")}),
-                       **ERRORS},
-                   summary="Change my password; every other token of mine is revoked")
+    @extend_schema(
+        request=PasswordChangeSerializer,
+        responses={
+            200: inline_serializer(
+                "PasswordChanged",
+                {"revoked": serializers.IntegerField(help_text="other tokens revoked")},
+            ),
+            **ERRORS,
+        },
+        summary="Change my password; every other token of mine is revoked",
+    )
     def post(self, request):
         data = strict(PasswordChangeSerializer, request)
-        revoked = services.do_change_password(request.user, request.auth, data["password"],
-                                              data["new_password"])
+        revoked = services.do_change_password(
+            request.user, request.auth, data["password"], data["new_password"]
+        )
         return Response({"revoked": revoked})
 
 
@@ -125,15 +154,22 @@ class MeView(APIView):
 
 
 class BotsView(APIView):
-    @extend_schema(responses={200: inline_serializer("BotList", {"bots": AccountSerializer(many=True)}),
-                              **ERRORS},
-                   summary="The caller's bot accounts (without tokens)")
+    @extend_schema(
+        responses={
+            200: inline_serializer("BotList", {"bots": AccountSerializer(many=True)}),
+            **ERRORS,
+        },
+        summary="The caller's bot accounts (without tokens)",
+    )
     def get(self, request):
         bots = request.user.bots.order_by("username")
         return Response({"bots": [services.account_json(b) for b in bots]})
 
-    @extend_schema(request=BotNameSerializer, responses={201: AccountSerializer, **ERRORS},
-                   summary="Register a bot account owned by the caller; the answer carries its token")
+    @extend_schema(
+        request=BotNameSerializer,
+        responses={201: AccountSerializer, **ERRORS},
+        summary="Register a bot account owned by the caller; the answer carries its token",
+    )
     def post(self, request):
         data = strict(BotNameSerializer, request)
         with transaction.atomic():
@@ -143,8 +179,11 @@ class BotsView(APIView):
 
 
 class BotTokenView(APIView):
-    @extend_schema(request=None, responses={200: AccountSerializer, **ERRORS},
-                   summary="A new token for my bot; all its earlier tokens stop working")
+    @extend_schema(
+        request=None,
+        responses={200: AccountSerializer, **ERRORS},
+        summary="A new token for my bot; all its earlier tokens stop working",
+    )
     def post(self, request, name: str):
         bot, token = services.do_rotate_bot_token(request.user, name)
         return Response(services.account_json(bot, token, "bot"))

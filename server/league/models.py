@@ -37,8 +37,14 @@ class Membership(models.Model):
     user = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="memberships")
     role = models.CharField(max_length=9, choices=ROLES, default="member")
     active = models.BooleanField(default=True, help_text="False once removed; the history stays")
-    entered_by = models.ForeignKey(USER, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+", help_text="who entered this bot")
+    entered_by = models.ForeignKey(
+        USER,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="who entered this bot",
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
     removed_at = models.DateTimeField(null=True, blank=True)
 
@@ -65,8 +71,9 @@ class Season(models.Model):
     format = models.CharField(max_length=10, choices=FORMATS)
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
-    fill_with_bots = models.BooleanField(default=False,
-                                         help_text="house bots fill seats instead of byes")
+    fill_with_bots = models.BooleanField(
+        default=False, help_text="house bots fill seats instead of byes"
+    )
     seed = models.BigIntegerField(help_text="draws are deterministic for a season's seed")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -95,7 +102,9 @@ class Round(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["season", "number"], name="one_round_number")]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="one_round_number")
+        ]
         ordering = ["season", "number"]
 
 
@@ -103,8 +112,12 @@ class CheckIn(models.Model):
     """Who is present for a round: a player (individual) or a pair (pairs)."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="checkins")
-    player = models.ForeignKey(USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    pair = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    pair = models.ForeignKey(
+        Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     bye = models.BooleanField(default=False, help_text="drawn to sit this round out")
 
     class Meta:
@@ -123,15 +136,25 @@ class Match(models.Model):
 
     STATUSES = (("playing", "playing"), ("finished", "finished"), ("annulled", "annulled"))
 
-    table = models.OneToOneField("tables.Table", on_delete=models.PROTECT, related_name="league_match")
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="matches")
-    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.PROTECT,
-                               related_name="matches")
-    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="matches")
+    table = models.OneToOneField(
+        "tables.Table", on_delete=models.PROTECT, related_name="league_match"
+    )
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="matches"
+    )
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.PROTECT, related_name="matches"
+    )
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.PROTECT, related_name="matches"
+    )
     table_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    pair_a = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    pair_b = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    pair_a = models.ForeignKey(
+        Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    pair_b = models.ForeignKey(
+        Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     rated = models.BooleanField(default=False)
     started_at = models.DateTimeField()
     # -- projection ----------------------------------------------------------------
@@ -154,10 +177,12 @@ class Match(models.Model):
     class Meta:
         ordering = ["-started_at", "-id"]
         # The lists walk these in their order and stop after a page (no sort of the club).
-        indexes = [models.Index(fields=["club", "status", "finished_at"], name="club_finished"),
-                   models.Index(fields=["season", "status"], name="season_status"),
-                   models.Index(fields=["club", "-started_at", "-id"], name="club_recent"),
-                   models.Index(fields=["-started_at", "-id"], name="recent")]
+        indexes = [
+            models.Index(fields=["club", "status", "finished_at"], name="club_finished"),
+            models.Index(fields=["season", "status"], name="season_status"),
+            models.Index(fields=["club", "-started_at", "-id"], name="club_recent"),
+            models.Index(fields=["-started_at", "-id"], name="recent"),
+        ]
 
 
 class MatchSeat(models.Model):
@@ -166,8 +191,9 @@ class MatchSeat(models.Model):
     player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="match_seats")
     team = models.CharField(max_length=1)
     is_bot = models.BooleanField(default=False)
-    filler = models.BooleanField(default=False,
-                                 help_text="a house bot filling a seat: a substitute, not an entrant")
+    filler = models.BooleanField(
+        default=False, help_text="a house bot filling a seat: a substitute, not an entrant"
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_match_seat")]
@@ -180,8 +206,12 @@ class StandingRow(models.Model):
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
     position = models.PositiveIntegerField()
-    player = models.ForeignKey(USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    pair = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    pair = models.ForeignKey(
+        Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     played = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     byes = models.PositiveIntegerField(default=0)
@@ -223,5 +253,7 @@ class RatingPoint(models.Model):
 
     class Meta:
         ordering = ["id"]
-        constraints = [models.UniqueConstraint(fields=["player", "match"], name="one_point_per_match")]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], name="one_point_per_match")
+        ]
         indexes = [models.Index(fields=["club", "player", "id"], name="player_history")]

@@ -73,6 +73,7 @@ def _in_id_order(items: Iterable[Hashable], what: str) -> list:
 
 # --- individual format ---------------------------------------------------------------
 
+
 class _Memory:
     """What the season's earlier tables say: who partnered / faced whom, how often."""
 
@@ -124,9 +125,14 @@ def _pair_key(x, y) -> frozenset | None:
     return frozenset((HOUSE if x is None else x, HOUSE if y is None else y))
 
 
-def draw_individual(players: Iterable[Hashable], history: Iterable[tuple], *, seed,
-                    fill_with_bots: bool,
-                    bye_counts: Mapping[Hashable, int] | None = None) -> Draw:
+def draw_individual(
+    players: Iterable[Hashable],
+    history: Iterable[tuple],
+    *,
+    seed,
+    fill_with_bots: bool,
+    bye_counts: Mapping[Hashable, int] | None = None,
+) -> Draw:
     """Tables of four for the players present this round.
 
     ``history``: the season's earlier tables as 4-tuples (None for a bot seat).
@@ -148,11 +154,11 @@ def draw_individual(players: Iterable[Hashable], history: Iterable[tuple], *, se
     return Draw(tables=tables, byes=byes)
 
 
-def _choose_byes(present: list, count: int, bye_counts: Mapping, memory: _Memory,
-                 rng: random.Random) -> list:
+def _choose_byes(
+    present: list, count: int, bye_counts: Mapping, memory: _Memory, rng: random.Random
+) -> list:
     lots = {p: rng.random() for p in present}
-    order = sorted(present, key=lambda p: (bye_counts.get(p, 0), -memory.tables_played[p],
-                                           lots[p]))
+    order = sorted(present, key=lambda p: (bye_counts.get(p, 0), -memory.tables_played[p], lots[p]))
     return sorted(order[:count], key=canonical_key)
 
 
@@ -178,8 +184,9 @@ def _arrange(seated: list, bots: int, memory: _Memory, rng: random.Random) -> li
     return _presented(best[1], bots, rng)
 
 
-def _score(candidate: tuple[int, list[tuple]], seated: list, memory: _Memory,
-           cache: dict | None = None) -> tuple[int, int, int]:
+def _score(
+    candidate: tuple[int, list[tuple]], seated: list, memory: _Memory, cache: dict | None = None
+) -> tuple[int, int, int]:
     """(partner repeats, lookahead shortfall, opponent repeats)."""
     cost, tables = candidate
     partnered = frozenset(memory.partnered_after(tables))
@@ -189,13 +196,17 @@ def _score(candidate: tuple[int, list[tuple]], seated: list, memory: _Memory,
     return (cost // PARTNER_WEIGHT, cache[partnered], cost % PARTNER_WEIGHT)
 
 
-def _best(candidates: list[tuple[int, list[tuple]]], seated: list, memory: _Memory,
-          rng: random.Random) -> tuple[int, list[tuple]]:
+def _best(
+    candidates: list[tuple[int, list[tuple]]], seated: list, memory: _Memory, rng: random.Random
+) -> tuple[int, list[tuple]]:
     """The lowest score; a seeded pick among equals."""
     low_partner = min(cost // PARTNER_WEIGHT for cost, _ in candidates)
     cache: dict = {}
-    scored = [(_score(c, seated, memory, cache), c) for c in candidates
-              if c[0] // PARTNER_WEIGHT == low_partner]
+    scored = [
+        (_score(c, seated, memory, cache), c)
+        for c in candidates
+        if c[0] // PARTNER_WEIGHT == low_partner
+    ]
     low = min(score for score, _ in scored)
     return rng.choice([c for score, c in scored if score == low])
 
@@ -223,7 +234,7 @@ def _fresh_rounds_short(seated: list, partnered: frozenset) -> int:
         for k, other in enumerate(others):
             pair = frozenset((first, other))
             if pair not in used:
-                for tail in matchings(others[:k] + others[k + 1:], used):
+                for tail in matchings(others[:k] + others[k + 1 :], used):
                     yield (pair,) + tail
         if len(rest) % 2:  # odd: `first` may be the one left out
             yield from matchings(others, used)
@@ -239,8 +250,7 @@ def _fresh_rounds_short(seated: list, partnered: frozenset) -> int:
         return best if budget[0] >= 0 else LOOKAHEAD_ROUNDS
 
     # nobody can get more fresh rounds than they have partners left to meet
-    fresh = min(sum(frozenset((p, q)) not in partnered for q in seated if q != p)
-                for p in seated)
+    fresh = min(sum(frozenset((p, q)) not in partnered for q in seated if q != p) for p in seated)
     target = min(LOOKAHEAD_ROUNDS, fresh)
     return max(0, target - depth(partnered, 0))
 
@@ -290,8 +300,9 @@ def _human_tables(players: list):
                 yield [(first, o1, partner, o2)] + tables
 
 
-def _local_search(seated: list, bots: int, memory: _Memory, rng: random.Random,
-                  restarts: int) -> list[tuple[int, list[tuple]]]:
+def _local_search(
+    seated: list, bots: int, memory: _Memory, rng: random.Random, restarts: int
+) -> list[tuple[int, list[tuple]]]:
     n_tables = (len(seated) + bots) // 4
     slots = [i for i in range(4 * n_tables)]
     if bots:
@@ -306,15 +317,16 @@ def _local_search(seated: list, bots: int, memory: _Memory, rng: random.Random,
         for slot, player in zip(slots, order):
             seats[slot] = player
         cost = _climb(seats, slots, memory, rng)
-        found.append((cost, [tuple(seats[i:i + 4]) for i in range(0, len(seats), 4)]))
+        found.append((cost, [tuple(seats[i : i + 4]) for i in range(0, len(seats), 4)]))
     return found
 
 
 def _climb(seats: list, slots: list[int], memory: _Memory, rng: random.Random) -> int:
     """First-improvement hill climbing over swaps of two humans; returns the final cost."""
+
     def table(i: int) -> tuple:
         base = i - i % 4
-        return tuple(seats[base:base + 4])
+        return tuple(seats[base : base + 4])
 
     swaps = [(i, j) for i, j in combinations(slots, 2) if not _partners(i, j)]
     improved = True
@@ -330,7 +342,7 @@ def _climb(seats: list, slots: list[int], memory: _Memory, rng: random.Random) -
                 improved = True
             else:
                 seats[i], seats[j] = seats[j], seats[i]
-    return sum(memory.table_cost(tuple(seats[b:b + 4])) for b in range(0, len(seats), 4))
+    return sum(memory.table_cost(tuple(seats[b : b + 4])) for b in range(0, len(seats), 4))
 
 
 def _partners(i: int, j: int) -> bool:
@@ -354,9 +366,15 @@ def _presented(tables: list[tuple], bots: int, rng: random.Random) -> list[tuple
 
 # --- pairs format --------------------------------------------------------------------
 
-def draw_pairs(pairs: Iterable[Hashable], ranking: Iterable[Hashable],
-               played: Iterable[frozenset], *, seed,
-               bye_counts: Mapping[Hashable, int] | None = None) -> PairsDraw:
+
+def draw_pairs(
+    pairs: Iterable[Hashable],
+    ranking: Iterable[Hashable],
+    played: Iterable[frozenset],
+    *,
+    seed,
+    bye_counts: Mapping[Hashable, int] | None = None,
+) -> PairsDraw:
     """Swiss tables (higher-ranked pair first, on seats 1 & 3) and at most one bye.
 
     ``ranking``: current standings order, best first; present pairs missing from it
@@ -406,7 +424,7 @@ def _swiss(order: list, met: Counter) -> list[tuple]:
         for k, other in enumerate(others):
             cost = met[frozenset((first, other))]
             if cost <= budget:
-                tail = pair_up(others[:k] + others[k + 1:], budget - cost)
+                tail = pair_up(others[:k] + others[k + 1 :], budget - cost)
                 if tail is not None:
                     return [(first, other)] + tail
         failed.add((rest, budget))

@@ -14,11 +14,18 @@ from django.db import transaction
 from django.db.models import F
 
 from engine import Match as EngineMatch
-
 from server.league import ratings as rating_model
 from server.league import standings as standings_model
-from server.league.models import (CheckIn, Club, Match, MatchSeat, Rating, RatingPoint, Season,
-                                  StandingRow)
+from server.league.models import (
+    CheckIn,
+    Club,
+    Match,
+    MatchSeat,
+    Rating,
+    RatingPoint,
+    Season,
+    StandingRow,
+)
 from server.tables import projection
 from server.tables.models import Event, Table
 from server.tables.projection import TableState
@@ -29,8 +36,11 @@ def apply_result(match: Match, state: TableState) -> None:
     """Write the result of the match ``state`` ended (or annulled) with its last event."""
     summary = state.match.summary()
     results = summary["results"]
-    ended = Event.objects.filter(table_id=match.table_id, seq=state.version).values_list(
-        "created_at", flat=True).first()
+    ended = (
+        Event.objects.filter(table_id=match.table_id, seq=state.version)
+        .values_list("created_at", flat=True)
+        .first()
+    )
     match.status = "annulled" if state.annulled is not None else "finished"
     match.annul_reason = state.annulled["reason"] if state.annulled is not None else ""
     match.finished_at, match.end_seq = ended, state.version
@@ -49,7 +59,9 @@ def apply_result(match: Match, state: TableState) -> None:
 def ending_state(table: Table) -> TableState | None:
     """The table's state right after the event that ended or annulled its match."""
     state = TableState(EngineMatch())
-    for seq, payload in Event.objects.filter(table=table).order_by("seq").values_list("seq", "payload"):
+    for seq, payload in (
+        Event.objects.filter(table=table).order_by("seq").values_list("seq", "payload")
+    ):
         state.fold(seq, payload)
         if state.annulled is not None or state.match.phase == "match_over":
             return state
@@ -61,7 +73,8 @@ def match_lines(season: Season) -> list:
     """The season's finished matches as the standings module reads them."""
     seats: dict[int, dict[int, int]] = {}
     for match_id, number, player_id in MatchSeat.objects.filter(
-            match__season=season, match__status="finished").values_list("match_id", "number", "player_id"):
+        match__season=season, match__status="finished"
+    ).values_list("match_id", "number", "player_id"):
         seats.setdefault(match_id, {})[number] = player_id
     lines = []
     for m in Match.objects.filter(season=season, status="finished").order_by("finished_at", "id"):
@@ -70,16 +83,28 @@ def match_lines(season: Season) -> list:
         else:
             s = seats[m.pk]
             side_a, side_b = (s[1], s[3]), (s[2], s[4])
-        lines.append(standings_model.MatchLine(
-            side_a=side_a, side_b=side_b, winner=m.winner, hands_won_a=m.hands_won_a,
-            hands_won_b=m.hands_won_b, hands_tied=m.hands_tied, points_a=m.points_a,
-            points_b=m.points_b, dekabes_a=m.dekabes_a, dekabes_b=m.dekabes_b))
+        lines.append(
+            standings_model.MatchLine(
+                side_a=side_a,
+                side_b=side_b,
+                winner=m.winner,
+                hands_won_a=m.hands_won_a,
+                hands_won_b=m.hands_won_b,
+                hands_tied=m.hands_tied,
+                points_a=m.points_a,
+                points_b=m.points_b,
+                dekabes_a=m.dekabes_a,
+                dekabes_b=m.dekabes_b,
+            )
+        )
     return lines
 
 
 def season_byes(season: Season) -> Counter:
     field = "pair_id" if season.format == "pairs" else "player_id"
-    return Counter(CheckIn.objects.filter(round__season=season, bye=True).values_list(field, flat=True))
+    return Counter(
+        CheckIn.objects.filter(round__season=season, bye=True).values_list(field, flat=True)
+    )
 
 
 def rebuild_standings(season: Season) -> None:
@@ -87,15 +112,31 @@ def rebuild_standings(season: Season) -> None:
     entrant = "pair_id" if season.format == "pairs" else "player_id"
     if season.format == "individual":
         # House bots that only filled seats are substitutes, not entrants: no row.
-        entrants = set(MatchSeat.objects.filter(match__season=season, filler=False)
-                       .values_list("player_id", flat=True)) | set(season_byes(season))
+        entrants = set(
+            MatchSeat.objects.filter(match__season=season, filler=False).values_list(
+                "player_id", flat=True
+            )
+        ) | set(season_byes(season))
         rows = [row for row in rows if row.entrant in entrants]
     StandingRow.objects.filter(season=season).delete()
-    StandingRow.objects.bulk_create([
-        StandingRow(season=season, position=position, **{entrant: row.entrant},
-                    played=row.played, wins=row.wins, byes=row.byes, hands_won=row.hands_won,
-                    hands_lost=row.hands_lost, points=row.points, dekabes=row.dekabes, ties=row.ties)
-        for position, row in enumerate(rows, start=1)])
+    StandingRow.objects.bulk_create(
+        [
+            StandingRow(
+                season=season,
+                position=position,
+                **{entrant: row.entrant},
+                played=row.played,
+                wins=row.wins,
+                byes=row.byes,
+                hands_won=row.hands_won,
+                hands_lost=row.hands_lost,
+                points=row.points,
+                dekabes=row.dekabes,
+                ties=row.ties,
+            )
+            for position, row in enumerate(rows, start=1)
+        ]
+    )
 
 
 # -- ratings ---------------------------------------------------------------------------------
@@ -110,25 +151,46 @@ def rate(match: Match, current: dict | None = None) -> dict:
     team_a, team_b = teams_of(match)
     players = (*team_a, *team_b)
     if current is None:
-        current = {r.player_id: rating_model.Rating(mu=r.mu, sigma=r.sigma)
-                   for r in Rating.objects.filter(club_id=match.club_id, player_id__in=players)}
+        current = {
+            r.player_id: rating_model.Rating(mu=r.mu, sigma=r.sigma)
+            for r in Rating.objects.filter(club_id=match.club_id, player_id__in=players)
+        }
     new = rating_model.rate_match(current, team_a, team_b, match.winner)
     for player, value in new.items():
         updated = Rating.objects.filter(club_id=match.club_id, player_id=player).update(
-            mu=value.mu, sigma=value.sigma, ordinal=value.ordinal, matches=F("matches") + 1)
+            mu=value.mu, sigma=value.sigma, ordinal=value.ordinal, matches=F("matches") + 1
+        )
         if not updated:
-            Rating.objects.create(club_id=match.club_id, player_id=player, mu=value.mu,
-                                  sigma=value.sigma, ordinal=value.ordinal, matches=1)
-    RatingPoint.objects.bulk_create([
-        RatingPoint(club_id=match.club_id, player_id=p, match=match, mu=v.mu, sigma=v.sigma,
-                    ordinal=v.ordinal) for p, v in sorted(new.items())])
+            Rating.objects.create(
+                club_id=match.club_id,
+                player_id=player,
+                mu=value.mu,
+                sigma=value.sigma,
+                ordinal=value.ordinal,
+                matches=1,
+            )
+    RatingPoint.objects.bulk_create(
+        [
+            RatingPoint(
+                club_id=match.club_id,
+                player_id=p,
+                match=match,
+                mu=v.mu,
+                sigma=v.sigma,
+                ordinal=v.ordinal,
+            )
+            for p, v in sorted(new.items())
+        ]
+    )
     current.update(new)
     return current
 
 
 def rated_in_order(club: Club):
     """The club's rated finished matches in the order they finished."""
-    return Match.objects.filter(club=club, rated=True, status="finished").order_by("finished_at", "id")
+    return Match.objects.filter(club=club, rated=True, status="finished").order_by(
+        "finished_at", "id"
+    )
 
 
 # -- rebuild ---------------------------------------------------------------------------------
@@ -140,10 +202,23 @@ def rebuild() -> dict:
         RatingPoint.objects.all().delete()
         Rating.objects.all().delete()
         StandingRow.objects.all().delete()
-        Match.objects.update(status="playing", finished_at=None, end_seq=None, winner=None,
-                             score_a=0, score_b=0, hands=0, hands_won_a=0, hands_won_b=0,
-                             hands_tied=0, points_a=0, points_b=0, dekabes_a=0, dekabes_b=0,
-                             annul_reason="")
+        Match.objects.update(
+            status="playing",
+            finished_at=None,
+            end_seq=None,
+            winner=None,
+            score_a=0,
+            score_b=0,
+            hands=0,
+            hands_won_a=0,
+            hands_won_b=0,
+            hands_tied=0,
+            points_a=0,
+            points_b=0,
+            dekabes_a=0,
+            dekabes_b=0,
+            annul_reason="",
+        )
         from server.league.services import _casual_match
 
         for table in Table.objects.order_by("id"):

@@ -26,8 +26,16 @@ KAPPA = 0.0001
 TAU = 25.0 / 300.0
 ORDINAL_Z = 3.0
 
-MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, kappa=KAPPA, tau=TAU,
-                     margin=0.0, limit_sigma=False, balance=False)
+MODEL = PlackettLuce(
+    mu=MU,
+    sigma=SIGMA,
+    beta=BETA,
+    kappa=KAPPA,
+    tau=TAU,
+    margin=0.0,
+    limit_sigma=False,
+    balance=False,
+)
 
 WINNERS = ("A", "B")
 
@@ -46,8 +54,9 @@ def initial_rating() -> Rating:
     return Rating(mu=MU, sigma=SIGMA)
 
 
-def rate_match(ratings: Mapping[Hashable, Rating], team_a: tuple, team_b: tuple,
-               winner: str) -> dict[Hashable, Rating]:
+def rate_match(
+    ratings: Mapping[Hashable, Rating], team_a: tuple, team_b: tuple, winner: str
+) -> dict[Hashable, Rating]:
     """The four players' ratings after ``team_a`` and ``team_b`` played and ``winner`` won.
 
     ``ratings`` is only read; a player missing from it starts at ``initial_rating()``.
@@ -57,14 +66,14 @@ def rate_match(ratings: Mapping[Hashable, Rating], team_a: tuple, team_b: tuple,
     ranks = [1, 2] if winner == "A" else [2, 1]
     new_a, new_b = MODEL.rate(teams, ranks=ranks)
     players = (*team_a, *team_b)
-    return {player: Rating(mu=r.mu, sigma=r.sigma)
-            for player, r in zip(players, (*new_a, *new_b))}
+    return {player: Rating(mu=r.mu, sigma=r.sigma) for player, r in zip(players, (*new_a, *new_b))}
 
 
 def _model_team(ratings: Mapping[Hashable, Rating], team: tuple) -> list:
     start = initial_rating()
-    return [MODEL.rating(mu=ratings.get(p, start).mu, sigma=ratings.get(p, start).sigma)
-            for p in team]
+    return [
+        MODEL.rating(mu=ratings.get(p, start).mu, sigma=ratings.get(p, start).sigma) for p in team
+    ]
 
 
 def _check_match(team_a: tuple, team_b: tuple, winner: str) -> None:

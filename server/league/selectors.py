@@ -14,11 +14,21 @@ import datetime as dt
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from engine import Match as EngineMatch
-
 from server.accounts.models import User
 from server.errors import ApiError
-from server.league.models import (CheckIn, Club, Match, MatchSeat, Membership, Pair, Rating,
-                                  RatingPoint, Round, Season, StandingRow)
+from server.league.models import (
+    CheckIn,
+    Club,
+    Match,
+    MatchSeat,
+    Membership,
+    Pair,
+    Rating,
+    RatingPoint,
+    Round,
+    Season,
+    StandingRow,
+)
 from server.tables import projection
 from server.tables import selectors as table_selectors
 from server.tables.models import Event
@@ -29,7 +39,9 @@ RECENT_MATCHES = 10
 
 # -- visibility -------------------------------------------------------------------------------
 def is_member(club: Club, user: User | None) -> bool:
-    return user is not None and Membership.objects.filter(club=club, user=user, active=True).exists()
+    return (
+        user is not None and Membership.objects.filter(club=club, user=user, active=True).exists()
+    )
 
 
 def can_read_club(club: Club, user: User | None) -> bool:
@@ -62,8 +74,12 @@ def visible_matches(user: User | None) -> QuerySet[Match]:
 
 
 def match_for_reader(match_id: int, user: User | None) -> Match:
-    match = visible_matches(user).filter(pk=match_id).select_related(
-        "club", "season", "round", "table", "pair_a", "pair_b").first()
+    match = (
+        visible_matches(user)
+        .filter(pk=match_id)
+        .select_related("club", "season", "round", "table", "pair_a", "pair_b")
+        .first()
+    )
     if match is None:
         raise ApiError("not_found", f"no match {match_id}", 404)
     return match
@@ -71,11 +87,17 @@ def match_for_reader(match_id: int, user: User | None) -> Match:
 
 # -- clubs and members -----------------------------------------------------------------------
 def club_json(club: Club, user: User | None = None) -> dict:
-    membership = (Membership.objects.filter(club=club, user=user, active=True).first()
-                  if user is not None else None)
+    membership = (
+        Membership.objects.filter(club=club, user=user, active=True).first()
+        if user is not None
+        else None
+    )
     return {
-        "slug": club.slug, "name": club.name, "description": club.description,
-        "visibility": club.visibility, "created_by": club.created_by.username,
+        "slug": club.slug,
+        "name": club.name,
+        "description": club.description,
+        "visibility": club.visibility,
+        "created_by": club.created_by.username,
         "created_at": club.created_at.isoformat(),
         "members": club.memberships.filter(active=True).count(),
         "your_role": membership.role if membership else None,
@@ -91,17 +113,27 @@ def members_of(club: Club, include_removed: bool = False) -> QuerySet[Membership
 
 def member_json(m: Membership) -> dict:
     user = m.user
-    return {"username": user.username, "role": m.role, "is_bot": user.is_bot,
-            "owner": user.bot_owner.username if user.bot_owner_id else None,
-            "house_bot": user.is_bot and user.bot_owner_id is None,
-            "active": m.active, "joined_at": m.joined_at.isoformat(),
-            "removed_at": m.removed_at.isoformat() if m.removed_at else None}
+    return {
+        "username": user.username,
+        "role": m.role,
+        "is_bot": user.is_bot,
+        "owner": user.bot_owner.username if user.bot_owner_id else None,
+        "house_bot": user.is_bot and user.bot_owner_id is None,
+        "active": m.active,
+        "joined_at": m.joined_at.isoformat(),
+        "removed_at": m.removed_at.isoformat() if m.removed_at else None,
+    }
 
 
 def invite_json(invite) -> dict:
-    return {"code": invite.code, "single_use": invite.single_use, "uses": invite.uses,
-            "expires_at": invite.expires_at.isoformat() if invite.expires_at else None,
-            "created_by": invite.created_by.username, "created_at": invite.created_at.isoformat()}
+    return {
+        "code": invite.code,
+        "single_use": invite.single_use,
+        "uses": invite.uses,
+        "expires_at": invite.expires_at.isoformat() if invite.expires_at else None,
+        "created_by": invite.created_by.username,
+        "created_at": invite.created_at.isoformat(),
+    }
 
 
 # -- seasons and rounds ----------------------------------------------------------------------
@@ -120,17 +152,26 @@ def round_of(season: Season, number: int) -> Round:
 
 
 def season_json(season: Season) -> dict:
-    return {"id": season.pk, "club": season.club.slug, "name": season.name, "format": season.format,
-            "starts_on": season.starts_on.isoformat() if season.starts_on else None,
-            "ends_on": season.ends_on.isoformat() if season.ends_on else None,
-            "fill_with_bots": season.fill_with_bots, "rounds": season.rounds.count(),
-            "pairs": [pair_json(p) for p in season.pairs.select_related("player_1", "player_2")],
-            "created_at": season.created_at.isoformat()}
+    return {
+        "id": season.pk,
+        "club": season.club.slug,
+        "name": season.name,
+        "format": season.format,
+        "starts_on": season.starts_on.isoformat() if season.starts_on else None,
+        "ends_on": season.ends_on.isoformat() if season.ends_on else None,
+        "fill_with_bots": season.fill_with_bots,
+        "rounds": season.rounds.count(),
+        "pairs": [pair_json(p) for p in season.pairs.select_related("player_1", "player_2")],
+        "created_at": season.created_at.isoformat(),
+    }
 
 
 def pair_json(pair: Pair) -> dict:
-    return {"id": pair.pk, "name": pair.name,
-            "players": [player_ref(pair.player_1), player_ref(pair.player_2)]}
+    return {
+        "id": pair.pk,
+        "name": pair.name,
+        "players": [player_ref(pair.player_1), player_ref(pair.player_2)],
+    }
 
 
 def player_ref(user: User) -> dict:
@@ -138,19 +179,30 @@ def player_ref(user: User) -> dict:
 
 
 def round_json(round_: Round) -> dict:
-    checkins = CheckIn.objects.filter(round=round_).select_related(
-        "player", "pair__player_1", "pair__player_2").order_by("id")
+    checkins = (
+        CheckIn.objects.filter(round=round_)
+        .select_related("player", "pair__player_1", "pair__player_2")
+        .order_by("id")
+    )
     matches = round_matches(round_)
-    return {"season": round_.season_id, "number": round_.number, "status": round_.status,
-            "started_at": round_.started_at.isoformat() if round_.started_at else None,
-            "present": [_entrant(c) for c in checkins],
-            "byes": [_entrant(c) for c in checkins if c.bye],
-            "tables": [match_json(m) for m in matches]}
+    return {
+        "season": round_.season_id,
+        "number": round_.number,
+        "status": round_.status,
+        "started_at": round_.started_at.isoformat() if round_.started_at else None,
+        "present": [_entrant(c) for c in checkins],
+        "byes": [_entrant(c) for c in checkins if c.bye],
+        "tables": [match_json(m) for m in matches],
+    }
 
 
 def round_matches(round_: Round) -> QuerySet[Match]:
-    return (Match.objects.filter(round=round_).select_related("table", "club", "season", "round")
-            .prefetch_related("seats__player").order_by("table_number"))
+    return (
+        Match.objects.filter(round=round_)
+        .select_related("table", "club", "season", "round")
+        .prefetch_related("seats__player")
+        .order_by("table_number")
+    )
 
 
 def _entrant(row) -> dict:
@@ -161,14 +213,26 @@ def _entrant(row) -> dict:
 
 # -- standings and ratings -------------------------------------------------------------------
 def standing_rows(season: Season) -> QuerySet[StandingRow]:
-    return StandingRow.objects.filter(season=season).select_related(
-        "player", "pair__player_1", "pair__player_2").order_by("position")
+    return (
+        StandingRow.objects.filter(season=season)
+        .select_related("player", "pair__player_1", "pair__player_2")
+        .order_by("position")
+    )
 
 
 def standing_json(r: StandingRow) -> dict:
-    return {"position": r.position, **_entrant(r), "played": r.played, "wins": r.wins,
-            "byes": r.byes, "hands_won": r.hands_won, "hands_lost": r.hands_lost,
-            "points": r.points, "dekabes": r.dekabes, "ties": r.ties}
+    return {
+        "position": r.position,
+        **_entrant(r),
+        "played": r.played,
+        "wins": r.wins,
+        "byes": r.byes,
+        "hands_won": r.hands_won,
+        "hands_lost": r.hands_lost,
+        "points": r.points,
+        "dekabes": r.dekabes,
+        "ties": r.ties,
+    }
 
 
 def standings(season: Season) -> list[dict]:
@@ -176,68 +240,107 @@ def standings(season: Season) -> list[dict]:
 
 
 def club_ratings(club: Club) -> QuerySet[Rating]:
-    return Rating.objects.filter(club=club).select_related("player").order_by("-ordinal", "player_id")
+    return (
+        Rating.objects.filter(club=club).select_related("player").order_by("-ordinal", "player_id")
+    )
 
 
 def rating_json(r: Rating) -> dict:
-    return {"player": r.player.username, "is_bot": r.player.is_bot, "mu": r.mu, "sigma": r.sigma,
-            "ordinal": r.ordinal, "matches": r.matches}
+    return {
+        "player": r.player.username,
+        "is_bot": r.player.is_bot,
+        "mu": r.mu,
+        "sigma": r.sigma,
+        "ordinal": r.ordinal,
+        "matches": r.matches,
+    }
 
 
 def rating_history(club: Club, player: User) -> list[dict]:
     """The rating after each rated match, oldest first (the match id dates each point)."""
-    points = (RatingPoint.objects.filter(club=club, player=player).order_by("id")
-              .values_list("match_id", "mu", "sigma", "ordinal"))
+    points = (
+        RatingPoint.objects.filter(club=club, player=player)
+        .order_by("id")
+        .values_list("match_id", "mu", "sigma", "ordinal")
+    )
     return [{"match": m, "mu": mu, "sigma": s, "ordinal": o} for m, mu, s, o in points]
 
 
 # -- matches ---------------------------------------------------------------------------------
-def match_list(user: User | None, club: str | None = None, season: int | None = None,
-               player: str | None = None, status: str | None = None,
-               since: dt.date | None = None, until: dt.date | None = None) -> QuerySet[Match]:
+def match_list(
+    user: User | None,
+    club: str | None = None,
+    season: int | None = None,
+    player: str | None = None,
+    status: str | None = None,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+) -> QuerySet[Match]:
     matches = visible_matches(user)
     if club:
         matches = matches.filter(club__slug=club)
     if season:
         matches = matches.filter(season_id=season)
     if player:
-        matches = matches.filter(Exists(MatchSeat.objects.filter(match=OuterRef("pk"),
-                                                                 player__username=player)))
+        matches = matches.filter(
+            Exists(MatchSeat.objects.filter(match=OuterRef("pk"), player__username=player))
+        )
     if status:
         matches = matches.filter(status=status)
     if since:
         matches = matches.filter(started_at__date__gte=since)
     if until:
         matches = matches.filter(started_at__date__lte=until)
-    return (matches.select_related("club", "season", "round", "table", "pair_a", "pair_b")
-            .prefetch_related("seats__player").order_by("-started_at", "-id"))
+    return (
+        matches.select_related("club", "season", "round", "table", "pair_a", "pair_b")
+        .prefetch_related("seats__player")
+        .order_by("-started_at", "-id")
+    )
 
 
 def match_json(m: Match) -> dict:
     over = m.status != "playing"
     if over:
         score = {"A": m.score_a, "B": m.score_b}
-    else:   # the score only, from the live fold
+    else:  # the score only, from the live fold
         score = projection.project(m.table).match.summary()["scores"]
     data = {
-        "id": m.pk, "table": m.table.code, "rated": m.rated, "status": m.status,
-        "annulled": m.status == "annulled", "annul_reason": m.annul_reason or None,
+        "id": m.pk,
+        "table": m.table.code,
+        "rated": m.rated,
+        "status": m.status,
+        "annulled": m.status == "annulled",
+        "annul_reason": m.annul_reason or None,
         "club": m.club.slug if m.club_id else None,
         "season": {"id": m.season_id, "name": m.season.name} if m.season_id else None,
-        "round": m.round.number if m.round_id else None, "table_number": m.table_number,
+        "round": m.round.number if m.round_id else None,
+        "table_number": m.table_number,
         "started_at": m.started_at.isoformat(),
         "finished_at": m.finished_at.isoformat() if m.finished_at else None,
-        "seats": [{"seat": s.number, "team": s.team, "player": s.player.username,
-                   "is_bot": s.is_bot, "filler": s.filler} for s in m.seats.all()],
+        "seats": [
+            {
+                "seat": s.number,
+                "team": s.team,
+                "player": s.player.username,
+                "is_bot": s.is_bot,
+                "filler": s.filler,
+            }
+            for s in m.seats.all()
+        ],
         "pairs": ({"A": pair_ref(m.pair_a), "B": pair_ref(m.pair_b)} if m.pair_a_id else None),
-        "score": score, "winner": m.winner,
+        "score": score,
+        "winner": m.winner,
         "hands": m.hands if over else None,
     }
     if over:
-        data.update({"hands_won": {"A": m.hands_won_a, "B": m.hands_won_b},
-                     "hands_tied": m.hands_tied,
-                     "points": {"A": m.points_a, "B": m.points_b},
-                     "dekabes": {"A": m.dekabes_a, "B": m.dekabes_b}})
+        data.update(
+            {
+                "hands_won": {"A": m.hands_won_a, "B": m.hands_won_b},
+                "hands_tied": m.hands_tied,
+                "points": {"A": m.points_a, "B": m.points_b},
+                "dekabes": {"A": m.dekabes_a, "B": m.dekabes_b},
+            }
+        )
     return data
 
 
@@ -253,7 +356,9 @@ def check_match_over(m: Match) -> None:
 def engine_events(m: Match) -> list[dict]:
     """The match's engine events up to its end (server events such as annul left out)."""
     rows = Event.objects.filter(table_id=m.table_id, seq__lte=m.end_seq).order_by("seq")
-    return [e for e in rows.values_list("payload", flat=True) if e.get("type") not in SERVER_EVENT_TYPES]
+    return [
+        e for e in rows.values_list("payload", flat=True) if e.get("type") not in SERVER_EVENT_TYPES
+    ]
 
 
 def record_text(m: Match) -> str:
@@ -288,11 +393,14 @@ def player_profile(username: str, viewer: User | None) -> dict:
     ratings = {r.club_id: r for r in Rating.objects.filter(player=player, club__in=rated)}
     recent = match_list(viewer, player=username)[:RECENT_MATCHES]
     return {
-        "username": player.username, "is_bot": player.is_bot,
+        "username": player.username,
+        "is_bot": player.is_bot,
         "owner": player.bot_owner.username if player.bot_owner_id else None,
         "clubs": [{"slug": c.slug, "name": c.name, "role": roles.get(c.pk)} for c in clubs],
-        "ratings": [{"club": c.slug, **rating_json(ratings[c.pk]),
-                     "history": rating_history(c, player)} for c in rated],
+        "ratings": [
+            {"club": c.slug, **rating_json(ratings[c.pk]), "history": rating_history(c, player)}
+            for c in rated
+        ],
         "recent_matches": [match_json(m) for m in recent],
     }
 
@@ -300,18 +408,31 @@ def player_profile(username: str, viewer: User | None) -> dict:
 def league_tables_version(user: User) -> int:
     """Grows whenever a round seats the account or one of its league matches ends."""
     counts = MatchSeat.objects.filter(player=user, match__club__isnull=False).aggregate(
-        seated=Count("id"), done=Count("id", filter=~Q(match__status="playing")))
+        seated=Count("id"), done=Count("id", filter=~Q(match__status="playing"))
+    )
     return counts["seated"] + counts["done"]
 
 
 def my_league_tables(user: User) -> dict:
-    seats = (MatchSeat.objects.filter(player=user, match__club__isnull=False, match__status="playing")
-             .select_related("match__table", "match__club", "match__season", "match__round")
-             .order_by("match_id", "number"))
-    return {"version": league_tables_version(user), "tables": [{
-        "match": s.match_id, "table": s.match.table.code, "seat": s.number, "team": s.team,
-        "club": s.match.club.slug, "season": s.match.season_id,
-        "round": s.match.round.number if s.match.round_id else None,
-        "table_number": s.match.table_number,
-        "seat_url": f"/api/tables/{s.match.table.code}/seats/{s.number}",
-    } for s in seats]}
+    seats = (
+        MatchSeat.objects.filter(player=user, match__club__isnull=False, match__status="playing")
+        .select_related("match__table", "match__club", "match__season", "match__round")
+        .order_by("match_id", "number")
+    )
+    return {
+        "version": league_tables_version(user),
+        "tables": [
+            {
+                "match": s.match_id,
+                "table": s.match.table.code,
+                "seat": s.number,
+                "team": s.team,
+                "club": s.match.club.slug,
+                "season": s.match.season_id,
+                "round": s.match.round.number if s.match.round_id else None,
+                "table_number": s.match.table_number,
+                "seat_url": f"/api/tables/{s.match.table.code}/seats/{s.number}",
+            }
+            for s in seats
+        ],
+    }

@@ -12,7 +12,7 @@ from rest_framework.pagination import PageNumberPagination
 
 from server.errors import ApiError, validation_error
 
-ID_MAX = 2**63 - 1          # a database integer: larger ids cannot exist (and SQLite overflows)
+ID_MAX = 2**63 - 1  # a database integer: larger ids cannot exist (and SQLite overflows)
 
 
 # -- pagination ---------------------------------------------------------------------------
@@ -36,19 +36,26 @@ def paginate(request, rows, to_json):
 
 
 def paged(name: str, item) -> serializers.Serializer:
-    return inline_serializer(name, {
-        "count": serializers.IntegerField(),
-        "next": serializers.URLField(allow_null=True),
-        "previous": serializers.URLField(allow_null=True),
-        "results": item(many=True) if isinstance(item, type) else serializers.ListField(child=item),
-    })
+    return inline_serializer(
+        name,
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": item(many=True)
+            if isinstance(item, type)
+            else serializers.ListField(child=item),
+        },
+    )
 
 
 # -- requests -----------------------------------------------------------------------------
 class CreateClubSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=40)
     name = serializers.CharField(max_length=80)
-    description = serializers.CharField(required=False, default="", allow_blank=True, max_length=2000)
+    description = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=2000
+    )
     visibility = serializers.ChoiceField(choices=("public", "members"), default="public")
 
 
@@ -68,7 +75,9 @@ class JoinClubSerializer(serializers.Serializer):
 
 
 class EnterBotSerializer(serializers.Serializer):
-    bot = serializers.CharField(max_length=40, help_text="a bot account you own (organizers: a house bot)")
+    bot = serializers.CharField(
+        max_length=40, help_text="a bot account you own (organizers: a house bot)"
+    )
 
 
 class RoleSerializer(serializers.Serializer):
@@ -80,24 +89,35 @@ class CreateSeasonSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=("individual", "pairs"))
     starts_on = serializers.DateField(required=False, allow_null=True, default=None)
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
-    fill_with_bots = serializers.BooleanField(default=False,
-                                              help_text="house bots fill seats instead of byes")
-    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1,
-                                    help_text="draw seed (default: random); same seed, same draws")
+    fill_with_bots = serializers.BooleanField(
+        default=False, help_text="house bots fill seats instead of byes"
+    )
+    seed = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="draw seed (default: random); same seed, same draws",
+    )
 
 
 class PairSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
-    players = serializers.ListField(child=serializers.CharField(max_length=40), min_length=2,
-                                    max_length=2)
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=40), min_length=2, max_length=2
+    )
 
 
 class CheckInSerializer(serializers.Serializer):
-    players = serializers.ListField(child=serializers.CharField(max_length=40), required=False,
-                                    help_text="individual seasons: usernames present")
-    pairs = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
-                                  required=False,
-                                  help_text="pairs seasons: pair ids present")
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        help_text="individual seasons: usernames present",
+    )
+    pairs = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        required=False,
+        help_text="pairs seasons: pair ids present",
+    )
 
 
 class AnnulSerializer(serializers.Serializer):
@@ -109,8 +129,9 @@ class NoBodySerializer(serializers.Serializer):
 
 
 # -- answers (OpenAPI) ----------------------------------------------------------------------
-PlayerRef = inline_serializer("PlayerRef", {"username": serializers.CharField(),
-                                            "is_bot": serializers.BooleanField()})
+PlayerRef = inline_serializer(
+    "PlayerRef", {"username": serializers.CharField(), "is_bot": serializers.BooleanField()}
+)
 
 
 class ClubSerializer(serializers.Serializer):
@@ -163,8 +184,9 @@ class SeasonSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-TeamInts = inline_serializer("TeamCounts", {"A": serializers.IntegerField(),
-                                            "B": serializers.IntegerField()})
+TeamInts = inline_serializer(
+    "TeamCounts", {"A": serializers.IntegerField(), "B": serializers.IntegerField()}
+)
 
 
 class MatchSerializer(serializers.Serializer):
@@ -175,16 +197,27 @@ class MatchSerializer(serializers.Serializer):
     annulled = serializers.BooleanField()
     annul_reason = serializers.CharField(allow_null=True)
     club = serializers.CharField(allow_null=True, help_text="null: a casual match")
-    season = inline_serializer("SeasonRef", {"id": serializers.IntegerField(),
-                                             "name": serializers.CharField()}, allow_null=True)
+    season = inline_serializer(
+        "SeasonRef",
+        {"id": serializers.IntegerField(), "name": serializers.CharField()},
+        allow_null=True,
+    )
     round = serializers.IntegerField(allow_null=True)
     table_number = serializers.IntegerField(allow_null=True)
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
-    seats = serializers.ListField(child=inline_serializer("MatchSeat", {
-        "seat": serializers.IntegerField(), "team": serializers.CharField(),
-        "player": serializers.CharField(), "is_bot": serializers.BooleanField(),
-        "filler": serializers.BooleanField(help_text="a house bot filling the seat")}))
+    seats = serializers.ListField(
+        child=inline_serializer(
+            "MatchSeat",
+            {
+                "seat": serializers.IntegerField(),
+                "team": serializers.CharField(),
+                "player": serializers.CharField(),
+                "is_bot": serializers.BooleanField(),
+                "filler": serializers.BooleanField(help_text="a house bot filling the seat"),
+            },
+        )
+    )
     pairs = serializers.DictField(allow_null=True, help_text="pairs seasons: the pair of each team")
     score = TeamInts
     winner = serializers.CharField(allow_null=True)
@@ -228,9 +261,15 @@ class RatingSerializer(serializers.Serializer):
     matches = serializers.IntegerField()
 
 
-RatingPointSerializer = inline_serializer("RatingPoint", {
-    "match": serializers.IntegerField(), "mu": serializers.FloatField(),
-    "sigma": serializers.FloatField(), "ordinal": serializers.FloatField()})
+RatingPointSerializer = inline_serializer(
+    "RatingPoint",
+    {
+        "match": serializers.IntegerField(),
+        "mu": serializers.FloatField(),
+        "sigma": serializers.FloatField(),
+        "ordinal": serializers.FloatField(),
+    },
+)
 
 
 class PlayerRatingSerializer(RatingSerializer):
@@ -242,9 +281,16 @@ class PlayerSerializer(serializers.Serializer):
     username = serializers.CharField()
     is_bot = serializers.BooleanField()
     owner = serializers.CharField(allow_null=True)
-    clubs = serializers.ListField(child=inline_serializer("PlayerClub", {
-        "slug": serializers.CharField(), "name": serializers.CharField(),
-        "role": serializers.CharField(allow_null=True)}))
+    clubs = serializers.ListField(
+        child=inline_serializer(
+            "PlayerClub",
+            {
+                "slug": serializers.CharField(),
+                "name": serializers.CharField(),
+                "role": serializers.CharField(allow_null=True),
+            },
+        )
+    )
     ratings = PlayerRatingSerializer(many=True)
     recent_matches = MatchSerializer(many=True)
 
@@ -262,8 +308,10 @@ class LeagueTableSerializer(serializers.Serializer):
 
 
 class MyLeagueTablesSerializer(serializers.Serializer):
-    version = serializers.IntegerField(help_text="grows when a round seats you or one of your "
-                                                 "league matches ends; long-poll with after=")
+    version = serializers.IntegerField(
+        help_text="grows when a round seats you or one of your "
+        "league matches ends; long-poll with after="
+    )
     tables = LeagueTableSerializer(many=True)
 
 

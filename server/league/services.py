@@ -19,8 +19,17 @@ from django.utils import timezone
 from server.accounts.models import User
 from server.errors import ApiError, validation_error
 from server.league import projections
-from server.league.models import (CheckIn, Club, Invite, Match, MatchSeat, Membership, Pair,
-                                  Round, Season)
+from server.league.models import (
+    CheckIn,
+    Club,
+    Invite,
+    Match,
+    MatchSeat,
+    Membership,
+    Pair,
+    Round,
+    Season,
+)
 from server.tables import services as table_services
 from server.tables.models import Table
 from server.tables.services import controller_of, writing
@@ -57,15 +66,21 @@ def check_person(user: User) -> None:
 
 
 # -- clubs -------------------------------------------------------------------------------
-def do_create_club(user: User, slug: str, name: str, description: str = "",
-                   visibility: str = "public") -> Club:
+def do_create_club(
+    user: User, slug: str, name: str, description: str = "", visibility: str = "public"
+) -> Club:
     check_person(user)
     if Club.objects.filter(slug=slug).exists():
         raise ApiError("slug_taken", f"a club named {slug!r} exists", 409)
     try:
         with writing(), transaction.atomic():
-            club = Club.objects.create(slug=slug, name=name, description=description,
-                                       visibility=visibility, created_by=user)
+            club = Club.objects.create(
+                slug=slug,
+                name=name,
+                description=description,
+                visibility=visibility,
+                created_by=user,
+            )
             Membership.objects.create(club=club, user=user, role="organizer")
     except IntegrityError:
         raise ApiError("slug_taken", f"a club named {slug!r} exists", 409) from None
@@ -81,8 +96,9 @@ def do_update_club(user: User, club: Club, changes: dict) -> Club:
     return club
 
 
-def do_create_invite(user: User, club: Club, single_use: bool = False,
-                     expires_at: dt.datetime | None = None) -> Invite:
+def do_create_invite(
+    user: User, club: Club, single_use: bool = False, expires_at: dt.datetime | None = None
+) -> Invite:
     check_organizer(club, user)
     if expires_at is not None and expires_at <= timezone.now():
         raise validation_error("expires_at must be in the future")
@@ -91,8 +107,9 @@ def do_create_invite(user: User, club: Club, single_use: bool = False,
             code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(10))
             if not Invite.objects.filter(code=code).exists():
                 break
-        return Invite.objects.create(club=club, code=code, created_by=user, single_use=single_use,
-                                     expires_at=expires_at)
+        return Invite.objects.create(
+            club=club, code=code, created_by=user, single_use=single_use, expires_at=expires_at
+        )
 
 
 def check_invite(club: Club, code: str) -> Invite:
@@ -122,8 +139,11 @@ def do_join_club(user: User, club: Club, code: str) -> Membership:
 
 
 def _active_member(club: Club, username: str) -> Membership:
-    membership = (Membership.objects.filter(club=club, user__username=username, active=True)
-                  .select_related("user").first())
+    membership = (
+        Membership.objects.filter(club=club, user__username=username, active=True)
+        .select_related("user")
+        .first()
+    )
     if membership is None:
         raise ApiError("not_found", f"{username!r} is not a member of this club", 404)
     return membership
@@ -132,7 +152,9 @@ def _active_member(club: Club, username: str) -> Membership:
 def _check_keeps_an_organizer(club: Club, leaving: Membership) -> None:
     if leaving.role != "organizer":
         return
-    others = Membership.objects.filter(club=club, role="organizer", active=True).exclude(pk=leaving.pk)
+    others = Membership.objects.filter(club=club, role="organizer", active=True).exclude(
+        pk=leaving.pk
+    )
     if not others.exists():
         raise ApiError("last_organizer", "a club keeps at least one organizer", 409)
 
@@ -184,16 +206,29 @@ def do_enter_bot(user: User, club: Club, bot_name: str) -> Membership:
 
 
 # -- seasons and pairs ---------------------------------------------------------------------
-def do_create_season(user: User, club: Club, name: str, format: str,
-                     starts_on: dt.date | None = None, ends_on: dt.date | None = None,
-                     fill_with_bots: bool = False, seed: int | None = None) -> Season:
+def do_create_season(
+    user: User,
+    club: Club,
+    name: str,
+    format: str,
+    starts_on: dt.date | None = None,
+    ends_on: dt.date | None = None,
+    fill_with_bots: bool = False,
+    seed: int | None = None,
+) -> Season:
     check_organizer(club, user)
     if starts_on and ends_on and ends_on < starts_on:
         raise validation_error("ends_on is before starts_on")
     with writing(), transaction.atomic():
-        return Season.objects.create(club=club, name=name, format=format, starts_on=starts_on,
-                                     ends_on=ends_on, fill_with_bots=fill_with_bots,
-                                     seed=random.randrange(2**31) if seed is None else seed)
+        return Season.objects.create(
+            club=club,
+            name=name,
+            format=format,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            fill_with_bots=fill_with_bots,
+            seed=random.randrange(2**31) if seed is None else seed,
+        )
 
 
 def check_format(season: Season, wanted: str) -> None:
@@ -202,8 +237,12 @@ def check_format(season: Season, wanted: str) -> None:
 
 
 def _members(club: Club, usernames: list[str]) -> list[User]:
-    found = {m.user.username: m.user for m in Membership.objects.filter(
-        club=club, active=True, user__username__in=usernames).select_related("user")}
+    found = {
+        m.user.username: m.user
+        for m in Membership.objects.filter(
+            club=club, active=True, user__username__in=usernames
+        ).select_related("user")
+    }
     missing = [u for u in usernames if u not in found]
     if missing:
         raise ApiError("not_a_member", f"not members of this club: {', '.join(missing)}", 409)
@@ -217,20 +256,32 @@ def do_register_pair(user: User, season: Season, name: str, player_1: str, playe
     if controller_of(first) == controller_of(second):
         raise ApiError("one_seat_per_player", "a pair is two different people", 409)
     with writing(), transaction.atomic():
-        taken = {controller_of(p) for pair in Pair.objects.filter(season=season)
-                 .select_related("player_1", "player_2") for p in (pair.player_1, pair.player_2)}
+        taken = {
+            controller_of(p)
+            for pair in Pair.objects.filter(season=season).select_related("player_1", "player_2")
+            for p in (pair.player_1, pair.player_2)
+        }
         if {controller_of(first), controller_of(second)} & taken:
-            raise ApiError("already_in_pair", "a player (or their bot) is in a pair of this "
-                           "season already", 409)
-        return Pair.objects.create(season=season, name=name or f"{first.username} & {second.username}",
-                                   player_1=first, player_2=second)
+            raise ApiError(
+                "already_in_pair",
+                "a player (or their bot) is in a pair of this season already",
+                409,
+            )
+        return Pair.objects.create(
+            season=season,
+            name=name or f"{first.username} & {second.username}",
+            player_1=first,
+            player_2=second,
+        )
 
 
 # -- rounds --------------------------------------------------------------------------------
 def do_create_round(user: User, season: Season) -> Round:
     check_organizer(season.club, user)
     with writing(), transaction.atomic():
-        number = (season.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        number = (
+            season.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+        ) + 1
         return Round.objects.create(season=season, number=number)
 
 
@@ -239,8 +290,9 @@ def check_round_open(round_: Round) -> None:
         raise ApiError("round_started", f"round {round_.number} has started already", 409)
 
 
-def do_check_in(user: User, round_: Round, players: list[str] | None = None,
-                pairs: list[int] | None = None) -> list[CheckIn]:
+def do_check_in(
+    user: User, round_: Round, players: list[str] | None = None, pairs: list[int] | None = None
+) -> list[CheckIn]:
     """Set who is present for an open round (the whole list, replacing any earlier one)."""
     season = round_.season
     check_organizer(season.club, user)
@@ -251,8 +303,9 @@ def do_check_in(user: User, round_: Round, players: list[str] | None = None,
         people = _members(season.club, list(dict.fromkeys(players or [])))
         controllers = [controller_of(p) for p in people]
         if len(set(controllers)) != len(controllers):
-            raise ApiError("one_seat_per_player", "a member and their own bot cannot both play "
-                           "a round", 409)
+            raise ApiError(
+                "one_seat_per_player", "a member and their own bot cannot both play a round", 409
+            )
         rows = [CheckIn(round=round_, player=p) for p in people]
     else:
         if players:
@@ -288,8 +341,10 @@ def do_start_round(user: User, round_: Round) -> list[Match]:
             seatings, byes = _draw_pairs(round_)
         if not seatings:
             raise ApiError("not_enough_players", "too few present to make one table", 409)
-        matches = [_open_match(user, round_, number, seats, pairs, fillers)
-                   for number, (seats, pairs, fillers) in enumerate(seatings, start=1)]
+        matches = [
+            _open_match(user, round_, number, seats, pairs, fillers)
+            for number, (seats, pairs, fillers) in enumerate(seatings, start=1)
+        ]
         if season.format == "individual":
             CheckIn.objects.filter(round=round_, player_id__in=byes).update(bye=True)
         else:
@@ -306,35 +361,59 @@ def _draw_individual(round_: Round):
     from server.league.pairing import draw_individual
 
     season = round_.season
-    present = list(CheckIn.objects.filter(round=round_, player__isnull=False)
-                   .order_by("player_id").values_list("player_id", flat=True))
+    present = list(
+        CheckIn.objects.filter(round=round_, player__isnull=False)
+        .order_by("player_id")
+        .values_list("player_id", flat=True)
+    )
     checked_in = set(present)
-    history = []      # earlier tables of the season, house bots filling seats as None
+    history = []  # earlier tables of the season, house bots filling seats as None
     for match in Match.objects.filter(season=season).prefetch_related("seats").order_by("id"):
         seats = {s.number: None if s.filler else s.player_id for s in match.seats.all()}
         history.append(tuple(seats[n] for n in (1, 2, 3, 4)))
-    draw = draw_individual(present, history, seed=_round_seed(round_),
-                           fill_with_bots=season.fill_with_bots,
-                           bye_counts=projections.season_byes(season))
+    draw = draw_individual(
+        present,
+        history,
+        seed=_round_seed(round_),
+        fill_with_bots=season.fill_with_bots,
+        bye_counts=projections.season_byes(season),
+    )
     fillers = iter(_house_bots(season, checked_in, sum(t.count(None) for t in draw.tables)))
     players = User.objects.in_bulk(checked_in)
-    seatings = [({n: players[pid] if pid is not None else next(fillers)
-                  for n, pid in zip((1, 2, 3, 4), table)}, (None, None),
-                 {n for n, pid in zip((1, 2, 3, 4), table) if pid is None})
-                for table in draw.tables]
+    seatings = [
+        (
+            {
+                n: players[pid] if pid is not None else next(fillers)
+                for n, pid in zip((1, 2, 3, 4), table)
+            },
+            (None, None),
+            {n for n, pid in zip((1, 2, 3, 4), table) if pid is None},
+        )
+        for table in draw.tables
+    ]
     return seatings, list(draw.byes)
 
 
 def _house_bots(season: Season, present: set[int], needed: int) -> list[User]:
     if not needed:
         return []
-    bots = list(User.objects.filter(memberships__club=season.club, memberships__active=True,
-                                    is_bot=True, bot_owner__isnull=True)
-                .exclude(pk__in=present).order_by("username")[:needed])
+    bots = list(
+        User.objects.filter(
+            memberships__club=season.club,
+            memberships__active=True,
+            is_bot=True,
+            bot_owner__isnull=True,
+        )
+        .exclude(pk__in=present)
+        .order_by("username")[:needed]
+    )
     if len(bots) < needed:
-        raise ApiError("not_enough_house_bots",
-                       f"{needed} seats to fill but the club has {len(bots)} free house bots: an "
-                       "organizer enters house bots into the club", 409)
+        raise ApiError(
+            "not_enough_house_bots",
+            f"{needed} seats to fill but the club has {len(bots)} free house bots: an "
+            "organizer enters house bots into the club",
+            409,
+        )
     return bots
 
 
@@ -342,21 +421,37 @@ def _draw_pairs(round_: Round):
     from server.league.pairing import draw_pairs
 
     season = round_.season
-    present = list(CheckIn.objects.filter(round=round_, pair__isnull=False)
-                   .order_by("pair_id").values_list("pair_id", flat=True))
-    ranked = [pid for pid in season.standings.filter(pair__isnull=False)
-              .order_by("position").values_list("pair_id", flat=True) if pid in present]
-    played = [frozenset((a, b)) for a, b in Match.objects.filter(season=season)
-              .values_list("pair_a_id", "pair_b_id")]
+    present = list(
+        CheckIn.objects.filter(round=round_, pair__isnull=False)
+        .order_by("pair_id")
+        .values_list("pair_id", flat=True)
+    )
+    ranked = [
+        pid
+        for pid in season.standings.filter(pair__isnull=False)
+        .order_by("position")
+        .values_list("pair_id", flat=True)
+        if pid in present
+    ]
+    played = [
+        frozenset((a, b))
+        for a, b in Match.objects.filter(season=season).values_list("pair_a_id", "pair_b_id")
+    ]
     # Pairs not ranked yet are drawn in a seeded order by the pairing module.
-    draw = draw_pairs(present, ranked, played, seed=_round_seed(round_),
-                      bye_counts=projections.season_byes(season))
+    draw = draw_pairs(
+        present,
+        ranked,
+        played,
+        seed=_round_seed(round_),
+        bye_counts=projections.season_byes(season),
+    )
     pairs = Pair.objects.select_related("player_1", "player_2").in_bulk(present)
     seatings = []
     for x, y in draw.tables:
         px, py = pairs[x], pairs[y]
-        seatings.append(({1: px.player_1, 2: py.player_1, 3: px.player_2, 4: py.player_2},
-                         (px, py), set()))
+        seatings.append(
+            ({1: px.player_1, 2: py.player_1, 3: px.player_2, 4: py.player_2}, (px, py), set())
+        )
     return seatings, list(draw.byes)
 
 
@@ -364,21 +459,40 @@ def _round_seed(round_: Round) -> int:
     return round_.season.seed * 1000 + round_.number
 
 
-def _open_match(user: User, round_: Round, number: int, seats: dict[int, User], pairs,
-                fillers: set[int]) -> Match:
+def _open_match(
+    user: User, round_: Round, number: int, seats: dict[int, User], pairs, fillers: set[int]
+) -> Match:
     table = table_services.do_create_seated_table(user, seats, rated=True)
-    match = Match.objects.create(table=table, club=round_.season.club, season=round_.season,
-                                 round=round_, table_number=number, pair_a=pairs[0],
-                                 pair_b=pairs[1], rated=True, started_at=table.created_at)
+    match = Match.objects.create(
+        table=table,
+        club=round_.season.club,
+        season=round_.season,
+        round=round_,
+        table_number=number,
+        pair_a=pairs[0],
+        pair_b=pairs[1],
+        rated=True,
+        started_at=table.created_at,
+    )
     _seat_players(match, seats, fillers)
     return match
 
 
 def _seat_players(match: Match, seats: dict[int, User], fillers: set[int] = frozenset()) -> None:
-    MatchSeat.objects.bulk_create([
-        MatchSeat(match=match, number=n, player=p, team="A" if n in (1, 3) else "B",
-                  is_bot=p.is_bot, filler=n in fillers)
-        for n, p in sorted(seats.items()) if p is not None])
+    MatchSeat.objects.bulk_create(
+        [
+            MatchSeat(
+                match=match,
+                number=n,
+                player=p,
+                team="A" if n in (1, 3) else "B",
+                is_bot=p.is_bot,
+                filler=n in fillers,
+            )
+            for n, p in sorted(seats.items())
+            if p is not None
+        ]
+    )
 
 
 def _tell_players(user_ids: list[int]) -> None:

@@ -127,9 +127,17 @@ def _by_head_to_head(group: list, tallies: dict[Hashable, _Tally]) -> list:
 
 
 def _row(entrant: Hashable, t: _Tally) -> Row:
-    return Row(entrant=entrant, played=t.played, wins=t.wins, byes=t.byes,
-               hands_won=t.hands_won, hands_lost=t.hands_lost, points=t.points,
-               dekabes=t.dekabes, ties=t.ties)
+    return Row(
+        entrant=entrant,
+        played=t.played,
+        wins=t.wins,
+        byes=t.byes,
+        hands_won=t.hands_won,
+        hands_lost=t.hands_lost,
+        points=t.points,
+        dekabes=t.dekabes,
+        ties=t.ties,
+    )
 
 
 def _check_line(line: MatchLine) -> None:

@@ -62,6 +62,3 @@ class BrowserOriginValidator(OriginValidator):
         if message["type"] == "websocket.connect":
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": CLOSE_BAD_ORIGIN})
-
-
-

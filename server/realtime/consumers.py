@@ -98,8 +98,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.sent_version = state.version
         seats = selectors.load_seats(self.table)
         held = [s.number for s in seats if s.player_id == self.user.pk and s.number in self.seats]
-        return [{"type": "view", **selectors.seat_response(self.table, n, state, user=self.user,
-                                                           seats=seats)} for n in held]
+        return [
+            {
+                "type": "view",
+                **selectors.seat_response(self.table, n, state, user=self.user, seats=seats),
+            }
+            for n in held
+        ]
 
     async def disconnect(self, code):
         if self.slot_of is not None:
@@ -152,7 +157,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         return my_league_tables(self.user)
 
     async def _refuse(self, code: int) -> None:
-        await self.accept()            # as TableConsumer._refuse: the code must reach the client
+        await self.accept()  # as TableConsumer._refuse: the code must reach the client
         await self.close(code=code)
 
     async def disconnect(self, code):

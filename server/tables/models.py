@@ -12,8 +12,9 @@ from django.db import models
 
 class Table(models.Model):
     code = models.CharField(max_length=12, unique=True, help_text="invite code")
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                              related_name="owned_tables")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tables"
+    )
     rated = models.BooleanField(default=False)
     # Drives the server's shuffles; never leaves the server (not in any response or log).
     secret_seed = models.CharField(max_length=64, editable=False)
@@ -29,11 +30,18 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=5, choices=KINDS)
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                               on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number")
+        ]
         ordering = ["number"]
 
 
@@ -46,8 +54,9 @@ class Event(models.Model):
     seq = models.PositiveIntegerField(help_text="1, 2, 3... per table, no gaps")
     type = models.CharField(max_length=20)
     payload = models.JSONField(help_text="the event in the engine's record format")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.PROTECT, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     actor_kind = models.CharField(max_length=6, choices=ACTOR_KINDS)
     command_id = models.CharField(max_length=80, null=True, blank=True)
@@ -66,7 +75,9 @@ class ActionReceipt(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="receipts")
     key = models.CharField(max_length=80)
-    account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
     seat = models.PositiveSmallIntegerField()
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from engine import Match
-
 from server.tables.models import Event, Table
 
 # In the log, not in the engine record: the record of an annulled match still replays.
@@ -28,18 +27,23 @@ CACHE_SIZE = 1024
 @dataclass
 class TableState:
     match: Match
-    version: int = 0                         # seq of the newest event folded
-    paused_by: set[int] = field(default_factory=set)   # seats that opened rules/log
-    revealed_deals: set[str] = field(default_factory=set)   # deals whose hand has ended
-    annulled: dict | None = None             # the annul event, once an organizer annulled
+    version: int = 0  # seq of the newest event folded
+    paused_by: set[int] = field(default_factory=set)  # seats that opened rules/log
+    revealed_deals: set[str] = field(default_factory=set)  # deals whose hand has ended
+    annulled: dict | None = None  # the annul event, once an organizer annulled
 
     @property
     def paused(self) -> bool:
         return bool(self.paused_by)
 
-    def copy(self) -> "TableState":
-        return TableState(self.match.copy(), self.version, set(self.paused_by),
-                          set(self.revealed_deals), self.annulled)
+    def copy(self) -> TableState:
+        return TableState(
+            self.match.copy(),
+            self.version,
+            set(self.paused_by),
+            set(self.revealed_deals),
+            self.annulled,
+        )
 
     def fold(self, seq: int, payload: dict) -> None:
         """Apply one stored event (already validated when it was appended)."""
@@ -82,8 +86,11 @@ def project(table: Table, upto: int | None = None) -> TableState:
     if upto is not None:
         if upto < state.version:
             state = TableState(Match())
-        newer = (Event.objects.filter(table=table, seq__gt=state.version, seq__lte=upto)
-                 .order_by("seq").values_list("seq", "payload"))
+        newer = (
+            Event.objects.filter(table=table, seq__gt=state.version, seq__lte=upto)
+            .order_by("seq")
+            .values_list("seq", "payload")
+        )
     else:
         newer = _events_after(table.pk, state.version)
     for seq, payload in newer:
@@ -95,8 +102,9 @@ def project(table: Table, upto: int | None = None) -> TableState:
 
 # Every read of a table runs this (usually answering no rows): plain SQL, not an ORM
 # query compiled again on each request.
-_EVENTS_AFTER = (f"SELECT seq, payload FROM {Event._meta.db_table} "
-                 "WHERE table_id = %s AND seq > %s ORDER BY seq")
+_EVENTS_AFTER = (
+    f"SELECT seq, payload FROM {Event._meta.db_table} WHERE table_id = %s AND seq > %s ORDER BY seq"
+)
 
 
 def _events_after(table_id: int, seq: int) -> list[tuple[int, dict]]:
@@ -104,8 +112,10 @@ def _events_after(table_id: int, seq: int) -> list[tuple[int, dict]]:
         cursor.execute(_EVENTS_AFTER, [table_id, seq])
         rows = cursor.fetchall()
     # The JSON column comes back as text (SQLite, and PostgreSQL under Django's loaders).
-    return [(seq, json.loads(payload) if isinstance(payload, (str, bytes)) else payload)
-            for seq, payload in rows]
+    return [
+        (seq, json.loads(payload) if isinstance(payload, (str, bytes)) else payload)
+        for seq, payload in rows
+    ]
 
 
 def remember(table: Table, state: TableState) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from django.db import connection
 
 from engine import dump_record
-
 from server.accounts.models import User
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
@@ -82,15 +81,21 @@ def table_json(table: Table, state: TableState, seats: list[Seat] | None = None)
         "paused_by": sorted(state.paused_by),
         "phase": state.match.phase,
         "annulled": state.annulled is not None,
-        "seats": {str(s.number): {"kind": s.kind,
-                                  "player": s.player.username if s.player_id else None,
-                                  "is_bot": bool(s.player_id and s.player.is_bot)}
-                  for s in seats},
+        "seats": {
+            str(s.number): {
+                "kind": s.kind,
+                "player": s.player.username if s.player_id else None,
+                "is_bot": bool(s.player_id and s.player.is_bot),
+            }
+            for s in seats
+        },
         "created_at": table.created_at.isoformat(),
     }
 
 
-def allowed_actions(table: Table, seat: Seat, state: TableState, view: dict, user: User | None) -> list[str]:
+def allowed_actions(
+    table: Table, seat: Seat, state: TableState, view: dict, user: User | None
+) -> list[str]:
     allowed = []
     if state.annulled is not None:
         return allowed
@@ -110,14 +115,19 @@ def allowed_actions(table: Table, seat: Seat, state: TableState, view: dict, use
     return allowed
 
 
-def seat_response(table: Table, number: int, state: TableState, user: User | None = None,
-                  seats: list[Seat] | None = None) -> dict:
+def seat_response(
+    table: Table,
+    number: int,
+    state: TableState,
+    user: User | None = None,
+    seats: list[Seat] | None = None,
+) -> dict:
     """What seat ``number`` gets back: its view, the version, what ``user`` may do now."""
     seats = load_seats(table) if seats is None else seats
     seat = next(s for s in seats if s.number == number)
     view = state.match.seat_view(number)
     if state.annulled is not None:
-        view = {**view, "legal": []}    # the match is stopped: nothing is to be played
+        view = {**view, "legal": []}  # the match is stopped: nothing is to be played
     return {
         "version": state.version,
         "seat": number,
@@ -131,13 +141,20 @@ def seat_response(table: Table, number: int, state: TableState, user: User | Non
 def tables_for(user: User) -> list[Table]:
     from django.db.models import Q
 
-    return list(Table.objects.filter(Q(seats__player=user) | Q(owner=user)).distinct()
-                .select_related("owner").order_by("-created_at"))
+    return list(
+        Table.objects.filter(Q(seats__player=user) | Q(owner=user))
+        .distinct()
+        .select_related("owner")
+        .order_by("-created_at")
+    )
 
 
 def seats_held(user: User, table: Table) -> list[int]:
-    return list(Seat.objects.filter(table=table, player=user).order_by("number")
-                .values_list("number", flat=True))
+    return list(
+        Seat.objects.filter(table=table, player=user)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
 
 
 def may_read_record(user: User | None, table: Table) -> bool:
@@ -151,26 +168,45 @@ def events_for_seat(table: Table, number: int, after: int = 0, limit: int = 500)
     """The log as seat ``number`` may see it: other hands in a deal are null until revealed."""
     state = projection.project(table)
     over = state.match.phase == "match_over"
-    rows = (Event.objects.filter(table=table, seq__gt=after).order_by("seq")
-            .values("seq", "type", "payload", "seat", "actor_kind", "created_at")[:limit])
+    rows = (
+        Event.objects.filter(table=table, seq__gt=after)
+        .order_by("seq")
+        .values("seq", "type", "payload", "seat", "actor_kind", "created_at")[:limit]
+    )
     out = []
     for row in rows:
         event = row["payload"]
-        if row["type"] == "deal" and not over and deal_key(event["hands"]) not in state.revealed_deals:
-            event = {**event, "hands": {k: (v if k == str(number) else None)
-                                        for k, v in event["hands"].items()}}
-        out.append({"seq": row["seq"], "type": row["type"], "seat": row["seat"],
-                    "by": row["actor_kind"], "at": row["created_at"].isoformat(), "event": event})
+        if (
+            row["type"] == "deal"
+            and not over
+            and deal_key(event["hands"]) not in state.revealed_deals
+        ):
+            event = {
+                **event,
+                "hands": {k: (v if k == str(number) else None) for k, v in event["hands"].items()},
+            }
+        out.append(
+            {
+                "seq": row["seq"],
+                "type": row["type"],
+                "seat": row["seat"],
+                "by": row["actor_kind"],
+                "at": row["created_at"].isoformat(),
+                "event": event,
+            }
+        )
     return out
 
 
 def record_text(table: Table) -> str:
     """The engine record: complete once the match is over, finished hands only before."""
     state = projection.project(table)
-    events = list(Event.objects.filter(table=table).order_by("seq").values_list("payload", flat=True))
+    events = list(
+        Event.objects.filter(table=table).order_by("seq").values_list("payload", flat=True)
+    )
     engine_events = [e for e in events if e.get("type") not in SERVER_EVENT_TYPES]
     if state.match.phase != "match_over":
-        engine_events = engine_events[:_finished_prefix(engine_events)]
+        engine_events = engine_events[: _finished_prefix(engine_events)]
     return dump_record(engine_events)
 
 

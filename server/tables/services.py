@@ -8,26 +8,24 @@ consequences — the next deal, forced passes — in the same transaction.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
 import secrets
 import string
-
-import contextlib
 import threading
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 
 from engine import IllegalEventError, deal_event
-
 from server.accounts.models import User
 from server.errors import ApiError, rule_error, validation_error
 from server.tables import projection, selectors
-from server.tables.signals import match_ended
 from server.tables.models import ActionReceipt, Event, Seat, Table
 from server.tables.projection import TableState
+from server.tables.signals import match_ended
 
 GAME_ACTIONS = ("accept", "claim_redeal", "choose_opener", "play", "pass")
 TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
@@ -36,7 +34,7 @@ ACTION_TYPES = GAME_ACTIONS + TABLE_COMMANDS + PAUSE_ACTIONS
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
 
 
-_sqlite_writer = threading.RLock()   # re-entrant: league services nest table writes
+_sqlite_writer = threading.RLock()  # re-entrant: league services nest table writes
 
 
 def writing():
@@ -50,9 +48,11 @@ def writing():
 
 
 # -- tables and seats ---------------------------------------------------------------------
-def check_seat_plan(seats: dict[int, str], join: list[int], bots: dict[int, str]) -> dict[int, User]:
+def check_seat_plan(
+    seats: dict[int, str], join: list[int], bots: dict[int, str]
+) -> dict[int, User]:
     if sorted(seats) != [1, 2, 3, 4] or any(k not in ("human", "bot") for k in seats.values()):
-        raise validation_error("seats must give \"human\" or \"bot\" for each of seats 1-4")
+        raise validation_error('seats must give "human" or "bot" for each of seats 1-4')
     for n in join:
         if seats.get(n) != "human":
             raise validation_error(f"seat {n} is not a human seat: you can join human seats only")
@@ -81,14 +81,17 @@ def check_one_seat_per_person(players: list[User]) -> None:
     seen: set[int] = set()
     for player in players:
         if controller_of(player) in seen:
-            raise ApiError("one_seat_per_player",
-                           "at a rated table one person holds one seat (their own bots count "
-                           "as them)", 409)
+            raise ApiError(
+                "one_seat_per_player",
+                "at a rated table one person holds one seat (their own bots count as them)",
+                409,
+            )
         seen.add(controller_of(player))
 
 
-def do_create_table(owner: User, seats: dict[int, str], join: list[int], bots: dict[int, str],
-                    rated: bool = False) -> Table:
+def do_create_table(
+    owner: User, seats: dict[int, str], join: list[int], bots: dict[int, str], rated: bool = False
+) -> Table:
     if owner.is_bot:
         raise ApiError("permission_denied", "bot accounts do not create tables", 403)
     bot_accounts = check_seat_plan(seats, join, bots)
@@ -111,15 +114,21 @@ def do_create_seated_table(owner: User, players: dict[int, User], rated: bool = 
     return _create(owner, kinds, players, rated)
 
 
-def _create(owner: User, seats: dict[int, str], players: dict[int, User | None], rated: bool) -> Table:
+def _create(
+    owner: User, seats: dict[int, str], players: dict[int, User | None], rated: bool
+) -> Table:
     with writing(), transaction.atomic():
-        table = Table.objects.create(code=_new_code(), owner=owner, rated=rated,
-                                     secret_seed=secrets.token_hex(32))
+        table = Table.objects.create(
+            code=_new_code(), owner=owner, rated=rated, secret_seed=secrets.token_hex(32)
+        )
         for n in (1, 2, 3, 4):
             Seat.objects.create(table=table, number=n, kind=seats[n], player=players[n])
         state = TableState(projection.Match())
-        start = {"type": "match_started", "seats": {str(n): seats[n] for n in (1, 2, 3, 4)},
-                 "rated": rated}
+        start = {
+            "type": "match_started",
+            "seats": {str(n): seats[n] for n in (1, 2, 3, 4)},
+            "rated": rated,
+        }
         _append(table, state, start, actor=owner, seat=None, actor_kind="server")
         transaction.on_commit(lambda: _after_commit(table, state))
     return table
@@ -140,17 +149,27 @@ def do_join(user: User, table: Table, number: int) -> Table:
         if seat.player_id == user.pk:
             return table
         if (seat.kind == "bot") != user.is_bot:
-            raise ApiError("permission_denied",
-                           f"seat {number} is a {seat.kind} seat: "
-                           + ("bot accounts take bot seats only" if user.is_bot
-                              else "people take human seats only"), 403)
+            raise ApiError(
+                "permission_denied",
+                f"seat {number} is a {seat.kind} seat: "
+                + (
+                    "bot accounts take bot seats only"
+                    if user.is_bot
+                    else "people take human seats only"
+                ),
+                403,
+            )
         if seat.player_id is not None:
             raise ApiError("seat_taken", f"seat {number} is taken", 409)
         if user.is_bot:
-            check_may_seat_bot(table.owner, user)   # the same rule as at table creation
+            check_may_seat_bot(table.owner, user)  # the same rule as at table creation
         if table.rated:
-            others = [s.player for s in Seat.objects.filter(table=table, player__isnull=False)
-                      .select_related("player")]
+            others = [
+                s.player
+                for s in Seat.objects.filter(table=table, player__isnull=False).select_related(
+                    "player"
+                )
+            ]
             check_one_seat_per_person(others + [user])
         seat.player = user
         seat.save(update_fields=["player"])
@@ -174,8 +193,14 @@ def check_holder(user: User, table: Table, number: int, seats: list[Seat] | None
     return seat
 
 
-def do_action(user: User, table: Table, number: int, body: dict, key: str | None,
-              seats: list[Seat] | None = None) -> tuple[int, dict]:
+def do_action(
+    user: User,
+    table: Table,
+    number: int,
+    body: dict,
+    key: str | None,
+    seats: list[Seat] | None = None,
+) -> tuple[int, dict]:
     """Apply one action for seat ``number``; returns (HTTP status, seat response).
 
     ``seats`` are the table's seats when the caller read them with the table."""
@@ -189,21 +214,38 @@ def do_action(user: User, table: Table, number: int, body: dict, key: str | None
                 receipt = ActionReceipt.objects.filter(table=locked, key=key).first()
                 if receipt is not None:
                     if receipt.request_hash != digest or receipt.account_id != user.pk:
-                        raise ApiError("idempotency_key_reused",
-                                       "this Idempotency-Key was used for a different action", 422)
+                        raise ApiError(
+                            "idempotency_key_reused",
+                            "this Idempotency-Key was used for a different action",
+                            422,
+                        )
                     return receipt.status_code, receipt.response
             state = projection.project(locked)
             check_action(user, locked, seat, state, body, seats)
             event = _event_for(number, body)
             over_before = state.match.phase == "match_over"
-            _append(locked, state, event, actor=user, seat=number,
-                    actor_kind="bot" if user.is_bot else "human", command_id=key)
+            _append(
+                locked,
+                state,
+                event,
+                actor=user,
+                seat=number,
+                actor_kind="bot" if user.is_bot else "human",
+                command_id=key,
+            )
             if not over_before and state.match.phase == "match_over":
                 match_ended.send(sender=Table, table=locked, state=state, annulled=False)
             response = selectors.seat_response(locked, number, state, user=user, seats=seats)
             if key:
-                ActionReceipt.objects.create(table=locked, key=key, account=user, seat=number,
-                                             request_hash=digest, status_code=200, response=response)
+                ActionReceipt.objects.create(
+                    table=locked,
+                    key=key,
+                    account=user,
+                    seat=number,
+                    request_hash=digest,
+                    status_code=200,
+                    response=response,
+                )
             transaction.on_commit(lambda: _after_commit(locked, state))
     except IntegrityError:
         # Another writer got the same seq or command id first: the table moved.
@@ -231,32 +273,47 @@ def _lock_table(table: Table) -> Table:
 _LOCK_TABLE = f"SELECT id FROM {Table._meta.db_table} WHERE id = %s FOR UPDATE"
 
 
-def check_action(user: User, table: Table, seat: Seat, state: TableState, body: dict,
-                 seats: list[Seat] | None = None) -> None:
+def check_action(
+    user: User,
+    table: Table,
+    seat: Seat,
+    state: TableState,
+    body: dict,
+    seats: list[Seat] | None = None,
+) -> None:
     kind = body["type"]
     if state.annulled is not None:
         raise ApiError("match_annulled", "this match was annulled by the club's organizer", 409)
     if kind in PAUSE_ACTIONS:
         if seat.kind != "human":
-            raise ApiError("permission_denied", "only players at human seats pause the computer", 403)
+            raise ApiError(
+                "permission_denied", "only players at human seats pause the computer", 403
+            )
     elif state.paused and seat.kind == "bot":
-        raise ApiError("paused", "the table is paused: a player is reading the rules or the log", 409)
+        raise ApiError(
+            "paused", "the table is paused: a player is reading the rules or the log", 409
+        )
     if body["expected_version"] != state.version:
         raise _stale(table, seat.number, state, user, seats)
     if kind in TABLE_COMMANDS and table.owner_id != user.pk:
-        raise ApiError("permission_denied", f"only the table's owner may {kind.replace('_', ' ')}", 403)
+        raise ApiError(
+            "permission_denied", f"only the table's owner may {kind.replace('_', ' ')}", 403
+        )
     if kind == "pause" and seat.number in state.paused_by:
         raise ApiError("already_paused", "you have already paused the table", 409)
     if kind == "resume" and seat.number not in state.paused_by:
         raise ApiError("not_paused", "you have not paused the table", 409)
 
 
-def _stale(table: Table, number: int, state: TableState, user: User,
-           seats: list[Seat] | None = None) -> ApiError:
-    return ApiError("stale_version",
-                    f"the table is at version {state.version}: look again before acting", 409,
-                    extra={"view": selectors.seat_response(table, number, state, user=user,
-                                                           seats=seats)})
+def _stale(
+    table: Table, number: int, state: TableState, user: User, seats: list[Seat] | None = None
+) -> ApiError:
+    return ApiError(
+        "stale_version",
+        f"the table is at version {state.version}: look again before acting",
+        409,
+        extra={"view": selectors.seat_response(table, number, state, user=user, seats=seats)},
+    )
 
 
 def _event_for(number: int, body: dict) -> dict:
@@ -267,19 +324,45 @@ def _event_for(number: int, body: dict) -> dict:
     return event
 
 
-def _append(table: Table, state: TableState, event: dict, *, actor: User | None, seat: int | None,
-            actor_kind: str, command_id: str | None = None, consequences: bool = True) -> None:
+def _append(
+    table: Table,
+    state: TableState,
+    event: dict,
+    *,
+    actor: User | None,
+    seat: int | None,
+    actor_kind: str,
+    command_id: str | None = None,
+    consequences: bool = True,
+) -> None:
     """Fold ``event`` and the server's consequences into ``state`` and write them to the
     log in one statement. The engine may refuse ``event``: then nothing is written."""
-    rows = [_fold(table, state, event, actor=actor, seat=seat, actor_kind=actor_kind,
-                  command_id=command_id)]
+    rows = [
+        _fold(
+            table,
+            state,
+            event,
+            actor=actor,
+            seat=seat,
+            actor_kind=actor_kind,
+            command_id=command_id,
+        )
+    ]
     if consequences:
         rows += _consequences(table, state)
     Event.objects.bulk_create(rows)
 
 
-def _fold(table: Table, state: TableState, event: dict, *, actor: User | None, seat: int | None,
-          actor_kind: str, command_id: str | None = None) -> Event:
+def _fold(
+    table: Table,
+    state: TableState,
+    event: dict,
+    *,
+    actor: User | None,
+    seat: int | None,
+    actor_kind: str,
+    command_id: str | None = None,
+) -> Event:
     """Fold ``event`` into ``state`` (or raise the engine's refusal); its unsaved log row."""
     trial = state.copy()
     seq = state.version + 1
@@ -290,8 +373,16 @@ def _fold(table: Table, state: TableState, event: dict, *, actor: User | None, s
     state.match, state.version = trial.match, trial.version
     state.paused_by, state.revealed_deals = trial.paused_by, trial.revealed_deals
     state.annulled = trial.annulled
-    return Event(table=table, seq=seq, type=event["type"], payload=event, actor=actor,
-                 seat=seat, actor_kind=actor_kind, command_id=command_id)
+    return Event(
+        table=table,
+        seq=seq,
+        type=event["type"],
+        payload=event,
+        actor=actor,
+        seat=seat,
+        actor_kind=actor_kind,
+        command_id=command_id,
+    )
 
 
 def check_may_annul(table: Table, state: TableState) -> None:
@@ -307,8 +398,15 @@ def do_annul(actor: User, table: Table, reason: str) -> TableState:
         locked = _lock_table(table)
         state = projection.project(locked)
         check_may_annul(locked, state)
-        _append(locked, state, {"type": "annul", "reason": reason}, actor=actor, seat=None,
-                actor_kind="server", consequences=False)
+        _append(
+            locked,
+            state,
+            {"type": "annul", "reason": reason},
+            actor=actor,
+            seat=None,
+            actor_kind="server",
+            consequences=False,
+        )
         match_ended.send(sender=Table, table=locked, state=state, annulled=True)
         transaction.on_commit(lambda: _after_commit(locked, state))
     return state

@@ -7,4 +7,4 @@ commit or roll back together with that event.
 
 from django.dispatch import Signal
 
-match_ended = Signal()   # kwargs: table, state (TableState), annulled (bool)
+match_ended = Signal()  # kwargs: table, state (TableState), annulled (bool)

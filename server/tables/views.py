@@ -8,16 +8,26 @@ import time
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.bots import decide
-
 from server import limits
 from server.accounts.throttles import HintsByAccount
-from server.api_schema import ERRORS, SeatResponseSerializer, StrictIntegerField, TableSerializer, strict
+from server.api_schema import (
+    ERRORS,
+    SeatResponseSerializer,
+    StrictIntegerField,
+    TableSerializer,
+    strict,
+)
 from server.errors import ApiError, not_found, validation_error
 from server.tables import projection, selectors, services
 from server.tables.models import Table
@@ -26,14 +36,17 @@ LONG_POLL_TICK = 0.15
 
 
 TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")
-SEAT_NUMBER = re.compile(r"\A[1-4]\Z")      # ASCII only: "١" or "１" is not seat 1
+SEAT_NUMBER = re.compile(r"\A[1-4]\Z")  # ASCII only: "١" or "１" is not seat 1
 
 
 def get_table(code: str) -> Table:
     # A code is letters and digits: anything else (a NUL byte, which PostgreSQL refuses
     # in text) names no table, without a query.
-    table = (Table.objects.select_related("owner").filter(code=code.upper()).first()
-             if TABLE_CODE.match(code) else None)
+    table = (
+        Table.objects.select_related("owner").filter(code=code.upper()).first()
+        if TABLE_CODE.match(code)
+        else None
+    )
     if table is None:
         raise not_found(f"no table {code!r}")
     return table
@@ -59,12 +72,21 @@ class SeatKindField(serializers.ChoiceField):
 
 
 class CreateTableSerializer(serializers.Serializer):
-    seats = serializers.DictField(child=SeatKindField(),
-                                  help_text='{"1":"human","2":"bot","3":"bot","4":"bot"}')
-    join = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=4),
-                                 required=False, default=list, help_text="human seats you take")
-    bots = serializers.DictField(child=serializers.CharField(), required=False, default=dict,
-                                 help_text="bot seats filled at once: seat -> bot username")
+    seats = serializers.DictField(
+        child=SeatKindField(), help_text='{"1":"human","2":"bot","3":"bot","4":"bot"}'
+    )
+    join = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=4),
+        required=False,
+        default=list,
+        help_text="human seats you take",
+    )
+    bots = serializers.DictField(
+        child=serializers.CharField(),
+        required=False,
+        default=dict,
+        help_text="bot seats filled at once: seat -> bot username",
+    )
     rated = serializers.BooleanField(required=False, default=False)
 
 
@@ -83,53 +105,74 @@ class StrictCharField(serializers.CharField):
 
 class ActionSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=services.ACTION_TYPES)
-    expected_version = StrictIntegerField(min_value=0,
-                                                help_text="the version your decision was made on")
+    expected_version = StrictIntegerField(
+        min_value=0, help_text="the version your decision was made on"
+    )
     tile = StrictCharField(required=False, max_length=5, help_text='play: e.g. "3-5"')
     end = serializers.ChoiceField(choices=("left", "right"), required=False, allow_null=True)
     opener = serializers.IntegerField(required=False, min_value=1, max_value=4)
-    command_id = StrictCharField(required=False, max_length=80,
-                                       help_text="same as the Idempotency-Key header")
+    command_id = StrictCharField(
+        required=False, max_length=80, help_text="same as the Idempotency-Key header"
+    )
 
 
 def _seat_keys(raw: dict, what: str) -> dict[int, object]:
     out = {}
     for key, value in raw.items():
         if str(key) not in ("1", "2", "3", "4"):
-            raise validation_error(f"{what}: seats are \"1\" to \"4\"")
+            raise validation_error(f'{what}: seats are "1" to "4"')
         out[int(key)] = value
     return out
 
 
 class TablesView(APIView):
-    @extend_schema(responses={200: inline_serializer("TableList", {"tables": TableSerializer(many=True)}),
-                              **ERRORS}, summary="Tables you own or hold a seat at",
-                   operation_id="tables_list")
+    @extend_schema(
+        responses={
+            200: inline_serializer("TableList", {"tables": TableSerializer(many=True)}),
+            **ERRORS,
+        },
+        summary="Tables you own or hold a seat at",
+        operation_id="tables_list",
+    )
     def get(self, request):
         tables = selectors.tables_for(request.user)
-        return Response({"tables": [selectors.table_json(t, projection.project(t)) for t in tables]})
+        return Response(
+            {"tables": [selectors.table_json(t, projection.project(t)) for t in tables]}
+        )
 
-    @extend_schema(request=CreateTableSerializer, responses={201: TableSerializer, **ERRORS},
-                   summary="Create a table (you own it); the match starts and the first deal is made")
+    @extend_schema(
+        request=CreateTableSerializer,
+        responses={201: TableSerializer, **ERRORS},
+        summary="Create a table (you own it); the match starts and the first deal is made",
+    )
     def post(self, request):
         data = strict(CreateTableSerializer, request)
         limits.check_table_quota(request.user)
         table = services.do_create_table(
-            request.user, _seat_keys(data["seats"], "seats"), sorted(set(data["join"])),
-            _seat_keys(data["bots"], "bots"), rated=data["rated"])
+            request.user,
+            _seat_keys(data["seats"], "seats"),
+            sorted(set(data["join"])),
+            _seat_keys(data["bots"], "bots"),
+            rated=data["rated"],
+        )
         return Response(selectors.table_json(table, projection.project(table)), status=201)
 
 
 class TableView(APIView):
-    @extend_schema(responses={200: TableSerializer, **ERRORS}, summary="A table: seats, phase, version")
+    @extend_schema(
+        responses={200: TableSerializer, **ERRORS}, summary="A table: seats, phase, version"
+    )
     def get(self, request, code):
         table = get_table(code)
         return Response(selectors.table_json(table, projection.project(table)))
 
 
 class JoinView(APIView):
-    @extend_schema(request=JoinSerializer, responses={200: TableSerializer, **ERRORS},
-                   summary="Take a free seat (people: human seats; bot accounts: bot seats)")
+    @extend_schema(
+        request=JoinSerializer,
+        responses={200: TableSerializer, **ERRORS},
+        summary="Take a free seat (people: human seats; bot accounts: bot seats)",
+    )
     def post(self, request, code):
         data = strict(JoinSerializer, request)
         table = services.do_join(request.user, get_table(code), data["seat"])
@@ -139,11 +182,18 @@ class JoinView(APIView):
 class SeatView(APIView):
     @extend_schema(
         parameters=[
-            OpenApiParameter("wait", OpenApiTypes.FLOAT, description="long-poll: seconds to wait (max 30)"),
-            OpenApiParameter("after", OpenApiTypes.INT, description="long-poll: answer once the version is past this"),
+            OpenApiParameter(
+                "wait", OpenApiTypes.FLOAT, description="long-poll: seconds to wait (max 30)"
+            ),
+            OpenApiParameter(
+                "after",
+                OpenApiTypes.INT,
+                description="long-poll: answer once the version is past this",
+            ),
         ],
         responses={200: SeatResponseSerializer, **ERRORS},
-        summary="The seat's view (own hand only) with the table's version; long-poll with wait/after")
+        summary="The seat's view (own hand only) with the table's version; long-poll with wait/after",
+    )
     def get(self, request, code, seat):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
         services.check_holder(request.user, table, number, seats)
@@ -154,8 +204,9 @@ class SeatView(APIView):
                 while services.current_version(table) <= after and time.monotonic() < deadline:
                     time.sleep(LONG_POLL_TICK)
         state = projection.project(table)
-        return Response(selectors.seat_response(table, number, state, user=request.user,
-                                                seats=seats))
+        return Response(
+            selectors.seat_response(table, number, state, user=request.user, seats=seats)
+        )
 
 
 def _long_poll_args(request) -> tuple[float, int | None]:
@@ -173,12 +224,19 @@ def _long_poll_args(request) -> tuple[float, int | None]:
 class ActionView(APIView):
     @extend_schema(
         request=ActionSerializer,
-        parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
-                                     description="one new key per decision; a retry with the same "
-                                                 "key returns the first answer")],
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="one new key per decision; a retry with the same "
+                "key returns the first answer",
+            )
+        ],
         responses={200: SeatResponseSerializer, **ERRORS},
         summary="Act for the seat: accept, claim_redeal, choose_opener, play, pass, undo, redo, "
-                "restart_hand, new_match, pause, resume")
+        "restart_hand, new_match, pause, resume",
+    )
     def post(self, request, code, seat):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
         data = dict(strict(ActionSerializer, request))
@@ -193,10 +251,21 @@ class ActionView(APIView):
 class HintView(APIView):
     throttle_classes = [HintsByAccount]
 
-    @extend_schema(responses={200: inline_serializer("Hint", {
-        "version": serializers.IntegerField(),
-        "hint": serializers.DictField(allow_null=True, help_text="a legal event, or null"),
-    }), **ERRORS}, summary="The strong bot's suggestion from this seat's view only; plays nothing")
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "Hint",
+                {
+                    "version": serializers.IntegerField(),
+                    "hint": serializers.DictField(
+                        allow_null=True, help_text="a legal event, or null"
+                    ),
+                },
+            ),
+            **ERRORS,
+        },
+        summary="The strong bot's suggestion from this seat's view only; plays nothing",
+    )
     def get(self, request, code, seat):
         table, number = get_table(code), seat_number(seat)
         services.check_holder(request.user, table, number)
@@ -209,12 +278,20 @@ class HintView(APIView):
 
 
 class EventsView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="seq to start after")],
-                   responses={200: inline_serializer("EventLog", {
-                       "version": serializers.IntegerField(),
-                       "events": serializers.ListField(child=serializers.DictField()),
-                   }), **ERRORS},
-                   summary="The table's log as this seat may see it (others' deals redacted until revealed)")
+    @extend_schema(
+        parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="seq to start after")],
+        responses={
+            200: inline_serializer(
+                "EventLog",
+                {
+                    "version": serializers.IntegerField(),
+                    "events": serializers.ListField(child=serializers.DictField()),
+                },
+            ),
+            **ERRORS,
+        },
+        summary="The table's log as this seat may see it (others' deals redacted until revealed)",
+    )
     def get(self, request, code, seat):
         table, number = get_table(code), seat_number(seat)
         services.check_holder(request.user, table, number)
@@ -222,8 +299,12 @@ class EventsView(APIView):
             after = int(request.query_params.get("after") or 0)
         except ValueError:
             raise validation_error("after is a seq number") from None
-        return Response({"version": projection.project(table).version,
-                         "events": selectors.events_for_seat(table, number, after)})
+        return Response(
+            {
+                "version": projection.project(table).version,
+                "events": selectors.events_for_seat(table, number, after),
+            }
+        )
 
 
 class RecordView(APIView):
@@ -231,13 +312,21 @@ class RecordView(APIView):
         # The record is text/plain whatever the client accepts; errors stay JSON.
         return super().perform_content_negotiation(request, force=True)
 
-    @extend_schema(responses={(200, "text/plain"): OpenApiResponse(
-        OpenApiTypes.STR, description="JSON Lines engine record"), **ERRORS},
-        summary="The match record (complete once the match is over; finished hands before)")
+    @extend_schema(
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR, description="JSON Lines engine record"
+            ),
+            **ERRORS,
+        },
+        summary="The match record (complete once the match is over; finished hands before)",
+    )
     def get(self, request, code):
         table = get_table(code)
         if not selectors.may_read_record(request.user, table):
             raise ApiError("not_your_seat", "only the table's players read its record", 403)
-        response = HttpResponse(selectors.record_text(table), content_type="text/plain; charset=utf-8")
+        response = HttpResponse(
+            selectors.record_text(table), content_type="text/plain; charset=utf-8"
+        )
         response["Content-Disposition"] = f'inline; filename="dekabes-{table.code}.jsonl"'
         return response

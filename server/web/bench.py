@@ -35,8 +35,9 @@ def finished_record(hands: int, seed: int) -> list[dict]:
 
     for attempt in range(100_000):
         rng = random.Random(seed * 1_000_003 + attempt)
-        events = [{"type": "match_started", "seats": {str(n): "bot" for n in (1, 2, 3, 4)},
-                   "rated": True}]
+        events = [
+            {"type": "match_started", "seats": {str(n): "bot" for n in (1, 2, 3, 4)}, "rated": True}
+        ]
         m = Match()
         m.apply(events[0])
         while m.phase != "match_over" and m.hand_no <= hands:
@@ -60,10 +61,23 @@ def store_table(events: list[dict]):
 
     owner = User.objects.create_user("replayer", password="a long enough password 42")
     table = Table.objects.create(code="BENCH1", owner=owner, rated=True, secret_seed="x")
-    Seat.objects.bulk_create([Seat(table=table, number=n, kind="human" if n == 1 else "bot",
-                                   player=owner if n == 1 else None) for n in (1, 2, 3, 4)])
-    Event.objects.bulk_create([Event(table=table, seq=i + 1, type=e["type"], payload=e,
-                                     actor_kind="server") for i, e in enumerate(events)])
+    Seat.objects.bulk_create(
+        [
+            Seat(
+                table=table,
+                number=n,
+                kind="human" if n == 1 else "bot",
+                player=owner if n == 1 else None,
+            )
+            for n in (1, 2, 3, 4)
+        ]
+    )
+    Event.objects.bulk_create(
+        [
+            Event(table=table, seq=i + 1, type=e["type"], payload=e, actor_kind="server")
+            for i, e in enumerate(events)
+        ]
+    )
     return table, owner
 
 
@@ -100,13 +114,20 @@ def main(argv: list[str] | None = None) -> int:
         player = world["users"][1].username
         client = Client()
         results = []
-        for url in ("/clubs/bench/", "/clubs/bench/standings", f"/players/{player}",
-                    "/matches/?club=bench"):
+        for url in (
+            "/clubs/bench/",
+            "/clubs/bench/standings",
+            f"/players/{player}",
+            "/matches/?club=bench",
+        ):
             figure = league_bench.measure(client, url, args.repeat)
             results.append(figure)
-            print(f"p50 {figure['p50_ms']:8.2f} ms  max {figure['max_ms']:8.2f}  cpu p50 "
-                  f"{figure['cpu_p50_ms']:8.2f}  {figure['queries']:3} queries  "
-                  f"{figure['bytes']:8} B  {url}", flush=True)
+            print(
+                f"p50 {figure['p50_ms']:8.2f} ms  max {figure['max_ms']:8.2f}  cpu p50 "
+                f"{figure['cpu_p50_ms']:8.2f}  {figure['queries']:3} queries  "
+                f"{figure['bytes']:8} B  {url}",
+                flush=True,
+            )
 
         events = finished_record(args.hands, args.seed)
         table, owner = store_table(events)
@@ -117,29 +138,52 @@ def main(argv: list[str] | None = None) -> int:
         packed = viewer.get(url, HTTP_ACCEPT_ENCODING="gzip")
         assert plain.status_code == 200 and packed["Content-Encoding"] == "gzip"
         css, js = static_bytes("web/site.css"), static_bytes("web/replay.js")
-        replay = {"hands": args.hands, "events": len(events), "html_bytes": len(plain.content),
-                  "html_gzip_bytes": len(packed.content), "css_bytes": css, "js_bytes": js,
-                  "css_js_gzip_bytes": len(gzip.compress(static_text("web/site.css")
-                                                         + static_text("web/replay.js")))}
+        replay = {
+            "hands": args.hands,
+            "events": len(events),
+            "html_bytes": len(plain.content),
+            "html_gzip_bytes": len(packed.content),
+            "css_bytes": css,
+            "js_bytes": js,
+            "css_js_gzip_bytes": len(
+                gzip.compress(static_text("web/site.css") + static_text("web/replay.js"))
+            ),
+        }
         from server.tables.selectors import record_text
         from server.web.replay import build_replay
 
         text = record_text(table)
         cold = []
-        for _ in range(5):      # the fold into frames alone, without the page's cache
+        for _ in range(5):  # the fold into frames alone, without the page's cache
             c0 = time.process_time()
             build_replay.__wrapped__(text)
             cold.append((time.process_time() - c0) * 1000)
         replay["fold_frames_cpu_ms"] = round(sorted(cold)[2], 2)
         render = league_bench.measure(viewer, url, args.repeat)
-        replay["render_p50_ms"], replay["render_cpu_p50_ms"] = render["p50_ms"], render["cpu_p50_ms"]
-        print(f"replay of a {args.hands}-hand match ({len(events)} events): HTML {replay['html_bytes']} B, "
-              f"{replay['html_gzip_bytes']} B gzip; site.css {css} B + replay.js {js} B; "
-              f"render p50 {render['p50_ms']} ms (cpu {render['cpu_p50_ms']} ms, frames cached); "
-              f"folding the record into frames: {replay['fold_frames_cpu_ms']} ms cpu", flush=True)
+        replay["render_p50_ms"], replay["render_cpu_p50_ms"] = (
+            render["p50_ms"],
+            render["cpu_p50_ms"],
+        )
+        print(
+            f"replay of a {args.hands}-hand match ({len(events)} events): HTML {replay['html_bytes']} B, "
+            f"{replay['html_gzip_bytes']} B gzip; site.css {css} B + replay.js {js} B; "
+            f"render p50 {render['p50_ms']} ms (cpu {render['cpu_p50_ms']} ms, frames cached); "
+            f"folding the record into frames: {replay['fold_frames_cpu_ms']} ms cpu",
+            flush=True,
+        )
         connection.close()
-    print(json.dumps({"matches": args.matches, "players": args.players, "build_s": round(built, 1),
-                      "database": "sqlite (temporary file)", "pages": results, "replay": replay}))
+    print(
+        json.dumps(
+            {
+                "matches": args.matches,
+                "players": args.players,
+                "build_s": round(built, 1),
+                "database": "sqlite (temporary file)",
+                "pages": results,
+                "replay": replay,
+            }
+        )
+    )
     return 0
 
 

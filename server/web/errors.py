@@ -14,36 +14,54 @@ def _is_api(request) -> bool:
 
 
 def _page(request, status: int, title: str, message: str):
-    return render(request, "web/error.html", {"status": status, "title": title, "message": message},
-                  status=status)
+    return render(
+        request,
+        "web/error.html",
+        {"status": status, "title": title, "message": message},
+        status=status,
+    )
 
 
 def not_found(request, exception=None):
     if _is_api(request):
         return JsonResponse({"code": "not_found", "message": "no such resource"}, status=404)
-    return _page(request, 404, _("Page not found"),
-                 _("There is nothing here, or it is not visible to you."))
+    return _page(
+        request, 404, _("Page not found"), _("There is nothing here, or it is not visible to you.")
+    )
 
 
 def forbidden(request, exception=None):
     if _is_api(request):
         return JsonResponse({"code": "permission_denied", "message": "forbidden"}, status=403)
     # A league refusal carries its own (translated) explanation; see league_views.
-    message = str(exception) if isinstance(exception, PermissionDenied) and str(exception) else \
-        _("Your account may not open this page.")
+    message = (
+        str(exception)
+        if isinstance(exception, PermissionDenied) and str(exception)
+        else _("Your account may not open this page.")
+    )
     return _page(request, 403, _("Not allowed"), message)
 
 
 def csrf_failure(request, reason=""):
     if _is_api(request):
-        return JsonResponse({"code": "permission_denied", "message": "CSRF check failed"}, status=403)
-    return _page(request, 403, _("Form expired"),
-                 _("The form was too old or came from another site. Go back, reload the page and try again."))
+        return JsonResponse(
+            {"code": "permission_denied", "message": "CSRF check failed"}, status=403
+        )
+    return _page(
+        request,
+        403,
+        _("Form expired"),
+        _(
+            "The form was too old or came from another site. Go back, reload the page and try again."
+        ),
+    )
 
 
 def server_error(request):
     if _is_api(request):
-        return JsonResponse({"code": "server_error", "message": "the server failed; try again"}, status=500)
+        return JsonResponse(
+            {"code": "server_error", "message": "the server failed; try again"}, status=500
+        )
     # No template context processors that could fail again: a plain render.
     return _page(request, 500, _("Server error"), _("The server failed. Try again in a moment."))
 
@@ -51,5 +69,7 @@ def server_error(request):
 def bad_request(request, exception=None):
     if _is_api(request):
         # Django's own refusals (an unknown Host header, a body past the size limit).
-        return JsonResponse({"code": "bad_request", "message": "the request was refused"}, status=400)
+        return JsonResponse(
+            {"code": "bad_request", "message": "the request was refused"}, status=400
+        )
     return _page(request, 400, _("Bad request"), _("The server could not read this request."))

@@ -18,10 +18,16 @@ REGISTER_ERRORS = {
 
 
 class SignInForm(AuthenticationForm):
-    username = forms.CharField(label=_("Name"), max_length=40,
-                               widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}))
-    password = forms.CharField(label=_("Password"), strip=False,
-                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    username = forms.CharField(
+        label=_("Name"),
+        max_length=40,
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
+    )
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
     error_messages = {
         "invalid_login": _("Wrong name or password."),
         "inactive": _("This account is disabled."),
@@ -29,14 +35,22 @@ class SignInForm(AuthenticationForm):
 
 
 class RegisterForm(forms.Form):
-    username = forms.CharField(label=_("Name"), max_length=40,
-                               help_text=_("3 to 40 letters, digits or . _ -"),
-                               widget=forms.TextInput(attrs={"autocomplete": "username"}))
-    password = forms.CharField(label=_("Password"), strip=False, max_length=200,
-                               help_text=_("At least 8 characters, not a common password."),
-                               widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
-    invite = forms.CharField(label=_("Server invite code (if registration is by invite)"),
-                             max_length=64, required=False)
+    username = forms.CharField(
+        label=_("Name"),
+        max_length=40,
+        help_text=_("3 to 40 letters, digits or . _ -"),
+        widget=forms.TextInput(attrs={"autocomplete": "username"}),
+    )
+    password = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        max_length=200,
+        help_text=_("At least 8 characters, not a common password."),
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    invite = forms.CharField(
+        label=_("Server invite code (if registration is by invite)"), max_length=64, required=False
+    )
 
     def register(self):
         """The new account, or None with the service's refusal attached to the form."""
@@ -44,7 +58,9 @@ class RegisterForm(forms.Form):
         try:
             services.check_username(data["username"])
         except ApiError as err:
-            self.add_error("username", REGISTER_ERRORS.get(err.code, _("3 to 40 letters, digits or . _ -")))
+            self.add_error(
+                "username", REGISTER_ERRORS.get(err.code, _("3 to 40 letters, digits or . _ -"))
+            )
             return None
         try:
             return services.do_register(data["username"], data["password"], data["invite"] or None)

@@ -26,9 +26,16 @@ LOCALE = ROOT / "locale"
 LANGUAGES = ("en", "es", "ru", "ms")
 SOURCE_LANGUAGE = "en"
 DOMAIN = "django"
-KEYWORDS = {"_": None, "gettext": None, "gettext_lazy": None, "ngettext": (1, 2),
-            "ngettext_lazy": (1, 2), "pgettext": ((1, "c"), 2), "pgettext_lazy": ((1, "c"), 2),
-            "npgettext": ((1, "c"), 2, 3)}
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "gettext_lazy": None,
+    "ngettext": (1, 2),
+    "ngettext_lazy": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "pgettext_lazy": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+}
 
 
 def _django_setup() -> None:
@@ -58,16 +65,23 @@ def extract() -> Catalog:
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".html":
             # templatize keeps the template's indentation, which Python's tokenizer reads.
-            text = "\n".join(line.lstrip() for line in templatize(text, origin=str(path)).splitlines())
-        found = extract_python(io.BytesIO(text.encode("utf-8")), KEYWORDS, [], {"encoding": "utf-8"})
+            text = "\n".join(
+                line.lstrip() for line in templatize(text, origin=str(path)).splitlines()
+            )
+        found = extract_python(
+            io.BytesIO(text.encode("utf-8")), KEYWORDS, [], {"encoding": "utf-8"}
+        )
         for lineno, func, args, _comments in found:
             message, context = _message_of(func, args)
             if message is None:
                 continue
-            flags = ("python-format",) if "%(" in (message if isinstance(message, str) else message[0]) else ()
+            flags = (
+                ("python-format",)
+                if "%(" in (message if isinstance(message, str) else message[0])
+                else ()
+            )
             where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-            template.add(message, None, [(str(where), lineno)], flags=flags,
-                         context=context)
+            template.add(message, None, [(str(where), lineno)], flags=flags, context=context)
     return template
 
 
@@ -91,9 +105,17 @@ def po_path(lang: str) -> Path:
 def read_catalog(lang: str) -> Catalog:
     path = po_path(lang)
     if not path.exists():
-        return Catalog(locale=lang, domain=DOMAIN, project="Dékabès", version="1",
-                       copyright_holder="the Dékabès authors", fuzzy=False,
-                       msgid_bugs_address="", language_team=lang, last_translator="Dékabès")
+        return Catalog(
+            locale=lang,
+            domain=DOMAIN,
+            project="Dékabès",
+            version="1",
+            copyright_holder="the Dékabès authors",
+            fuzzy=False,
+            msgid_bugs_address="",
+            language_team=lang,
+            last_translator="Dékabès",
+        )
     with path.open("rb") as handle:
         return read_po(handle, locale=lang, domain=DOMAIN)
 
@@ -136,7 +158,9 @@ def check() -> list[str]:
         have = {}
         for message in catalog:
             if message.id:
-                have[message.id if not isinstance(message.id, list) else tuple(message.id)] = message
+                have[message.id if not isinstance(message.id, list) else tuple(message.id)] = (
+                    message
+                )
         for msgid in sorted(wanted, key=str):
             key = msgid[0] if isinstance(msgid, tuple) else msgid
             message = have.get(msgid) or catalog.get(key)
@@ -163,11 +187,18 @@ def _stale_mo(lang: str, catalog: Catalog) -> list[str]:
         return [f"{lang}: {path.relative_to(ROOT)} is missing (python -m server.web.i18n compile)"]
     with path.open("rb") as handle:
         compiled = read_mo(handle)
+
     def table(cat):
-        return {(_key(m.id), m.context): _key(m.string) for m in cat
-                if m.id and not m.fuzzy and _translated(m)}
+        return {
+            (_key(m.id), m.context): _key(m.string)
+            for m in cat
+            if m.id and not m.fuzzy and _translated(m)
+        }
+
     if table(compiled) != table(catalog):
-        return [f"{lang}: {path.relative_to(ROOT)} is out of date (python -m server.web.i18n compile)"]
+        return [
+            f"{lang}: {path.relative_to(ROOT)} is out of date (python -m server.web.i18n compile)"
+        ]
     return []
 
 

@@ -42,18 +42,24 @@ class SeasonForm(forms.Form):
 
     name = forms.CharField(label=_("Name"), max_length=80)
     format = forms.ChoiceField(label=_("Format"), choices=FORMATS)
-    starts_on = forms.DateField(label=_("Starts on"), required=False,
-                                widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(label=_("Ends on"), required=False,
-                              widget=forms.DateInput(attrs={"type": "date"}))
-    fill_with_bots = forms.BooleanField(label=_("House bots fill empty seats instead of byes"),
-                                        required=False)
+    starts_on = forms.DateField(
+        label=_("Starts on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        label=_("Ends on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    fill_with_bots = forms.BooleanField(
+        label=_("House bots fill empty seats instead of byes"), required=False
+    )
 
 
 class InviteForm(forms.Form):
     single_use = forms.BooleanField(label=_("Single use"), required=False)
-    expires_at = forms.DateTimeField(label=_("Expires at (optional)"), required=False,
-                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    expires_at = forms.DateTimeField(
+        label=_("Expires at (optional)"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
 
 
 class CheckInForm(forms.Form):
@@ -61,8 +67,11 @@ class CheckInForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.field_name = field_name
         self.fields[field_name] = forms.MultipleChoiceField(
-            label=_("Present"), choices=choices, required=False, widget=forms.CheckboxSelectMultiple)
+            label=_("Present"), choices=choices, required=False, widget=forms.CheckboxSelectMultiple
+        )
 
 
 class AnnulForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(
+        label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2})
+    )

@@ -18,10 +18,10 @@ RECENT_RESULTS = 10
 @dataclass(frozen=True)
 class ClubPage:
     club: Club
-    role: str | None                 # the visitor's role, None for a non-member
+    role: str | None  # the visitor's role, None for a non-member
     season: Season | None
     live_round: Round | None
-    live_tables: list[dict]          # match_json of the round's matches: scores only while playing
+    live_tables: list[dict]  # match_json of the round's matches: scores only while playing
     results: list[dict]
     members: list[dict]
 
@@ -30,14 +30,26 @@ def club_page(slug: str, user: User | None) -> ClubPage:
     club = league.club_for_reader(slug, user)
     membership = league_services.membership_of(club, user)
     season = club.seasons.first()
-    live_round = (Round.objects.filter(season=season, status="started").order_by("-number").first()
-                  if season else None)
+    live_round = (
+        Round.objects.filter(season=season, status="started").order_by("-number").first()
+        if season
+        else None
+    )
     live_tables = league.round_json(live_round)["tables"] if live_round else []
-    results = [league.match_json(m) for m in
-               league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]]
+    results = [
+        league.match_json(m)
+        for m in league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
+    ]
     members = [league.member_json(m) for m in league.members_of(club)]
-    return ClubPage(club, membership.role if membership else None, season, live_round,
-                    live_tables, results, members)
+    return ClubPage(
+        club,
+        membership.role if membership else None,
+        season,
+        live_round,
+        live_tables,
+        results,
+        members,
+    )
 
 
 def season_choice(club: Club, raw: str | None) -> Season | None:
@@ -92,9 +104,15 @@ def rating_chart(history: list[dict]) -> Chart:
     inner_w = CHART_WIDTH - 2 * CHART_PAD
     inner_h = CHART_HEIGHT - 2 * CHART_PAD
     step = inner_w / max(len(history) - 1, 1)
-    points = [ChartPoint(CHART_PAD + i * step if len(history) > 1 else CHART_WIDTH / 2,
-                         CHART_PAD + (high - h["ordinal"]) / span * inner_h,
-                         h["ordinal"], h["match"]) for i, h in enumerate(history)]
+    points = [
+        ChartPoint(
+            CHART_PAD + i * step if len(history) > 1 else CHART_WIDTH / 2,
+            CHART_PAD + (high - h["ordinal"]) / span * inner_h,
+            h["ordinal"],
+            h["match"],
+        )
+        for i, h in enumerate(history)
+    ]
     return Chart(CHART_WIDTH, CHART_HEIGHT, points, low, high)
 
 
@@ -113,7 +131,7 @@ class Record:
 @dataclass(frozen=True)
 class PlayerPage:
     profile: dict
-    charts: list[tuple[dict, Chart]]          # (rating with history, its chart) per club
+    charts: list[tuple[dict, Chart]]  # (rating with history, its chart) per club
     partners: list[Record] = field(default_factory=list)
     opponents: list[Record] = field(default_factory=list)
 
@@ -125,17 +143,25 @@ def player_page(username: str, viewer: User | None) -> PlayerPage:
     return PlayerPage(profile, charts, partners, opponents)
 
 
-def partner_and_opponent_records(username: str, viewer: User | None) -> tuple[list[Record], list[Record]]:
+def partner_and_opponent_records(
+    username: str, viewer: User | None
+) -> tuple[list[Record], list[Record]]:
     """Wins and losses with each partner and against each opponent, over the player's
     finished matches that ``viewer`` may see (annulled ones left out)."""
     finished = league.visible_matches(viewer).filter(status="finished")
-    mine = dict(MatchSeat.objects.filter(player__username=username, match__in=finished)
-                .values_list("match_id", "team"))
+    mine = dict(
+        MatchSeat.objects.filter(player__username=username, match__in=finished).values_list(
+            "match_id", "team"
+        )
+    )
     winners = dict(Match.objects.filter(pk__in=mine).values_list("id", "winner"))
     partners: dict[str, Record] = {}
     opponents: dict[str, Record] = {}
-    others = (MatchSeat.objects.filter(match_id__in=mine).exclude(player__username=username)
-              .values_list("match_id", "team", "player__username", "is_bot"))
+    others = (
+        MatchSeat.objects.filter(match_id__in=mine)
+        .exclude(player__username=username)
+        .values_list("match_id", "team", "player__username", "is_bot")
+    )
     for match_id, team, name, is_bot in others:
         book = partners if team == mine[match_id] else opponents
         record = book.setdefault(name, Record(name, is_bot))
@@ -155,17 +181,23 @@ class MatchFilters:
 
 def match_filters(params) -> MatchFilters:
     season = params.get("season") or None
-    return MatchFilters(params.get("club") or None,
-                        int(season) if season and season.isdigit() else None,
-                        (params.get("player") or "").strip() or None)
+    return MatchFilters(
+        params.get("club") or None,
+        int(season) if season and season.isdigit() else None,
+        (params.get("player") or "").strip() or None,
+    )
 
 
 def filtered_matches(viewer: User | None, filters: MatchFilters):
-    return league.match_list(viewer, club=filters.club, season=filters.season, player=filters.player)
+    return league.match_list(
+        viewer, club=filters.club, season=filters.season, player=filters.player
+    )
 
 
 def seat_names(match_data: dict) -> dict[str, dict]:
-    return {str(s["seat"]): {"name": s["player"], "is_bot": s["is_bot"]} for s in match_data["seats"]}
+    return {
+        str(s["seat"]): {"name": s["player"], "is_bot": s["is_bot"]} for s in match_data["seats"]
+    }
 
 
 def teams_of(match_data: dict) -> dict[str, list[dict]]:

@@ -13,8 +13,8 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.gzip import gzip_page
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_POST
 
 from server.errors import ApiError
@@ -22,8 +22,14 @@ from server.league import selectors as league
 from server.league import services
 from server.league.models import Club, Invite, Pair
 from server.web import league_selectors as pages
-from server.web.league_forms import (AnnulForm, CheckInForm, InviteForm, JoinClubForm, SeasonForm,
-                                     refusal_text)
+from server.web.league_forms import (
+    AnnulForm,
+    CheckInForm,
+    InviteForm,
+    JoinClubForm,
+    SeasonForm,
+    refusal_text,
+)
 from server.web.replay import NotReplayable, build_replay
 from server.web.selectors import board_seats, replay_log
 
@@ -36,6 +42,7 @@ def _viewer(request):
 
 def league_pages(view):
     """Reads refused by the league answer with the site's 404 / 403 pages."""
+
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
@@ -46,6 +53,7 @@ def league_pages(view):
             if err.status_code == 403:
                 raise PermissionDenied(refusal_text(err)) from None
             raise
+
     return wrapper
 
 
@@ -60,13 +68,18 @@ def standings(request, slug: str):
     club = league.club_for_reader(slug, _viewer(request))
     season = pages.season_choice(club, request.GET.get("season"))
     rows = list(league.standing_rows(season)) if season else []
-    return render(request, "web/standings.html", {"club": club, "season": season, "rows": rows,
-                                                   "seasons": list(club.seasons.all())})
+    return render(
+        request,
+        "web/standings.html",
+        {"club": club, "season": season, "rows": rows, "seasons": list(club.seasons.all())},
+    )
 
 
 @league_pages
 def player(request, username: str):
-    return render(request, "web/player.html", {"page": pages.player_page(username, _viewer(request))})
+    return render(
+        request, "web/player.html", {"page": pages.player_page(username, _viewer(request))}
+    )
 
 
 @league_pages
@@ -74,13 +87,21 @@ def matches(request):
     viewer = _viewer(request)
     filters = pages.match_filters(request.GET)
     page = Paginator(pages.filtered_matches(viewer, filters), MATCHES_PER_PAGE).get_page(
-        request.GET.get("page"))
+        request.GET.get("page")
+    )
     query = request.GET.copy()
     query.pop("page", None)
-    return render(request, "web/matches.html", {
-        "page": page, "rows": [league.match_json(m) for m in page.object_list],
-        "filters": filters, "clubs": list(league.visible_clubs(viewer).order_by("name")),
-        "query": query.urlencode()})
+    return render(
+        request,
+        "web/matches.html",
+        {
+            "page": page,
+            "rows": [league.match_json(m) for m in page.object_list],
+            "filters": filters,
+            "clubs": list(league.visible_clubs(viewer).order_by("name")),
+            "query": query.urlencode(),
+        },
+    )
 
 
 @league_pages
@@ -89,10 +110,17 @@ def match(request, match_id: int):
     viewer = _viewer(request)
     m = league.match_for_reader(match_id, viewer)
     data = league.match_json(m)
-    role = services.membership_of(m.club, viewer).role if m.club_id and services.membership_of(
-        m.club, viewer) else None
-    context = {"match": m, "data": data, "is_organizer": role == "organizer",
-               "annul_form": AnnulForm()}
+    role = (
+        services.membership_of(m.club, viewer).role
+        if m.club_id and services.membership_of(m.club, viewer)
+        else None
+    )
+    context = {
+        "match": m,
+        "data": data,
+        "is_organizer": role == "organizer",
+        "annul_form": AnnulForm(),
+    }
     if m.status != "finished":
         return render(request, "web/match_unfinished.html", context)
     try:
@@ -100,17 +128,30 @@ def match(request, match_id: int):
     except NotReplayable:
         return render(request, "web/match_unfinished.html", context)
     names = pages.seat_names(data)
-    return render(request, "web/match.html", {
-        **context, "replay": replay, "seats": board_seats(replay, names), "log": replay_log(replay),
-        "record_url": f"/matches/{m.pk}/record", "title_code": m.table.code})
+    return render(
+        request,
+        "web/match.html",
+        {
+            **context,
+            "replay": replay,
+            "seats": board_seats(replay, names),
+            "log": replay_log(replay),
+            "record_url": f"/matches/{m.pk}/record",
+            "title_code": m.table.code,
+        },
+    )
 
 
 @league_pages
 def match_record(request, match_id: int):
     m = league.match_for_reader(match_id, _viewer(request))
     if m.status != "finished":
-        return render(request, "web/match_unfinished.html", {"match": m, "data": league.match_json(m)},
-                      status=409)
+        return render(
+            request,
+            "web/match_unfinished.html",
+            {"match": m, "data": league.match_json(m)},
+            status=409,
+        )
     response = HttpResponse(league.record_text(m), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="dekabes-match-{m.pk}.jsonl"'
     return response
@@ -124,7 +165,7 @@ def join_club(request):
     if form.is_valid():
         club = Club.objects.filter(slug=form.cleaned_data["club"]).first()
         try:
-            if club is None:     # the same answer as a wrong code: members clubs stay unseen
+            if club is None:  # the same answer as a wrong code: members clubs stay unseen
                 raise ApiError("invite_invalid", "no such invite code", 404)
             services.do_join_club(request.user, club, form.cleaned_data["code"])
             return redirect("web:club", slug=club.slug)
@@ -142,10 +183,18 @@ def _organized_club(request, slug: str) -> Club:
 
 def _organize_page(request, club: Club, season_form=None, invite_form=None, status=200):
     invites = Invite.objects.filter(club=club).order_by("-id")[:20]
-    return render(request, "web/organize.html", {
-        "club": club, "seasons": list(club.seasons.prefetch_related("rounds")),
-        "season_form": season_form or SeasonForm(), "invite_form": invite_form or InviteForm(),
-        "invites": [league.invite_json(i) for i in invites]}, status=status)
+    return render(
+        request,
+        "web/organize.html",
+        {
+            "club": club,
+            "seasons": list(club.seasons.prefetch_related("rounds")),
+            "season_form": season_form or SeasonForm(),
+            "invite_form": invite_form or InviteForm(),
+            "invites": [league.invite_json(i) for i in invites],
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -198,8 +247,13 @@ def _checkin_form(season, data=None, initial=None) -> CheckInForm:
     if season.format == "pairs":
         choices = [(str(p.pk), p.name) for p in Pair.objects.filter(season=season)]
         return CheckInForm(data, choices=choices, field_name="pairs", initial=initial)
-    choices = [(m["username"], _("%(name)s (bot)") % {"name": m["username"]} if m["is_bot"] else m["username"])
-               for m in map(league.member_json, league.members_of(season.club))]
+    choices = [
+        (
+            m["username"],
+            _("%(name)s (bot)") % {"name": m["username"]} if m["is_bot"] else m["username"],
+        )
+        for m in map(league.member_json, league.members_of(season.club))
+    ]
     return CheckInForm(data, choices=choices, field_name="players", initial=initial)
 
 
@@ -210,14 +264,20 @@ def round_page(request, slug: str, season_id: int, number: int):
     season = league.season_for_reader(club, season_id)
     round_ = league.round_of(season, number)
     data = league.round_json(round_)
-    present = [e["player"]["username"] if "player" in e else str(e["pair"]["id"]) for e in data["present"]]
-    form = _checkin_form(season, initial={("pairs" if season.format == "pairs" else "players"): present})
+    present = [
+        e["player"]["username"] if "player" in e else str(e["pair"]["id"]) for e in data["present"]
+    ]
+    form = _checkin_form(
+        season, initial={("pairs" if season.format == "pairs" else "players"): present}
+    )
     error = None
     if request.method == "POST":
         try:
             if request.POST.get("action") == "start":
                 services.do_start_round(request.user, round_)
-                return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
+                return redirect(
+                    "web:round", slug=club.slug, season_id=season.pk, number=round_.number
+                )
             form = _checkin_form(season, request.POST)
             if form.is_valid():
                 chosen = form.cleaned_data[form.field_name]
@@ -225,12 +285,17 @@ def round_page(request, slug: str, season_id: int, number: int):
                     services.do_check_in(request.user, round_, pairs=[int(p) for p in chosen])
                 else:
                     services.do_check_in(request.user, round_, players=chosen)
-                return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
+                return redirect(
+                    "web:round", slug=club.slug, season_id=season.pk, number=round_.number
+                )
         except ApiError as err:
             error = refusal_text(err)
-    return render(request, "web/round.html", {"club": club, "season": season, "round": data,
-                                               "form": form, "error": error},
-                  status=400 if error else 200)
+    return render(
+        request,
+        "web/round.html",
+        {"club": club, "season": season, "round": data, "form": form, "error": error},
+        status=400 if error else 200,
+    )
 
 
 @login_required
@@ -248,6 +313,15 @@ def annul(request, match_id: int):
             if err.status_code == 403:
                 raise
             error = refusal_text(err)
-    return render(request, "web/match_unfinished.html", {
-        "match": m, "data": league.match_json(m), "is_organizer": True, "annul_form": form,
-        "error": error}, status=400)
+    return render(
+        request,
+        "web/match_unfinished.html",
+        {
+            "match": m,
+            "data": league.match_json(m),
+            "is_organizer": True,
+            "annul_form": form,
+            "error": error,
+        },
+        status=400,
+    )

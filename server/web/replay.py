@@ -22,26 +22,26 @@ class NotReplayable(Exception):
 
     def __init__(self, reason: str):
         super().__init__(reason)
-        self.reason = reason   # "unreadable" | "in_progress"
+        self.reason = reason  # "unreadable" | "in_progress"
 
 
 @dataclass(frozen=True)
 class HandSummary:
     number: int
-    first_step: int          # the step of the hand's (last) deal
-    end_step: int            # the step whose event ended the hand
-    result: dict             # the engine's result: result, team, points, dekabes, pips
-    scores: dict             # scores after the hand
+    first_step: int  # the step of the hand's (last) deal
+    end_step: int  # the step whose event ended the hand
+    result: dict  # the engine's result: result, team, points, dekabes, pips
+    scores: dict  # scores after the hand
 
 
 @dataclass(frozen=True)
 class Replay:
     events: list[dict]
-    frames: list[dict]       # frames[i]: the table right after events[i]
+    frames: list[dict]  # frames[i]: the table right after events[i]
     hands: list[HandSummary]
-    seats: dict              # seat number (str) -> "human" | "bot"
-    teams: dict              # seat number (str) -> "A" | "B", as the engine's seat view says
-    play_ends: dict          # step of a play -> the end the engine laid it on (None: opening)
+    seats: dict  # seat number (str) -> "human" | "bot"
+    teams: dict  # seat number (str) -> "A" | "B", as the engine's seat view says
+    play_ends: dict  # step of a play -> the end the engine laid it on (None: opening)
     winner: str
     scores: dict
 
@@ -73,17 +73,31 @@ def build_replay(text: str) -> Replay:
             results = match.results
             if len(results) > results_before:
                 frame["result"] = len(hands)
-                hands.append(HandSummary(results[-1]["hand_no"], deal_step, step, results[-1],
-                                         dict(frame_scores(frame))))
+                hands.append(
+                    HandSummary(
+                        results[-1]["hand_no"],
+                        deal_step,
+                        step,
+                        results[-1],
+                        dict(frame_scores(frame)),
+                    )
+                )
             frames.append(frame)
     except IllegalEventError:
         raise NotReplayable("unreadable") from None
     if match.phase != "match_over":
         raise NotReplayable("in_progress")
     summary = match.summary()
-    return Replay(events, frames, hands, {str(k): v for k, v in match.seats.items()},
-                  {str(n): match.seat_view(n)["team"] for n in (1, 2, 3, 4)}, play_ends,
-                  summary["winner"], summary["scores"])
+    return Replay(
+        events,
+        frames,
+        hands,
+        {str(k): v for k, v in match.seats.items()},
+        {str(n): match.seat_view(n)["team"] for n in (1, 2, 3, 4)},
+        play_ends,
+        summary["winner"],
+        summary["scores"],
+    )
 
 
 def frame_scores(frame: dict) -> dict:

@@ -8,16 +8,17 @@ from dataclasses import dataclass
 from django.http import Http404
 
 from server.accounts.models import User
-from server.tables import projection, selectors as tables
+from server.tables import projection
+from server.tables import selectors as tables
 from server.tables.models import Table
-from server.web.replay import NotReplayable, Replay, build_replay
+from server.web.replay import Replay, build_replay
 
 
 @dataclass(frozen=True)
 class TableRow:
     table: Table
     over: bool
-    scores: dict            # live or final score: public at any time
+    scores: dict  # live or final score: public at any time
     hand_no: int
     winner: str | None
 
@@ -28,8 +29,11 @@ def clubs_for(viewer: User | None):
 
     from server.league.selectors import visible_clubs
 
-    return (visible_clubs(viewer).annotate(member_count=Count("memberships", filter=Q(memberships__active=True)))
-            .order_by("name"))
+    return (
+        visible_clubs(viewer)
+        .annotate(member_count=Count("memberships", filter=Q(memberships__active=True)))
+        .order_by("name")
+    )
 
 
 def my_tables(user: User) -> list[TableRow]:
@@ -45,9 +49,14 @@ def readable_table(user: User | None, code: str) -> Table:
 
 
 def seat_players(table: Table) -> dict[str, dict]:
-    return {str(s.number): {"name": s.player.username if s.player_id else None,
-                            "is_bot": bool(s.player_id and s.player.is_bot), "kind": s.kind}
-            for s in tables.load_seats(table)}
+    return {
+        str(s.number): {
+            "name": s.player.username if s.player_id else None,
+            "is_bot": bool(s.player_id and s.player.is_bot),
+            "kind": s.kind,
+        }
+        for s in tables.load_seats(table)
+    }
 
 
 def table_replay(table: Table) -> Replay:
@@ -58,16 +67,19 @@ def table_replay(table: Table) -> Replay:
 def finished_record(table: Table) -> str:
     """The record download of the web pages: only once the match is over."""
     text = tables.record_text(table)
-    build_replay(text)   # raises NotReplayable unless the fold ends in match_over
+    build_replay(text)  # raises NotReplayable unless the fold ends in match_over
     return text
-
-
 
 
 def table_row(table: Table) -> TableRow:
     summary = projection.project(table).match.summary()
-    return TableRow(table, summary["phase"] == "match_over", summary["scores"],
-                    summary["hand_no"], summary["winner"])
+    return TableRow(
+        table,
+        summary["phase"] == "match_over",
+        summary["scores"],
+        summary["hand_no"],
+        summary["winner"],
+    )
 
 
 @dataclass(frozen=True)
@@ -79,16 +91,25 @@ class LogEntry:
     end: str | None
     opener: int | None
     hand_no: int
-    result: dict | None      # the engine's hand result, on the event that ended the hand
+    result: dict | None  # the engine's hand result, on the event that ended the hand
 
 
 def replay_log(replay: Replay) -> list[LogEntry]:
     """One line per record event, with the facts the fold gave (no rule is re-derived)."""
     results = {h.end_step: h.result for h in replay.hands}
-    return [LogEntry(step, event.get("type"), event.get("seat"), event.get("tile"),
-                     replay.play_ends.get(step), event.get("opener"), frame["hand_no"],
-                     results.get(step))
-            for step, (event, frame) in enumerate(zip(replay.events, replay.frames))]
+    return [
+        LogEntry(
+            step,
+            event.get("type"),
+            event.get("seat"),
+            event.get("tile"),
+            replay.play_ends.get(step),
+            event.get("opener"),
+            frame["hand_no"],
+            results.get(step),
+        )
+        for step, (event, frame) in enumerate(zip(replay.events, replay.frames))
+    ]
 
 
 # Where each seat sits on the screen, drawn from seat 1's point of view: turn order runs
@@ -106,6 +127,13 @@ class BoardSeat:
 
 
 def board_seats(replay: Replay, players: dict[str, dict]) -> list[BoardSeat]:
-    return [BoardSeat(n, pos, replay.teams[n], players.get(n, {}).get("name"),
-                      players.get(n, {}).get("is_bot", replay.seats[n] == "bot"))
-            for n, pos in BOARD_POSITIONS]
+    return [
+        BoardSeat(
+            n,
+            pos,
+            replay.teams[n],
+            players.get(n, {}).get("name"),
+            players.get(n, {}).get("is_bot", replay.seats[n] == "bot"),
+        )
+        for n, pos in BOARD_POSITIONS
+    ]

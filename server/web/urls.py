@@ -20,9 +20,14 @@ urlpatterns = [
     path("clubs/<slug:slug>/organize", league.organize, name="organize"),
     path("clubs/<slug:slug>/organize/season", league.create_season, name="create_season"),
     path("clubs/<slug:slug>/organize/invite", league.create_invite, name="create_invite"),
-    path("clubs/<slug:slug>/seasons/<int:season_id>/rounds", league.create_round, name="create_round"),
-    path("clubs/<slug:slug>/seasons/<int:season_id>/rounds/<int:number>", league.round_page,
-         name="round"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/rounds", league.create_round, name="create_round"
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/rounds/<int:number>",
+        league.round_page,
+        name="round",
+    ),
     path("players/<str:username>", league.player, name="player"),
     path("matches/", league.matches, name="matches"),
     path("matches/<int:match_id>", league.match, name="match"),

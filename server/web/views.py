@@ -7,10 +7,9 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
-
-from django.utils.translation import gettext as _
 
 from server.web import selectors, throttling
 from server.web.forms import RegisterForm, SignInForm
@@ -20,7 +19,9 @@ from server.web.replay import NotReplayable
 def home(request):
     viewer = request.user if request.user.is_authenticated else None
     tables = selectors.my_tables(viewer) if viewer else []
-    return render(request, "web/home.html", {"tables": tables, "clubs": selectors.clubs_for(viewer)})
+    return render(
+        request, "web/home.html", {"tables": tables, "clubs": selectors.clubs_for(viewer)}
+    )
 
 
 class SignInView(auth_views.LoginView):
@@ -29,17 +30,25 @@ class SignInView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
-        wait = throttling.wait_seconds(request, throttling.SIGN_IN,
-                                       {"username": request.POST.get("username", "")})
+        wait = throttling.wait_seconds(
+            request, throttling.SIGN_IN, {"username": request.POST.get("username", "")}
+        )
         if wait is not None:
             return too_many_attempts(request, wait)
         return super().post(request, *args, **kwargs)
 
 
 def too_many_attempts(request, wait: int):
-    response = render(request, "web/error.html", {
-        "status": 429, "title": _("Too many attempts"),
-        "message": _("Wait %(seconds)s seconds, then try again.") % {"seconds": wait}}, status=429)
+    response = render(
+        request,
+        "web/error.html",
+        {
+            "status": 429,
+            "title": _("Too many attempts"),
+            "message": _("Wait %(seconds)s seconds, then try again.") % {"seconds": wait},
+        },
+        status=429,
+    )
     response["Retry-After"] = str(wait)
     return response
 
@@ -71,14 +80,22 @@ def table_replay(request, code: str):
     try:
         replay = selectors.table_replay(table)
     except NotReplayable as err:
-        return render(request, "web/not_replayable.html", {"table": table, "reason": err.reason,
-                                                            "row": selectors.table_row(table)})
-    return render(request, "web/replay.html", {
-        "table": table, "replay": replay,
-        "seats": selectors.board_seats(replay, selectors.seat_players(table)),
-        "record_url": f"/tables/{table.code}/record",
-        "log": selectors.replay_log(replay),
-    })
+        return render(
+            request,
+            "web/not_replayable.html",
+            {"table": table, "reason": err.reason, "row": selectors.table_row(table)},
+        )
+    return render(
+        request,
+        "web/replay.html",
+        {
+            "table": table,
+            "replay": replay,
+            "seats": selectors.board_seats(replay, selectors.seat_players(table)),
+            "record_url": f"/tables/{table.code}/record",
+            "log": selectors.replay_log(replay),
+        },
+    )
 
 
 def table_record(request, code: str):
@@ -86,9 +103,12 @@ def table_record(request, code: str):
     try:
         text = selectors.finished_record(table)
     except NotReplayable:
-        return render(request, "web/not_replayable.html", {"table": table, "reason": "in_progress",
-                                                            "row": selectors.table_row(table)},
-                      status=409)
+        return render(
+            request,
+            "web/not_replayable.html",
+            {"table": table, "reason": "in_progress", "row": selectors.table_row(table)},
+            status=409,
+        )
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="dekabes-{table.code}.jsonl"'
     return response

@@ -13,11 +13,15 @@ from engine.bots import LEVELS
 
 ALL_BOTS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
 # Seat 2 holds five doubles: it is entitled to a redeal.
-REDEAL_DEAL = {"type": "deal", "hands": {
-    "1": ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-2"],
-    "2": ["0-0", "1-1", "2-2", "3-3", "4-4", "1-3", "1-4"],
-    "3": ["5-5", "6-6", "1-5", "1-6", "2-3", "2-4", "2-5"],
-    "4": ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"]}}
+REDEAL_DEAL = {
+    "type": "deal",
+    "hands": {
+        "1": ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-2"],
+        "2": ["0-0", "1-1", "2-2", "3-3", "4-4", "1-3", "1-4"],
+        "3": ["5-5", "6-6", "1-5", "1-6", "2-3", "2-4", "2-5"],
+        "4": ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
+    },
+}
 
 
 def match_after(*events) -> Match:
@@ -29,8 +33,11 @@ def match_after(*events) -> Match:
 
 
 def state_of(match: Match, seat: int, version: int = 5) -> SeatState:
-    return SeatState.from_json({"version": version, "paused": False, "allowed": [],
-                                "view": match.seat_view(seat)}, code="T", seat=seat)
+    return SeatState.from_json(
+        {"version": version, "paused": False, "allowed": [], "view": match.seat_view(seat)},
+        code="T",
+        seat=seat,
+    )
 
 
 def test_a_bot_entitled_to_a_redeal_always_claims_it():
@@ -66,15 +73,21 @@ def test_a_seat_with_nothing_to_do_sends_nothing():
 
 
 def test_a_decision_outside_the_legal_list_is_never_sent():
-    legal = [{"type": "play", "seat": 2, "tile": "3-4", "end": "left"},
-             {"type": "play", "seat": 2, "tile": "3-4", "end": "right"},
-             {"type": "play", "seat": 2, "tile": "1-4", "end": "right"}]
+    legal = [
+        {"type": "play", "seat": 2, "tile": "3-4", "end": "left"},
+        {"type": "play", "seat": 2, "tile": "3-4", "end": "right"},
+        {"type": "play", "seat": 2, "tile": "1-4", "end": "right"},
+    ]
     view = {"seat": 2, "legal": legal}
     assert _checked({"type": "play", "seat": 2, "tile": "6-6"}, legal, view) == legal[0]
     assert _checked("nonsense", legal, view) == legal[0]
     # Field order and a missing end on a one-end tile are not differences.
-    assert _checked({"end": "right", "tile": "3-4", "seat": 2, "type": "play"}, legal, view) \
-        == {"end": "right", "tile": "3-4", "seat": 2, "type": "play"}
+    assert _checked({"end": "right", "tile": "3-4", "seat": 2, "type": "play"}, legal, view) == {
+        "end": "right",
+        "tile": "3-4",
+        "seat": 2,
+        "type": "play",
+    }
     assert _checked({"type": "play", "seat": 2, "tile": "1-4"}, legal, view) == legal[2]
 
 
@@ -82,8 +95,12 @@ def test_cli_defaults_and_refusals(monkeypatch):
     monkeypatch.delenv("DEKABES_TOKEN", raising=False)
     args = parse_args(["--token", "abc", "--seat", "2", "4", "--table", "K7", "--table", "Q2"])
     assert (args.level, args.delay, args.seat, args.table) == ("strong", 0.7, [2, 4], ["K7", "Q2"])
-    for bad in ([], ["--token", "x", "--seat", "5"], ["--token", "x", "--delay", "-1"],
-                ["--token", "x", "--level", "genius"]):
+    for bad in (
+        [],
+        ["--token", "x", "--seat", "5"],
+        ["--token", "x", "--delay", "-1"],
+        ["--token", "x", "--level", "genius"],
+    ):
         with pytest.raises(SystemExit) as refused:
             parse_args(bad)
         assert refused.value.code == 2

@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -34,24 +33,45 @@ def bot_of(owner: DekabesClient):
 
 
 def all_bot_table(owner: DekabesClient, bot_name: str):
-    return owner.create_table({n: "bot" for n in (1, 2, 3, 4)},
-                              bots={n: bot_name for n in (1, 2, 3, 4)})
+    return owner.create_table(
+        {n: "bot" for n in (1, 2, 3, 4)}, bots={n: bot_name for n in (1, 2, 3, 4)}
+    )
 
 
 def human_table(owner: DekabesClient, bot_name: str):
-    return owner.create_table({1: "human", 2: "bot", 3: "bot", 4: "bot"}, join=[1],
-                              bots={n: bot_name for n in (2, 3, 4)})
+    return owner.create_table(
+        {1: "human", 2: "bot", 3: "bot", 4: "bot"}, join=[1], bots={n: bot_name for n in (2, 3, 4)}
+    )
 
 
 def runner_subprocess(url: str, token: str, workdir: Path, *args: str) -> subprocess.Popen:
     """``python -m clients.bots`` with nothing of the server's: own folder, bare environment."""
     workdir.mkdir(parents=True, exist_ok=True)
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO),
-           "DEKABES_TOKEN": token, "PYTHONUNBUFFERED": "1"}
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(REPO),
+        "DEKABES_TOKEN": token,
+        "PYTHONUNBUFFERED": "1",
+    }
     log = open(workdir / "runner.log", "wb")
-    return subprocess.Popen([sys.executable, "-m", "clients.bots", "--server", url,
-                             "--delay", "0", "--poll-wait", "5", *args],
-                            cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "clients.bots",
+            "--server",
+            url,
+            "--delay",
+            "0",
+            "--poll-wait",
+            "5",
+            *args,
+        ],
+        cwd=workdir,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
 
 
 def finish(process: subprocess.Popen, workdir: Path, timeout: float = 150) -> str:
@@ -69,31 +89,49 @@ def finish(process: subprocess.Popen, workdir: Path, timeout: float = 150) -> st
 def replay_summary(record_text: str, tmp_path: Path) -> dict:
     path = tmp_path / f"record-{uuid.uuid4().hex[:6]}.jsonl"
     path.write_text(record_text)
-    done = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], cwd=REPO,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
 def test_runner_module_does_not_load_the_server():
-    probe = ("import sys, clients.bots.__main__, clients.bots.runner, clients.bots.launch; "
-             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'server', "
-             "'rest_framework', 'channels')))")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
-                          text=True, timeout=60)
+    probe = (
+        "import sys, clients.bots.__main__, clients.bots.runner, clients.bots.launch; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'server', "
+        "'rest_framework', 'channels')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
 
-def test_one_runner_process_plays_two_full_matches_and_the_records_replay(live_server_url,
-                                                                           tmp_path):
+def test_one_runner_process_plays_two_full_matches_and_the_records_replay(
+    live_server_url, tmp_path
+):
     owner = member(live_server_url)
     bot = bot_of(owner)
     first = all_bot_table(owner, bot.username)
-    process = runner_subprocess(live_server_url, bot.token, tmp_path / "runner",
-                                "--level", "greedy", "--exit-when-over", "--discover-every",
-                                "0.5", "--seed", "11")
-    second = all_bot_table(owner, bot.username)      # created while the runner is up
+    process = runner_subprocess(
+        live_server_url,
+        bot.token,
+        tmp_path / "runner",
+        "--level",
+        "greedy",
+        "--exit-when-over",
+        "--discover-every",
+        "0.5",
+        "--seed",
+        "11",
+    )
+    second = all_bot_table(owner, bot.username)  # created while the runner is up
     log = finish(process, tmp_path / "runner")
     bots = DekabesClient(live_server_url, bot.token)
     for table in (first, second):
@@ -132,14 +170,14 @@ def _human_plays_until_bots_answer(owner: DekabesClient, code: str):
     pytest.fail("no human play was answered by the bots within a hand")
 
 
-def test_undo_takes_back_the_human_play_and_the_bot_answers_redo_restores_them(
-        live_server_url):
+def test_undo_takes_back_the_human_play_and_the_bot_answers_redo_restores_them(live_server_url):
     owner = member(live_server_url)
     bot = bot_of(owner)
     table = human_table(owner, bot.username)
-    runner = Runner(DekabesClient(live_server_url, bot.token),
-                    RunnerOptions(level="greedy", delay=0, tables=(table.code,), poll_wait=5,
-                                  seed=3)).start()
+    runner = Runner(
+        DekabesClient(live_server_url, bot.token),
+        RunnerOptions(level="greedy", delay=0, tables=(table.code,), poll_wait=5, seed=3),
+    ).start()
     try:
         before, answered = _human_plays_until_bots_answer(owner, table.code)
         undone = owner.act(table.code, 1, "undo", expected_version=answered.version)
@@ -151,7 +189,7 @@ def test_undo_takes_back_the_human_play_and_the_bot_answers_redo_restores_them(
         idle = owner.seat_view(table.code, 1, wait=1.5, after=undone.version)
         assert idle.version == undone.version
         redone = owner.act(table.code, 1, "redo", expected_version=undone.version)
-        assert redone.view["turns"] == answered.view["turns"]     # same tiles, same order
+        assert redone.view["turns"] == answered.view["turns"]  # same tiles, same order
         assert redone.view["hand"] == answered.view["hand"]
         assert redone.view["line"] == answered.view["line"]
         events = owner.events(table.code, 1)["events"]
@@ -168,22 +206,23 @@ def test_no_bot_action_while_paused_and_no_spinning(live_server_url):
     start = owner.seat_view(table.code, 1)
     paused = owner.act(table.code, 1, "pause", expected_version=start.version)
     assert paused.paused
-    runner = Runner(DekabesClient(live_server_url, bot.token),
-                    RunnerOptions(level="greedy", delay=0, tables=(table.code,), poll_wait=25,
-                                  seed=5)).start()
+    runner = Runner(
+        DekabesClient(live_server_url, bot.token),
+        RunnerOptions(level="greedy", delay=0, tables=(table.code,), poll_wait=25, seed=5),
+    ).start()
     try:
-        owner.seat_view(table.code, 1, wait=0.5, after=paused.version)   # let it settle
+        owner.seat_view(table.code, 1, wait=0.5, after=paused.version)  # let it settle
         requests_before = runner.request_count()
         quiet = owner.seat_view(table.code, 1, wait=2.5, after=paused.version)
-        assert quiet.version == paused.version          # nothing appended while paused
+        assert quiet.version == paused.version  # nothing appended while paused
         assert quiet.view["accepted"] == paused.view["accepted"]
         # Waiting is a long-poll: at most a request or two in the whole window.
         assert runner.request_count() - requests_before <= 2
         resumed = owner.act(table.code, 1, "resume", expected_version=quiet.version)
         assert not resumed.paused
         accepted = owner.wait_until(
-            table.code, 1, lambda s: all(s.view["accepted"][k] for k in ("2", "3", "4")),
-            timeout=30)
+            table.code, 1, lambda s: all(s.view["accepted"][k] for k in ("2", "3", "4")), timeout=30
+        )
         assert not accepted.view["accepted"]["1"]
         assert runner.stats.actions >= 3
     finally:

@@ -26,8 +26,13 @@ PASSWORD = "a long enough password 42"
 def _replay(record_text: str, tmp_path: Path) -> dict:
     path = tmp_path / "record.jsonl"
     path.write_text(record_text)
-    done = subprocess.run([sys.executable, "-m", "engine", "replay", str(path)], cwd=REPO,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -37,21 +42,25 @@ def test_runner_resumes_after_a_server_restart_mid_match(restartable_server, tmp
     owner = DekabesClient(url)
     owner.register(f"ann{uuid.uuid4().hex[:10]}", PASSWORD)
     bot = owner.register_bot(f"bot{uuid.uuid4().hex[:10]}")
-    table = owner.create_table({n: "bot" for n in (1, 2, 3, 4)},
-                               bots={n: bot.username for n in (1, 2, 3, 4)})
+    table = owner.create_table(
+        {n: "bot" for n in (1, 2, 3, 4)}, bots={n: bot.username for n in (1, 2, 3, 4)}
+    )
     watcher = DekabesClient(url, bot.token)
-    runner = Runner(DekabesClient(url, bot.token, retries=2, backoff=0.1),
-                    RunnerOptions(level="greedy", delay=0, tables=(table.code,), poll_wait=5,
-                                  exit_when_over=True, seed=7)).start()
+    runner = Runner(
+        DekabesClient(url, bot.token, retries=2, backoff=0.1),
+        RunnerOptions(
+            level="greedy", delay=0, tables=(table.code,), poll_wait=5, exit_when_over=True, seed=7
+        ),
+    ).start()
     try:
-        mid = watcher.wait_until(table.code, 1,
-                                 lambda s: s.match_over or len(s.view["results"]) >= 1,
-                                 timeout=60, poll=5)
+        mid = watcher.wait_until(
+            table.code, 1, lambda s: s.match_over or len(s.view["results"]) >= 1, timeout=60, poll=5
+        )
         assert not mid.match_over, "the match ended before the restart could happen"
         before_events = watcher.events(table.code, 1)["events"]
         before_record = owner.record(table.code)
 
-        restartable_server.restart(pause=1.0)        # same port, same database file
+        restartable_server.restart(pause=1.0)  # same port, same database file
 
         assert runner.join(timeout=150), "the runner did not finish the match after the restart"
     finally:
@@ -59,12 +68,12 @@ def test_runner_resumes_after_a_server_restart_mid_match(restartable_server, tmp
 
     final = watcher.seat_view(table.code, 1)
     assert final.match_over and final.view["winner"] in ("A", "B")
-    assert runner.stats.outages >= 1, runner.stats.as_dict()      # it did see the server go
+    assert runner.stats.outages >= 1, runner.stats.as_dict()  # it did see the server go
     assert runner.stats.rejected == 0, runner.stats.as_dict()
 
     events = watcher.all_events(table.code, 1)
     seqs = [e["seq"] for e in events]
-    assert seqs == list(range(1, len(events) + 1))                # no gap, no duplicate
+    assert seqs == list(range(1, len(events) + 1))  # no gap, no duplicate
     # Nothing committed before the restart was lost or rewritten (deal tiles of the
     # hand in progress were redacted before; only compare what was visible then).
     for old, new in zip(before_events, events):
@@ -75,7 +84,7 @@ def test_runner_resumes_after_a_server_restart_mid_match(restartable_server, tmp
     # A decision applied twice would be illegal (accept twice, a tile played twice):
     # the whole log folding to the end proves each was applied once.
     engine_events = [e["event"] for e in events if e["type"] not in ("pause", "resume")]
-    folded = Match.from_events(engine_events)              # the whole log is a legal match
+    folded = Match.from_events(engine_events)  # the whole log is a legal match
     assert folded.phase == "match_over"
 
     record = owner.record(table.code)
@@ -85,4 +94,4 @@ def test_runner_resumes_after_a_server_restart_mid_match(restartable_server, tmp
     assert summary["scores"] == final.view["scores"] and summary["winner"] == final.view["winner"]
 
     log = restartable_server.log.read_text()
-    assert log.count("Listening on TCP address") == 2              # really two processes
+    assert log.count("Listening on TCP address") == 2  # really two processes

@@ -28,16 +28,19 @@ def test_sdk_knows_exactly_the_engine_rejection_codes():
     assert RULE_REJECTION_CODES == frozenset(REJECTION_CODES)
 
 
-@pytest.mark.parametrize("code, status, cls", [
-    ("stale_version", 409, StaleVersion),
-    ("paused", 409, Paused),
-    ("not_authenticated", 401, NotAuthenticated),
-    ("not_your_seat", 403, NotYourSeat),
-    ("idempotency_key_reused", 422, IdempotencyKeyReused),
-    ("tile_not_in_hand", 400, RuleRejected),
-    ("not_your_turn", 409, RuleRejected),
-    ("something_new", 400, ApiError),
-])
+@pytest.mark.parametrize(
+    "code, status, cls",
+    [
+        ("stale_version", 409, StaleVersion),
+        ("paused", 409, Paused),
+        ("not_authenticated", 401, NotAuthenticated),
+        ("not_your_seat", 403, NotYourSeat),
+        ("idempotency_key_reused", 422, IdempotencyKeyReused),
+        ("tile_not_in_hand", 400, RuleRejected),
+        ("not_your_turn", 409, RuleRejected),
+        ("something_new", 400, ApiError),
+    ],
+)
 def test_error_class_follows_the_server_code(code, status, cls):
     error = error_from_response(status, {"code": code, "message": "text"})
     assert type(error) is cls
@@ -57,20 +60,34 @@ def test_error_without_json_body_gets_a_code_from_the_status():
 
 
 def test_websocket_url_follows_the_http_scheme():
-    assert ws_url("http://127.0.0.1:8000/", "K7Q2MX", 3) == "ws://127.0.0.1:8000/ws/tables/K7Q2MX?seat=3"
+    assert (
+        ws_url("http://127.0.0.1:8000/", "K7Q2MX", 3)
+        == "ws://127.0.0.1:8000/ws/tables/K7Q2MX?seat=3"
+    )
     assert ws_url("https://club.example", "AB", None) == "wss://club.example/ws/tables/AB"
 
 
 def test_seat_state_reads_the_seat_view_response():
-    body = {"version": 12, "paused": False, "allowed": ["play", "undo"],
-            "table": {"code": "K7Q2MX", "owner": "ann", "rated": False, "version": 12,
-                      "paused": False, "phase": "play",
-                      "seats": {"1": {"kind": "human", "player": "ann", "is_bot": False},
-                                "2": {"kind": "bot", "player": "hb", "is_bot": True},
-                                "3": {"kind": "bot", "player": "hb", "is_bot": True},
-                                "4": {"kind": "bot", "player": None, "is_bot": False}}},
-            "view": {"seat": 2, "phase": "play", "to_act": 2,
-                     "legal": [{"type": "pass", "seat": 2}]}}
+    body = {
+        "version": 12,
+        "paused": False,
+        "allowed": ["play", "undo"],
+        "table": {
+            "code": "K7Q2MX",
+            "owner": "ann",
+            "rated": False,
+            "version": 12,
+            "paused": False,
+            "phase": "play",
+            "seats": {
+                "1": {"kind": "human", "player": "ann", "is_bot": False},
+                "2": {"kind": "bot", "player": "hb", "is_bot": True},
+                "3": {"kind": "bot", "player": "hb", "is_bot": True},
+                "4": {"kind": "bot", "player": None, "is_bot": False},
+            },
+        },
+        "view": {"seat": 2, "phase": "play", "to_act": 2, "legal": [{"type": "pass", "seat": 2}]},
+    }
     state = SeatState.from_json(body, code="K7Q2MX", seat=2)
     assert (state.version, state.phase, state.to_act, state.paused) == (12, "play", 2, False)
     assert state.legal == [{"type": "pass", "seat": 2}]
@@ -86,8 +103,9 @@ def _closed_port() -> int:
 
 
 def test_unreachable_server_raises_connection_lost_after_retries():
-    client = DekabesClient(f"http://127.0.0.1:{_closed_port()}", token="x", retries=2,
-                           backoff=0.01, timeout=1)
+    client = DekabesClient(
+        f"http://127.0.0.1:{_closed_port()}", token="x", retries=2, backoff=0.01, timeout=1
+    )
     with pytest.raises(ConnectionLost):
         client.act("K7Q2MX", 1, "accept", expected_version=3)
-    assert client.request_count == 3      # the first try and two retries
+    assert client.request_count == 3  # the first try and two retries

@@ -26,8 +26,11 @@ def member(url: str, prefix: str = "ann") -> DekabesClient:
 def human_and_bots_table(owner: DekabesClient):
     """Seat 1 is the owner's; seats 2-4 belong to one bot account of the owner."""
     bot = owner.register_bot(f"bot{uuid.uuid4().hex[:10]}")
-    table = owner.create_table({1: "human", 2: "bot", 3: "bot", 4: "bot"}, join=[1],
-                               bots={2: bot.username, 3: bot.username, 4: bot.username})
+    table = owner.create_table(
+        {1: "human", 2: "bot", 3: "bot", 4: "bot"},
+        join=[1],
+        bots={2: bot.username, 3: bot.username, 4: bot.username},
+    )
     return table, DekabesClient(owner.base_url, bot.token)
 
 
@@ -37,7 +40,7 @@ def test_register_login_and_me(live_server_url):
     registered = client.register(name, "a long enough password 42")
     assert registered.username == name and registered.token and not registered.is_bot
     again = DekabesClient(live_server_url).login(name, "a long enough password 42", device="laptop")
-    assert again.token and again.token != registered.token     # a token of its own per device
+    assert again.token and again.token != registered.token  # a token of its own per device
     assert client.me().username == name
     with pytest.raises(ApiError) as refused:
         DekabesClient(live_server_url).login(name, "wrong password")
@@ -103,8 +106,7 @@ def test_rule_rejection_and_seat_errors_carry_the_server_code(live_server_url):
     table, bots = human_and_bots_table(owner)
     state = owner.seat_view(table.code, 1)
     with pytest.raises(RuleRejected) as wrong_phase:
-        owner.act(table.code, 1, "play", expected_version=state.version,
-                  tile=state.view["hand"][0])
+        owner.act(table.code, 1, "play", expected_version=state.version, tile=state.view["hand"][0])
     assert wrong_phase.value.code == "wrong_phase"
     with pytest.raises(NotYourSeat):
         owner.act(table.code, 2, "accept", expected_version=state.version)
@@ -117,8 +119,9 @@ def test_long_poll_returns_when_the_table_moves(live_server_url):
     owner = member(live_server_url)
     table, bots = human_and_bots_table(owner)
     start = owner.seat_view(table.code, 1)
-    mover = threading.Timer(0.3, lambda: bots.act(table.code, 3, "accept",
-                                                  expected_version=start.version))
+    mover = threading.Timer(
+        0.3, lambda: bots.act(table.code, 3, "accept", expected_version=start.version)
+    )
     mover.start()
     moved = owner.seat_view(table.code, 1, wait=20, after=start.version)
     mover.join()
@@ -155,7 +158,7 @@ def test_push_subscription_delivers_views_and_resyncs_on_connect(live_server_url
         assert pushed.version == start.version + 1
         assert pushed.state.view["accepted"]["2"] is True
         assert "hand" in pushed.state.view and pushed.state.view["seat"] == 1
-        assert isinstance(subscription.poll(), list)      # never blocks, even when empty
+        assert isinstance(subscription.poll(), list)  # never blocks, even when empty
     finally:
         subscription.close()
 

@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
-from clients.sdk import DekabesClient, NotAuthenticated, NotFound
 from clients.bots import Runner, RunnerOptions
+from clients.sdk import DekabesClient, NotAuthenticated, NotFound
 from tests.clients.test_sdk_live import human_and_bots_table, member
 
 
@@ -29,11 +29,15 @@ def test_unfinished_and_finished_tables(live_server_url):
     # a whole match played by bots: then it is finished
     other = member(live_server_url, "own")
     robot = other.register_bot(f"rb{uuid.uuid4().hex[:10]}")
-    done = other.create_table({n: "bot" for n in (1, 2, 3, 4)},
-                              bots={n: robot.username for n in (1, 2, 3, 4)})
-    runner = Runner(DekabesClient(live_server_url, robot.token),
-                    RunnerOptions(level="random", delay=0, tables=(done.code,), poll_wait=1,
-                                  seed=1, exit_when_over=True)).start()
+    done = other.create_table(
+        {n: "bot" for n in (1, 2, 3, 4)}, bots={n: robot.username for n in (1, 2, 3, 4)}
+    )
+    runner = Runner(
+        DekabesClient(live_server_url, robot.token),
+        RunnerOptions(
+            level="random", delay=0, tables=(done.code,), poll_wait=1, seed=1, exit_when_over=True
+        ),
+    ).start()
     try:
         assert runner.join(timeout=180)
     finally:
@@ -46,8 +50,9 @@ def test_replay_url_is_offered_only_when_the_server_has_the_page(live_server_url
     owner = member(live_server_url)
     table, _ = human_and_bots_table(owner)
     url = owner.replay_url(table.code)
-    probe = owner._session.get(f"{live_server_url}/tables/{table.code}/replay",
-                               allow_redirects=False)
+    probe = owner._session.get(
+        f"{live_server_url}/tables/{table.code}/replay", allow_redirects=False
+    )
     assert (url is None) == (probe.status_code == 404)
     if url:
         assert url == f"{live_server_url}/tables/{table.code}/replay"

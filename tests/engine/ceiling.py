@@ -23,9 +23,15 @@ def main() -> None:
     parser.add_argument("--swap", action="store_true")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
-    report = simulate(["perfect", args.against, "perfect", args.against], hands=args.hands,
-                      seed=args.seed, swap=args.swap, workers=args.workers, progress=True,
-                      players=perfect_player.players)
+    report = simulate(
+        ["perfect", args.against, "perfect", args.against],
+        hands=args.hands,
+        seed=args.seed,
+        swap=args.swap,
+        workers=args.workers,
+        progress=True,
+        players=perfect_player.players,
+    )
     print(json.dumps(report))
 
 

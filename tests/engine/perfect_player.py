@@ -90,8 +90,9 @@ def _after(hands, seat, tid, end, left, right, values_a) -> float:
         left, right = TILE_LO[tid], TILE_HI[tid]
     else:
         if not rest:
-            dekabes = OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0 \
-                and not DOUBLE_MASK >> tid & 1
+            dekabes = (
+                OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0 and not DOUBLE_MASK >> tid & 1
+            )
             return values_a[(seat & 1) * 2 + dekabes]
         if end == 0 or (end is None and OTHER[tid][left] >= 0):
             left = OTHER[tid][left]

@@ -24,16 +24,21 @@ def with_other_hidden_hands(events: list[dict], view: dict, rng) -> list[dict]:
     for item in view["line"]:
         played_by[item["seat"] - 1] |= tiles_mask([item["tile"]])
     last_deal = max(i for i, e in enumerate(events) if e["type"] == "deal")
-    new_deal = {"type": "deal",
-                "hands": {str(s + 1): mask_texts(hidden[s] | played_by[s]) for s in range(4)}}
-    return events[:last_deal] + [new_deal] + events[last_deal + 1:]
+    new_deal = {
+        "type": "deal",
+        "hands": {str(s + 1): mask_texts(hidden[s] | played_by[s]) for s in range(4)},
+    }
+    return events[:last_deal] + [new_deal] + events[last_deal + 1 :]
 
 
 def a_decision(seed: int, after: int):
     """(record ending with a play by a seat that had a choice, that seat, its view)."""
     for m, events, seat in decision_points(seed, 200):
-        if m.phase == "play" and len(events) > after \
-                and WorldSampler(read_view(m.seat_view(seat))).count() > 1:
+        if (
+            m.phase == "play"
+            and len(events) > after
+            and WorldSampler(read_view(m.seat_view(seat))).count() > 1
+        ):
             view = m.seat_view(seat)
             return events + [decide(view, "random", random.Random(seed))], seat, view
     raise AssertionError("no decision found")
@@ -50,15 +55,16 @@ def test_the_analysis_of_a_position_never_reads_a_hidden_tile():
         mine = [d for d in analyse(events, ITERATIONS)["decisions"] if d["seat"] == seat]
         theirs = [d for d in analyse(other, ITERATIONS)["decisions"] if d["seat"] == seat]
         hand_no = mine[-1]["hand_no"]
-        assert [d for d in mine if d["hand_no"] == hand_no] == \
-               [d for d in theirs if d["hand_no"] == hand_no]
+        assert [d for d in mine if d["hand_no"] == hand_no] == [
+            d for d in theirs if d["hand_no"] == hand_no
+        ]
         assert mine[-1]["at"] == len(events) - 1
 
 
 def test_every_decision_names_the_move_played_the_best_and_the_loss():
     events, _, _ = a_decision(7, 60)
     report = analyse(events, ITERATIONS, seed=3)
-    assert report == analyse(events, ITERATIONS, seed=3)          # deterministic
+    assert report == analyse(events, ITERATIONS, seed=3)  # deterministic
     assert json.loads(json.dumps(report)) == report
     assert report["decisions"]
     for d in report["decisions"]:

@@ -77,8 +77,10 @@ def redeal_deal() -> dict:
     """Seat 2 holds five doubles."""
     seat2 = ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"]
     rest = [t for t in mask_texts((1 << 28) - 1) if t not in seat2]
-    return {"type": "deal", "hands": {"1": rest[0:7], "2": seat2, "3": rest[7:14],
-                                       "4": rest[14:21]}}
+    return {
+        "type": "deal",
+        "hands": {"1": rest[0:7], "2": seat2, "3": rest[7:14], "4": rest[14:21]},
+    }
 
 
 def test_every_level_claims_a_redeal_when_entitled():
@@ -112,8 +114,9 @@ def test_decisions_ignore_how_the_unseen_tiles_are_spread():
             other_view = alternative.seat_view(seat)
             assert other_view == view
             for level in LEVELS:
-                assert decide(view, level, random.Random(1)) == \
-                    decide(other_view, level, random.Random(1))
+                assert decide(view, level, random.Random(1)) == decide(
+                    other_view, level, random.Random(1)
+                )
             checked += 1
     assert checked > 20
 
@@ -126,9 +129,11 @@ def refold_with_other_hidden_hands(events: list[dict], view: dict, rng) -> Match
     for item in view["line"]:
         played_by[item["seat"] - 1] |= tiles_mask([item["tile"]])
     last_deal = max(i for i, e in enumerate(events) if e["type"] == "deal")
-    new_deal = {"type": "deal",
-                "hands": {str(s + 1): mask_texts(hidden[s] | played_by[s]) for s in range(4)}}
-    return Match.from_events(events[:last_deal] + [new_deal] + events[last_deal + 1:])
+    new_deal = {
+        "type": "deal",
+        "hands": {str(s + 1): mask_texts(hidden[s] | played_by[s]) for s in range(4)},
+    }
+    return Match.from_events(events[:last_deal] + [new_deal] + events[last_deal + 1 :])
 
 
 def test_decisions_are_deterministic_and_survive_json():

@@ -15,8 +15,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def engine_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def lines(result) -> list[dict]:
@@ -29,14 +34,28 @@ def test_replay_prints_one_summary_per_file_and_errors_with_their_index(tmp_path
     good.write_text(dump_record(events))
     bad = tmp_path / "bad.jsonl"
     # A blank line does not count in "at": the bad play is event 6.
-    bad.write_text(dump_record([start(), DEAL_A]) + "\n  \n" + dump_record(
-        [*accept_all(), {"type": "play", "seat": 1, "tile": "0-1"}, {"type": "nonsense"}]))
+    bad.write_text(
+        dump_record([start(), DEAL_A])
+        + "\n  \n"
+        + dump_record(
+            [*accept_all(), {"type": "play", "seat": 1, "tile": "0-1"}, {"type": "nonsense"}]
+        )
+    )
     result = engine_cli("replay", str(good), str(bad))
     assert result.returncode == 1
     first, second = lines(result)
     assert first == json.loads(json.dumps(m.summary()))
-    assert set(first) >= {"phase", "hand_no", "to_act", "scores", "base", "winner", "ends",
-                          "hands_left", "results"}
+    assert set(first) >= {
+        "phase",
+        "hand_no",
+        "to_act",
+        "scores",
+        "base",
+        "winner",
+        "ends",
+        "hands_left",
+        "results",
+    }
     assert second == {"error": "must_open_double_six", "at": 6}
 
 
@@ -59,8 +78,12 @@ def test_empty_unreadable_and_missing_files_are_bad_event(tmp_path):
     binary.write_bytes(b"\xff\xfe\x00")
     result = engine_cli("replay", str(empty), str(garbled), str(binary), str(tmp_path / "nope"))
     assert result.returncode == 1
-    assert lines(result) == [{"error": "bad_event", "at": 0}, {"error": "bad_event", "at": 1},
-                             {"error": "bad_event", "at": 0}, {"error": "bad_event", "at": 0}]
+    assert lines(result) == [
+        {"error": "bad_event", "at": 0},
+        {"error": "bad_event", "at": 1},
+        {"error": "bad_event", "at": 0},
+        {"error": "bad_event", "at": 0},
+    ]
 
 
 def test_a_record_must_begin_with_match_started(tmp_path):
@@ -81,8 +104,18 @@ def test_view_prints_the_seat_view_of_the_final_state(tmp_path):
 
 
 def test_simulate_prints_totals_credited_to_the_named_bots():
-    result = engine_cli("simulate", "--hands", "60", "--bots", "greedy,random,greedy,random",
-                        "--seed", "3", "--swap", "--workers", "2")
+    result = engine_cli(
+        "simulate",
+        "--hands",
+        "60",
+        "--bots",
+        "greedy,random,greedy,random",
+        "--seed",
+        "3",
+        "--swap",
+        "--workers",
+        "2",
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["hands"] == 60
@@ -91,9 +124,19 @@ def test_simulate_prints_totals_credited_to_the_named_bots():
     assert 0 <= low <= report["hand_win_rate_A"] <= high <= 1
     for key in ("matches", "match_wins", "dekabes", "seconds"):
         assert key in report
-    again = json.loads(engine_cli("simulate", "--hands", "60", "--bots", "greedy,random,greedy,random",
-                                  "--seed", "3", "--swap").stdout)
-    assert again["hand_wins"] == report["hand_wins"]   # same seed, any worker count
+    again = json.loads(
+        engine_cli(
+            "simulate",
+            "--hands",
+            "60",
+            "--bots",
+            "greedy,random,greedy,random",
+            "--seed",
+            "3",
+            "--swap",
+        ).stdout
+    )
+    assert again["hand_wins"] == report["hand_wins"]  # same seed, any worker count
 
 
 def test_simulate_rejects_unknown_bots():

@@ -34,11 +34,11 @@ def test_undo_then_more_play_leaves_a_copy_untouched(seed):
     copy = m.copy()
     m.apply(UNDO)
     rng = random.Random(seed + 1000)
-    for _ in range(6):                 # play on from the restored state in the original
+    for _ in range(6):  # play on from the restored state in the original
         if m.phase == "match_over":
             break
         m.apply(random_event(m, rng))
-    copy.apply(UNDO)                   # the copy restores the same checkpoint
+    copy.apply(UNDO)  # the copy restores the same checkpoint
     fresh = Match.from_events(events + [UNDO])
     assert [copy.seat_view(s) for s in (1, 2, 3, 4)] == [fresh.seat_view(s) for s in (1, 2, 3, 4)]
     assert copy.to_act == fresh.to_act

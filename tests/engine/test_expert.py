@@ -9,14 +9,14 @@ from engine.bots import LEVELS, expert
 from engine.bots.inference import PlayHistory
 from engine.bots.knowledge import read_view
 from engine.bots.rollout import block_code
+from engine.bots.sampler import WorldSampler
 from engine.bots.solver import search
 from engine.core import FIT_MASK
 from engine.tiles import DOUBLE_MASK, OTHER, TILE_ID
 from tests.engine.test_bots import decision_points, refold_with_other_hidden_hands
-from engine.bots.sampler import WorldSampler
 
 CAP = expert.Budget(iterations=10, seconds=None)
-VALUES = (1.0, 1.0, 0.0, 0.0, 0.5)   # team A: win, win Dékabès, loss, loss Dékabès, tie
+VALUES = (1.0, 1.0, 0.0, 0.0, 0.5)  # team A: win, win Dékabès, loss, loss Dékabès, tie
 
 
 def play_views(seed: int, plies: int = 120):
@@ -32,7 +32,9 @@ def test_on_an_iteration_cap_a_decision_is_reproducible():
         first = expert.move_values(view, know, view["legal"], random.Random(9), CAP)
         again = expert.move_values(view, read_view(view), view["legal"], random.Random(9), CAP)
         assert first == again and first[1] == CAP.iterations
-        assert expert.decide(view, random.Random(9), CAP) == expert.decide(view, random.Random(9), CAP)
+        assert expert.decide(view, random.Random(9), CAP) == expert.decide(
+            view, random.Random(9), CAP
+        )
         seen += 1
     assert seen > 5
 
@@ -40,8 +42,13 @@ def test_on_an_iteration_cap_a_decision_is_reproducible():
 def test_the_time_limit_ends_the_search():
     """A zero time limit stops after the first world, whatever the iteration cap."""
     for m, _, seat, view in play_views(6):
-        _, worlds = expert.move_values(view, read_view(view), view["legal"], random.Random(1),
-                                       expert.Budget(iterations=10**6, seconds=0.0))
+        _, worlds = expert.move_values(
+            view,
+            read_view(view),
+            view["legal"],
+            random.Random(1),
+            expert.Budget(iterations=10**6, seconds=0.0),
+        )
         assert worlds == 1
 
 
@@ -59,9 +66,11 @@ def test_the_analysis_of_a_position_never_reads_a_hidden_tile():
                 other = refold_with_other_hidden_hands(events, view, rng)
             other_view = other.seat_view(seat)
             assert other_view == view
-            assert expert.move_values(view, read_view(view), view["legal"], random.Random(2), CAP) \
-                == expert.move_values(other_view, read_view(other_view), other_view["legal"],
-                                      random.Random(2), CAP)
+            assert expert.move_values(
+                view, read_view(view), view["legal"], random.Random(2), CAP
+            ) == expert.move_values(
+                other_view, read_view(other_view), other_view["legal"], random.Random(2), CAP
+            )
             checked += 1
     assert checked > 5
 
@@ -94,7 +103,9 @@ def brute_force(hands, left, right, seat, passes) -> float:
                 continue
             rest = hand & ~(1 << tid)
             if not rest:
-                dek = OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0 and not DOUBLE_MASK >> tid & 1
+                dek = (
+                    OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0 and not DOUBLE_MASK >> tid & 1
+                )
                 results.append(VALUES[(seat & 1) * 2 + dek])
                 continue
             world = list(hands)
@@ -114,20 +125,24 @@ def test_the_exact_search_agrees_with_plain_minimax_on_small_endings():
         hands, at = [], 0
         for size in sizes:
             mask = 0
-            for tid in tiles[at:at + size]:
+            for tid in tiles[at : at + size]:
                 mask |= 1 << tid
             hands.append(mask)
             at += size
         left, right = rng.randrange(7), rng.randrange(7)
         seat = rng.randrange(4)
-        assert search(hands, left, right, seat, 0, VALUES) == brute_force(hands, left, right, seat, 0)
+        assert search(hands, left, right, seat, 0, VALUES) == brute_force(
+            hands, left, right, seat, 0
+        )
         checked += 1
 
 
 def test_inference_prefers_worlds_where_a_light_play_was_not_hiding_a_heavy_tile():
     """Seat 2 laid 0-1 on ends 6/1 when 6-6 or 5-6 would have fitted: less likely held."""
-    turns = [{"seat": 1, "type": "play", "tile": "1-6", "end": None},
-             {"seat": 2, "type": "play", "tile": "0-1", "end": "left"}]
+    turns = [
+        {"seat": 1, "type": "play", "tile": "1-6", "end": None},
+        {"seat": 2, "type": "play", "tile": "0-1", "end": "left"},
+    ]
     history = PlayHistory.from_view({"turns": turns}, me=0, forced_opening=False)
     assert [(s, t) for s, t, _, _ in history.entries] == [(1, TILE_ID["0-1"])]
     heavy = 1 << TILE_ID["5-6"]

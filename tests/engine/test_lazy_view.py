@@ -40,39 +40,51 @@ def test_a_lazy_view_kept_across_events_still_shows_its_moment():
 
 def test_an_edited_listed_event_gets_every_check():
     m = new_bot_match()
-    autoplay(m, bot_players(["random"] * 4, [random.Random(i) for i in range(4)]),
-             random.Random(3), stop=lambda m: m.phase == "play" and m.forced_pass() is None
-             and len(m.view(m.to_act)["hand"]) < 6)
+    autoplay(
+        m,
+        bot_players(["random"] * 4, [random.Random(i) for i in range(4)]),
+        random.Random(3),
+        stop=lambda m: (
+            m.phase == "play" and m.forced_pass() is None and len(m.view(m.to_act)["hand"]) < 6
+        ),
+    )
     seat = m.to_act
     legal = m.view(seat)["legal"]
     event = legal[0]
     hand = m.seat_view(seat)["hand"]
-    not_mine = next(t for t in ("0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6", "0-1")
-                    if t not in hand)
+    not_mine = next(
+        t for t in ("0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6", "0-1") if t not in hand
+    )
     event["tile"] = not_mine
     with pytest.raises(IllegalEventError) as err:
         m.apply(event)
     assert err.value.code in ("tile_not_in_hand", "tile_does_not_fit")
     legal = m.view(seat)["legal"]
-    legal[0]["seat"] = True            # True == 1, but it is no seat number
+    legal[0]["seat"] = True  # True == 1, but it is no seat number
     with pytest.raises(IllegalEventError) as err:
         m.apply(legal[0])
     assert err.value.code == "bad_event"
     legal = m.view(seat)["legal"]
     before = m.seat_view(seat)
-    m.apply(legal[-1])                 # an untouched listed event is applied
+    m.apply(legal[-1])  # an untouched listed event is applied
     assert m.seat_view(seat)["turns"][-1]["tile"] == legal[-1]["tile"]
     assert m.seat_view(seat) != before
 
 
 def test_autoplay_plays_whole_matches_and_single_hands():
     m = new_bot_match()
-    players = bot_players(["greedy", "random", "medium", "random"],
-                          [random.Random(i) for i in range(4)])
+    players = bot_players(
+        ["greedy", "random", "medium", "random"], [random.Random(i) for i in range(4)]
+    )
     seen = []
     autoplay(m, players, random.Random(5), until="hand", on_event=seen.append)
     assert m.hands_finished == 1 and m.last_result == m.results[0]
-    assert Match.from_events([{"type": "match_started", "seats": {str(s): "bot" for s in SEATS},
-                               "rated": False}] + seen).summary() == m.summary()
+    assert (
+        Match.from_events(
+            [{"type": "match_started", "seats": {str(s): "bot" for s in SEATS}, "rated": False}]
+            + seen
+        ).summary()
+        == m.summary()
+    )
     autoplay(m, players, random.Random(5))
     assert m.phase == "match_over" and m.summary()["winner"] in ("A", "B")

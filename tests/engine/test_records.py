@@ -10,35 +10,63 @@ from hypothesis import strategies as st
 
 from engine import REJECTION_CODES, IllegalEventError, Match, dump_record, load_record
 from engine.tiles import mask_texts
-from tests.engine.helpers import BOTS, HUMANS, accept_all, deal, self_play, start
+from tests.engine.helpers import BOTS, HUMANS, accept_all, self_play, start
 from tests.engine.test_rules import DEAL_A, DEAL_B, fold, playing_a, rejected
 
-SPEC_CODES = {"bad_event", "bad_deal", "wrong_phase", "not_your_turn", "tile_not_in_hand",
-              "tile_does_not_fit", "end_required", "must_play", "must_open_double_six",
-              "not_entitled", "already_accepted", "not_representative", "opener_not_on_team",
-              "nothing_to_undo", "nothing_to_redo", "not_allowed_in_rated"}
+SPEC_CODES = {
+    "bad_event",
+    "bad_deal",
+    "wrong_phase",
+    "not_your_turn",
+    "tile_not_in_hand",
+    "tile_does_not_fit",
+    "end_required",
+    "must_play",
+    "must_open_double_six",
+    "not_entitled",
+    "already_accepted",
+    "not_representative",
+    "opener_not_on_team",
+    "nothing_to_undo",
+    "nothing_to_redo",
+    "not_allowed_in_rated",
+}
 
 
 def test_the_rejection_codes_are_exactly_the_contract():
     assert set(REJECTION_CODES) == SPEC_CODES
 
 
-@pytest.mark.parametrize("event", [
-    "play", None, [], {"type": "shout", "seat": 1}, {"seat": 1},
-    {"type": "play", "tile": "6-6"}, {"type": "play", "seat": "1", "tile": "6-6"},
-    {"type": "play", "seat": 1.0, "tile": "6-6"}, {"type": "play", "seat": True, "tile": "6-6"},
-    {"type": "play", "seat": 5, "tile": "6-6"}, {"type": "play", "seat": 0, "tile": "6-6"},
-    {"type": "play", "seat": 1, "tile": "6-7"}, {"type": "play", "seat": 1},
-    {"type": "play", "seat": 1, "tile": "66"}, {"type": "play", "seat": 1, "tile": "6-6", "end": "top"},
-    {"type": "choose_opener", "seat": 1, "opener": 9}, {"type": "undo"},
-    {"type": "redo", "seat": 7}, {"type": "accept", "seat": None},
-])
+@pytest.mark.parametrize(
+    "event",
+    [
+        "play",
+        None,
+        [],
+        {"type": "shout", "seat": 1},
+        {"seat": 1},
+        {"type": "play", "tile": "6-6"},
+        {"type": "play", "seat": "1", "tile": "6-6"},
+        {"type": "play", "seat": 1.0, "tile": "6-6"},
+        {"type": "play", "seat": True, "tile": "6-6"},
+        {"type": "play", "seat": 5, "tile": "6-6"},
+        {"type": "play", "seat": 0, "tile": "6-6"},
+        {"type": "play", "seat": 1, "tile": "6-7"},
+        {"type": "play", "seat": 1},
+        {"type": "play", "seat": 1, "tile": "66"},
+        {"type": "play", "seat": 1, "tile": "6-6", "end": "top"},
+        {"type": "choose_opener", "seat": 1, "opener": 9},
+        {"type": "undo"},
+        {"type": "redo", "seat": 7},
+        {"type": "accept", "seat": None},
+    ],
+)
 def test_malformed_events_are_bad_event(event):
     assert rejected(playing_a(), event) == "bad_event"
 
 
 def test_malformed_beats_wrong_phase_and_wrong_phase_beats_turn_and_content():
-    m = fold(start(), DEAL_A)                       # accept phase
+    m = fold(start(), DEAL_A)  # accept phase
     assert rejected(m, {"type": "play", "seat": 2, "tile": "9-9"}) == "bad_event"
     assert rejected(m, {"type": "play", "seat": 2, "tile": "5-5"}) == "wrong_phase"
     assert rejected(m, {"type": "pass", "seat": 3}) == "wrong_phase"
@@ -52,17 +80,25 @@ def test_malformed_beats_wrong_phase_and_wrong_phase_beats_turn_and_content():
     assert rejected(fold(), {"type": "undo", "seat": 1}) == "wrong_phase"
 
 
-@pytest.mark.parametrize("hands", [
-    {"1": ["6-6"]},
-    {"1": [], "2": [], "3": [], "4": []},
-    "all of them",
-    # seat 4 repeats a tile of seat 1 and 0-0 is missing
-    {**DEAL_A["hands"], "4": ["6-6", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"]},
-    # a hand of eight and one of six
-    {**DEAL_A["hands"], "1": DEAL_A["hands"]["1"] + ["0-0"], "4": DEAL_A["hands"]["4"][1:]},
-    {**DEAL_A["hands"], "1": ["6-6"] * 7},
-    {"0": DEAL_A["hands"]["1"], "2": DEAL_A["hands"]["2"], "3": DEAL_A["hands"]["3"], "4": DEAL_A["hands"]["4"]},
-])
+@pytest.mark.parametrize(
+    "hands",
+    [
+        {"1": ["6-6"]},
+        {"1": [], "2": [], "3": [], "4": []},
+        "all of them",
+        # seat 4 repeats a tile of seat 1 and 0-0 is missing
+        {**DEAL_A["hands"], "4": ["6-6", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"]},
+        # a hand of eight and one of six
+        {**DEAL_A["hands"], "1": DEAL_A["hands"]["1"] + ["0-0"], "4": DEAL_A["hands"]["4"][1:]},
+        {**DEAL_A["hands"], "1": ["6-6"] * 7},
+        {
+            "0": DEAL_A["hands"]["1"],
+            "2": DEAL_A["hands"]["2"],
+            "3": DEAL_A["hands"]["3"],
+            "4": DEAL_A["hands"]["4"],
+        },
+    ],
+)
 def test_deals_that_are_not_a_full_double_six_set_are_bad_deal(hands):
     assert rejected(fold(start()), {"type": "deal", "hands": hands}) == "bad_deal"
 
@@ -73,15 +109,20 @@ def test_a_deal_with_a_malformed_tile_is_bad_event():
 
 
 def test_match_started_must_name_every_seat_kind():
-    for bad in ({"type": "match_started", "seats": {"1": "human"}},
-                {"type": "match_started", "seats": {"1": "human", "2": "bot", "3": "bot", "4": "cat"}},
-                {"type": "match_started", "seats": dict(HUMANS), "rated": "yes"}):
+    for bad in (
+        {"type": "match_started", "seats": {"1": "human"}},
+        {"type": "match_started", "seats": {"1": "human", "2": "bot", "3": "bot", "4": "cat"}},
+        {"type": "match_started", "seats": dict(HUMANS), "rated": "yes"},
+    ):
         assert rejected(Match(), bad) == "bad_event"
 
 
 def test_unknown_extra_fields_are_ignored():
-    m = fold({**start(), "table": "X1"}, {**DEAL_A, "shuffle": 42},
-             *[{**a, "by": "me"} for a in accept_all()])
+    m = fold(
+        {**start(), "table": "X1"},
+        {**DEAL_A, "shuffle": 42},
+        *[{**a, "by": "me"} for a in accept_all()],
+    )
     m.apply({"type": "play", "seat": 1, "tile": "6-6", "comment": "opening"})
     assert m.summary()["ends"] == [6, 6]
 
@@ -103,12 +144,21 @@ def test_opener_choice_codes():
     rep = m.to_act
     other_team = rep % 4 + 1
     partner = (rep + 1) % 4 + 1
-    assert rejected(m, {"type": "choose_opener", "seat": other_team, "opener": other_team}) == "not_representative"
-    assert rejected(m, {"type": "choose_opener", "seat": partner, "opener": partner}) == "not_representative"
-    assert rejected(m, {"type": "choose_opener", "seat": rep, "opener": other_team}) == "opener_not_on_team"
+    assert (
+        rejected(m, {"type": "choose_opener", "seat": other_team, "opener": other_team})
+        == "not_representative"
+    )
+    assert (
+        rejected(m, {"type": "choose_opener", "seat": partner, "opener": partner})
+        == "not_representative"
+    )
+    assert (
+        rejected(m, {"type": "choose_opener", "seat": rep, "opener": other_team})
+        == "opener_not_on_team"
+    )
     m.apply({"type": "choose_opener", "seat": rep, "opener": partner})
     assert m.phase == "play" and m.to_act == partner
-    assert len(m.legal_events(partner)) == 7          # any tile opens a later hand
+    assert len(m.legal_events(partner)) == 7  # any tile opens a later hand
 
 
 # -- table commands ----------------------------------------------------------------------
@@ -127,8 +177,12 @@ def test_a_bot_play_alone_is_not_undoable():
 @pytest.mark.parametrize("command", ["undo", "redo", "restart_hand", "new_match"])
 def test_rated_records_refuse_the_table_commands_in_every_phase(command):
     rated = start(rated=True)
-    for m in (fold(rated), fold(rated, DEAL_A), fold(rated, DEAL_A, *accept_all()),
-              fold(rated, DEAL_A, *accept_all(), {"type": "play", "seat": 1, "tile": "6-6"})):
+    for m in (
+        fold(rated),
+        fold(rated, DEAL_A),
+        fold(rated, DEAL_A, *accept_all()),
+        fold(rated, DEAL_A, *accept_all(), {"type": "play", "seat": 1, "tile": "6-6"}),
+    ):
         assert rejected(m, {"type": command, "seat": 1}) == "not_allowed_in_rated"
         assert rejected(m, {"type": command, "seat": 9}) == "bad_event"
     assert not m.can_undo() and not m.seat_view(1)["can_undo"]
@@ -136,16 +190,16 @@ def test_rated_records_refuse_the_table_commands_in_every_phase(command):
 
 def test_undo_takes_back_the_human_play_with_every_computer_answer_and_redo_restores_them():
     m = playing_a()
-    m.apply({"type": "play", "seat": 1, "tile": "6-6"})          # human
+    m.apply({"type": "play", "seat": 1, "tile": "6-6"})  # human
     m.apply({"type": "play", "seat": 2, "tile": "1-6", "end": "left"})  # bot
     before_human = m.copy()
-    m.apply({"type": "play", "seat": 3, "tile": "2-6"})          # human
-    m.apply({"type": "pass", "seat": 4})                         # bot
+    m.apply({"type": "play", "seat": 3, "tile": "2-6"})  # human
+    m.apply({"type": "pass", "seat": 4})  # bot
     after = m.summary()
     m.apply({"type": "undo", "seat": 1})
     assert m.summary() == before_human.summary() and m.to_act == 3
     assert m.can_redo() and m.seat_view(3)["can_redo"]
-    m.apply({"type": "undo", "seat": 3})                         # nests: back before 6-6
+    m.apply({"type": "undo", "seat": 3})  # nests: back before 6-6
     assert m.summary()["ends"] is None and m.to_act == 1
     m.apply({"type": "redo", "seat": 1})
     assert m.summary() == before_human.summary()
@@ -166,13 +220,16 @@ def test_undo_reaches_back_over_a_hand_end_the_next_deal_and_its_acceptances():
         events, _ = self_play(seed, max_events=5000)
         m = Match()
         for index, event in enumerate(events):
-            human_finisher = (event["type"] == "play" and m.phase == "play"
-                              and HUMANS[str(event["seat"])] == "human"
-                              and len(m.seat_view(event["seat"])["hand"]) == 1)
+            human_finisher = (
+                event["type"] == "play"
+                and m.phase == "play"
+                and HUMANS[str(event["seat"])] == "human"
+                and len(m.seat_view(event["seat"])["hand"]) == 1
+            )
             if human_finisher and index + 6 < len(events):
                 before = m.summary()
                 m.apply(event)
-                for later in events[index + 1:index + 6]:   # deal and acceptances
+                for later in events[index + 1 : index + 6]:  # deal and acceptances
                     m.apply(later)
                 after = m.summary()
                 m.apply({"type": "undo", "seat": 1})
@@ -201,7 +258,11 @@ def test_restart_hand_returns_to_the_accepted_deal_with_the_scores_of_its_start(
 def test_restart_in_the_accept_phase_accepts_the_latest_deal_for_all_four():
     m = fold(start(), DEAL_B, {"type": "accept", "seat": 3})
     m.apply({"type": "restart_hand", "seat": 1})
-    assert m.phase == "play" and m.to_act == 2 and m.seat_view(1)["accepted"] == {str(s): True for s in range(1, 5)}
+    assert (
+        m.phase == "play"
+        and m.to_act == 2
+        and m.seat_view(1)["accepted"] == {str(s): True for s in range(1, 5)}
+    )
     m.apply({"type": "play", "seat": 2, "tile": "6-6"})
     m.apply({"type": "restart_hand", "seat": 1})
     assert m.summary()["ends"] is None and m.to_act == 2
@@ -264,11 +325,20 @@ def test_undo_then_redo_gives_back_the_same_summary(seed, cut):
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10**9), cut=st.integers(2, 400), junk=st.sampled_from([
-    {"type": "play", "seat": 1, "tile": "0-0"}, {"type": "pass", "seat": 2},
-    {"type": "accept", "seat": 3}, {"type": "claim_redeal", "seat": 4},
-    {"type": "choose_opener", "seat": 1, "opener": 2}, {"type": "redo", "seat": 1},
-]))
+@given(
+    seed=st.integers(0, 10**9),
+    cut=st.integers(2, 400),
+    junk=st.sampled_from(
+        [
+            {"type": "play", "seat": 1, "tile": "0-0"},
+            {"type": "pass", "seat": 2},
+            {"type": "accept", "seat": 3},
+            {"type": "claim_redeal", "seat": 4},
+            {"type": "choose_opener", "seat": 1, "opener": 2},
+            {"type": "redo", "seat": 1},
+        ]
+    ),
+)
 def test_a_rejected_event_changes_nothing_anywhere(seed, cut, junk):
     _, m = self_play(seed, max_events=cut)
     snapshot = json.dumps([m.summary(), *[m.seat_view(s) for s in (1, 2, 3, 4)]])
@@ -280,7 +350,13 @@ def test_a_rejected_event_changes_nothing_anywhere(seed, cut, junk):
 
 
 def test_from_events_reports_the_index_of_the_first_rejected_event():
-    events = [start(), DEAL_A, *accept_all(), {"type": "play", "seat": 1, "tile": "0-1"}, {"type": "pass", "seat": 2}]
+    events = [
+        start(),
+        DEAL_A,
+        *accept_all(),
+        {"type": "play", "seat": 1, "tile": "0-1"},
+        {"type": "pass", "seat": 2},
+    ]
     with pytest.raises(IllegalEventError) as err:
         Match.from_events(events)
     assert err.value.code == "must_open_double_six" and err.value.index == 6

@@ -12,15 +12,19 @@ from engine.tiles import TILE_ID
 from tests.engine.helpers import BOTS, accept_all, deal, self_play, start
 
 # A deal where seat 1 holds 6-6 and no seat holds five doubles.
-DEAL_A = deal(["6-6", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
-              ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "2-2"],
-              ["2-3", "2-4", "2-5", "2-6", "3-3", "3-4", "3-5"],
-              ["0-0", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"])
+DEAL_A = deal(
+    ["6-6", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
+    ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "2-2"],
+    ["2-3", "2-4", "2-5", "2-6", "3-3", "3-4", "3-5"],
+    ["0-0", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"],
+)
 # Seat 1 holds five doubles: entitled to a redeal; seat 2 holds 6-6.
-DEAL_B = deal(["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
-              ["5-5", "6-6", "0-3", "0-4", "0-5", "0-6", "1-2"],
-              ["1-3", "1-4", "1-5", "1-6", "2-3", "2-4", "2-5"],
-              ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"])
+DEAL_B = deal(
+    ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
+    ["5-5", "6-6", "0-3", "0-4", "0-5", "0-6", "1-2"],
+    ["1-3", "1-4", "1-5", "1-6", "2-3", "2-4", "2-5"],
+    ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
+)
 
 
 def fold(*events) -> Match:
@@ -50,7 +54,9 @@ def test_before_any_deal_the_match_waits_for_one():
     assert summary["phase"] == "deal" and m.needs_deal()
     assert summary["hand_no"] == 0 and summary["to_act"] is None and summary["ends"] is None
     assert summary["hands_left"] == {"1": [], "2": [], "3": [], "4": []}
-    assert summary["scores"] == {"A": 0, "B": 0} and summary["base"] == 1 and summary["results"] == []
+    assert (
+        summary["scores"] == {"A": 0, "B": 0} and summary["base"] == 1 and summary["results"] == []
+    )
 
 
 def test_play_starts_when_all_four_accepted_and_the_6_6_holder_opens():
@@ -132,11 +138,17 @@ def test_must_follow_suit_pass_only_without_a_play_and_choose_end_when_both_fit(
     assert rejected(m, {"type": "play", "seat": 2, "tile": "1-1"}) == "tile_does_not_fit"
     m.apply({"type": "play", "seat": 2, "tile": "1-6", "end": "left"})
     assert m.summary()["ends"] == [1, 6]
-    assert rejected(m, {"type": "play", "seat": 3, "tile": "2-6", "end": "left"}) == "tile_does_not_fit"
+    assert (
+        rejected(m, {"type": "play", "seat": 3, "tile": "2-6", "end": "left"})
+        == "tile_does_not_fit"
+    )
     m.apply({"type": "play", "seat": 3, "tile": "2-6"})  # fits one end only: end may be left out
     assert m.summary()["ends"] == [1, 2]
     # Seat 4 holds no 1 and no 2: it passes, and only then.
-    assert m.legal_events(4) == [{"type": "pass", "seat": 4}] and m.forced_pass() == {"type": "pass", "seat": 4}
+    assert m.legal_events(4) == [{"type": "pass", "seat": 4}] and m.forced_pass() == {
+        "type": "pass",
+        "seat": 4,
+    }
     assert rejected(m, {"type": "play", "seat": 4, "tile": "3-6"}) == "tile_does_not_fit"
     m.apply({"type": "pass", "seat": 4})
     assert m.seat_view(2)["lacks"]["4"] == [1, 2]
@@ -153,8 +165,12 @@ def test_a_double_on_equal_ends_needs_an_end():
         events, _ = self_play(seed, seats=BOTS, max_events=400)
         m = Match()
         for event in events:
-            if (m.phase == "play" and event["type"] == "play" and m.summary()["ends"]
-                    and len(set(m.summary()["ends"])) == 1):
+            if (
+                m.phase == "play"
+                and event["type"] == "play"
+                and m.summary()["ends"]
+                and len(set(m.summary()["ends"])) == 1
+            ):
                 tile = event["tile"]
                 a, b = map(int, tile.split("-"))
                 if a == b == m.summary()["ends"][0]:
@@ -166,24 +182,30 @@ def test_a_double_on_equal_ends_needs_an_end():
 
 
 # -- §5-§6: hand end and scoring --------------------------------------------------------
-@pytest.mark.parametrize("tile,left,right,expected", [
-    ("4-6", 4, 6, True),     # worked example: both ends
-    ("2-5", 2, 2, True),     # same number on both ends counts
-    ("2-2", 2, 2, False),    # a double never makes a Dékabès
-    ("1-3", 1, 5, False),    # fits one end only
-    ("3-5", 5, 3, True),
-    ("0-6", 0, 6, True),
-])
+@pytest.mark.parametrize(
+    "tile,left,right,expected",
+    [
+        ("4-6", 4, 6, True),  # worked example: both ends
+        ("2-5", 2, 2, True),  # same number on both ends counts
+        ("2-2", 2, 2, False),  # a double never makes a Dékabès
+        ("1-3", 1, 5, False),  # fits one end only
+        ("3-5", 5, 3, True),
+        ("0-6", 0, 6, True),
+    ],
+)
 def test_dekabes_worked_examples(tile, left, right, expected):
     assert is_dekabes(TILE_ID[tile], left, right) is expected
 
 
-@pytest.mark.parametrize("pips,team,representative", [
-    ([3, 7, 3, 9], 0, 0),      # seats 1 and 3 tie on the low count, same team: A, seat 1
-    ([5, 5, 8, 9], None, None),  # seats 1 and 2 share the minimum: tie
-    ([9, 2, 8, 2], 1, 1),
-    ([4, 6, 1, 0], 1, 3),
-])
+@pytest.mark.parametrize(
+    "pips,team,representative",
+    [
+        ([3, 7, 3, 9], 0, 0),  # seats 1 and 3 tie on the low count, same team: A, seat 1
+        ([5, 5, 8, 9], None, None),  # seats 1 and 2 share the minimum: tie
+        ([9, 2, 8, 2], 1, 1),
+        ([4, 6, 1, 0], 1, 3),
+    ],
+)
 def test_block_worked_examples(pips, team, representative):
     assert block_winner(pips) == (team, representative)
 
@@ -214,7 +236,9 @@ def reference_results(events: list[dict]) -> tuple[list[dict], dict, int]:
                     base = 2
                 else:
                     team = teams.pop()
-                    results.append({"result": "block", "team": team, "points": base, "dekabes": False})
+                    results.append(
+                        {"result": "block", "team": team, "points": base, "dekabes": False}
+                    )
                     scores = {team: scores[team] + base, ("B" if team == "A" else "A"): 0}
                     base = 1
         elif kind == "play":
@@ -234,7 +258,9 @@ def reference_results(events: list[dict]) -> tuple[list[dict], dict, int]:
                 team = "A" if seat % 2 else "B"
                 dekabes = both and a != b
                 points = base * (2 if dekabes else 1)
-                results.append({"result": "domino", "team": team, "points": points, "dekabes": dekabes})
+                results.append(
+                    {"result": "domino", "team": team, "points": points, "dekabes": dekabes}
+                )
                 scores = {team: scores[team] + points, ("B" if team == "A" else "A"): 0}
                 base = 1
     return results, scores, base
@@ -246,7 +272,9 @@ def test_hand_results_and_scores_agree_with_an_independent_reading_of_the_rules(
     assert m.phase == "match_over"
     expected, scores, base = reference_results(events)
     got = m.summary()
-    assert [{k: r[k] for k in ("result", "team", "points", "dekabes")} for r in got["results"]] == expected
+    assert [
+        {k: r[k] for k in ("result", "team", "points", "dekabes")} for r in got["results"]
+    ] == expected
     assert got["scores"] == scores and got["base"] == base
     assert max(scores.values()) >= 4 and got["winner"] == max(scores, key=scores.get)
     assert [r["hand_no"] for r in got["results"]] == list(range(1, len(expected) + 1))
@@ -259,14 +287,19 @@ def test_the_team_of_the_tied_hand_s_opener_chooses_next_and_the_base_is_2():
         for event in events:
             opener = None if m.phase != "play" else m.seat_view(1)["opener"]
             m.apply(event)
-            if m.phase == "deal" and m.results and m.results[-1]["result"] == "tie" \
-                    and len(m.results) == m.hand_no:
+            if (
+                m.phase == "deal"
+                and m.results
+                and m.results[-1]["result"] == "tie"
+                and len(m.results) == m.hand_no
+            ):
                 tied_opener = m.seat_view(1)["last_hand"]["opener"]
                 assert opener == tied_opener
                 assert m.summary()["base"] == 2
                 before = m.summary()["scores"]
                 rng = random.Random(seed)
                 from engine import deal_event
+
                 m.apply(deal_event(rng))
                 for accept in accept_all():
                     m.apply(accept)
@@ -282,14 +315,20 @@ def test_a_win_after_a_tie_scores_double_and_the_loser_goes_back_to_zero():
         events, _ = self_play(seed, seats=BOTS, max_events=5000)
         m = Match()
         for event in events:
-            if (event["type"] == "play" and m.phase == "play" and event["seat"] % 2 == 0
-                    and len(m.seat_view(event["seat"])["hand"]) == 1):
+            if (
+                event["type"] == "play"
+                and m.phase == "play"
+                and event["seat"] % 2 == 0
+                and len(m.seat_view(event["seat"])["hand"]) == 1
+            ):
                 ends = m.summary()["ends"]
                 if ends and is_dekabes(TILE_ID[event["tile"]], *ends):
-                    m._s.scores, m._s.base = (3, 0), 2   # set the board as in the example
+                    m._s.scores, m._s.base = (3, 0), 2  # set the board as in the example
                     m.apply(event)
                     summary = m.summary()
-                    assert summary["results"][-1]["points"] == 4 and summary["results"][-1]["dekabes"]
+                    assert (
+                        summary["results"][-1]["points"] == 4 and summary["results"][-1]["dekabes"]
+                    )
                     assert summary["scores"] == {"A": 0, "B": 4}
                     assert summary["winner"] == "B" and summary["phase"] == "match_over"
                     assert m.legal_events(1) == [] and m.to_act is None

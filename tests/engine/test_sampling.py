@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.autoplay import autoplay, bot_players, new_bot_match
 from engine.bots.knowledge import Knowledge, read_view, tiles_mask, tiles_with_numbers
 from engine.bots.sampler import InconsistentKnowledge, WorldSampler
 from engine.core import EMPTY
-from engine.match import Match, deal_event
+from engine.match import Match
 from engine.tiles import ALL_TILES_MASK, DOUBLE_SIX, NUM_MASK, mask_ids
-from engine.autoplay import autoplay, bot_players, new_bot_match
 
 BOTS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
 
@@ -26,8 +26,9 @@ def play_until(seed: int, plies: int, stop=lambda m: False) -> Match:
     events = []
     players = bot_players(["random"] * 4, [rng] * 4)
     m = new_bot_match()
-    autoplay(m, players, rng, on_event=events.append,
-             stop=lambda m: len(events) >= plies or stop(m))
+    autoplay(
+        m, players, rng, on_event=events.append, stop=lambda m: len(events) >= plies or stop(m)
+    )
     return m
 
 
@@ -71,10 +72,22 @@ def test_the_true_deal_is_always_among_the_consistent_worlds():
 
 def test_a_pass_rules_numbers_out_for_good():
     # seat 2 passed on 5s and 6s: no sampled world gives it a 5 or a 6
-    know = Knowledge(me=0, hand=tiles_mask(["0-0", "0-1", "1-1", "1-2", "2-2", "2-3", "3-3"]),
-                     unknown=0, counts=[7, 7, 7, 7], voids=[0, 0b1100000, 0, 0],
-                     left=5, right=6, to_act=0, passes=0, must_open_66=False, opener=None,
-                     scores=(0, 0), base=1, first_hand=False)
+    know = Knowledge(
+        me=0,
+        hand=tiles_mask(["0-0", "0-1", "1-1", "1-2", "2-2", "2-3", "3-3"]),
+        unknown=0,
+        counts=[7, 7, 7, 7],
+        voids=[0, 0b1100000, 0, 0],
+        left=5,
+        right=6,
+        to_act=0,
+        passes=0,
+        must_open_66=False,
+        opener=None,
+        scores=(0, 0),
+        base=1,
+        first_hand=False,
+    )
     know.unknown = ALL_TILES_MASK & ~know.hand
     sampler = WorldSampler(know)
     rng = random.Random(3)
@@ -101,10 +114,22 @@ def test_first_hand_before_the_opening_gives_6_6_to_the_seat_to_act():
 def test_impossible_constraints_are_reported():
     hand = tiles_mask(["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"])
     # every other seat passed on 1..6: nobody can hold the remaining tiles
-    know = Knowledge(me=0, hand=hand, unknown=ALL_TILES_MASK & ~hand, counts=[7, 7, 7, 7],
-                     voids=[0, 0b1111110, 0b1111110, 0b1111110], left=EMPTY, right=EMPTY,
-                     to_act=0, passes=0, must_open_66=False, opener=None, scores=(0, 0),
-                     base=1, first_hand=False)
+    know = Knowledge(
+        me=0,
+        hand=hand,
+        unknown=ALL_TILES_MASK & ~hand,
+        counts=[7, 7, 7, 7],
+        voids=[0, 0b1111110, 0b1111110, 0b1111110],
+        left=EMPTY,
+        right=EMPTY,
+        to_act=0,
+        passes=0,
+        must_open_66=False,
+        opener=None,
+        scores=(0, 0),
+        base=1,
+        first_hand=False,
+    )
     with pytest.raises(InconsistentKnowledge):
         WorldSampler(know)
 
@@ -113,9 +138,22 @@ def test_sampling_is_uniform_over_consistent_deals():
     """Six unseen tiles, counts 2/2/2, seat 2 lacks 6: compare with exact enumeration."""
     hand = ALL_TILES_MASK & ~tiles_mask(["0-6", "1-6", "2-2", "3-3", "4-4", "5-5"])
     unknown = ALL_TILES_MASK & ~hand
-    know = Knowledge(me=0, hand=hand, unknown=unknown, counts=[22, 2, 2, 2],
-                     voids=[0, 1 << 6, 0, 0], left=EMPTY, right=EMPTY, to_act=0, passes=0,
-                     must_open_66=False, opener=None, scores=(0, 0), base=1, first_hand=False)
+    know = Knowledge(
+        me=0,
+        hand=hand,
+        unknown=unknown,
+        counts=[22, 2, 2, 2],
+        voids=[0, 1 << 6, 0, 0],
+        left=EMPTY,
+        right=EMPTY,
+        to_act=0,
+        passes=0,
+        must_open_66=False,
+        opener=None,
+        scores=(0, 0),
+        base=1,
+        first_hand=False,
+    )
     tiles = mask_ids(unknown)
     deals = []
     for a in itertools.combinations(tiles, 2):

@@ -17,8 +17,8 @@ def test_a_tile_parses_and_prints_the_same_both_ways_round(a, b):
     tile = Tile.parse(f"{a}-{b}")
     assert tile == Tile.parse(f"{b}-{a}") == Tile(b, a)
     assert str(tile) == f"{min(a, b)}-{max(a, b)}"
-    assert Tile.parse(str(tile)) is tile          # interned values
-    assert eval(repr(tile)) == tile               # the repr reads as a constructor
+    assert Tile.parse(str(tile)) is tile  # interned values
+    assert eval(repr(tile)) == tile  # the repr reads as a constructor
     assert tile.pips == a + b
     assert tile.is_double == (a == b)
     assert pickle.loads(pickle.dumps(tile)) == tile
@@ -27,13 +27,21 @@ def test_a_tile_parses_and_prints_the_same_both_ways_round(a, b):
 def test_there_are_28_tiles_7_doubles_in_low_high_order():
     assert len(TILE_TEXT) == 28 and ALL_TILES_MASK == (1 << 28) - 1
     assert DOUBLE_MASK.bit_count() == 7
-    assert mask_texts(ALL_TILES_MASK) == sorted(TILE_TEXT, key=lambda t: tuple(map(int, t.split("-"))))
+    assert mask_texts(ALL_TILES_MASK) == sorted(
+        TILE_TEXT, key=lambda t: tuple(map(int, t.split("-")))
+    )
     assert sorted(Tile.parse(t) for t in ("3-5", "0-6", "3-3", "1-2")) == [
-        Tile.parse("0-6"), Tile.parse("1-2"), Tile.parse("3-3"), Tile.parse("3-5")]
+        Tile.parse("0-6"),
+        Tile.parse("1-2"),
+        Tile.parse("3-3"),
+        Tile.parse("3-5"),
+    ]
     assert sum(TILE_PIPS) == 168
 
 
-@pytest.mark.parametrize("text", ["7-1", "3", "a-b", "3-5-1", "", " 3-5", "-1-2", None, 35, ["3-5"]])
+@pytest.mark.parametrize(
+    "text", ["7-1", "3", "a-b", "3-5-1", "", " 3-5", "-1-2", None, 35, ["3-5"]]
+)
 def test_malformed_tiles_are_bad_event(text):
     with pytest.raises(IllegalEventError) as err:
         tile_id(text)

@@ -40,7 +40,7 @@ def reshuffled(events: list[dict], seat: int, rng: random.Random) -> list[dict] 
         start, fresh, ok = 0, {}, True
         for s in others:
             size = len(remaining[s]) - (s in pinned)
-            take = pool[start:start + size] + ([pinned[s]] if s in pinned else [])
+            take = pool[start : start + size] + ([pinned[s]] if s in pinned else [])
             start += size
             lacks = set(view["lacks"][str(s)])
             if any(int(x) in lacks for t in take for x in t.split("-")):
@@ -58,8 +58,8 @@ def reshuffled(events: list[dict], seat: int, rng: random.Random) -> list[dict] 
         played = [t for t in dealt[str(s)] if t not in remaining[s]]
         new_hands[str(s)] = played + fresh[s]
     new_deal = {"type": "deal", "hands": new_hands}
-    out = events[:at] + [new_deal] + events[at + 1:]
-    if any(e["type"] == "claim_redeal" for e in events[at + 1:]):
+    out = events[:at] + [new_deal] + events[at + 1 :]
+    if any(e["type"] == "claim_redeal" for e in events[at + 1 :]):
         return None
     return out
 
@@ -90,8 +90,7 @@ def test_other_hands_appear_only_in_the_finished_hand_reveal():
         for seat in SEATS:
             view = replay.seat_view(seat)
             text = json.dumps({k: v for k, v in view.items() if k not in ("last_hand", "results")})
-            hidden = {t for s in SEATS if s != seat
-                      for t in replay.summary()["hands_left"][str(s)]}
+            hidden = {t for s in SEATS if s != seat for t in replay.summary()["hands_left"][str(s)]}
             if replay.phase in ("accept", "choose_opener", "play"):
                 assert not any(f'"{t}"' in text for t in hidden), f"seat {seat} sees a hidden tile"
                 assert set(view["hand"]).isdisjoint(hidden)
@@ -112,12 +111,12 @@ def test_the_view_is_plain_json_and_lists_exactly_the_legal_events():
         assert view["team"] == ("A" if seat % 2 else "B") and view["partner"] == (seat + 1) % 4 + 1
         for event in view["legal"]:
             trial = m.copy()
-            trial.apply(event)      # every listed event is accepted
+            trial.apply(event)  # every listed event is accepted
 
 
 def test_a_claimed_redeal_voids_the_old_hands_in_every_view():
-    from tests.engine.test_rules import DEAL_B
     from tests.engine.helpers import start
+    from tests.engine.test_rules import DEAL_B
 
     m = Match.from_events([start(), DEAL_B, {"type": "claim_redeal", "seat": 1}])
     for seat in SEATS:

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from server.league.models import Club
-from server.tables import projection, services as table_services
+from server.tables import projection
+from server.tables import services as table_services
 from server.tables.models import Seat, Table
 from tests.server.conftest import PASSWORD, client_for, new_bot, new_member  # noqa: F401
 
@@ -22,8 +23,9 @@ def fresh_projection_cache():
 def new_club(organizer, slug=None, visibility="public") -> tuple[Club, object]:
     api = client_for(organizer)
     slug = slug or f"club-{random.randrange(10**9)}"
-    response = api.post("/api/clubs", {"slug": slug, "name": slug.title(), "visibility": visibility},
-                        format="json")
+    response = api.post(
+        "/api/clubs", {"slug": slug, "name": slug.title(), "visibility": visibility}, format="json"
+    )
     assert response.status_code == 201, response.content
     return Club.objects.get(slug=slug), api
 

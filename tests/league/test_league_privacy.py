@@ -11,12 +11,12 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 
-from tests.server.conftest import token_for
 from server.asgi import application
 from server.league.models import Match
 from server.tables import projection
 from tests.league.conftest import client_for, new_member, play_out
 from tests.league.test_league_api import League
+from tests.server.conftest import token_for
 from tests.server.test_privacy import tiles_in
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
@@ -25,12 +25,23 @@ pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 def league_endpoints(league: League, match: Match, player) -> list[str]:
     season = league.season_url()
     return [
-        "/api/clubs", league.url(), league.url("/members"), league.url("/ratings"),
-        league.url("/seasons"), season, season + "/standings", season + "/rounds",
-        season + "/rounds/1", season + "/rounds/1/tables",
-        "/api/matches", f"/api/matches?club={league.club.slug}", f"/api/matches/{match.pk}",
-        f"/api/matches/{match.pk}/hands", f"/api/matches/{match.pk}/record",
-        f"/api/players/{player.username}", "/api/me/league-tables",
+        "/api/clubs",
+        league.url(),
+        league.url("/members"),
+        league.url("/ratings"),
+        league.url("/seasons"),
+        season,
+        season + "/standings",
+        season + "/rounds",
+        season + "/rounds/1",
+        season + "/rounds/1/tables",
+        "/api/matches",
+        f"/api/matches?club={league.club.slug}",
+        f"/api/matches/{match.pk}",
+        f"/api/matches/{match.pk}/hands",
+        f"/api/matches/{match.pk}/record",
+        f"/api/players/{player.username}",
+        "/api/me/league-tables",
         f"/api/matches/{match.pk}/annul",
     ]
 
@@ -44,8 +55,13 @@ def test_no_tile_of_a_live_hand_through_the_league(actions):
     state = projection.project(match.table)
     assert state.match.phase in ("accept", "choose_opener", "play")
     seated = [s.player for s in match.table.seats.order_by("number")]
-    readers = [client_for(seated[0]), client_for(league.organizer), client_for(league.members[4]),
-               client_for(new_member("out")), client_for(seated[0]).__class__()]
+    readers = [
+        client_for(seated[0]),
+        client_for(league.organizer),
+        client_for(league.members[4]),
+        client_for(new_member("out")),
+        client_for(seated[0]).__class__(),
+    ]
     for api in readers:
         for url in league_endpoints(league, match, seated[0]):
             response = api.get(url)
@@ -63,8 +79,9 @@ async def lobby_messages(user) -> list[dict]:
     from channels.db import database_sync_to_async
 
     token = await database_sync_to_async(token_for)(user)
-    communicator = WebsocketCommunicator(application, "/ws/me",
-                                         headers=[(b"authorization", f"Token {token}".encode())])
+    communicator = WebsocketCommunicator(
+        application, "/ws/me", headers=[(b"authorization", f"Token {token}".encode())]
+    )
     connected, _ = await communicator.connect()
     assert connected
     try:
@@ -76,8 +93,9 @@ async def lobby_messages(user) -> list[dict]:
 def test_lobby_refuses_without_a_token():
     async def attempt():
         communicator = WebsocketCommunicator(application, "/ws/me")
-        await communicator.connect()      # accepted, then closed: the code reaches the client
+        await communicator.connect()  # accepted, then closed: the code reaches the client
         closed = await communicator.receive_output(10)
         await communicator.disconnect()
         return closed
+
     assert async_to_sync(attempt)() == {"type": "websocket.close", "code": 4401}

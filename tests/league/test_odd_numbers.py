@@ -22,8 +22,18 @@ def organizer_api():
     return api
 
 
-@pytest.mark.parametrize("query", [f"season={HUGE}", "season=²", "season=-1", "page_size=²",
-                                   f"page_size={HUGE}", "page=²", f"page={HUGE}"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"season={HUGE}",
+        "season=²",
+        "season=-1",
+        "page_size=²",
+        f"page_size={HUGE}",
+        "page=²",
+        f"page={HUGE}",
+    ],
+)
 def test_odd_query_numbers_are_refused_cleanly(organizer_api, query):
     answer = organizer_api.get(f"/api/matches?{query}")
     assert answer.status_code in (400, 404), answer.content

@@ -38,16 +38,23 @@ def tally(tables, pairs_of):
 
 def bot_partnered(table):
     """The humans of a table whose partner is a house bot."""
-    return [x for i, j in ((0, 2), (2, 0), (1, 3), (3, 1))
-            if (x := table[i]) is not None and table[j] is None]
+    return [
+        x
+        for i, j in ((0, 2), (2, 0), (1, 3), (3, 1))
+        if (x := table[i]) is not None and table[j] is None
+    ]
 
 
 def play_season(players, rounds, seed, *, fill_with_bots=False, pass_byes=True):
     history, byes, draws = [], Counter(), []
     for n in range(rounds):
-        draw = draw_individual(players, history, seed=f"{seed}/{n}",
-                               fill_with_bots=fill_with_bots,
-                               bye_counts=dict(byes) if pass_byes else None)
+        draw = draw_individual(
+            players,
+            history,
+            seed=f"{seed}/{n}",
+            fill_with_bots=fill_with_bots,
+            bye_counts=dict(byes) if pass_byes else None,
+        )
         draws.append(draw)
         history.extend(draw.tables)
         byes.update(draw.byes)
@@ -55,6 +62,7 @@ def play_season(players, rounds, seed, *, fill_with_bots=False, pass_byes=True):
 
 
 # --- individual format ---------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", range(6))
 def test_eight_players_seven_rounds_nobody_partners_anyone_twice(seed):
@@ -92,10 +100,12 @@ def test_the_same_seed_gives_the_same_draw_and_seeds_differ():
     history, _, _ = play_season(players, 3, "s")
     same = [draw_individual(players, history, seed=7, fill_with_bots=False) for _ in range(3)]
     assert same[0] == same[1] == same[2]
-    assert draw_individual(list(reversed(players)), history, seed=7,
-                           fill_with_bots=False) == same[0]
-    draws = {repr(draw_individual(players, history, seed=s, fill_with_bots=False))
-             for s in range(10)}
+    assert (
+        draw_individual(list(reversed(players)), history, seed=7, fill_with_bots=False) == same[0]
+    )
+    draws = {
+        repr(draw_individual(players, history, seed=s, fill_with_bots=False)) for s in range(10)
+    }
     assert len(draws) >= 5
 
 
@@ -116,8 +126,15 @@ def test_the_draw_does_not_depend_on_hash_randomisation():
     outputs = set()
     for hash_seed in ("1", "2", "3"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(ROOT))
-        done = subprocess.run([sys.executable, "-c", DRAW_SCRIPT], env=env, cwd=ROOT,
-                              capture_output=True, text=True, check=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-c", DRAW_SCRIPT],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        )
         outputs.add(done.stdout)
     assert len(outputs) == 1
     tables, byes, _, _ = json.loads(outputs.pop())
@@ -132,7 +149,7 @@ def test_byes_rotate_so_nobody_sits_out_twice_before_everybody_once(count, round
         assert len(draw.byes) == count % 4
         # the byes went to players with the fewest byes so far
         fewest_first = sorted(so_far.values())
-        assert sorted(so_far[p] for p in draw.byes) == fewest_first[:len(draw.byes)]
+        assert sorted(so_far[p] for p in draw.byes) == fewest_first[: len(draw.byes)]
         so_far.update(draw.byes)
         assert max(so_far.values()) - min(so_far.values()) <= 1
     if (count % 4) * rounds % count == 0:
@@ -143,8 +160,9 @@ def test_without_bye_counts_the_players_with_most_tables_sit_out():
     _, byes, _ = play_season(list(range(9)), 9, "tables", pass_byes=False)
     assert set(byes.values()) == {1} and len(byes) == 9
     # explicit counts win over tables played
-    draw = draw_individual(range(5), [(0, 1, 2, 3)], seed=1, fill_with_bots=False,
-                           bye_counts={0: 1, 1: 1, 2: 1, 3: 1})
+    draw = draw_individual(
+        range(5), [(0, 1, 2, 3)], seed=1, fill_with_bots=False, bye_counts={0: 1, 1: 1, 2: 1, 3: 1}
+    )
     assert draw.byes == [4]
     draw = draw_individual(range(5), [(0, 1, 2, 3)], seed=1, fill_with_bots=False)
     assert draw.byes[0] in {0, 1, 2, 3}
@@ -187,9 +205,12 @@ table_strategy = st.lists(st.one_of(st.none(), st.integers(0, 25)), min_size=4, 
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.lists(st.integers(0, 25), unique=True, max_size=18),
-       history=st.lists(table_strategy.map(tuple), max_size=12),
-       seed=st.integers(0, 2**32), bots=st.booleans())
+@given(
+    players=st.lists(st.integers(0, 25), unique=True, max_size=18),
+    history=st.lists(table_strategy.map(tuple), max_size=12),
+    seed=st.integers(0, 2**32),
+    bots=st.booleans(),
+)
 def test_every_present_player_is_seated_once_or_sits_out(players, history, seed, bots):
     draw = draw_individual(players, history, seed=seed, fill_with_bots=bots)
     seated = [p for t in draw.tables for p in t if p is not None]
@@ -206,6 +227,7 @@ def test_every_present_player_is_seated_once_or_sits_out(players, history, seed,
 
 # --- pairs format --------------------------------------------------------------------
 
+
 def rematch_weight(tables, played):
     met = Counter(frozenset(p) for p in played)
     return sum(met[frozenset(t)] for t in tables)
@@ -219,8 +241,10 @@ def fewest_rematches(pairs, played):
         if not rest:
             return 0
         first, others = rest[0], rest[1:]
-        return min(met[frozenset((first, o))] + best(tuple(x for x in others if x != o))
-                   for o in others)
+        return min(
+            met[frozenset((first, o))] + best(tuple(x for x in others if x != o)) for o in others
+        )
+
     return best(tuple(pairs))
 
 
@@ -232,8 +256,13 @@ def test_swiss_pairs_neighbours_in_the_ranking():
 
 def test_swiss_avoids_a_rematch_by_backtracking():
     ranking = [1, 2, 3, 4, 5, 6]
-    played = [frozenset({1, 2}), frozenset({3, 4}), frozenset({5, 6}), frozenset({1, 3}),
-              frozenset({2, 4})]
+    played = [
+        frozenset({1, 2}),
+        frozenset({3, 4}),
+        frozenset({5, 6}),
+        frozenset({1, 3}),
+        frozenset({2, 4}),
+    ]
     draw = draw_pairs(ranking, ranking, played, seed=0)
     assert rematch_weight(draw.tables, played) == 0
     assert draw.tables[0] == (1, 4)  # the leader meets the best opponent it has not met
@@ -249,9 +278,16 @@ def test_swiss_rematches_only_when_unavoidable_and_then_as_few_as_possible():
 
 
 @settings(max_examples=80, deadline=None)
-@given(count=st.integers(0, 9), seed=st.integers(0, 1000),
-       played=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8))
-                       .filter(lambda t: t[0] != t[1]).map(frozenset), max_size=25))
+@given(
+    count=st.integers(0, 9),
+    seed=st.integers(0, 1000),
+    played=st.lists(
+        st.tuples(st.integers(0, 8), st.integers(0, 8))
+        .filter(lambda t: t[0] != t[1])
+        .map(frozenset),
+        max_size=25,
+    ),
+)
 def test_swiss_rematch_weight_is_the_smallest_possible(count, seed, played):
     pairs = list(range(count))
     ranking = pairs[::-1]
@@ -260,7 +296,8 @@ def test_swiss_rematch_weight_is_the_smallest_possible(count, seed, played):
     assert sorted(seated + draw.byes) == pairs
     assert len(draw.byes) == count % 2
     assert rematch_weight(draw.tables, played) == fewest_rematches(
-        [p for p in ranking if p not in draw.byes], played)
+        [p for p in ranking if p not in draw.byes], played
+    )
 
 
 def test_the_bye_goes_to_the_lowest_ranked_pair_with_fewest_byes():
@@ -277,7 +314,8 @@ def test_a_pairs_season_rotates_byes_and_avoids_rematches():
     for n in range(7):
         draw = draw_pairs(pairs, ranking, played, seed=n, bye_counts=byes)
         assert rematch_weight(draw.tables, played) == fewest_rematches(
-            [p for p in (ranking or pairs) if p not in draw.byes], played)
+            [p for p in (ranking or pairs) if p not in draw.byes], played
+        )
         played += [frozenset(t) for t in draw.tables]
         byes.update(draw.byes)
         # an arbitrary but fixed result order for the next round's ranking

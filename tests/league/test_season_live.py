@@ -32,14 +32,19 @@ class Api:
             self.session.headers["Authorization"] = f"Token {token}"
 
     def call(self, method: str, path: str, body=None, status=200, **params):
-        response = self.session.request(method, self.url + path, json=body, params=params, timeout=60)
+        response = self.session.request(
+            method, self.url + path, json=body, params=params, timeout=60
+        )
         assert response.status_code == status, (path, response.status_code, response.text)
-        return response.json() if "json" in response.headers.get("Content-Type", "") else response.text
+        return (
+            response.json() if "json" in response.headers.get("Content-Type", "") else response.text
+        )
 
 
 def register(url: str, name: str) -> Api:
-    body = requests.post(url + "/api/auth/register", json={"username": name, "password": PASSWORD},
-                         timeout=60).json()
+    body = requests.post(
+        url + "/api/auth/register", json={"username": name, "password": PASSWORD}, timeout=60
+    ).json()
     return Api(url, body["token"])
 
 
@@ -62,8 +67,12 @@ def test_a_season_played_by_the_bot_runner(live):
         bot = owner.call("POST", "/api/bots", {"name": f"robot{n}"}, status=201)
         owner.call("POST", "/api/clubs/live/members", {"bot": bot["username"]}, status=201)
         bots.append(bot)
-    season = organizer.call("POST", "/api/clubs/live/seasons",
-                            {"name": "Live season", "format": "individual", "seed": 11}, status=201)
+    season = organizer.call(
+        "POST",
+        "/api/clubs/live/seasons",
+        {"name": "Live season", "format": "individual", "seed": 11},
+        status=201,
+    )
     base = f"/api/clubs/live/seasons/{season['id']}"
     options = RunnerOptions(delay=0.0, discover_every=0.5, poll_wait=5.0, linger=0.5)
     runners = [Runner(DekabesClient(url, b["token"]), options).start() for b in bots]
@@ -71,14 +80,17 @@ def test_a_season_played_by_the_bot_runner(live):
     try:
         for number in range(1, ROUNDS + 1):
             organizer.call("POST", base + "/rounds", status=201)
-            organizer.call("POST", base + f"/rounds/{number}/checkin",
-                           {"players": [b["username"] for b in bots]})
+            organizer.call(
+                "POST",
+                base + f"/rounds/{number}/checkin",
+                {"players": [b["username"] for b in bots]},
+            )
             before = lobby.pushes()
             round_ = organizer.call("POST", base + f"/rounds/{number}/start")
             assert len(round_["tables"]) == 2 and len(round_["byes"]) == 1
             seated = {s["player"] for t in round_["tables"] for s in t["seats"]}
             if bots[0]["username"] in seated:
-                lobby.wait_for(lambda pushes: any(p["tables"] for p in pushes[len(before):]))
+                lobby.wait_for(lambda pushes: any(p["tables"] for p in pushes[len(before) :]))
             wait_for_round(organizer, base + f"/rounds/{number}")
         annul_a_round_the_runners_are_playing(organizer, base, runners)
     finally:
@@ -95,8 +107,9 @@ def annul_a_round_the_runners_are_playing(api: Api, base: str, runners: list[Run
     """Round 3 is annulled table by table: the runners let those tables go."""
     number = ROUNDS + 1
     api.call("POST", base + "/rounds", status=201)
-    api.call("POST", base + f"/rounds/{number}/checkin",
-             {"players": [f"robot{n}" for n in range(BOTS)]})
+    api.call(
+        "POST", base + f"/rounds/{number}/checkin", {"players": [f"robot{n}" for n in range(BOTS)]}
+    )
     tables = api.call("POST", base + f"/rounds/{number}/start")["tables"]
     codes = {t["table"] for t in tables}
     served = lambda: {code for r in runners for code in r.workers} & codes
@@ -130,8 +143,11 @@ class Lobby:
     """``/ws/me`` in a thread: the league_tables pushes one account receives."""
 
     def __init__(self, url: str, token: str):
-        self.ws = websocket.create_connection(url.replace("http", "ws") + "/ws/me",
-                                              header=[f"Authorization: Token {token}"], timeout=60)
+        self.ws = websocket.create_connection(
+            url.replace("http", "ws") + "/ws/me",
+            header=[f"Authorization: Token {token}"],
+            timeout=60,
+        )
         self.received: list[dict] = []
         self.lock = threading.Lock()
         self.stopped = False
@@ -190,15 +206,24 @@ def check_against_records(api: Api, base: str, bots: list[dict]) -> None:
                     row["points"] += hand["points"] if hand["team"] == team else 0
                     row["dekabes"] += bool(hand["dekabes"]) and hand["team"] == team
         finished.append((match["finished_at"], match["id"], teams, summary["winner"]))
-    for number in range(1, ROUNDS + 2):        # the annulled round's bye counts too
+    for number in range(1, ROUNDS + 2):  # the annulled round's bye counts too
         for bye in api.call("GET", base + f"/rounds/{number}")["byes"]:
             tally[bye["player"]["username"]]["byes"] += 1
-            tally[bye["player"]["username"]]["wins"] += 1      # a bye counts as a match won
+            tally[bye["player"]["username"]]["wins"] += 1  # a bye counts as a match won
     rows = api.call("GET", base + "/standings")["results"]
     assert len(rows) == BOTS
     for row in rows:
         expected = tally[row["player"]["username"]]
-        for name in ("played", "wins", "byes", "hands_won", "hands_lost", "points", "dekabes", "ties"):
+        for name in (
+            "played",
+            "wins",
+            "byes",
+            "hands_won",
+            "hands_lost",
+            "points",
+            "dekabes",
+            "ties",
+        ):
             assert row[name] == expected[name], (row, dict(expected))
         assert row["player"]["is_bot"] is True
     keys = [(r["wins"], r["hands_won"] - r["hands_lost"], r["points"]) for r in rows]

@@ -25,7 +25,7 @@ def token_for(user: User) -> str:
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
-    cache.clear()          # rate-limit counts live in the cache; each test starts at zero
+    cache.clear()  # rate-limit counts live in the cache; each test starts at zero
     yield
 
 
@@ -44,12 +44,15 @@ def client_for(user: User) -> APIClient:
 
 
 def new_member(prefix="ann") -> User:
-    return User.objects.create_user(username=f"{prefix}{next(_names)}x{random.randrange(10**6)}",
-                                    password=PASSWORD)
+    return User.objects.create_user(
+        username=f"{prefix}{next(_names)}x{random.randrange(10**6)}", password=PASSWORD
+    )
 
 
 def new_bot(owner: User | None = None) -> User:
-    bot = User(username=f"bot{next(_names)}x{random.randrange(10**6)}", is_bot=True, bot_owner=owner)
+    bot = User(
+        username=f"bot{next(_names)}x{random.randrange(10**6)}", is_bot=True, bot_owner=owner
+    )
     bot.set_unusable_password()
     bot.save()
     return bot
@@ -75,8 +78,11 @@ class Players:
                 house = new_bot(None)
                 bots[n] = house.username
                 self.seat_apis[int(n)] = client_for(house)
-        response = self.owner_api.post("/api/tables", {"seats": seats, "join": join, "bots": bots,
-                                                       "rated": rated}, format="json")
+        response = self.owner_api.post(
+            "/api/tables",
+            {"seats": seats, "join": join, "bots": bots, "rated": rated},
+            format="json",
+        )
         assert response.status_code == 201, response.content
         self.code = response.json()["code"]
         self.kinds = kinds
@@ -94,8 +100,9 @@ class Players:
 
     def act(self, seat: int, body: dict, key: str | None = None, api=None):
         headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-        return (api or self.api(seat)).post(f"/api/tables/{self.code}/seats/{seat}/actions", body,
-                                            format="json", **headers)
+        return (api or self.api(seat)).post(
+            f"/api/tables/{self.code}/seats/{seat}/actions", body, format="json", **headers
+        )
 
     def send(self, event: dict, version: int, key: str | None = None):
         body = {k: v for k, v in event.items() if k != "seat"}
@@ -103,8 +110,11 @@ class Players:
         return self.act(event["seat"], body, key)
 
     def log(self) -> list[tuple]:
-        return list(Event.objects.filter(table=self.table).order_by("seq")
-                    .values_list("seq", "type", "payload", "seat", "actor_kind", "command_id"))
+        return list(
+            Event.objects.filter(table=self.table)
+            .order_by("seq")
+            .values_list("seq", "type", "payload", "seat", "actor_kind", "command_id")
+        )
 
     def step(self, rng: random.Random, choose=None) -> dict | None:
         """One legal action by whichever seat may act (random choice); None when over."""

@@ -16,21 +16,33 @@ pytestmark = pytest.mark.django_db
 
 def test_register_login_me_and_bots():
     api = APIClient()
-    made = api.post("/api/auth/register", {"username": "zoe_1", "password": PASSWORD}, format="json")
+    made = api.post(
+        "/api/auth/register", {"username": "zoe_1", "password": PASSWORD}, format="json"
+    )
     assert made.status_code == 201 and made.json()["token"] and not made.json()["is_bot"]
-    again = api.post("/api/auth/token", {"username": "zoe_1", "password": PASSWORD, "device": "laptop"},
-                     format="json")
+    again = api.post(
+        "/api/auth/token",
+        {"username": "zoe_1", "password": PASSWORD, "device": "laptop"},
+        format="json",
+    )
     # Login issues a token of its own (for its device), never the registration one.
     assert again.status_code == 200 and again.json()["token"] != made.json()["token"]
     assert again.json()["device"] == "laptop"
-    wrong = api.post("/api/auth/token", {"username": "zoe_1", "password": "nope nope nope"}, format="json")
+    wrong = api.post(
+        "/api/auth/token", {"username": "zoe_1", "password": "nope nope nope"}, format="json"
+    )
     assert wrong.status_code == 401 and wrong.json()["code"] == "not_authenticated"
-    taken = api.post("/api/auth/register", {"username": "ZOE_1", "password": PASSWORD}, format="json")
+    taken = api.post(
+        "/api/auth/register", {"username": "ZOE_1", "password": PASSWORD}, format="json"
+    )
     assert taken.status_code == 409 and taken.json()["code"] == "username_taken"
     short = api.post("/api/auth/register", {"username": "amy", "password": "abc"}, format="json")
     assert short.json()["code"] == "validation_error"
-    extra = api.post("/api/auth/register", {"username": "amy", "password": PASSWORD, "admin": True},
-                     format="json")
+    extra = api.post(
+        "/api/auth/register",
+        {"username": "amy", "password": PASSWORD, "admin": True},
+        format="json",
+    )
     assert extra.json()["code"] == "validation_error"
     api.credentials(HTTP_AUTHORIZATION=f"Token {made.json()['token']}")
     assert api.get("/api/me").json()["username"] == "zoe_1"
@@ -41,7 +53,10 @@ def test_register_login_me_and_bots():
     bot_api = APIClient()
     bot_api.credentials(HTTP_AUTHORIZATION=f"Token {bot['token']}")
     assert bot_api.get("/api/me").json()["is_bot"] is True
-    assert bot_api.post("/api/bots", {"name": "sub-bot"}, format="json").json()["code"] == "permission_denied"
+    assert (
+        bot_api.post("/api/bots", {"name": "sub-bot"}, format="json").json()["code"]
+        == "permission_denied"
+    )
 
 
 def test_createbot_prints_a_token_and_is_idempotent_on_the_account():
@@ -67,9 +82,13 @@ def test_a_member_can_seat_house_bots_but_not_another_member_s_bot():
     ann, bob = new_member(), new_member()
     call_command("createbot", "house-1", stdout=io.StringIO())
     ann_api = client_for(ann)
-    bob_bot = client_for(bob).post("/api/bots", {"name": "bobs-bot"}, format="json").json()["username"]
+    bob_bot = (
+        client_for(bob).post("/api/bots", {"name": "bobs-bot"}, format="json").json()["username"]
+    )
     seats = {"1": "human", "2": "bot", "3": "bot", "4": "bot"}
-    ok = ann_api.post("/api/tables", {"seats": seats, "join": [1], "bots": {"2": "house-1"}}, format="json")
+    ok = ann_api.post(
+        "/api/tables", {"seats": seats, "join": [1], "bots": {"2": "house-1"}}, format="json"
+    )
     assert ok.status_code == 201 and ok.json()["seats"]["2"]["player"] == "house-1"
     refused = ann_api.post("/api/tables", {"seats": seats, "bots": {"2": bob_bot}}, format="json")
     assert refused.status_code == 403 and refused.json()["code"] == "permission_denied"
@@ -82,10 +101,20 @@ def test_a_member_can_seat_house_bots_but_not_another_member_s_bot():
 def test_openapi_schema_describes_every_endpoint_and_error_bodies():
     schema = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").json()
     paths = schema["paths"]
-    for path in ("/api/auth/register", "/api/auth/token", "/api/me", "/api/bots", "/api/tables",
-                 "/api/tables/{code}", "/api/tables/{code}/join", "/api/tables/{code}/record",
-                 "/api/tables/{code}/seats/{seat}", "/api/tables/{code}/seats/{seat}/actions",
-                 "/api/tables/{code}/seats/{seat}/hint", "/api/tables/{code}/seats/{seat}/events"):
+    for path in (
+        "/api/auth/register",
+        "/api/auth/token",
+        "/api/me",
+        "/api/bots",
+        "/api/tables",
+        "/api/tables/{code}",
+        "/api/tables/{code}/join",
+        "/api/tables/{code}/record",
+        "/api/tables/{code}/seats/{seat}",
+        "/api/tables/{code}/seats/{seat}/actions",
+        "/api/tables/{code}/seats/{seat}/hint",
+        "/api/tables/{code}/seats/{seat}/events",
+    ):
         assert path in paths, path
     action = paths["/api/tables/{code}/seats/{seat}/actions"]["post"]
     for status in ("200", "400", "401", "403", "404", "409", "422"):
@@ -93,4 +122,4 @@ def test_openapi_schema_describes_every_endpoint_and_error_bodies():
     assert "Error" in str(action["responses"]["400"])
     docs = APIClient().get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
-    assert b"cdn" not in docs.content.lower()     # served by the server itself, works offline
+    assert b"cdn" not in docs.content.lower()  # served by the server itself, works offline

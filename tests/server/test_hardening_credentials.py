@@ -86,8 +86,11 @@ def test_revoking_one_of_my_tokens_by_id_and_not_someone_else_s():
     refused = with_token(mine).delete(f"/api/auth/tokens/{their_id}")
     assert refused.status_code == 404 and refused.json()["code"] == "not_found"
     assert with_token(theirs).get("/api/me").status_code == 200
-    spare_id = next(t["id"] for t in with_token(mine).get("/api/auth/tokens").json()["tokens"]
-                    if t["device"] == "spare")
+    spare_id = next(
+        t["id"]
+        for t in with_token(mine).get("/api/auth/tokens").json()["tokens"]
+        if t["device"] == "spare"
+    )
     assert with_token(mine).delete(f"/api/auth/tokens/{spare_id}").status_code == 204
     assert with_token(spare).get("/api/me").status_code == 401
 
@@ -95,17 +98,22 @@ def test_revoking_one_of_my_tokens_by_id_and_not_someone_else_s():
 def test_password_change_revokes_every_other_token_and_checks_the_old_password():
     kept = register("pw_1", "desk")["token"]
     other = login("pw_1", "phone").json()["token"]
-    wrong = with_token(kept).post("/api/auth/password", {"password": "not it at all",
-                                                         "new_password": "another long one 77"},
-                                  format="json")
+    wrong = with_token(kept).post(
+        "/api/auth/password",
+        {"password": "not it at all", "new_password": "another long one 77"},
+        format="json",
+    )
     assert wrong.status_code == 403 and wrong.json()["code"] == "wrong_password"
-    weak = with_token(kept).post("/api/auth/password", {"password": PASSWORD, "new_password": "abc"},
-                                 format="json")
+    weak = with_token(kept).post(
+        "/api/auth/password", {"password": PASSWORD, "new_password": "abc"}, format="json"
+    )
     assert weak.status_code == 400 and weak.json()["code"] == "validation_error"
-    assert with_token(other).get("/api/me").status_code == 200        # nothing changed yet
-    changed = with_token(kept).post("/api/auth/password", {"password": PASSWORD,
-                                                           "new_password": "another long one 77"},
-                                    format="json")
+    assert with_token(other).get("/api/me").status_code == 200  # nothing changed yet
+    changed = with_token(kept).post(
+        "/api/auth/password",
+        {"password": PASSWORD, "new_password": "another long one 77"},
+        format="json",
+    )
     assert changed.status_code == 200 and changed.json() == {"revoked": 1}
     assert with_token(other).get("/api/me").status_code == 401
     assert with_token(kept).get("/api/me").status_code == 200
@@ -145,14 +153,19 @@ def test_the_migration_keeps_pre_hash_tokens_working_and_drops_the_plain_text():
     import importlib
 
     migration = importlib.import_module(
-        "server.accounts.migrations.0002_tokens_hashed_names_unique_ignoring_case")
+        "server.accounts.migrations.0002_tokens_hashed_names_unique_ignoring_case"
+    )
     user = new_member()
     old_key = "0123456789abcdef0123456789abcdef01234567"
     with connection.cursor() as cursor:
-        cursor.execute("CREATE TABLE IF NOT EXISTS authtoken_token (key varchar(40) PRIMARY KEY, "
-                       "created timestamp, user_id bigint)")
-        cursor.execute("INSERT INTO authtoken_token (key, created, user_id) VALUES (%s, %s, %s)",
-                       [old_key, "2026-01-01 00:00:00", user.pk])
+        cursor.execute(
+            "CREATE TABLE IF NOT EXISTS authtoken_token (key varchar(40) PRIMARY KEY, "
+            "created timestamp, user_id bigint)"
+        )
+        cursor.execute(
+            "INSERT INTO authtoken_token (key, created, user_id) VALUES (%s, %s, %s)",
+            [old_key, "2026-01-01 00:00:00", user.pk],
+        )
 
     class Editor:
         pass
@@ -177,13 +190,19 @@ def test_a_revoked_token_no_longer_opens_a_websocket():
 
     made = register("ws_1")
     api = with_token(made["token"])
-    code = api.post("/api/tables", {"seats": {"1": "human", "2": "human", "3": "human", "4": "human"},
-                                    "join": [1, 2, 3, 4]}, format="json").json()["code"]
+    code = api.post(
+        "/api/tables",
+        {"seats": {"1": "human", "2": "human", "3": "human", "4": "human"}, "join": [1, 2, 3, 4]},
+        format="json",
+    ).json()["code"]
     api.post("/api/auth/logout")
 
     async def scenario():
-        socket = WebsocketCommunicator(application, f"/ws/tables/{code}",
-                                       headers=[(b"authorization", f"Token {made['token']}".encode())])
+        socket = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{code}",
+            headers=[(b"authorization", f"Token {made['token']}".encode())],
+        )
         connected, _ = await socket.connect()
         message = await socket.receive_output(5)
         return connected, message
@@ -199,8 +218,9 @@ def test_user_model_keeps_usernames_unique_ignoring_case_in_the_database():
     User.objects.create_user(username="CaseName", password=PASSWORD)
     with pytest.raises(IntegrityError), transaction.atomic():
         User.objects.create_user(username="casename", password=PASSWORD)
-    taken = APIClient().post("/api/auth/register", {"username": "CASENAME", "password": PASSWORD},
-                             format="json")
+    taken = APIClient().post(
+        "/api/auth/register", {"username": "CASENAME", "password": PASSWORD}, format="json"
+    )
     assert taken.status_code == 409 and taken.json()["code"] == "username_taken"
 
 
@@ -224,9 +244,15 @@ def test_concurrent_registrations_differing_only_in_case_make_one_account():
         def register_one(name):
             try:
                 gate.wait(10)
-                answers[name] = APIClient().post("/api/auth/register",
-                                                 {"username": name, "password": PASSWORD},
-                                                 format="json").status_code
+                answers[name] = (
+                    APIClient()
+                    .post(
+                        "/api/auth/register",
+                        {"username": name, "password": PASSWORD},
+                        format="json",
+                    )
+                    .status_code
+                )
             finally:
                 connections.close_all()
 

@@ -23,29 +23,63 @@ pytestmark = pytest.mark.security
 
 
 def test_schema_fuzzing_finds_no_server_error_and_no_schema_violation(tmp_path):
-    server = LiveServer(tmp_path, env={"DEKABES_RATE_LOGIN_NAME": "100000/hour",
-                                       "DEKABES_RATE_HINT": "100000/hour",
-                                       "DEKABES_LOG_LEVEL": "WARNING"}).start()
+    server = LiveServer(
+        tmp_path,
+        env={
+            "DEKABES_RATE_LOGIN_NAME": "100000/hour",
+            "DEKABES_RATE_HINT": "100000/hour",
+            "DEKABES_LOG_LEVEL": "WARNING",
+        },
+    ).start()
     try:
-        made = requests.post(server.url + "/api/auth/register", timeout=120,
-                             json={"username": f"fz{uuid.uuid4().hex[:8]}",
-                                   "password": "a long enough password 42"}).json()
+        made = requests.post(
+            server.url + "/api/auth/register",
+            timeout=120,
+            json={"username": f"fz{uuid.uuid4().hex[:8]}", "password": "a long enough password 42"},
+        ).json()
         auth = {"Authorization": f"Token {made['token']}"}
-        requests.post(server.url + "/api/tables", headers=auth, timeout=120,
-                      json={"seats": {"1": "human", "2": "human", "3": "human", "4": "human"},
-                            "join": [1, 2, 3, 4]}).raise_for_status()
+        requests.post(
+            server.url + "/api/tables",
+            headers=auth,
+            timeout=120,
+            json={
+                "seats": {"1": "human", "2": "human", "3": "human", "4": "human"},
+                "join": [1, 2, 3, 4],
+            },
+        ).raise_for_status()
         examples = os.environ.get("DEKABES_FUZZ_EXAMPLES", "5")
         seconds = os.environ.get("DEKABES_FUZZ_SECONDS", "45")
-        command = [str(Path(sys.executable).with_name("schemathesis")), "run",
-                   server.url + "/api/schema/?format=json",
-                   "--checks", "not_a_server_error,response_schema_conformance",
-                   "--max-examples", examples, "--max-time", seconds, "--seed", "11",
-                   "--header", f"Authorization: Token {made['token']}",
-                   # these would revoke the fuzzer's own token half-way
-                   "--exclude-path-regex", r"^/api/auth/(logout|rotate|password|tokens/.*)$",
-                   "--request-timeout", "60", "--workers", "1", "--no-color"]
-        run = subprocess.run(command, capture_output=True, text=True, timeout=int(seconds) + 240,
-                             env={**os.environ, "NO_COLOR": "1"}, cwd=tmp_path)   # its cache too
+        command = [
+            str(Path(sys.executable).with_name("schemathesis")),
+            "run",
+            server.url + "/api/schema/?format=json",
+            "--checks",
+            "not_a_server_error,response_schema_conformance",
+            "--max-examples",
+            examples,
+            "--max-time",
+            seconds,
+            "--seed",
+            "11",
+            "--header",
+            f"Authorization: Token {made['token']}",
+            # these would revoke the fuzzer's own token half-way
+            "--exclude-path-regex",
+            r"^/api/auth/(logout|rotate|password|tokens/.*)$",
+            "--request-timeout",
+            "60",
+            "--workers",
+            "1",
+            "--no-color",
+        ]
+        run = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=int(seconds) + 240,
+            env={**os.environ, "NO_COLOR": "1"},
+            cwd=tmp_path,
+        )  # its cache too
         summary = run.stdout[-3000:]
         print(summary)
         assert run.returncode == 0, summary + run.stderr[-2000:]

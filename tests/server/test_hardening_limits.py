@@ -18,18 +18,28 @@ pytestmark = pytest.mark.django_db
 
 
 def rates(**changed):
-    return override_settings(REST_FRAMEWORK={**_rest(), "DEFAULT_THROTTLE_RATES": {
-        **api_settings.DEFAULT_THROTTLE_RATES, **changed}})
+    return override_settings(
+        REST_FRAMEWORK={
+            **_rest(),
+            "DEFAULT_THROTTLE_RATES": {**api_settings.DEFAULT_THROTTLE_RATES, **changed},
+        }
+    )
 
 
 def _rest():
     from django.conf import settings
+
     return dict(settings.REST_FRAMEWORK)
 
 
 def login_from(address: str, name: str, password: str = "wrong wrong wrong", **extra):
-    return APIClient().post("/api/auth/token", {"username": name, "password": password},
-                            format="json", REMOTE_ADDR=address, **extra)
+    return APIClient().post(
+        "/api/auth/token",
+        {"username": name, "password": password},
+        format="json",
+        REMOTE_ADDR=address,
+        **extra,
+    )
 
 
 @pytest.mark.backend
@@ -53,15 +63,23 @@ def test_login_attempts_from_one_address_are_throttled_across_names():
 
 def test_a_forged_x_forwarded_for_does_not_escape_the_address_throttle():
     with rates(login_name="100/minute", login_address="2/minute"):
-        answers = [login_from("10.0.2.1", f"n_{i}", HTTP_X_FORWARDED_FOR=f"192.0.2.{i}")
-                   for i in range(4)]
+        answers = [
+            login_from("10.0.2.1", f"n_{i}", HTTP_X_FORWARDED_FOR=f"192.0.2.{i}") for i in range(4)
+        ]
     assert [a.status_code for a in answers] == [401, 401, 429, 429]
 
 
 def test_registration_is_throttled_per_address():
     with rates(register_address="2/hour"):
-        answers = [APIClient().post("/api/auth/register", {"username": f"reg_{i}", "password": PASSWORD},
-                                    format="json", REMOTE_ADDR="10.0.3.1") for i in range(3)]
+        answers = [
+            APIClient().post(
+                "/api/auth/register",
+                {"username": f"reg_{i}", "password": PASSWORD},
+                format="json",
+                REMOTE_ADDR="10.0.3.1",
+            )
+            for i in range(3)
+        ]
     assert [a.status_code for a in answers] == [201, 201, 429]
     assert not User.objects.filter(username="reg_2").exists()
 
@@ -84,8 +102,11 @@ def test_an_account_s_long_polls_are_capped_with_a_code_of_their_own():
             assert refused["Retry-After"] == "1"
             # A plain read is not a long-poll; another account is not affected.
             assert p.owner_api.get(f"/api/tables/{p.code}/seats/1").status_code == 200
-            assert p.bot_api.get(f"/api/tables/{p.code}/seats/2?wait=0.2&after={version}").status_code == 200
-            with override_settings(DEKABES_MAX_LONG_POLLS_BOT=0):     # bots have a cap of their own
+            assert (
+                p.bot_api.get(f"/api/tables/{p.code}/seats/2?wait=0.2&after={version}").status_code
+                == 200
+            )
+            with override_settings(DEKABES_MAX_LONG_POLLS_BOT=0):  # bots have a cap of their own
                 bot = p.bot_api.get(f"/api/tables/{p.code}/seats/2?wait=0.2&after={version}")
                 assert bot.status_code == 429 and bot.json()["code"] == "too_many_long_polls"
         finally:
@@ -102,7 +123,7 @@ def test_the_lobby_long_poll_counts_against_the_same_cap():
         try:
             refused = api.get("/api/me/league-tables?wait=5&after=0")
             assert refused.status_code == 429 and refused.json()["code"] == "too_many_long_polls"
-            assert api.get("/api/me/league-tables").status_code == 200   # a plain read
+            assert api.get("/api/me/league-tables").status_code == 200  # a plain read
         finally:
             limits.long_polls.give_back(member.pk)
         assert api.get("/api/me/league-tables?wait=0.2&after=99").status_code == 200
@@ -181,18 +202,25 @@ def test_a_browser_page_from_another_origin_cannot_open_a_websocket():
         if answer["type"] == "websocket.close":
             return answer
         await socket.disconnect()
-        return "open" if answer == {"type": "websocket.send", "text": '{"type": "pong"}'} else answer
+        return (
+            "open" if answer == {"type": "websocket.send", "text": '{"type": "pong"}'} else answer
+        )
 
-    assert async_to_sync(connect)(b"https://evil.example") == {"type": "websocket.close", "code": 4403}
+    assert async_to_sync(connect)(b"https://evil.example") == {
+        "type": "websocket.close",
+        "code": 4403,
+    }
     assert async_to_sync(connect)(b"http://127.0.0.1:8000") == "open"
-    assert async_to_sync(connect)(None) == "open"          # desktop clients and bots send none
+    assert async_to_sync(connect)(None) == "open"  # desktop clients and bots send none
 
 
 def test_bots_per_member_are_limited():
     owner = client_for(new_member())
     with override_settings(DEKABES_MAX_BOTS=2):
-        answers = [owner.post("/api/bots", {"name": f"qbot{i}x{owner.user.pk}"}, format="json")
-                   for i in range(3)]
+        answers = [
+            owner.post("/api/bots", {"name": f"qbot{i}x{owner.user.pk}"}, format="json")
+            for i in range(3)
+        ]
     assert [a.status_code for a in answers] == [201, 201, 403]
     assert answers[-1].json()["code"] == "quota_exceeded"
 
@@ -206,12 +234,13 @@ def test_tables_in_play_per_member_are_limited():
     assert answers[-1].json()["code"] == "quota_exceeded"
 
 
-DEEP = "[" * 30_000 + "]" * 30_000          # under the 64 KB body limit, past Python's recursion limit
+DEEP = "[" * 30_000 + "]" * 30_000  # under the 64 KB body limit, past Python's recursion limit
 
 
 def test_a_body_past_the_limit_is_a_413_in_process_too():
-    answer = APIClient().post("/api/auth/token", '{"username": "' + "a" * 70_000 + '"}',
-                              content_type="application/json")
+    answer = APIClient().post(
+        "/api/auth/token", '{"username": "' + "a" * 70_000 + '"}', content_type="application/json"
+    )
     assert answer.status_code == 413 and answer.json()["code"] == "body_too_large"
 
 
@@ -239,19 +268,28 @@ def test_a_seat_is_an_ascii_digit_1_to_4(players, seat):
     for suffix in ("", "/events", "/hint"):
         answer = players.owner_api.get(f"/api/tables/{players.code}/seats/{quote(seat)}{suffix}")
         assert answer.status_code == 404 and answer.json()["code"] == "not_found"
-    acted = players.owner_api.post(f"/api/tables/{players.code}/seats/{quote(seat)}/actions",
-                                   {"type": "pass", "expected_version": 1}, format="json")
+    acted = players.owner_api.post(
+        f"/api/tables/{players.code}/seats/{quote(seat)}/actions",
+        {"type": "pass", "expected_version": 1},
+        format="json",
+    )
     assert acted.status_code == 404 and players.log() == before
 
 
 @pytest.mark.backend
 def test_a_nul_byte_in_a_table_code_or_a_name_is_a_clean_refusal(players):
     # PostgreSQL refuses NUL in text (DataError): it must never reach a query.
-    for path in ("/api/tables/AB%00CD", "/api/tables/AB%00CD/seats/1", "/api/tables/AB%00CD/record"):
+    for path in (
+        "/api/tables/AB%00CD",
+        "/api/tables/AB%00CD/seats/1",
+        "/api/tables/AB%00CD/record",
+    ):
         answer = players.owner_api.get(path)
         assert answer.status_code == 404 and answer.json()["code"] == "not_found"
     for path in ("/api/auth/token", "/api/auth/register"):
-        answer = APIClient().post(path, {"username": "ab\x00c", "password": PASSWORD}, format="json")
+        answer = APIClient().post(
+            path, {"username": "ab\x00c", "password": PASSWORD}, format="json"
+        )
         assert answer.status_code == 400 and answer.json()["code"] == "validation_error"
     join = players.owner_api.post("/api/tables/AB%00CD/join", {"seat": 1}, format="json")
     assert join.status_code == 404
@@ -274,8 +312,9 @@ def test_an_unknown_host_gets_a_json_400():
 
 
 def test_registration_can_be_closed_or_by_invite():
-    from django.core.management import call_command
     import io
+
+    from django.core.management import call_command
 
     body = {"username": "newcomer_1", "password": PASSWORD}
     with override_settings(DEKABES_REGISTRATION="closed"):
@@ -288,8 +327,11 @@ def test_registration_can_be_closed_or_by_invite():
         none = APIClient().post("/api/auth/register", body, format="json")
         bad = APIClient().post("/api/auth/register", {**body, "invite": "nope"}, format="json")
         ok = APIClient().post("/api/auth/register", {**body, "invite": code}, format="json")
-        again = APIClient().post("/api/auth/register", {"username": "newcomer_2", "password": PASSWORD,
-                                                        "invite": code}, format="json")
+        again = APIClient().post(
+            "/api/auth/register",
+            {"username": "newcomer_2", "password": PASSWORD, "invite": code},
+            format="json",
+        )
     assert none.json()["code"] == "registration_closed" and bad.json()["code"] == "bad_invite"
     assert ok.status_code == 201 and again.json()["code"] == "bad_invite"
     assert not User.objects.filter(username__in=["newcomer_2"]).exists()
@@ -300,13 +342,29 @@ def test_the_schema_states_what_the_server_enforces():
     components = schema["components"]["schemas"]
     assert components["RegisterRequest"]["additionalProperties"] is False
     assert components["ActionRequest"]["additionalProperties"] is False
-    assert components["RegisterRequest"]["properties"]["username"]["pattern"] == "^[A-Za-z0-9_.-]{3,40}$"
-    assert components["CreateTableRequest"]["properties"]["seats"]["propertyNames"] == {"pattern": "^[1-4]$"}
-    wait = next(p for p in schema["paths"]["/api/tables/{code}/seats/{seat}"]["get"]["parameters"]
-                if p["name"] == "wait")
+    assert (
+        components["RegisterRequest"]["properties"]["username"]["pattern"]
+        == "^[A-Za-z0-9_.-]{3,40}$"
+    )
+    assert components["CreateTableRequest"]["properties"]["seats"]["propertyNames"] == {
+        "pattern": "^[1-4]$"
+    }
+    wait = next(
+        p
+        for p in schema["paths"]["/api/tables/{code}/seats/{seat}"]["get"]["parameters"]
+        if p["name"] == "wait"
+    )
     assert wait["schema"]["minimum"] == 0
-    bots = schema["paths"]["/api/bots"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    bots = schema["paths"]["/api/bots"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"
+    ]
     assert "$ref" in bots and components[bots["$ref"].rsplit("/", 1)[1]]["type"] == "object"
-    for path in ("/api/auth/logout", "/api/auth/rotate", "/api/auth/tokens", "/api/auth/tokens/{token_id}",
-                 "/api/auth/password", "/api/bots/{name}/token"):
+    for path in (
+        "/api/auth/logout",
+        "/api/auth/rotate",
+        "/api/auth/tokens",
+        "/api/auth/tokens/{token_id}",
+        "/api/auth/password",
+        "/api/bots/{name}/token",
+    ):
         assert path in schema["paths"], path

@@ -22,4 +22,4 @@ def test_new_match_keeps_the_finished_match_s_last_hand_in_the_record():
     after = p.owner_api.get(f"/api/tables/{p.code}/record").content.decode().splitlines()
     # Everything of the finished match is still there (the new match's first hand is not
     # over yet, so nothing of it is added).
-    assert after[:len(finished)] == finished
+    assert after[: len(finished)] == finished

@@ -23,11 +23,15 @@ def mode(path: Path) -> int:
 
 def test_var_the_database_and_the_generated_secret_are_owner_only(tmp_path):
     var = tmp_path / "var"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL",
-                                                            "DJANGO_SECRET_KEY", "DEKABES_SQLITE_PATH")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "DEKABES_SQLITE_PATH")
+    }
     env.update({"DEKABES_VAR_DIR": str(var), "DJANGO_SETTINGS_MODULE": "server.settings"})
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True,
-                   timeout=300)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300
+    )
     assert mode(var) == 0o700
     assert mode(var / "dekabes.sqlite3") == 0o600
     assert mode(var / "secret_key") == 0o600
@@ -35,10 +39,21 @@ def test_var_the_database_and_the_generated_secret_are_owner_only(tmp_path):
         assert mode(extra) == 0o600, extra
     secret = (var / "secret_key").read_text().strip()
     assert len(secret) >= 50
-    printed = subprocess.run([sys.executable, "-c", "from django.conf import settings; import django; "
-                              "django.setup(); print(settings.SECRET_KEY)"], cwd=ROOT, env=env,
-                             check=True, capture_output=True, text=True, timeout=120).stdout.strip()
-    assert printed == secret                    # the same key on the next start
+    printed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from django.conf import settings; import django; "
+            "django.setup(); print(settings.SECRET_KEY)",
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout.strip()
+    assert printed == secret  # the same key on the next start
     assert "dev-only" not in printed
 
 
@@ -47,11 +62,14 @@ def test_binding_beyond_loopback_sets_allowed_hosts_and_warns_about_open_registr
     hosts = env["DJANGO_ALLOWED_HOSTS"].split(",")
     assert "*" not in hosts and "127.0.0.1" in hosts
     assert "WARNING" in capsys.readouterr().out
-    kept = run.public_environment("0.0.0.0", {"DJANGO_ALLOWED_HOSTS": "club.example",
-                                              "DEKABES_REGISTRATION": "invite"})
+    kept = run.public_environment(
+        "0.0.0.0", {"DJANGO_ALLOWED_HOSTS": "club.example", "DEKABES_REGISTRATION": "invite"}
+    )
     assert kept["DJANGO_ALLOWED_HOSTS"] == "club.example"
     assert "WARNING" not in capsys.readouterr().out
-    assert run.is_loopback("127.0.0.1") and run.is_loopback("::1") and not run.is_loopback("0.0.0.0")
+    assert (
+        run.is_loopback("127.0.0.1") and run.is_loopback("::1") and not run.is_loopback("0.0.0.0")
+    )
 
 
 def descendants(pid: int) -> set[int]:
@@ -75,7 +93,7 @@ def alive(pid: int) -> bool:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return False
-    return state != "X"          # a zombie ("Z") counts as left behind
+    return state != "X"  # a zombie ("Z") counts as left behind
 
 
 def test_ctrl_c_on_make_serve_stops_daphne_and_the_bot_runner(tmp_path):
@@ -83,8 +101,14 @@ def test_ctrl_c_on_make_serve_stops_daphne_and_the_bot_runner(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update({"DEKABES_VAR_DIR": str(tmp_path), "PYTHONUNBUFFERED": "1"})
     log = open(tmp_path / "serve.log", "wb")
-    serve = subprocess.Popen([sys.executable, "-m", "server.run", "--port", str(port), "--delay", "0"],
-                             cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "server.run", "--port", str(port), "--delay", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
     children: set[int] = set()
     try:
         deadline = time.monotonic() + 120
@@ -92,14 +116,14 @@ def test_ctrl_c_on_make_serve_stops_daphne_and_the_bot_runner(tmp_path):
             try:
                 requests.get(f"http://127.0.0.1:{port}/api/me", timeout=5)
                 children = descendants(serve.pid)
-                if len(children) >= 2:          # Daphne and the bot runner
+                if len(children) >= 2:  # Daphne and the bot runner
                     break
             except requests.RequestException:
                 pass
             assert serve.poll() is None, (tmp_path / "serve.log").read_text()
             time.sleep(0.2)
         assert len(children) >= 2, (tmp_path / "serve.log").read_text()
-        os.killpg(serve.pid, signal.SIGINT)         # what Ctrl-C in a terminal does
+        os.killpg(serve.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         serve.wait(90)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(alive(c) for c in children):
@@ -114,7 +138,7 @@ def test_ctrl_c_on_make_serve_stops_daphne_and_the_bot_runner(tmp_path):
     finally:
         if serve.poll() is None:
             serve.kill()
-        for pid in children:            # only if still ours: a pid may have been reused
+        for pid in children:  # only if still ours: a pid may have been reused
             if alive(pid) and str(tmp_path).encode() in _environ(pid):
                 os.kill(pid, signal.SIGKILL)
         serve.wait(30)

@@ -32,7 +32,7 @@ def counted(call):
 
 def test_a_seat_view_and_an_action_take_a_bounded_number_of_statements():
     table = Players(kinds=("human", "human", "human", "human"))
-    table.seat(1)                      # warm: the projection cache holds the table
+    table.seat(1)  # warm: the projection cache holds the table
     response, view_sql = counted(lambda: table.api(1).get(f"/api/tables/{table.code}/seats/1"))
     body = response.json()
     event = next(e for e in body["view"]["legal"] if e["type"] == "accept")
@@ -50,8 +50,10 @@ def test_an_action_and_its_consequences_are_written_in_one_insert():
     rng = random.Random(7)
     several = 0
     for _ in range(120):
-        seat, body = next(((n, b) for n in (1, 2, 3, 4) for b in [table.seat(n)]
-                           if b["view"]["legal"]), (None, None))
+        seat, body = next(
+            ((n, b) for n in (1, 2, 3, 4) for b in [table.seat(n)] if b["view"]["legal"]),
+            (None, None),
+        )
         if seat is None:
             break
         event = rng.choice(body["view"]["legal"])
@@ -60,8 +62,8 @@ def test_an_action_and_its_consequences_are_written_in_one_insert():
         assert len(inserts) == 1, inserts
         several += response.json()["version"] - body["version"] > 1
         if response.json()["view"]["phase"] == "match_over":
-            break           # the match's end is written by the league's receiver as well
-        assert len(sql) <= ACTION_MAX - 2, sql    # no Idempotency-Key: no receipt read or write
+            break  # the match's end is written by the league's receiver as well
+        assert len(sql) <= ACTION_MAX - 2, sql  # no Idempotency-Key: no receipt read or write
     assert several > 0, "no action had consequences (a deal or forced passes) to write"
 
 
@@ -72,9 +74,17 @@ def test_the_one_statement_read_gives_the_same_table_and_seats_as_the_orm():
     p = Players(kinds=("human", "bot", "human", "bot"))
     table, seats = table_and_seats(p.code)
     orm = Table.objects.select_related("owner").get(code=p.code)
-    assert (table.pk, table.code, table.owner_id, table.rated, table.owner.username) == \
-        (orm.pk, orm.code, orm.owner_id, orm.rated, orm.owner.username)
+    assert (table.pk, table.code, table.owner_id, table.rated, table.owner.username) == (
+        orm.pk,
+        orm.code,
+        orm.owner_id,
+        orm.rated,
+        orm.owner.username,
+    )
     assert table.created_at == orm.created_at and table.created_at.tzinfo is not None
-    assert [(s.number, s.kind, s.player_id, s.player.username if s.player_id else None)
-            for s in seats] == [(s.number, s.kind, s.player_id, s.player.username if s.player_id else None)
-                                for s in Seat.objects.filter(table=orm).select_related("player")]
+    assert [
+        (s.number, s.kind, s.player_id, s.player.username if s.player_id else None) for s in seats
+    ] == [
+        (s.number, s.kind, s.player_id, s.player.username if s.player_id else None)
+        for s in Seat.objects.filter(table=orm).select_related("player")
+    ]

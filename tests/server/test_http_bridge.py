@@ -13,23 +13,42 @@ def echo_app(environ, start_response):
     length = int(environ.get("CONTENT_LENGTH") or 0)
     body = environ["wsgi.input"].read(length)
     start_response("201 Created", [("Content-Type", "application/json"), ("X-Two", "2")])
-    return [json.dumps({"method": environ["REQUEST_METHOD"], "path": environ["PATH_INFO"],
-                        "query": environ["QUERY_STRING"], "body": body.decode(),
-                        "auth": environ.get("HTTP_AUTHORIZATION"),
-                        "thread": threading.current_thread().name}).encode()]
+    return [
+        json.dumps(
+            {
+                "method": environ["REQUEST_METHOD"],
+                "path": environ["PATH_INFO"],
+                "query": environ["QUERY_STRING"],
+                "body": body.decode(),
+                "auth": environ.get("HTTP_AUTHORIZATION"),
+                "thread": threading.current_thread().name,
+            }
+        ).encode()
+    ]
 
 
 def call(app, path="/api/x", query=b"", body=b"", method="POST", chunks=None):
-    scope = {"type": "http", "method": method, "path": path, "query_string": query,
-             "headers": [(b"authorization", b"Token abc"), (b"content-type", b"application/json"),
-                         (b"content-length", str(len(body)).encode())],
-             "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5555)}
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "query_string": query,
+        "headers": [
+            (b"authorization", b"Token abc"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+        "server": ("127.0.0.1", 8000),
+        "client": ("127.0.0.1", 5555),
+    }
     parts = chunks or [body]
     sent = []
 
     async def run():
-        queue = [{"type": "http.request", "body": p, "more_body": i < len(parts) - 1}
-                 for i, p in enumerate(parts)]
+        queue = [
+            {"type": "http.request", "body": p, "more_body": i < len(parts) - 1}
+            for i, p in enumerate(parts)
+        ]
 
         async def receive():
             return queue.pop(0)
@@ -63,12 +82,14 @@ SEAT = "/api/tables/ABC123/seats/1"
 def test_long_polls_run_on_their_own_pool():
     bridge = WsgiBridge(echo_app)
     quick = json.loads(call(bridge, path=SEAT, method="GET")[1]["body"])["thread"]
-    waiting = json.loads(call(bridge, path=SEAT, method="GET", query=b"wait=5&after=3")[1]["body"])["thread"]
+    waiting = json.loads(call(bridge, path=SEAT, method="GET", query=b"wait=5&after=3")[1]["body"])[
+        "thread"
+    ]
     assert quick.startswith("http") and waiting.startswith("poll")
     seat_get = {"method": "GET", "path": SEAT}
     assert is_long_poll({**seat_get, "query_string": b"wait=0.5"})
     assert not is_long_poll({**seat_get, "query_string": b"wait=0"})
-    assert not is_long_poll({**seat_get, "query_string": b"wait=soon"})    # the view answers 400
+    assert not is_long_poll({**seat_get, "query_string": b"wait=soon"})  # the view answers 400
     lobby_get = {"method": "GET", "path": "/api/me/league-tables"}
     assert is_long_poll({**lobby_get, "query_string": b"wait=25&after=4"})
     assert not is_long_poll({**lobby_get, "method": "POST", "query_string": b"wait=25"})
@@ -76,8 +97,16 @@ def test_long_polls_run_on_their_own_pool():
 
 
 def test_environ_follows_wsgi_for_non_ascii_paths_and_repeated_headers():
-    environ = wsgi_environ({"type": "http", "method": "GET", "path": "/é", "query_string": b"q=1",
-                            "headers": [(b"x-a", b"1"), (b"x-a", b"2")]}, b"")
+    environ = wsgi_environ(
+        {
+            "type": "http",
+            "method": "GET",
+            "path": "/é",
+            "query_string": b"q=1",
+            "headers": [(b"x-a", b"1"), (b"x-a", b"2")],
+        },
+        b"",
+    )
     assert environ["PATH_INFO"] == "/é".encode().decode("latin-1")
     assert environ["HTTP_X_A"] == "1,2" and environ["QUERY_STRING"] == "q=1"
 
@@ -90,8 +119,13 @@ def test_a_large_announced_body_is_refused_with_json_413_before_reading_it():
         calls.append(environ)
         return echo_app(environ, start_response)
 
-    scope = {"type": "http", "method": "POST", "path": "/api/auth/token", "query_string": b"",
-             "headers": [(b"content-length", b"400000000")]}
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/auth/token",
+        "query_string": b"",
+        "headers": [(b"content-length", b"400000000")],
+    }
     received = []
 
     async def run():
@@ -128,7 +162,13 @@ def test_a_chunked_body_is_read_only_up_to_the_limit():
         async def send(message):
             sent.append(message)
 
-        scope = {"type": "http", "method": "POST", "path": "/api/x", "query_string": b"", "headers": []}
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/api/x",
+            "query_string": b"",
+            "headers": [],
+        }
         await WsgiBridge(echo_app)(scope, receive, send)
 
     asyncio.run(run())
@@ -138,9 +178,15 @@ def test_a_chunked_body_is_read_only_up_to_the_limit():
 
 def test_wait_moves_only_a_seat_get_to_the_long_poll_pool():
     bridge = WsgiBridge(echo_app)
-    for method, path in (("GET", "/api/me"), ("GET", "/api/tables/ABC123"),
-                         ("POST", SEAT + "/actions"), ("GET", SEAT + "/events")):
-        thread = json.loads(call(bridge, path=path, method=method, query=b"wait=5&after=1")[1]["body"])["thread"]
+    for method, path in (
+        ("GET", "/api/me"),
+        ("GET", "/api/tables/ABC123"),
+        ("POST", SEAT + "/actions"),
+        ("GET", SEAT + "/events"),
+    ):
+        thread = json.loads(
+            call(bridge, path=path, method=method, query=b"wait=5&after=1")[1]["body"]
+        )["thread"]
         assert thread.startswith("http"), (method, path)
 
 
@@ -159,8 +205,13 @@ def test_a_full_hashing_queue_answers_503_server_busy_at_once():
         return echo_app(environ, start_response)
 
     bridge = WsgiBridge(slow_app, hash_threads=1, hash_queue=2)
-    scope = {"type": "http", "method": "POST", "path": "/api/auth/token", "query_string": b"",
-             "headers": [(b"content-length", b"2")]}
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/auth/token",
+        "query_string": b"",
+        "headers": [(b"content-length", b"2")],
+    }
 
     async def one():
         sent = []
@@ -182,7 +233,7 @@ def test_a_full_hashing_queue_answers_503_server_busy_at_once():
     async def run():
         tasks = [asyncio.ensure_future(one()) for _ in range(2)]
         await asyncio.sleep(0.2)
-        status, sent = await one()          # the third, with two waiting for the hash thread
+        status, sent = await one()  # the third, with two waiting for the hash thread
         release.set()
         return status, sent, [t[0] for t in await asyncio.gather(*tasks)]
 

@@ -56,8 +56,12 @@ def test_the_server_deals_and_writes_forced_passes_itself():
 def test_record_before_the_end_holds_finished_hands_only():
     p = Players()
     rng = random.Random(8)
-    assert Match.from_events(load_record(p.owner_api.get(f"/api/tables/{p.code}/record")
-                                         .content.decode())).summary()["hand_no"] == 0
+    assert (
+        Match.from_events(
+            load_record(p.owner_api.get(f"/api/tables/{p.code}/record").content.decode())
+        ).summary()["hand_no"]
+        == 0
+    )
     while not p.seat(1)["view"]["results"]:
         p.step(rng)
     text = p.owner_api.get(f"/api/tables/{p.code}/record").content.decode()
@@ -97,12 +101,15 @@ def test_undo_redo_and_restart_through_the_api():
     assert undone.status_code == 200
     undone = undone.json()
     assert undone["view"]["to_act"] == 1 and "redo" in undone["allowed"]
-    assert undone["version"] == answered["version"] + 1          # the undo is an event too
+    assert undone["version"] == answered["version"] + 1  # the undo is an event too
     redone = p.act(1, {"type": "redo", "expected_version": undone["version"]}).json()
     for key in ("hand", "line", "turns", "tile_counts", "scores"):
         assert redone["view"][key] == answered["view"][key]
     restarted = p.act(1, {"type": "restart_hand", "expected_version": redone["version"]}).json()
-    assert restarted["view"]["line"] == [] and restarted["view"]["hand_no"] == redone["view"]["hand_no"]
+    assert (
+        restarted["view"]["line"] == []
+        and restarted["view"]["hand_no"] == redone["view"]["hand_no"]
+    )
     mine = [t["tile"] for t in redone["view"]["turns"] if t["type"] == "play" and t["seat"] == 1]
     assert len(restarted["view"]["hand"]) == 7 and set(mine) <= set(restarted["view"]["hand"])
     fresh = p.act(1, {"type": "new_match", "expected_version": restarted["version"]}).json()

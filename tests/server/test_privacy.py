@@ -33,14 +33,17 @@ def everything_seat_sees(p: Players, seat: int) -> str:
     api = p.api(seat)
     base = f"/api/tables/{p.code}"
     body = api.get(f"{base}/seats/{seat}").json()
-    parts = [body,
-             api.get(f"{base}/seats/{seat}/hint").json(),
-             api.get(f"{base}/seats/{seat}/events").json(),
-             api.get(base).json(),
-             api.get("/api/tables").json(),
-             api.get(f"{base}/seats/{seat}/actions").json(),              # 405
-             api.post(f"{base}/seats/{seat}/actions", {"type": "accept", "expected_version": 0},
-                      format="json").json()]                                # stale: carries a view
+    parts = [
+        body,
+        api.get(f"{base}/seats/{seat}/hint").json(),
+        api.get(f"{base}/seats/{seat}/events").json(),
+        api.get(base).json(),
+        api.get("/api/tables").json(),
+        api.get(f"{base}/seats/{seat}/actions").json(),  # 405
+        api.post(
+            f"{base}/seats/{seat}/actions", {"type": "accept", "expected_version": 0}, format="json"
+        ).json(),
+    ]  # stale: carries a view
     record = api.get(f"{base}/record")
     return json.dumps(parts) + record.content.decode()
 
@@ -85,8 +88,13 @@ def test_seats_are_isolated_between_accounts():
     p = Players()
     eve = client_for(new_member("eve"))
     base = f"/api/tables/{p.code}"
-    for path in (f"{base}/seats/1", f"{base}/seats/1/hint", f"{base}/seats/1/events",
-                 f"{base}/seats/2", f"{base}/record"):
+    for path in (
+        f"{base}/seats/1",
+        f"{base}/seats/1/hint",
+        f"{base}/seats/1/events",
+        f"{base}/seats/2",
+        f"{base}/record",
+    ):
         response = eve.get(path)
         assert response.status_code == 403 and response.json()["code"] == "not_your_seat", path
         assert not tiles_in(response.content.decode())
@@ -95,11 +103,18 @@ def test_seats_are_isolated_between_accounts():
     # A person cannot take a bot seat, nor a bot a human seat.
     q = Players(kinds=("human", "bot", "human", "bot"), humans_joined=False)
     other = client_for(new_member("bob"))
-    assert other.post(f"/api/tables/{q.code}/join", {"seat": 2}, format="json").json()["code"] == "permission_denied"
+    assert (
+        other.post(f"/api/tables/{q.code}/join", {"seat": 2}, format="json").json()["code"]
+        == "permission_denied"
+    )
     assert other.post(f"/api/tables/{q.code}/join", {"seat": 3}, format="json").status_code == 200
     assert other.post(f"/api/tables/{q.code}/join", {"seat": 3}, format="json").status_code == 200
-    assert client_for(new_member()).post(f"/api/tables/{q.code}/join", {"seat": 3},
-                                         format="json").json()["code"] == "seat_taken"
+    assert (
+        client_for(new_member())
+        .post(f"/api/tables/{q.code}/join", {"seat": 3}, format="json")
+        .json()["code"]
+        == "seat_taken"
+    )
 
 
 async def _receive_until(communicator, predicate, limit=10):
@@ -117,16 +132,24 @@ def test_websocket_pushes_each_seat_its_own_view_after_commit():
     owner_token, bot_token = token_for(p.owner), token_for(p.bot)
 
     async def scenario():
-        owner_ws = WebsocketCommunicator(application, f"/ws/tables/{p.code}",
-                                         headers=[(b"authorization", f"Token {owner_token}".encode())])
-        bot_ws = WebsocketCommunicator(application, f"/ws/tables/{p.code}?seat=2",
-                                       headers=[(b"authorization", f"Token {bot_token}".encode())])
+        owner_ws = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}",
+            headers=[(b"authorization", f"Token {owner_token}".encode())],
+        )
+        bot_ws = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}?seat=2",
+            headers=[(b"authorization", f"Token {bot_token}".encode())],
+        )
         assert (await owner_ws.connect())[0] and (await bot_ws.connect())[0]
         start = await sync_to_async(p.seat)(1)
-        response = await sync_to_async(p.act)(2, {"type": "accept", "expected_version": start["version"]})
+        response = await sync_to_async(p.act)(
+            2, {"type": "accept", "expected_version": start["version"]}
+        )
         assert response.status_code == 200
         seats_seen = set()
-        for _ in range(2):      # the owner holds seats 1 and 3: one push each
+        for _ in range(2):  # the owner holds seats 1 and 3: one push each
             message = await owner_ws.receive_json_from(timeout=5)
             assert message["type"] == "view" and message["version"] == start["version"] + 1
             assert message["view"]["accepted"]["2"] is True
@@ -137,7 +160,7 @@ def test_websocket_pushes_each_seat_its_own_view_after_commit():
             assert message["view"]["seat"] == seat
         assert seats_seen == {1, 3}
         bot_message = await bot_ws.receive_json_from(timeout=5)
-        assert bot_message["seat"] == 2            # asked for seat 2 only
+        assert bot_message["seat"] == 2  # asked for seat 2 only
         assert await bot_ws.receive_nothing(timeout=0.3)
         await owner_ws.send_json_to({"type": "ping"})
         assert (await _receive_until(owner_ws, lambda m: m["type"] == "pong"))["type"] == "pong"
@@ -164,11 +187,17 @@ def test_websocket_refuses_strangers_and_missing_tokens():
     async def scenario():
         nobody = WebsocketCommunicator(application, f"/ws/tables/{p.code}")
         assert await closed_with(nobody) == 4401
-        eve = WebsocketCommunicator(application, f"/ws/tables/{p.code}",
-                                    headers=[(b"authorization", f"Token {stranger}".encode())])
+        eve = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}",
+            headers=[(b"authorization", f"Token {stranger}".encode())],
+        )
         assert await closed_with(eve) == 4403
-        ghost = WebsocketCommunicator(application, "/ws/tables/NOPE99",
-                                      headers=[(b"authorization", f"Token {stranger}".encode())])
+        ghost = WebsocketCommunicator(
+            application,
+            "/ws/tables/NOPE99",
+            headers=[(b"authorization", f"Token {stranger}".encode())],
+        )
         assert await closed_with(ghost) == 4404
 
     async_to_sync(scenario)()
@@ -181,8 +210,11 @@ def test_websocket_keeps_alive_with_pings(settings):
     token = token_for(p.owner)
 
     async def scenario():
-        ws = WebsocketCommunicator(application, f"/ws/tables/{p.code}",
-                                   headers=[(b"authorization", f"Token {token}".encode())])
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}",
+            headers=[(b"authorization", f"Token {token}".encode())],
+        )
         assert (await ws.connect())[0]
         assert (await ws.receive_json_from(timeout=3)) == {"type": "ping"}
         await ws.disconnect()

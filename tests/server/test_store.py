@@ -58,10 +58,16 @@ def test_two_actions_on_the_same_version_exactly_one_wins(round_):
     p = Players(kinds=("human", "bot", "human", "bot"))
     v = p.seat(1)["version"]
     before = len(p.log())
-    outcomes = race([
-        lambda: services.do_action(p.owner, p.table, 1, {"type": "accept", "expected_version": v}, None),
-        lambda: services.do_action(p.owner, p.table, 3, {"type": "accept", "expected_version": v}, None),
-    ])
+    outcomes = race(
+        [
+            lambda: services.do_action(
+                p.owner, p.table, 1, {"type": "accept", "expected_version": v}, None
+            ),
+            lambda: services.do_action(
+                p.owner, p.table, 3, {"type": "accept", "expected_version": v}, None
+            ),
+        ]
+    )
     wins = [o for o in outcomes if isinstance(o, tuple)]
     losses = [o for o in outcomes if isinstance(o, ApiError)]
     assert len(wins) == 1 and len(losses) == 1, outcomes
@@ -74,10 +80,13 @@ def test_a_retry_racing_the_original_applies_once():
     p = Players()
     v = p.seat(1)["version"]
     body = {"type": "accept", "expected_version": v}
-    outcomes = race([lambda: services.do_action(p.owner, p.table, 1, dict(body), "same-key")
-                     for _ in range(3)])
-    assert all(isinstance(o, tuple) or (isinstance(o, ApiError) and o.code == "stale_version")
-               for o in outcomes), outcomes
+    outcomes = race(
+        [lambda: services.do_action(p.owner, p.table, 1, dict(body), "same-key") for _ in range(3)]
+    )
+    assert all(
+        isinstance(o, tuple) or (isinstance(o, ApiError) and o.code == "stale_version")
+        for o in outcomes
+    ), outcomes
     assert any(isinstance(o, tuple) for o in outcomes)
     assert Event.objects.filter(table=p.table, type="accept").count() == 1
     # Afterwards a retry returns the stored first answer.
@@ -88,12 +97,20 @@ def test_a_retry_racing_the_original_applies_once():
 def test_seq_and_command_id_are_unique_per_table():
     p = Players()
     with pytest.raises(IntegrityError), transaction.atomic():
-        Event.objects.create(table=p.table, seq=1, type="accept", payload={"type": "accept", "seat": 1},
-                             actor_kind="human")
-    Event.objects.create(table=p.table, seq=99, type="x", payload={}, actor_kind="server", command_id="c")
+        Event.objects.create(
+            table=p.table,
+            seq=1,
+            type="accept",
+            payload={"type": "accept", "seat": 1},
+            actor_kind="human",
+        )
+    Event.objects.create(
+        table=p.table, seq=99, type="x", payload={}, actor_kind="server", command_id="c"
+    )
     with pytest.raises(IntegrityError), transaction.atomic():
-        Event.objects.create(table=p.table, seq=100, type="x", payload={}, actor_kind="server",
-                             command_id="c")
+        Event.objects.create(
+            table=p.table, seq=100, type="x", payload={}, actor_kind="server", command_id="c"
+        )
 
 
 def test_the_cached_state_is_disposable():
@@ -112,8 +129,8 @@ def test_the_cache_drops_the_least_recently_used_table(monkeypatch):
     tables = [Players().table for _ in range(4)]
     for table in tables[:3]:
         projection.project(table)
-    projection.project(tables[0])          # read again: now the most recently used
-    projection.project(tables[3])          # one too many: the oldest unread one leaves
+    projection.project(tables[0])  # read again: now the most recently used
+    projection.project(tables[3])  # one too many: the oldest unread one leaves
     assert set(projection._cache) == {tables[0].pk, tables[2].pk, tables[3].pk}
-    for table in tables:                   # a miss folds the log again to the same state
+    for table in tables:  # a miss folds the log again to the same state
         assert projection.project(table).version == services.current_version(table)

@@ -28,8 +28,16 @@ def two_servers(tmp_path):
     servers = []
     try:
         for name, threads in (("a", "1"), ("b", "4")):
-            servers.append(LiveServer(tmp_path, env={"DEKABES_HTTP_THREADS": threads, "DEKABES_MAX_LONG_POLLS": "32",
-                                                     "DEKABES_LOG_LEVEL": "WARNING"}).start())
+            servers.append(
+                LiveServer(
+                    tmp_path,
+                    env={
+                        "DEKABES_HTTP_THREADS": threads,
+                        "DEKABES_MAX_LONG_POLLS": "32",
+                        "DEKABES_LOG_LEVEL": "WARNING",
+                    },
+                ).start()
+            )
         yield servers
     finally:
         for server in servers:
@@ -62,8 +70,9 @@ def seat_to_act(session, url, code) -> tuple[int, dict]:
 
 def play_one(session, url, code, rng) -> dict:
     seat, body = seat_to_act(session, url, code)
-    event = rng.choice([e for e in body["view"]["legal"] if e["type"] != "claim_redeal"]
-                       or body["view"]["legal"])
+    event = rng.choice(
+        [e for e in body["view"]["legal"] if e["type"] != "claim_redeal"] or body["view"]["legal"]
+    )
     action = {k: v for k, v in event.items() if k != "seat"}
     return act(session, url, code, seat, {**action, "expected_version": body["version"]})
 
@@ -71,11 +80,15 @@ def play_one(session, url, code, rng) -> dict:
 def test_a_stale_process_catches_up_over_undo_and_another_event_with_no_server_error(two_servers):
     a, b = two_servers
     rng = random.Random(10)
-    token = requests.post(a.url + "/api/auth/register", timeout=60,
-                          json={"username": "twoproc", "password": PASSWORD}).json()["token"]
+    token = requests.post(
+        a.url + "/api/auth/register", timeout=60, json={"username": "twoproc", "password": PASSWORD}
+    ).json()["token"]
     on_a, on_b = session_for(a.url, token), session_for(b.url, token)
-    code = on_a.post(a.url + "/api/tables", timeout=60, json={
-        "seats": {str(n): "human" for n in (1, 2, 3, 4)}, "join": [1, 2, 3, 4]}).json()["code"]
+    code = on_a.post(
+        a.url + "/api/tables",
+        timeout=60,
+        json={"seats": {str(n): "human" for n in (1, 2, 3, 4)}, "join": [1, 2, 3, 4]},
+    ).json()["code"]
     statuses: list[int] = []
     mismatches = 0
     rounds = 0
@@ -89,8 +102,10 @@ def test_a_stale_process_catches_up_over_undo_and_another_event_with_no_server_e
         version = seat_view(on_b, b.url, code, 1).json()["version"]
         readers = [session_for(b.url, token) for _ in range(READERS)]
         with ThreadPoolExecutor(READERS) as pool:
-            waiting = [pool.submit(seat_view, s, b.url, code, 1 + i % 4, wait=20, after=version + 1)
-                       for i, s in enumerate(readers)]
+            waiting = [
+                pool.submit(seat_view, s, b.url, code, 1 + i % 4, wait=20, after=version + 1)
+                for i, s in enumerate(readers)
+            ]
             act(on_a, a.url, code, 1, {"type": "undo", "expected_version": version})
             latest = play_one(on_a, a.url, code, rng)
             answers = [w.result() for w in waiting]

@@ -25,32 +25,49 @@ from clients.table.app import TableApp
 from clients.table.config import Settings
 from clients.table.connection import Connection
 
-ARTIFACTS = Path(os.environ.get("DEKABES_ARTIFACTS", Path(__file__).resolve().parents[2]
-                                / "var" / "test-artifacts")) / "table"
+ARTIFACTS = (
+    Path(
+        os.environ.get(
+            "DEKABES_ARTIFACTS", Path(__file__).resolve().parents[2] / "var" / "test-artifacts"
+        )
+    )
+    / "table"
+)
 PASSWORD = "a long enough password 42"
 
 
 class TableDriver:
-    def __init__(self, url: str, humans=(1,), level: str = "greedy", lang: str = "en",
-                 size=(1280, 800), seed: int = 3):
+    def __init__(
+        self,
+        url: str,
+        humans=(1,),
+        level: str = "greedy",
+        lang: str = "en",
+        size=(1280, 800),
+        seed: int = 3,
+    ):
         self.url = url
         self.owner = DekabesClient(url)
         self.owner.register(f"pl{uuid.uuid4().hex[:10]}", PASSWORD)
         bots = [n for n in (1, 2, 3, 4) if n not in humans]
         self.runner = None
         bot = self.owner.register_bot(f"bt{uuid.uuid4().hex[:10]}") if bots else None
-        table = self.owner.create_table({n: "human" if n in humans else "bot" for n in (1, 2, 3, 4)},
-                                        join=list(humans),
-                                        bots={n: bot.username for n in bots} if bots else None)
+        table = self.owner.create_table(
+            {n: "human" if n in humans else "bot" for n in (1, 2, 3, 4)},
+            join=list(humans),
+            bots={n: bot.username for n in bots} if bots else None,
+        )
         self.code = table.code
         if bot is not None:
-            self.runner = Runner(DekabesClient(url, bot.token),
-                                 RunnerOptions(level=level, delay=0, tables=(self.code,),
-                                               poll_wait=1, seed=seed)).start()
+            self.runner = Runner(
+                DekabesClient(url, bot.token),
+                RunnerOptions(level=level, delay=0, tables=(self.code,), poll_wait=1, seed=seed),
+            ).start()
         pygame.init()
         self.connection = Connection(url, self.owner.token, self.code, seats=list(humans)).start()
-        self.app = TableApp(self.connection, Settings(lang=lang, speed="fast"), size=size,
-                            save_settings=False)
+        self.app = TableApp(
+            self.connection, Settings(lang=lang, speed="fast"), size=size, save_settings=False
+        )
         self.app.open_window()
         self.screen = self.app.tick([])
         self.shot = False
@@ -89,19 +106,21 @@ class TableDriver:
     # ------------------------------------------------------------------ the client's screen
     def hit(self, *action) -> tuple[int, int]:
         for hit in reversed(self.app.hits):
-            if hit.action[:len(action)] == action:
+            if hit.action[: len(action)] == action:
                 return hit.rect.center
         raise AssertionError(f"nothing to tap for {action}: {[h.action for h in self.app.hits]}")
 
     def has_hit(self, *action) -> bool:
-        return any(h.action[:len(action)] == action for h in self.app.hits)
+        return any(h.action[: len(action)] == action for h in self.app.hits)
 
     def legal_tiles(self, seat: int | None = None) -> dict:
         return self.app.legal_plays(seat or self.app.shown)
 
     # ------------------------------------------------------------------ input
     def tap(self, pos) -> None:
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False))
+        pygame.event.post(
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False)
+        )
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=False))
         self.tick()
 
@@ -123,16 +142,23 @@ class TableDriver:
         post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1, touch=False))
         self.tick()
         for i in range(1, steps + 1):
-            p = (start[0] + (end[0] - start[0]) * i // steps, start[1] + (end[1] - start[1]) * i // steps)
-            post(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(0, 0), buttons=(1, 0, 0),
-                                    touch=False))
+            p = (
+                start[0] + (end[0] - start[0]) * i // steps,
+                start[1] + (end[1] - start[1]) * i // steps,
+            )
+            post(
+                pygame.event.Event(
+                    pygame.MOUSEMOTION, pos=p, rel=(0, 0), buttons=(1, 0, 0), touch=False
+                )
+            )
             self.tick()
         post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=end, button=1, touch=False))
         self.tick()
 
     def key(self, key: int, mod: int = 0) -> None:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="",
-                                             scancode=0))
+        pygame.event.post(
+            pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)
+        )
         self.tick()
 
     def screenshot(self, name: str) -> Path:
@@ -149,8 +175,11 @@ class TableDriver:
         self.until(lambda: self.app.newest.version > before, what="the accept to land")
 
     def my_turn(self) -> bool:
-        return self.screen.kind == "table" and self.app.my_turn(self.app.shown) and \
-            not self.app.conn.busy.is_set()
+        return (
+            self.screen.kind == "table"
+            and self.app.my_turn(self.app.shown)
+            and not self.app.conn.busy.is_set()
+        )
 
     def play_one_by_taps(self) -> str:
         """Tap a legal tile, then its ghost on an end. Returns the tile."""
@@ -172,5 +201,8 @@ class TableDriver:
 def ivory_pixels(surface: pygame.Surface) -> int:
     """How many pixels show a tile face (exactly the ivory of ``draw.IVORY``/``IVORY_DIM``)."""
     from clients.table.draw import IVORY, IVORY_DIM
-    return sum(pygame.transform.threshold(None, surface, colour, (0, 0, 0, 0), set_behavior=0)
-               for colour in (IVORY, IVORY_DIM))
+
+    return sum(
+        pygame.transform.threshold(None, surface, colour, (0, 0, 0, 0), set_behavior=0)
+        for colour in (IVORY, IVORY_DIM)
+    )

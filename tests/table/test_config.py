@@ -27,7 +27,7 @@ def _write(path, content) -> None:
 
 
 def test_defaults():
-    assert DEFAULTS.lang is None                  # None: from the system locale
+    assert DEFAULTS.lang is None  # None: from the system locale
     assert DEFAULTS.sound is True
     assert DEFAULTS.speed == "normal"
     assert tuple(DEFAULTS.window) == (1280, 800)
@@ -50,19 +50,29 @@ def test_round_trip_through_the_environment_directory(config_dir):
     assert path.is_file(), "save creates the directory and the file"
     assert not path.with_suffix(".tmp").exists(), "no temporary file left behind"
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data == {"lang": "ru", "sound": False, "speed": "fast", "window": [1024, 700],
-                    "server": None, "accounts": {}, "bots": {}}
+    assert data == {
+        "lang": "ru",
+        "sound": False,
+        "speed": "fast",
+        "window": [1024, 700],
+        "server": None,
+        "accounts": {},
+        "bots": {},
+    }
     loaded = config.load()
     assert loaded == saved
     assert isinstance(loaded.window, tuple)
 
 
-@pytest.mark.parametrize("settings", [
-    Settings(),
-    Settings(lang="es", sound=True, speed="slow", window=(480, 360)),
-    Settings(lang="ms", sound=False, speed="instant", window=(1920, 1080)),
-    Settings(lang="en", speed="normal", window=(800, 600)),
-])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        Settings(),
+        Settings(lang="es", sound=True, speed="slow", window=(480, 360)),
+        Settings(lang="ms", sound=False, speed="instant", window=(1920, 1080)),
+        Settings(lang="en", speed="normal", window=(800, 600)),
+    ],
+)
 def test_round_trip_with_an_explicit_path(tmp_path, settings):
     path = tmp_path / "deep" / "er" / "table.json"
     config.save(settings, path)
@@ -81,8 +91,10 @@ def test_a_missing_file_gives_the_defaults(tmp_path, config_dir):
     assert config.load() == DEFAULTS
 
 
-@pytest.mark.parametrize("content", ["", "{", "{'lang': 'ru'}", "not json at all", "\x00\x01",
-                                     "[1, 2, 3]", "null", "42", '"ru"'])
+@pytest.mark.parametrize(
+    "content",
+    ["", "{", "{'lang': 'ru'}", "not json at all", "\x00\x01", "[1, 2, 3]", "null", "42", '"ru"'],
+)
 def test_broken_content_gives_the_defaults(tmp_path, content):
     path = tmp_path / "table.json"
     _write(path, content)
@@ -101,8 +113,8 @@ def test_unknown_keys_are_ignored(tmp_path):
     loaded = config.load(path)
     assert loaded == Settings(lang="es")
     assert not hasattr(loaded, "volume") and not hasattr(loaded, "theme")
-    assert loaded.anim_ms == SPEED_MS["normal"]          # the property was not overwritten
-    assert loaded.next_speed() == "fast"                 # nor the method
+    assert loaded.anim_ms == SPEED_MS["normal"]  # the property was not overwritten
+    assert loaded.next_speed() == "fast"  # nor the method
 
 
 @pytest.mark.parametrize("speed", ["warp", "", None, 3, "FAST", ["fast"]])
@@ -128,17 +140,20 @@ def test_a_bad_sound_value_falls_back_to_on(tmp_path, sound):
     assert config.load(path).sound is True
 
 
-@pytest.mark.parametrize("window, expected", [
-    ([1024, 700], (1024, 700)),
-    ([100, 100], (480, 360)),           # never smaller than the smallest supported window
-    ([2560, 200], (2560, 360)),
-    (["900", "650"], (900, 650)),
-    ("big", (1280, 800)),
-    ([1, 2, 3], (1280, 800)),
-    (None, (1280, 800)),
-    ([None, 700], (1280, 800)),
-    (["wide", "tall"], (1280, 800)),
-])
+@pytest.mark.parametrize(
+    "window, expected",
+    [
+        ([1024, 700], (1024, 700)),
+        ([100, 100], (480, 360)),  # never smaller than the smallest supported window
+        ([2560, 200], (2560, 360)),
+        (["900", "650"], (900, 650)),
+        ("big", (1280, 800)),
+        ([1, 2, 3], (1280, 800)),
+        (None, (1280, 800)),
+        ([None, 700], (1280, 800)),
+        (["wide", "tall"], (1280, 800)),
+    ],
+)
 def test_the_window_size_is_normalised(tmp_path, window, expected):
     path = tmp_path / "table.json"
     _write(path, {"window": window})
@@ -162,8 +177,8 @@ def test_supported_languages_are_kept(tmp_path):
 def test_save_never_raises_when_the_directory_cannot_be_made(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("x", encoding="utf-8")
-    path = blocker / "sub" / "table.json"          # a directory below a regular file
-    config.save(Settings(lang="ru"), path)         # must not raise
+    path = blocker / "sub" / "table.json"  # a directory below a regular file
+    config.save(Settings(lang="ru"), path)  # must not raise
     assert not path.exists()
     assert config.load(path) == DEFAULTS
 
@@ -187,17 +202,24 @@ def test_next_speed_from_a_bad_value_goes_to_normal():
 
 def test_animation_time_follows_the_speed():
     assert Settings(speed="instant").anim_ms == 0
-    assert Settings(speed="slow").anim_ms > Settings(speed="normal").anim_ms \
-        > Settings(speed="fast").anim_ms > 0
+    assert (
+        Settings(speed="slow").anim_ms
+        > Settings(speed="normal").anim_ms
+        > Settings(speed="fast").anim_ms
+        > 0
+    )
     assert Settings(speed="warp").anim_ms == SPEED_MS["normal"]
     assert set(SPEED_MS) == set(SPEEDS)
 
 
-@pytest.mark.parametrize("saved, desktops, expected", [
-    ((1920, 1080), [(1280, 800)], (1280, 740)),      # the case: clamp to the screen
-    ((1280, 800), [(1920, 1080), (800, 600)], (1280, 800)),
-    ((1024, 700), [], (1024, 700)),                 # no display known: as saved
-    ((2000, 300), [(640, 480)], (640, 360)),        # never below the smallest layout
-])
+@pytest.mark.parametrize(
+    "saved, desktops, expected",
+    [
+        ((1920, 1080), [(1280, 800)], (1280, 740)),  # the case: clamp to the screen
+        ((1280, 800), [(1920, 1080), (800, 600)], (1280, 800)),
+        ((1024, 700), [], (1024, 700)),  # no display known: as saved
+        ((2000, 300), [(640, 480)], (640, 360)),  # never below the smallest layout
+    ],
+)
 def test_a_remembered_window_is_fitted_to_the_display(saved, desktops, expected):
     assert config.fit_to_display(saved, desktops) == expected

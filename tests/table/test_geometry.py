@@ -13,8 +13,15 @@ import pytest
 from pygame import Rect
 
 from clients.table import input as table_input
-from clients.table.layout import (MIN_TOUCH, layout_hand, layout_line, layout_table, seat_at,
-                                  seat_position, touch_rect)
+from clients.table.layout import (
+    MIN_TOUCH,
+    layout_hand,
+    layout_line,
+    layout_table,
+    seat_at,
+    seat_position,
+    touch_rect,
+)
 from tests.engine.helpers import self_play
 
 
@@ -81,24 +88,31 @@ def test_a_touch_counts_once_and_a_long_move_is_a_drag():
     pygame.init()
     tracker = table_input.PointerTracker(lambda: (1000, 500))
     got = []
-    for event in (_event(pygame.FINGERDOWN, finger_id=1, touch_id=1, x=0.1, y=0.2, dx=0, dy=0),
-                  _event(pygame.MOUSEBUTTONDOWN, pos=(100, 100), button=1, touch=True),
-                  _event(pygame.FINGERUP, finger_id=1, touch_id=1, x=0.1, y=0.2, dx=0, dy=0),
-                  _event(pygame.MOUSEBUTTONUP, pos=(100, 100), button=1, touch=True)):
+    for event in (
+        _event(pygame.FINGERDOWN, finger_id=1, touch_id=1, x=0.1, y=0.2, dx=0, dy=0),
+        _event(pygame.MOUSEBUTTONDOWN, pos=(100, 100), button=1, touch=True),
+        _event(pygame.FINGERUP, finger_id=1, touch_id=1, x=0.1, y=0.2, dx=0, dy=0),
+        _event(pygame.MOUSEBUTTONUP, pos=(100, 100), button=1, touch=True),
+    ):
         got += tracker.feed(event)
-    assert [(p.kind, p.source, p.pos) for p in got] == [("down", "touch", (100, 100)),
-                                                        ("up", "touch", (100, 100))]
+    assert [(p.kind, p.source, p.pos) for p in got] == [
+        ("down", "touch", (100, 100)),
+        ("up", "touch", (100, 100)),
+    ]
     got = []
-    for event in (_event(pygame.MOUSEBUTTONDOWN, pos=(10, 10), button=1, touch=False),
-                  _event(pygame.MOUSEMOTION, pos=(40, 10), rel=(30, 0), buttons=(1, 0, 0),
-                         touch=False),
-                  _event(pygame.MOUSEBUTTONUP, pos=(40, 10), button=1, touch=False)):
+    for event in (
+        _event(pygame.MOUSEBUTTONDOWN, pos=(10, 10), button=1, touch=False),
+        _event(pygame.MOUSEMOTION, pos=(40, 10), rel=(30, 0), buttons=(1, 0, 0), touch=False),
+        _event(pygame.MOUSEBUTTONUP, pos=(40, 10), button=1, touch=False),
+    ):
         got += tracker.feed(event)
     assert got[-1].kind == "up" and got[-1].dragging
     # A second finger while the first is down is ignored.
     tracker.feed(_event(pygame.FINGERDOWN, finger_id=1, touch_id=1, x=0.5, y=0.5, dx=0, dy=0))
-    assert tracker.feed(_event(pygame.FINGERDOWN, finger_id=2, touch_id=1, x=0.6, y=0.6,
-                               dx=0, dy=0)) == []
+    assert (
+        tracker.feed(_event(pygame.FINGERDOWN, finger_id=2, touch_id=1, x=0.6, y=0.6, dx=0, dy=0))
+        == []
+    )
     pygame.quit()
 
 
@@ -107,11 +121,17 @@ def test_keys_map_to_commands():
 
     def key(k, mod=0):
         return table_input.key_action(_event(pygame.KEYDOWN, key=k, mod=mod))
+
     assert key(pygame.K_RIGHT) == "select_next" and key(pygame.K_LEFT) == "select_prev"
     assert key(pygame.K_UP) == "end_left" and key(pygame.K_DOWN) == "end_right"
     assert key(pygame.K_RETURN) == "confirm" and key(pygame.K_ESCAPE) == "cancel"
     assert key(pygame.K_z, pygame.KMOD_CTRL) == "undo"
     assert key(pygame.K_z, pygame.KMOD_CTRL | pygame.KMOD_SHIFT) == "redo"
     assert [key(k) for k in (pygame.K_h, pygame.K_u, pygame.K_y, pygame.K_r, pygame.K_l)] == [
-        "hint", "undo", "redo", "rules", "log"]
+        "hint",
+        "undo",
+        "redo",
+        "rules",
+        "log",
+    ]
     pygame.quit()

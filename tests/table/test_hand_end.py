@@ -57,7 +57,10 @@ def test_the_last_tile_lands_on_the_finished_board_and_the_next_deal_waits_for_c
     app = TableApp(conn, Settings(lang="en", speed="slow"), size=(1280, 800), save_settings=False)
     app.open_window()
     tile = _play_last_tile(app, conn)
-    assert conn.match.seat_view(1)["last_hand"] is not None and conn.match.seat_view(1)["last_hand"]["result"] == "domino"
+    assert (
+        conn.match.seat_view(1)["last_hand"] is not None
+        and conn.match.seat_view(1)["last_hand"]["result"] == "domino"
+    )
     # The server deals the next hand at once; the client must not show it yet.
     conn.match.apply(deal_event(random.Random(1)))
     conn.version += 1
@@ -67,14 +70,16 @@ def test_the_last_tile_lands_on_the_finished_board_and_the_next_deal_waits_for_c
     assert tile in app.flights, "the last tile flies to its place"
     assert not any(h.action[0] in ("tile", "accept") for h in app.hits), "nothing private"
     board = finished_view(app.newest.view)
-    assert [i["tile"] for i in board["line"]] == [i["tile"] for i in conn.match.seat_view(1)["last_hand"]["line"]]
+    assert [i["tile"] for i in board["line"]] == [
+        i["tile"] for i in conn.match.seat_view(1)["last_hand"]["line"]
+    ]
     time.sleep(0.35)
     app.tick([])
     assert app.decide().kind == "landing", "the finished board stays about a second"
     assert ivory_pixels(app.screen_surface) > 0, "the finished line is drawn"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pygame.image.save(app.screen_surface, str(ARTIFACTS / "landing.png"))
-    tap(app, "skip_landing")                       # a tap skips the wait
+    tap(app, "skip_landing")  # a tap skips the wait
     assert app.tick([]).kind == "reveal"
     assert not any(h.action[0] == "accept" for h in app.hits)
     tap(app, "continue")
@@ -83,7 +88,7 @@ def test_the_last_tile_lands_on_the_finished_board_and_the_next_deal_waits_for_c
 
 def test_the_landing_ends_by_itself_after_about_a_second():
     m = match_where(_about_to_win)
-    app, conn = app_for(m, [1])          # speed "instant": no flight, the hold remains
+    app, conn = app_for(m, [1])  # speed "instant": no flight, the hold remains
     _play_last_tile(app, conn)
     assert app.tick([]).kind == "landing"
     assert app.finale.hold == pytest.approx(1.0)
@@ -114,21 +119,34 @@ def test_ends_before_the_last_tile_agree_with_the_engines_dekabes_verdict():
 
 def test_the_why_line_names_the_ends_and_the_engines_verdict():
     app, conn = app_for(match_where(lambda m: m.phase == "accept"), [1])
-    last = {"result": "domino", "dekabes": True, "line": [
-        {"tile": "4-5", "a": 4, "b": 5, "seat": 1}, {"tile": "5-6", "a": 5, "b": 6, "seat": 2}],
-        "turns": [{"seat": 1, "type": "play", "tile": "4-5", "end": None},
-                  {"seat": 2, "type": "play", "tile": "5-6", "end": "right"}]}
+    last = {
+        "result": "domino",
+        "dekabes": True,
+        "line": [
+            {"tile": "4-5", "a": 4, "b": 5, "seat": 1},
+            {"tile": "5-6", "a": 5, "b": 6, "seat": 2},
+        ],
+        "turns": [
+            {"seat": 1, "type": "play", "tile": "4-5", "end": None},
+            {"seat": 2, "type": "play", "tile": "5-6", "end": "right"},
+        ],
+    }
     assert why_line(app, last) == ("5-6 fitted both ends (4 and 5): Dékabès, double points.")
     assert "no Dékabès" in why_line(app, dict(last, dekabes=False))
     assert why_line(app, dict(last, result="block")) is None
 
 
 def test_a_forced_pass_is_told_to_the_player_and_marked():
-    m = match_where(lambda m: m.phase == "play" and m.to_act == 1 and
-                    [e["type"] for e in m.legal_events(1)] == ["pass"])
+    m = match_where(
+        lambda m: (
+            m.phase == "play"
+            and m.to_act == 1
+            and [e["type"] for e in m.legal_events(1)] == ["pass"]
+        )
+    )
     app, conn = app_for(m, [1])
     assert app.tick([]).kind == "table"
-    conn.act(1, "pass")                            # what the server does for the seat
+    conn.act(1, "pass")  # what the server does for the seat
     app.tick([])
     assert any(t.text == "No tile fits: you pass." for t in app.toasts)
     assert 1 in app.pass_flash
@@ -137,8 +155,15 @@ def test_a_forced_pass_is_told_to_the_player_and_marked():
 def test_a_redeal_is_announced():
     doubles = ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"]
     rest = [t for t in (f"{a}-{b}" for a in range(7) for b in range(a, 7)) if t not in doubles]
-    m = Match.from_events([start(ALL_HUMAN), {"type": "deal", "hands": {
-        "1": doubles, "2": rest[0:7], "3": rest[7:14], "4": rest[14:21]}}])
+    m = Match.from_events(
+        [
+            start(ALL_HUMAN),
+            {
+                "type": "deal",
+                "hands": {"1": doubles, "2": rest[0:7], "3": rest[7:14], "4": rest[14:21]},
+            },
+        ]
+    )
     app, conn = app_for(m, [1])
     tap(app, "claim_redeal", 1)
     conn.match.apply(deal_event(random.Random(4)))
@@ -149,13 +174,21 @@ def test_a_redeal_is_announced():
 
 
 def test_an_illegal_tap_is_explained_once():
-    m = match_where(lambda m: m.phase == "play" and m.to_act == 1 and any(
-        t not in {e.get("tile") for e in m.legal_events(1)} for t in m.seat_view(1)["hand"]))
+    m = match_where(
+        lambda m: (
+            m.phase == "play"
+            and m.to_act == 1
+            and any(
+                t not in {e.get("tile") for e in m.legal_events(1)} for t in m.seat_view(1)["hand"]
+            )
+        )
+    )
     app, conn = app_for(m, [1])
     legal = app.legal_plays(1)
     tile = next(t for t in app.view_of(1)["hand"] if t not in legal)
     tap(app, "tile", tile)
     from clients.table.render import guidance
+
     assert guidance(app, app.view_of(1), 1) == f"{tile} does not fit an open end."
     assert not any(tile in t.text for t in app.toasts), "said once, not twice"
 
@@ -169,8 +202,10 @@ def test_the_log_is_grouped_by_match_and_hand_with_each_result():
         m.apply(event)
         events.append(event)
     app, conn = app_for(m, [1])
-    app.log_events = [{"seq": i + 1, "type": e["type"], "seat": e.get("seat"), "event": e}
-                      for i, e in enumerate(events)]
+    app.log_events = [
+        {"seq": i + 1, "type": e["type"], "seat": e.get("seat"), "event": e}
+        for i, e in enumerate(events)
+    ]
     lines = log_lines(app)
     hands = [line for line in lines if line.startswith("§ Hand ")]
     results = [line for line in lines if line.startswith("§ Result: ")]
@@ -201,7 +236,8 @@ def test_an_idle_window_draws_nothing_until_something_changes():
     app.toast("hello")
     app.tick([], force=False)
     assert len(app.frame_ms) == drawn + 1, "a change is drawn"
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(1, 1),
-                                         buttons=(0, 0, 0)))
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(1, 1), buttons=(0, 0, 0))
+    )
     app.tick(force=False)
     assert len(app.frame_ms) == drawn + 2, "input is drawn"

@@ -11,15 +11,25 @@ import string
 
 import pytest
 
-from clients.table.i18n import (LANGUAGES, MESSAGES, Translator, detect_language, next_language,
-                                plural_category)
+from clients.table.i18n import (
+    LANGUAGES,
+    MESSAGES,
+    Translator,
+    detect_language,
+    next_language,
+    plural_category,
+)
 from clients.table.i18n.catalog import PLURAL_CATEGORIES
 from clients.table.i18n.rules import RULES
 from engine import REJECTION_CODES
 
 # The plural forms each language needs (CLDR categories for integers).
-NEEDED_FORMS = {"en": {"one", "other"}, "es": {"one", "other"}, "ru": {"one", "few", "many"},
-                "ms": {"other"}}
+NEEDED_FORMS = {
+    "en": {"one", "other"},
+    "es": {"one", "other"},
+    "ru": {"one", "few", "many"},
+    "ms": {"other"},
+}
 CLDR_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
 COUNTED = sorted(k for k, v in MESSAGES.items() if isinstance(v.get("en"), dict))
 PLAIN = sorted(k for k, v in MESSAGES.items() if not isinstance(v.get("en"), dict))
@@ -88,12 +98,13 @@ def test_every_translation_uses_the_same_fields_as_english(msg_id):
     for lang in LANGUAGES:
         value = entry.get(lang)
         if value is None:
-            continue        # reported by the completeness test
+            continue  # reported by the completeness test
         forms = value.items() if isinstance(value, dict) else [("-", value)]
         for form, text in forms:
             got = _fields(text)
-            assert got == english, (f"{msg_id}/{lang}/{form}: fields {sorted(got)} "
-                                    f"!= English {sorted(english)}")
+            assert got == english, (
+                f"{msg_id}/{lang}/{form}: fields {sorted(got)} != English {sorted(english)}"
+            )
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -108,19 +119,36 @@ def test_every_message_formats_cleanly(lang):
 
 
 # ---------------------------------------------------------------------------- plurals
-@pytest.mark.parametrize("n, text", [(1, "1 кость"), (2, "2 кости"), (3, "3 кости"),
-                                     (4, "4 кости"), (5, "5 костей"), (0, "0 костей"),
-                                     (11, "11 костей"), (12, "12 костей"), (14, "14 костей"),
-                                     (21, "21 кость"), (22, "22 кости"), (25, "25 костей"),
-                                     (101, "101 кость"), (111, "111 костей"),
-                                     (112, "112 костей"), (122, "122 кости")])
+@pytest.mark.parametrize(
+    "n, text",
+    [
+        (1, "1 кость"),
+        (2, "2 кости"),
+        (3, "3 кости"),
+        (4, "4 кости"),
+        (5, "5 костей"),
+        (0, "0 костей"),
+        (11, "11 костей"),
+        (12, "12 костей"),
+        (14, "14 костей"),
+        (21, "21 кость"),
+        (22, "22 кости"),
+        (25, "25 костей"),
+        (101, "101 кость"),
+        (111, "111 костей"),
+        (112, "112 костей"),
+        (122, "122 кости"),
+    ],
+)
 def test_russian_tile_counts(n, text):
     assert Translator("ru").t("tiles.count", n=n) == text
     assert Translator("ru").count("tiles.count", n) == text
 
 
-@pytest.mark.parametrize("n, text", [(1, "1 дубль"), (3, "3 дубля"), (5, "5 дублей"),
-                                     (21, "21 дубль"), (13, "13 дублей")])
+@pytest.mark.parametrize(
+    "n, text",
+    [(1, "1 дубль"), (3, "3 дубля"), (5, "5 дублей"), (21, "21 дубль"), (13, "13 дублей")],
+)
 def test_russian_double_counts(n, text):
     assert Translator("ru").t("doubles.count", n=n) == text
 
@@ -150,25 +178,28 @@ def test_plural_category_only_names_forms_the_catalog_has(lang):
 
 
 # ---------------------------------------------------------------------------- languages
-@pytest.mark.parametrize("env, lang", [
-    ({"LANG": "ru_RU.UTF-8"}, "ru"),
-    ({"LANG": "ms_MY"}, "ms"),
-    ({"LANG": "ms_MY.UTF-8"}, "ms"),
-    ({"LANG": "es_ES.UTF-8"}, "es"),
-    ({"LANG": "es_419"}, "es"),
-    ({"LANG": "en_GB.UTF-8"}, "en"),
-    ({"LANG": "de_DE"}, "en"),
-    ({"LANG": "de_DE.UTF-8"}, "en"),
-    ({"LANG": "C"}, "en"),
-    ({}, "en"),
-    ({"LANG": ""}, "en"),
-    ({"LANG": "ru-RU"}, "ru"),
-    ({"LANGUAGE": "de:ru:en"}, "ru"),            # a LANGUAGE list: the first supported one
-    ({"LC_ALL": "es_MX.UTF-8", "LANG": "ru_RU.UTF-8"}, "es"),    # LC_ALL wins over LANG
-    ({"LC_MESSAGES": "ms_MY", "LANG": "ru_RU"}, "ms"),
-    ({"LC_ALL": "", "LANG": "ru_RU.UTF-8"}, "ru"),               # empty values are skipped
-    ({"LANG": "de_DE", "LANGUAGE": "es"}, "es"),                 # unsupported LANG: keep looking
-])
+@pytest.mark.parametrize(
+    "env, lang",
+    [
+        ({"LANG": "ru_RU.UTF-8"}, "ru"),
+        ({"LANG": "ms_MY"}, "ms"),
+        ({"LANG": "ms_MY.UTF-8"}, "ms"),
+        ({"LANG": "es_ES.UTF-8"}, "es"),
+        ({"LANG": "es_419"}, "es"),
+        ({"LANG": "en_GB.UTF-8"}, "en"),
+        ({"LANG": "de_DE"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "C"}, "en"),
+        ({}, "en"),
+        ({"LANG": ""}, "en"),
+        ({"LANG": "ru-RU"}, "ru"),
+        ({"LANGUAGE": "de:ru:en"}, "ru"),  # a LANGUAGE list: the first supported one
+        ({"LC_ALL": "es_MX.UTF-8", "LANG": "ru_RU.UTF-8"}, "es"),  # LC_ALL wins over LANG
+        ({"LC_MESSAGES": "ms_MY", "LANG": "ru_RU"}, "ms"),
+        ({"LC_ALL": "", "LANG": "ru_RU.UTF-8"}, "ru"),  # empty values are skipped
+        ({"LANG": "de_DE", "LANGUAGE": "es"}, "es"),  # unsupported LANG: keep looking
+    ],
+)
 def test_detect_language_from_the_environment(env, lang):
     assert detect_language(env) == lang
 
@@ -208,8 +239,10 @@ def test_every_engine_rejection_code_has_a_message(code):
 def test_error_texts_for_known_and_unknown_codes(lang):
     tr = Translator(lang)
     assert tr.error("not_your_turn") == MESSAGES["err.not_your_turn"][lang]
-    assert tr.error("tile_does_not_fit", "tile 3-4 does not fit") == \
-        MESSAGES["err.tile_does_not_fit"][lang]
+    assert (
+        tr.error("tile_does_not_fit", "tile 3-4 does not fit")
+        == MESSAGES["err.tile_does_not_fit"][lang]
+    )
     unknown = tr.error("brand_new_code", "the server says no")
     assert unknown == MESSAGES["err.generic"][lang].format(message="the server says no")
     assert "the server says no" in unknown
@@ -228,8 +261,9 @@ def test_rules_exist_in_four_languages_with_the_same_structure():
     assert len({len(s) for s in shape.values()}) == 1, f"section counts differ: {shape}"
     assert len(RULES["en"]) >= 8, "sections 1-8 of RULES.md"
     assert all(s == shape["en"] for s in shape.values()), f"paragraph counts differ: {shape}"
-    bullets = {lang: [sum(p.startswith("• ") for p in ps) for _, ps in RULES[lang]]
-               for lang in LANGUAGES}
+    bullets = {
+        lang: [sum(p.startswith("• ") for p in ps) for _, ps in RULES[lang]] for lang in LANGUAGES
+    }
     assert all(b == bullets["en"] for b in bullets.values()), bullets
 
 
@@ -240,7 +274,7 @@ def test_rules_sections_are_non_empty(lang):
         assert paragraphs, f"{lang}: section {heading!r} has no paragraph"
         for paragraph in paragraphs:
             assert isinstance(paragraph, str) and len(paragraph.strip()) >= 10, (lang, heading)
-        if number <= 8:      # the numbered sections of RULES.md, in order
+        if number <= 8:  # the numbered sections of RULES.md, in order
             assert heading.startswith(f"{number}. "), (lang, heading)
     assert len(_text(lang)) > 3000, f"{lang}: too short to be the full rules"
 

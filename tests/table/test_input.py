@@ -34,23 +34,32 @@ def tracker():
 
 # ---------------------------------------------------------------------------- event builders
 def mouse_down(pos, button=1, **extra):
-    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button,
-                              touch=extra.pop("touch", False), **extra)
+    return pygame.event.Event(
+        pygame.MOUSEBUTTONDOWN, pos=pos, button=button, touch=extra.pop("touch", False), **extra
+    )
 
 
 def mouse_up(pos, button=1, **extra):
-    return pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button,
-                              touch=extra.pop("touch", False), **extra)
+    return pygame.event.Event(
+        pygame.MOUSEBUTTONUP, pos=pos, button=button, touch=extra.pop("touch", False), **extra
+    )
 
 
 def mouse_move(pos, rel=(0, 0), buttons=(1, 0, 0), **extra):
-    return pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=rel, buttons=buttons,
-                              touch=extra.pop("touch", False), **extra)
+    return pygame.event.Event(
+        pygame.MOUSEMOTION,
+        pos=pos,
+        rel=rel,
+        buttons=buttons,
+        touch=extra.pop("touch", False),
+        **extra,
+    )
 
 
 def finger(kind, finger_id, x, y, dx=0.0, dy=0.0):
-    return pygame.event.Event(kind, touch_id=1, finger_id=finger_id, x=x, y=y, dx=dx, dy=dy,
-                              pressure=1.0)
+    return pygame.event.Event(
+        kind, touch_id=1, finger_id=finger_id, x=x, y=y, dx=dx, dy=dy, pressure=1.0
+    )
 
 
 def px(x, y):
@@ -72,8 +81,11 @@ def presses(pointers):
 def synthesised_mouse_of_a_tap(pos, how):
     """What SDL adds for a finger tap: mouse motion, down and up marked as touch."""
     mark = {"touch": True} if how == "touch" else {"touch": False, "which": -1}
-    return (mouse_move(pos, buttons=(0, 0, 0), **mark), mouse_down(pos, **mark),
-            mouse_up(pos, **mark))
+    return (
+        mouse_move(pos, buttons=(0, 0, 0), **mark),
+        mouse_down(pos, **mark),
+        mouse_up(pos, **mark),
+    )
 
 
 # ---------------------------------------------------------------------------- pygame-ce
@@ -85,17 +97,24 @@ def test_pygame_is_pygame_ce():
 def test_a_mouse_click_is_a_tap(tracker):
     got = feed_all(tracker, [mouse_down((100, 120)), mouse_up((100, 120))])
     assert [(p.kind, p.source, p.pos, p.dragging) for p in got] == [
-        ("down", "mouse", (100, 120), False), ("up", "mouse", (100, 120), False)]
+        ("down", "mouse", (100, 120), False),
+        ("up", "mouse", (100, 120), False),
+    ]
     assert got[1].start == (100, 120)
     assert tracker.active is None
 
 
 def test_a_small_wobble_is_still_a_tap(tracker):
-    small = DRAG_THRESHOLD - 2           # well inside the threshold, diagonally too
-    got = feed_all(tracker, [mouse_down((200, 200)),
-                             mouse_move((200 + small // 2, 200 + small // 2)),
-                             mouse_move((200 + small, 200)),
-                             mouse_up((200 + small, 200))])
+    small = DRAG_THRESHOLD - 2  # well inside the threshold, diagonally too
+    got = feed_all(
+        tracker,
+        [
+            mouse_down((200, 200)),
+            mouse_move((200 + small // 2, 200 + small // 2)),
+            mouse_move((200 + small, 200)),
+            mouse_up((200 + small, 200)),
+        ],
+    )
     assert [p.kind for p in got] == ["down", "move", "move", "up"]
     assert not any(p.dragging for p in got)
     assert got[-1].pos == (200 + small, 200) and got[-1].start == (200, 200)
@@ -103,8 +122,15 @@ def test_a_small_wobble_is_still_a_tap(tracker):
 
 def test_a_move_beyond_the_threshold_is_a_drag(tracker):
     far = DRAG_THRESHOLD + 8
-    got = feed_all(tracker, [mouse_down((50, 60)), mouse_move((50 + far, 60)),
-                             mouse_move((50 + 2 * far, 60 + far)), mouse_up((50 + 2 * far, 60 + far))])
+    got = feed_all(
+        tracker,
+        [
+            mouse_down((50, 60)),
+            mouse_move((50 + far, 60)),
+            mouse_move((50 + 2 * far, 60 + far)),
+            mouse_up((50 + 2 * far, 60 + far)),
+        ],
+    )
     assert [p.kind for p in got] == ["down", "move", "move", "up"]
     assert [p.dragging for p in got[1:]] == [True, True, True]
     assert got[-1].start == (50, 60) and got[-1].pos == (50 + 2 * far, 60 + far)
@@ -112,8 +138,15 @@ def test_a_move_beyond_the_threshold_is_a_drag(tracker):
 
 def test_a_drag_stays_a_drag_when_it_comes_back(tracker):
     far = DRAG_THRESHOLD * 3
-    got = feed_all(tracker, [mouse_down((300, 300)), mouse_move((300, 300 + far)),
-                             mouse_move((301, 300)), mouse_up((300, 300))])
+    got = feed_all(
+        tracker,
+        [
+            mouse_down((300, 300)),
+            mouse_move((300, 300 + far)),
+            mouse_move((301, 300)),
+            mouse_up((300, 300)),
+        ],
+    )
     assert got[-1].kind == "up" and got[-1].dragging, "released on its start, still a drag"
 
 
@@ -139,8 +172,7 @@ def test_other_mouse_buttons_do_not_press(tracker):
 
 
 def test_the_wheel_scrolls(tracker):
-    got = tracker.feed(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False,
-                                          touch=False))
+    got = tracker.feed(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False, touch=False))
     assert [(p.kind, p.dy) for p in got] == [("wheel", 2)]
     up = tracker.feed(mouse_down((7, 7), button=4))
     down = tracker.feed(mouse_down((7, 7), button=5))
@@ -157,10 +189,13 @@ def test_cancel_drops_the_press(tracker):
 
 # ---------------------------------------------------------------------------- fingers
 def test_a_finger_tap_is_a_tap_in_window_pixels(tracker):
-    got = feed_all(tracker, [finger(pygame.FINGERDOWN, 7, 0.25, 0.5),
-                             finger(pygame.FINGERUP, 7, 0.25, 0.5)])
+    got = feed_all(
+        tracker, [finger(pygame.FINGERDOWN, 7, 0.25, 0.5), finger(pygame.FINGERUP, 7, 0.25, 0.5)]
+    )
     assert [(p.kind, p.source, p.pos, p.dragging) for p in got] == [
-        ("down", "touch", px(0.25, 0.5), False), ("up", "touch", px(0.25, 0.5), False)]
+        ("down", "touch", px(0.25, 0.5), False),
+        ("up", "touch", px(0.25, 0.5), False),
+    ]
 
 
 @pytest.mark.parametrize("how", ["touch", "which"])
@@ -169,9 +204,11 @@ def test_a_finger_tap_counts_once_with_the_synthesised_mouse_events(tracker, how
     x, y = 0.4, 0.3
     move, down, up = synthesised_mouse_of_a_tap(px(x, y), how)
     fdown, fup = finger(pygame.FINGERDOWN, 1, x, y), finger(pygame.FINGERUP, 1, x, y)
-    events = {"mouse_after": [fdown, move, down, fup, up],
-              "mouse_interleaved": [fdown, move, down, up, fup],
-              "mouse_first": [move, down, fdown, up, fup]}[order]
+    events = {
+        "mouse_after": [fdown, move, down, fup, up],
+        "mouse_interleaved": [fdown, move, down, up, fup],
+        "mouse_first": [move, down, fdown, up, fup],
+    }[order]
     got = feed_all(tracker, events)
     assert presses(got) == [("down", "touch"), ("up", "touch")], got
     assert not any(p.source == "mouse" for p in got), "the synthesised mouse is dropped"
@@ -185,8 +222,16 @@ def test_many_finger_taps_count_once_each(tracker, how):
     for i in range(5):
         x, y = 0.1 + 0.15 * i, 0.6
         move, down, up = synthesised_mouse_of_a_tap(px(x, y), how)
-        got = feed_all(tracker, [finger(pygame.FINGERDOWN, 10 + i, x, y), move, down,
-                                 finger(pygame.FINGERUP, 10 + i, x, y), up])
+        got = feed_all(
+            tracker,
+            [
+                finger(pygame.FINGERDOWN, 10 + i, x, y),
+                move,
+                down,
+                finger(pygame.FINGERUP, 10 + i, x, y),
+                up,
+            ],
+        )
         taps += sum(1 for p in got if p.kind == "up" and not p.dragging)
         assert sum(1 for p in got if p.kind == "down") == 1
     assert taps == 5
@@ -196,14 +241,18 @@ def test_a_finger_drag_is_a_drag(tracker):
     x0, y0 = 0.5, 0.5
     step = (DRAG_THRESHOLD + 10) / SIZE[0]
     move_mark = {"touch": True}
-    got = feed_all(tracker, [
-        finger(pygame.FINGERDOWN, 3, x0, y0),
-        mouse_down(px(x0, y0), **move_mark),
-        finger(pygame.FINGERMOTION, 3, x0 + step, y0, dx=step),
-        mouse_move(px(x0 + step, y0), **move_mark),
-        finger(pygame.FINGERMOTION, 3, x0 + 2 * step, y0, dx=step),
-        finger(pygame.FINGERUP, 3, x0 + 2 * step, y0),
-        mouse_up(px(x0 + 2 * step, y0), **move_mark)])
+    got = feed_all(
+        tracker,
+        [
+            finger(pygame.FINGERDOWN, 3, x0, y0),
+            mouse_down(px(x0, y0), **move_mark),
+            finger(pygame.FINGERMOTION, 3, x0 + step, y0, dx=step),
+            mouse_move(px(x0 + step, y0), **move_mark),
+            finger(pygame.FINGERMOTION, 3, x0 + 2 * step, y0, dx=step),
+            finger(pygame.FINGERUP, 3, x0 + 2 * step, y0),
+            mouse_up(px(x0 + 2 * step, y0), **move_mark),
+        ],
+    )
     assert [p.kind for p in got] == ["down", "move", "move", "up"]
     assert all(p.source == "touch" for p in got)
     assert got[-1].dragging and got[-1].start == px(x0, y0)
@@ -220,8 +269,9 @@ def test_a_second_finger_is_ignored_while_the_first_is_down(tracker):
     got = tracker.feed(finger(pygame.FINGERUP, 1, 0.2, 0.2))
     assert [(p.kind, p.pos, p.dragging) for p in got] == [("up", px(0.2, 0.2), False)]
     # Once the first finger has lifted, a new finger acts again.
-    got = feed_all(tracker, [finger(pygame.FINGERDOWN, 2, 0.6, 0.6),
-                             finger(pygame.FINGERUP, 2, 0.6, 0.6)])
+    got = feed_all(
+        tracker, [finger(pygame.FINGERDOWN, 2, 0.6, 0.6), finger(pygame.FINGERUP, 2, 0.6, 0.6)]
+    )
     assert presses(got) == [("down", "touch"), ("up", "touch")]
 
 
@@ -247,7 +297,7 @@ def test_finger_positions_follow_the_window_size():
     tracker = PointerTracker(lambda: tuple(size))
     first = tracker.feed(finger(pygame.FINGERDOWN, 1, 0.5, 0.5))
     tracker.feed(finger(pygame.FINGERUP, 1, 0.5, 0.5))
-    size[:] = [1600, 900]                      # the window was resized
+    size[:] = [1600, 900]  # the window was resized
     second = tracker.feed(finger(pygame.FINGERDOWN, 1, 0.5, 0.5))
     assert first[0].pos == (400, 300) and second[0].pos == (800, 450)
 
@@ -262,8 +312,11 @@ def test_synthesised_events_are_recognised():
 
 
 def test_unrelated_events_produce_nothing(tracker):
-    for event in (pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0),
-                  pygame.event.Event(pygame.USEREVENT), pygame.event.Event(pygame.ACTIVEEVENT)):
+    for event in (
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0),
+        pygame.event.Event(pygame.USEREVENT),
+        pygame.event.Event(pygame.ACTIVEEVENT),
+    ):
         assert tracker.feed(event) == []
 
 
@@ -286,9 +339,19 @@ def test_the_documented_key_map():
     assert KEYS[pygame.K_UP] == "end_left" and KEYS[pygame.K_DOWN] == "end_right"
     assert KEYS[pygame.K_RETURN] == "confirm" and KEYS[pygame.K_KP_ENTER] == "confirm"
     assert KEYS[pygame.K_ESCAPE] == "cancel"
-    assert [KEYS[k] for k in (pygame.K_h, pygame.K_u, pygame.K_y, pygame.K_r, pygame.K_l,
-                              pygame.K_g, pygame.K_m, pygame.K_s)] == [
-        "hint", "undo", "redo", "rules", "log", "language", "sound", "speed"]
+    assert [
+        KEYS[k]
+        for k in (
+            pygame.K_h,
+            pygame.K_u,
+            pygame.K_y,
+            pygame.K_r,
+            pygame.K_l,
+            pygame.K_g,
+            pygame.K_m,
+            pygame.K_s,
+        )
+    ] == ["hint", "undo", "redo", "rules", "log", "language", "sound", "speed"]
     assert KEYS[pygame.K_F1] == "rules" and KEYS[pygame.K_F2] == "log"
 
 

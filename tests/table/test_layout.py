@@ -16,14 +16,35 @@ import random
 import pytest
 from pygame import Rect
 
-from clients.table.layout import (MIN_TOUCH, POSITIONS, LineLayout, layout_hand, layout_line,
-                                  layout_table, seat_at, seat_position, touch_rect)
+from clients.table.layout import (
+    MIN_TOUCH,
+    POSITIONS,
+    LineLayout,
+    layout_hand,
+    layout_line,
+    layout_table,
+    seat_at,
+    seat_position,
+    touch_rect,
+)
 from engine import Match
 from tests.engine.helpers import self_play
 
-N_BUTTONS = 10      # the toolbar of the table client (render.BUTTONS)
-WINDOWS = [(480, 360), (540, 400), (640, 480), (800, 600), (1024, 768), (1280, 720),
-           (1280, 800), (1366, 768), (1600, 900), (1920, 1080), (480, 1080), (1920, 360)]
+N_BUTTONS = 10  # the toolbar of the table client (render.BUTTONS)
+WINDOWS = [
+    (480, 360),
+    (540, 400),
+    (640, 480),
+    (800, 600),
+    (1024, 768),
+    (1280, 720),
+    (1280, 800),
+    (1366, 768),
+    (1600, 900),
+    (1920, 1080),
+    (480, 1080),
+    (1920, 360),
+]
 
 
 # ---------------------------------------------------------------------------- lines
@@ -36,7 +57,7 @@ def _check_chain(line: list[dict]) -> list[dict]:
     return line
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _played_lines() -> dict[int, tuple]:
     """One line of every length a hand reaches, folded from random legal self-play."""
     found: dict[int, list[dict]] = {}
@@ -76,8 +97,10 @@ def _euler_line(seed: int) -> list[dict]:
             stack.append(tile[1] if tile[0] == v else tile[0])
         else:
             walk.append(stack.pop())
-    line = [{"tile": f"{min(a, b)}-{max(a, b)}", "a": a, "b": b, "seat": 1 + i % 4}
-            for i, (a, b) in enumerate(zip(walk, walk[1:]))]
+    line = [
+        {"tile": f"{min(a, b)}-{max(a, b)}", "a": a, "b": b, "seat": 1 + i % 4}
+        for i, (a, b) in enumerate(zip(walk, walk[1:]))
+    ]
     assert len(line) == 28
     return _check_chain(line)
 
@@ -136,16 +159,19 @@ def _check_line(line: list[dict], placed: LineLayout, area: Rect, label) -> None
     for i, (prev, nxt) in enumerate(zip(placed.tiles, placed.tiles[1:])):
         shared = line[i]["b"]
         assert _join_number(prev, True) == shared == _join_number(nxt, False), (label, i)
-        if prev.forward == nxt.forward:       # same row: the next tile follows on its side
+        if prev.forward == nxt.forward:  # same row: the next tile follows on its side
             assert abs(prev.rect.centery - nxt.rect.centery) <= 1, (label, i)
             if prev.forward:
                 assert prev.rect.right <= nxt.rect.left, (label, i)
             else:
                 assert nxt.rect.right <= prev.rect.left, (label, i)
-            gap = (nxt.rect.left - prev.rect.right) if prev.forward else \
-                (prev.rect.left - nxt.rect.right)
+            gap = (
+                (nxt.rect.left - prev.rect.right)
+                if prev.forward
+                else (prev.rect.left - nxt.rect.right)
+            )
             assert gap <= u, (label, i, "neighbours drawn too far apart to read as joined")
-        else:                                  # the snake turns down at the same edge
+        else:  # the snake turns down at the same edge
             assert nxt.rect.top > prev.rect.bottom - u, (label, i)
             if prev.forward:
                 assert abs(prev.rect.right - nxt.rect.right) <= 1, (label, i)
@@ -156,11 +182,17 @@ def _check_line(line: list[dict], placed: LineLayout, area: Rect, label) -> None
         first, last = placed.tiles[0], placed.tiles[-1]
         left, right = placed.targets["left"], placed.targets["right"]
         if abs(left.rect.centery - first.rect.centery) <= 1:
-            assert (left.rect.right <= first.rect.left) if first.forward else \
-                (left.rect.left >= first.rect.right), label
+            assert (
+                (left.rect.right <= first.rect.left)
+                if first.forward
+                else (left.rect.left >= first.rect.right)
+            ), label
         if abs(right.rect.centery - last.rect.centery) <= 1:
-            assert (right.rect.left >= last.rect.right) if last.forward else \
-                (right.rect.right <= last.rect.left), label
+            assert (
+                (right.rect.left >= last.rect.right)
+                if last.forward
+                else (right.rect.right <= last.rect.left)
+            ), label
 
 
 # ---------------------------------------------------------------------------- seats
@@ -194,8 +226,9 @@ def test_the_test_lines_are_legal_chains():
     lines = _lines()
     assert [len(line) for line in lines] == list(range(29))
     assert any(item["a"] == item["b"] for line in lines for item in line), "doubles included"
-    assert {item["tile"] for item in lines[28]} == {f"{a}-{b}" for a in range(7)
-                                                    for b in range(a, 7)}
+    assert {item["tile"] for item in lines[28]} == {
+        f"{a}-{b}" for a in range(7) for b in range(a, 7)
+    }
 
 
 @pytest.mark.parametrize("size", WINDOWS, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -231,8 +264,10 @@ def test_lines_fit_odd_areas(size):
 
 def test_a_bigger_board_never_gets_smaller_tiles():
     for line in _lines()[::4]:
-        units = [layout_line(line, _board(size)).unit
-                 for size in [(640, 480), (800, 600), (1280, 800), (1920, 1080)]]
+        units = [
+            layout_line(line, _board(size)).unit
+            for size in [(640, 480), (800, 600), (1280, 800), (1920, 1080)]
+        ]
         assert units == sorted(units), (len(line), units)
 
 
@@ -240,7 +275,7 @@ def test_a_short_line_is_centred_and_big():
     board = _board((1280, 800))
     line = _lines()[3]
     placed = layout_line(line, board)
-    assert placed.rows == 1 and placed.unit == 36       # max_unit on a roomy board
+    assert placed.rows == 1 and placed.unit == 36  # max_unit on a roomy board
     rects = [p.rect for p in placed.tiles] + [t.rect for t in placed.targets.values()]
     block = rects[0].unionall(rects[1:])
     assert abs(block.centerx - board.centerx) <= 1 and abs(block.centery - board.centery) <= 1
@@ -268,7 +303,9 @@ def test_end_targets_are_touchable_on_a_crowded_small_board():
 
 
 # ---------------------------------------------------------------------------- the table
-@pytest.mark.parametrize("size", WINDOWS + [(320, 240), (2560, 1440)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    "size", WINDOWS + [(320, 240), (2560, 1440)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
 def test_toolbar_buttons_are_big_enough_inside_and_apart(size):
     for n in (1, 4, 8, N_BUTTONS, 12):
         layout = layout_table(*size, n)
@@ -292,8 +329,14 @@ def test_no_buttons_no_toolbar():
 def test_the_main_regions_fill_the_window_without_overlapping(size):
     layout = layout_table(*size, N_BUTTONS)
     window = Rect(0, 0, *size)
-    regions = {"topbar": layout.topbar, "board": layout.board, "message": layout.message,
-               "hand": layout.hand, "toolbar": layout.toolbar, "top seat": layout.seats["top"]}
+    regions = {
+        "topbar": layout.topbar,
+        "board": layout.board,
+        "message": layout.message,
+        "hand": layout.hand,
+        "toolbar": layout.toolbar,
+        "top seat": layout.seats["top"],
+    }
     for name, r in regions.items():
         assert r.w > 0 and r.h > 0 and window.contains(r), (size, name, r)
     for (na, a), (nb, b) in itertools.combinations(regions.items(), 2):
@@ -309,8 +352,11 @@ def test_the_main_regions_fill_the_window_without_overlapping(size):
     assert layout.hand.contains(layout.me_label)
 
 
-@pytest.mark.parametrize("size", [s for s in WINDOWS if s[1] >= 420] + [(1280, 400), (1920, 380)],
-                         ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    "size",
+    [s for s in WINDOWS if s[1] >= 420] + [(1280, 400), (1920, 380)],
+    ids=lambda s: f"{s[0]}x{s[1]}",
+)
 def test_seat_boxes_do_not_cover_each_other_or_the_message(size):
     layout = layout_table(*size, N_BUTTONS)
     boxes = dict(layout.seats, message=layout.message)
@@ -339,7 +385,7 @@ def test_hand_tiles_in_the_table_hand_area(size):
             assert r.h == 2 * r.w, "hand tiles stand upright"
         for a, b in zip(rects, rects[1:]):
             assert not a.colliderect(b)
-            if area.w - 24 >= MIN_TOUCH * count:       # wide enough for 44 px slots
+            if area.w - 24 >= MIN_TOUCH * count:  # wide enough for 44 px slots
                 assert b.x - a.x >= MIN_TOUCH, (size, count, a, b)
         if rects:
             block = rects[0].unionall(rects[1:])
@@ -352,20 +398,29 @@ def test_hand_tiles_in_any_area(width, height):
     area = Rect(11, 23, width, height)
     for count in range(1, 8):
         if width - 24 < 15 * count:
-            continue                  # not even 12 px tiles fit: nothing is promised
+            continue  # not even 12 px tiles fit: nothing is promised
         rects = layout_hand(area, count, lift=14)
         for r in rects:
             assert area.contains(r) and area.contains(r.move(0, -14)), (width, height, count, r)
         for a, b in zip(rects, rects[1:]):
             assert not a.colliderect(b), (width, height, count)
-            if width - 24 >= MIN_TOUCH * count:       # wide enough for 44 px slots
+            if width - 24 >= MIN_TOUCH * count:  # wide enough for 44 px slots
                 assert b.x - a.x >= MIN_TOUCH, (width, height, count, a, b)
 
 
 # ---------------------------------------------------------------------------- touch targets
-@pytest.mark.parametrize("rect", [Rect(10, 10, 8, 8), Rect(0, 0, 7, 3), Rect(5, 5, 100, 10),
-                                  Rect(200, 300, 12, 90), Rect(0, 0, 0, 0), Rect(1, 1, 43, 45),
-                                  Rect(-20, -20, 25, 31)])
+@pytest.mark.parametrize(
+    "rect",
+    [
+        Rect(10, 10, 8, 8),
+        Rect(0, 0, 7, 3),
+        Rect(5, 5, 100, 10),
+        Rect(200, 300, 12, 90),
+        Rect(0, 0, 0, 0),
+        Rect(1, 1, 43, 45),
+        Rect(-20, -20, 25, 31),
+    ],
+)
 def test_touch_rect_grows_small_targets_to_44_px(rect):
     grown = touch_rect(rect)
     assert grown.w >= MIN_TOUCH and grown.h >= MIN_TOUCH

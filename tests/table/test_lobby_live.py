@@ -34,15 +34,17 @@ class LobbyDriver:
         self.closed = False
         pygame.init()
         self.settings = config.load()
-        self.lobby = Lobby(self.settings, lang=lang, size=size, server=url,
-                           start_runner=self._runner)
+        self.lobby = Lobby(
+            self.settings, lang=lang, size=size, server=url, start_runner=self._runner
+        )
         self.shell = Shell(self.settings, size=size, lobby=self.lobby)
         self.shell.open_window()
         self.screen = self.shell.tick([])
 
     def _runner(self, server, token, level):
-        runner = Runner(DekabesClient(server, token),
-                        RunnerOptions(level=level, delay=0, poll_wait=1, seed=3)).start()
+        runner = Runner(
+            DekabesClient(server, token), RunnerOptions(level=level, delay=0, poll_wait=1, seed=3)
+        ).start()
         self.runners.append(runner)
         return _Handle(runner)
 
@@ -57,32 +59,39 @@ class LobbyDriver:
             self.tick()
             if predicate():
                 return self.screen
-        raise AssertionError(f"timed out waiting for {what}; screen {self.screen}, "
-                             f"message {self.lobby.message}, toasts {self.lobby.toasts}")
+        raise AssertionError(
+            f"timed out waiting for {what}; screen {self.screen}, "
+            f"message {self.lobby.message}, toasts {self.lobby.toasts}"
+        )
 
     def hits(self):
         return self.shell.active.hits
 
     def hit(self, *action):
         for hit in reversed(self.hits()):
-            if hit.action[:len(action)] == action:
+            if hit.action[: len(action)] == action:
                 return hit.rect.center
         raise AssertionError(f"nothing to tap for {action}: {[h.action for h in self.hits()]}")
 
     def has_hit(self, *action):
-        return any(h.action[:len(action)] == action for h in self.hits())
+        return any(h.action[: len(action)] == action for h in self.hits())
 
     def tap(self, *action):
         pos = self.hit(*action)
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False))
+        pygame.event.post(
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False)
+        )
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=False))
         self.tick()
 
     def type(self, field, text):
         self.tap("field", field)
         for _ in range(len(self.lobby.fields[field].value)):
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0,
-                                                 unicode="", scancode=0))
+            pygame.event.post(
+                pygame.event.Event(
+                    pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode="", scancode=0
+                )
+            )
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
         self.tick()
 
@@ -138,8 +147,9 @@ def lobby_factory(live_server_url, tmp_path, monkeypatch):
     made = []
 
     def make(url=None, config_dir=None, **options):
-        driver = LobbyDriver(url or live_server_url, config_dir or tmp_path / f"cfg{len(made)}",
-                             **options)
+        driver = LobbyDriver(
+            url or live_server_url, config_dir or tmp_path / f"cfg{len(made)}", **options
+        )
         made.append(driver)
         return driver
 
@@ -171,14 +181,18 @@ def test_register_create_a_table_with_computers_play_go_back_and_reopen(lobby_fa
     assert bots == {f"{name}-greedy"}, bots
     assert drv.runners, "my computer players run while the lobby is open"
     drv.tap("accept", 1)
-    drv.until(lambda: drv.screen.kind in ("table", "opener") and drv.has_hit("button", "lobby"),
-              what="play")
+    drv.until(
+        lambda: drv.screen.kind in ("table", "opener") and drv.has_hit("button", "lobby"),
+        what="play",
+    )
     drv.tap("button", "lobby")
     assert drv.shell.table is None
     drv.until(lambda: any(e.table.code == code for e in drv.lobby.unfinished), what="my table")
     drv.tap("open", code)
-    drv.until(lambda: drv.shell.table is not None and drv.screen.kind in ("table", "opener"),
-              what="the table again")
+    drv.until(
+        lambda: drv.shell.table is not None and drv.screen.kind in ("table", "opener"),
+        what="the table again",
+    )
     assert drv.shell.connection.seats == [1]
 
 
@@ -186,29 +200,41 @@ def test_join_a_table_by_its_code(lobby_factory, live_server_url):
     host = DekabesClient(live_server_url)
     host.register(f"ho{uuid.uuid4().hex[:10]}", PASSWORD)
     bot = host.register_bot(f"hb{uuid.uuid4().hex[:10]}")
-    table = host.create_table({1: "human", 2: "bot", 3: "human", 4: "bot"}, join=[1],
-                              bots={2: bot.username, 4: bot.username})
+    table = host.create_table(
+        {1: "human", 2: "bot", 3: "human", 4: "bot"},
+        join=[1],
+        bots={2: bot.username, 4: bot.username},
+    )
     drv = lobby_factory()
     drv.sign_up()
     drv.type("code", table.code.lower())
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="",
-                                         scancode=0))
+    pygame.event.post(
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="", scancode=0)
+    )
     drv.until(lambda: drv.shell.table is not None, what="the joined table")
     assert drv.shell.connection.code == table.code
-    drv.until(lambda: drv.shell.table.seats == [3] and drv.has_hit("button", "lobby"),
-              what="seat 3")
+    drv.until(
+        lambda: drv.shell.table.seats == [3] and drv.has_hit("button", "lobby"), what="seat 3"
+    )
     # a code that does not exist: a sentence, not a traceback
     drv.tap("button", "lobby")
     drv.type("code", "NOSUCH")
     drv.tap("join")
-    drv.until(lambda: any(t.text == "That table was not found." for t in drv.lobby.toasts),
-              what="the not-found sentence")
+    drv.until(
+        lambda: any(t.text == "That table was not found." for t in drv.lobby.toasts),
+        what="the not-found sentence",
+    )
 
 
-@pytest.mark.parametrize("lang, sentence", [("en", "Wrong name or password."),
-                                            ("es", "Nombre o contraseña incorrectos."),
-                                            ("ru", "Неверное имя или пароль."),
-                                            ("ms", "Nama atau kata laluan salah.")])
+@pytest.mark.parametrize(
+    "lang, sentence",
+    [
+        ("en", "Wrong name or password."),
+        ("es", "Nombre o contraseña incorrectos."),
+        ("ru", "Неверное имя или пароль."),
+        ("ms", "Nama atau kata laluan salah."),
+    ],
+)
 def test_a_wrong_password_is_a_sentence_in_the_players_language(lobby_factory, lang, sentence):
     drv = lobby_factory(lang=lang)
     drv.type("username", f"nobody{uuid.uuid4().hex[:6]}")
@@ -225,8 +251,10 @@ def test_a_taken_name_and_a_bad_address_are_explained(lobby_factory, live_server
     drv.type("username", taken)
     drv.type("password", PASSWORD)
     drv.tap("register")
-    drv.until(lambda: drv.lobby.message and drv.lobby.message[0] == "That name is taken.",
-              what="the taken name")
+    drv.until(
+        lambda: drv.lobby.message and drv.lobby.message[0] == "That name is taken.",
+        what="the taken name",
+    )
     drv.type("server", "http://exa mple:99x")
     drv.tap("sign_in")
     assert drv.lobby.message[0].startswith("That is not a server address")
@@ -253,13 +281,14 @@ def test_sign_out_revokes_the_token_when_the_server_can(lobby_factory, tmp_path)
 def test_a_remembered_sign_in_opens_the_lobby_directly(lobby_factory, tmp_path):
     first = lobby_factory()
     name = first.sign_up()
-    again = lobby_factory(config_dir=tmp_path / "cfg0")        # the same settings file
+    again = lobby_factory(config_dir=tmp_path / "cfg0")  # the same settings file
     again.until(lambda: again.screen.kind == "lobby", what="the lobby without signing in")
     assert again.lobby.username == name
 
 
-def test_losing_the_server_is_shown_and_the_lobby_recovers(restartable_server, tmp_path,
-                                                            monkeypatch):
+def test_losing_the_server_is_shown_and_the_lobby_recovers(
+    restartable_server, tmp_path, monkeypatch
+):
     monkeypatch.setenv("DEKABES_CONFIG_DIR", str(tmp_path))
     drv = LobbyDriver(restartable_server.url, tmp_path / "cfg")
     try:
@@ -279,6 +308,7 @@ def test_losing_the_server_is_shown_and_the_lobby_recovers(restartable_server, t
 def _start_again(server) -> None:
     """``server.start()``, patient with a first answer slower than its 1 s probe."""
     import requests
+
     try:
         server.start()
         return
@@ -304,27 +334,37 @@ def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, 
     api.request("POST", "/api/clubs", json={"slug": slug, "name": f"Club {slug}"})
     invite = api.request("POST", f"/api/clubs/{slug}/invites", json={})["code"]
     bots = []
-    for _ in range(3):              # a member and their own bot may not share a round
+    for _ in range(3):  # a member and their own bot may not share a round
         owner = DekabesClient(live_server_url)
         owner.register(f"ow{uuid.uuid4().hex[:8]}", PASSWORD)
         owner.request("POST", f"/api/clubs/{slug}/join", json={"code": invite})
         bot = owner.register_bot(f"lb{uuid.uuid4().hex[:8]}")
         owner.request("POST", f"/api/clubs/{slug}/members", json={"bot": bot.username})
         bots.append(bot)
-    runners = [Runner(DekabesClient(live_server_url, b.token),
-                      RunnerOptions(delay=0, discover_every=0.5, poll_wait=2, seed=n)).start()
-               for n, b in enumerate(bots)]
+    runners = [
+        Runner(
+            DekabesClient(live_server_url, b.token),
+            RunnerOptions(delay=0, discover_every=0.5, poll_wait=2, seed=n),
+        ).start()
+        for n, b in enumerate(bots)
+    ]
     drv.runners.extend(runners)
     drv.tap("refresh")
-    drv.until(lambda: drv.lobby.league.supported and f"Club {slug}" in drv.lobby.league.clubs,
-              what="my club in the lobby")
+    drv.until(
+        lambda: drv.lobby.league.supported and f"Club {slug}" in drv.lobby.league.clubs,
+        what="my club in the lobby",
+    )
     assert not drv.lobby.league.tables
-    season = api.request("POST", f"/api/clubs/{slug}/seasons",
-                         json={"name": "Autumn", "format": "individual", "seed": 5})
+    season = api.request(
+        "POST",
+        f"/api/clubs/{slug}/seasons",
+        json={"name": "Autumn", "format": "individual", "seed": 5},
+    )
     base = f"/api/clubs/{slug}/seasons/{season['id']}"
     api.request("POST", base + "/rounds")
-    api.request("POST", base + "/rounds/1/checkin",
-                json={"players": [me] + [b.username for b in bots]})
+    api.request(
+        "POST", base + "/rounds/1/checkin", json={"players": [me] + [b.username for b in bots]}
+    )
     started = time.monotonic()
     api.request("POST", base + "/rounds/1/start")
     drv.until(lambda: drv.lobby.league.tables, timeout=40, what="the league table")
@@ -340,21 +380,29 @@ def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, 
 
 
 def test_a_server_without_club_computers_says_so(lobby_factory):
-    drv = lobby_factory()                   # the test server has no "house" bot account
+    drv = lobby_factory()  # the test server has no "house" bot account
     drv.sign_up()
     assert drv.lobby.level == "house"
     drv.tap("create")
-    drv.until(lambda: any(t.text.startswith("This server has no club computers")
-                          for t in drv.lobby.toasts), what="the no-house sentence")
+    drv.until(
+        lambda: any(
+            t.text.startswith("This server has no club computers") for t in drv.lobby.toasts
+        ),
+        what="the no-house sentence",
+    )
     assert drv.shell.table is None
 
 
 def test_an_unreachable_server_is_explained_and_the_form_stays_usable(lobby_factory):
     from tests.conftest import free_port
-    drv = lobby_factory(url=f"http://127.0.0.1:{free_port()}")     # nothing listens there
+
+    drv = lobby_factory(url=f"http://127.0.0.1:{free_port()}")  # nothing listens there
     drv.type("username", "someone")
     drv.type("password", PASSWORD)
     drv.tap("sign_in")
-    drv.until(lambda: drv.lobby.message and drv.lobby.message[0].startswith(
-        "No answer from that server"), timeout=60, what="the unreachable sentence")
+    drv.until(
+        lambda: drv.lobby.message and drv.lobby.message[0].startswith("No answer from that server"),
+        timeout=60,
+        what="the unreachable sentence",
+    )
     assert not drv.lobby.busy and drv.has_hit("sign_in"), "the player can fix the address"

@@ -43,8 +43,13 @@ def test_start_local_seats_the_player_and_quitting_the_window_stops_it(tmp_path)
         assert local.runner.poll() is None and local.server.poll() is None
         pygame.init()
         connection = Connection(local.url, local.token, local.code).start()
-        app = TableApp(connection, Settings(lang="en"), size=(800, 600), save_settings=False,
-                       on_quit=local.stop)
+        app = TableApp(
+            connection,
+            Settings(lang="en"),
+            size=(800, 600),
+            save_settings=False,
+            on_quit=local.stop,
+        )
         app.open_window()
         deadline = time.monotonic() + 20
         while app.decide().kind == "connecting" and time.monotonic() < deadline:
@@ -64,14 +69,36 @@ def test_start_local_seats_the_player_and_quitting_the_window_stops_it(tmp_path)
 
 
 def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
-               DEKABES_VAR_DIR=str(tmp_path), DEKABES_CONFIG_DIR=str(tmp_path / "config"),
-               PYTHONUNBUFFERED="1")
+    env = dict(
+        os.environ,
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        DEKABES_VAR_DIR=str(tmp_path),
+        DEKABES_CONFIG_DIR=str(tmp_path / "config"),
+        PYTHONUNBUFFERED="1",
+    )
     env.pop("DATABASE_URL", None)
-    process = subprocess.Popen([sys.executable, "-m", "clients.table", "--local", "--humans", "1",
-                                "--level", "random", "--delay", "0", "--lang", "es"],
-                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "clients.table",
+            "--local",
+            "--humans",
+            "1",
+            "--level",
+            "random",
+            "--delay",
+            "0",
+            "--lang",
+            "es",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     url = None
     try:
         deadline = time.monotonic() + 90
@@ -84,7 +111,7 @@ def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
                 url = match.group(2)
         assert url, "the client did not report its table"
         assert _answers(url)
-        time.sleep(1.0)                     # the window is up and the loop runs
+        time.sleep(1.0)  # the window is up and the loop runs
         assert process.poll() is None
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
@@ -99,10 +126,20 @@ def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
 
 def test_bad_command_lines_are_refused_with_a_message():
     env = {k: v for k, v in os.environ.items() if k != "DEKABES_TOKEN"}
-    done = subprocess.run([sys.executable, "-m", "clients.table", "--server", "http://x",
-                           "--table", "ABCDEF"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "clients.table", "--server", "http://x", "--table", "ABCDEF"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert done.returncode == 2 and "--token" in done.stderr
-    done = subprocess.run([sys.executable, "-m", "clients.table", "--local", "--humans", "0,5"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "clients.table", "--local", "--humans", "0,5"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "seats are numbers 1-4" in done.stderr

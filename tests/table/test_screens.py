@@ -8,8 +8,15 @@ from clients.table.ui import Finale
 from tests.table.test_table_offline import match_where
 
 
-def ui(seats=(1,), shown=None, handoff_done=None, revealed_upto=0, finale=None,
-       match_end_seen=False, now=100.0):
+def ui(
+    seats=(1,),
+    shown=None,
+    handoff_done=None,
+    revealed_upto=0,
+    finale=None,
+    match_end_seen=False,
+    now=100.0,
+):
     return UiState(tuple(seats), shown, handoff_done, revealed_upto, finale, match_end_seen, now)
 
 
@@ -44,5 +51,5 @@ def test_the_representative_chooses_on_its_own_screen():
     m = match_where(lambda m: m.phase == "choose_opener")
     rep = m.to_act
     view = m.seat_view(rep)
-    done = len(view["results"])                 # the hand that led here was seen
+    done = len(view["results"])  # the hand that led here was seen
     assert screen_for(view, {rep: view}, ui(seats=(rep,), revealed_upto=done)).kind == "opener"

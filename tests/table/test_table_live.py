@@ -32,9 +32,15 @@ def _play_hand_by_taps(drv: TableDriver, check_preview: bool = False) -> None:
     hands_done = len(drv.app.newest.view["results"])
     checked = False
     while True:
-        drv.until(lambda: drv.my_turn() or drv.screen.kind == "reveal"
-                  or len(drv.app.newest.view["results"]) > hands_done, timeout=60,
-                  what="my turn or the end of the hand")
+        drv.until(
+            lambda: (
+                drv.my_turn()
+                or drv.screen.kind == "reveal"
+                or len(drv.app.newest.view["results"]) > hands_done
+            ),
+            timeout=60,
+            what="my turn or the end of the hand",
+        )
         if drv.screen.kind == "reveal" or len(drv.app.newest.view["results"]) > hands_done:
             return
         legal = drv.legal_tiles()
@@ -44,7 +50,7 @@ def _play_hand_by_taps(drv: TableDriver, check_preview: bool = False) -> None:
             drv.settle(0.3)
             drv.screenshot("table-mid-hand")
             drv.shot = True
-            drv.tap(drv.hit("tile", tile))            # tapping it again puts it back
+            drv.tap(drv.hit("tile", tile))  # tapping it again puts it back
             assert drv.app.selected is None
         if check_preview and not checked:
             before = drv.event_count()
@@ -84,7 +90,7 @@ def test_mid_hand_table_screenshot_and_finger_taps_count_once(driver_factory):
     legal = drv.legal_tiles()
     tile = sorted(legal)[0]
     ignored = drv.app.pointer.ignored_synthetic
-    drv.finger_tap(drv.hit("tile", tile))          # finger + the mouse SDL made from it
+    drv.finger_tap(drv.hit("tile", tile))  # finger + the mouse SDL made from it
     assert drv.app.selected == tile, "one touch selects once (a second tap would deselect)"
     assert drv.app.pointer.ignored_synthetic == ignored + 2
     drv.screenshot("table-mid-hand-preview")
@@ -107,24 +113,27 @@ def test_drag_a_tile_onto_an_end_plays_it(driver_factory):
     version = drv.app.newest.version
     drv.drag(drv.hit("tile", tile), drv.hit("target", end))
     drv.until(lambda: drv.app.newest.version > version, what="the dragged play to land")
-    played = [e["event"] for e in drv.owner.all_events(drv.code, 1)
-              if e["type"] == "play" and e["seat"] == 1]
+    played = [
+        e["event"]
+        for e in drv.owner.all_events(drv.code, 1)
+        if e["type"] == "play" and e["seat"] == 1
+    ]
     assert played and played[-1]["tile"] == tile
 
 
 def test_keyboard_only_play(driver_factory):
     drv = driver_factory()
     drv.until(lambda: drv.screen.kind == "accept", what="the accept screen")
-    drv.key(pygame.K_RETURN)                            # accept
+    drv.key(pygame.K_RETURN)  # accept
     drv.until(lambda: drv.screen.kind != "accept", what="the acceptance")
-    for _ in range(2):                                  # two of my turns, keys only
+    for _ in range(2):  # two of my turns, keys only
         drv.until(drv.my_turn, timeout=60, what="my turn")
         legal = drv.legal_tiles()
-        drv.key(pygame.K_RIGHT)                         # first legal tile
+        drv.key(pygame.K_RIGHT)  # first legal tile
         tile = drv.app.selected
         assert tile in legal
         if len(legal[tile]) > 1:
-            drv.key(pygame.K_DOWN)                      # the right end
+            drv.key(pygame.K_DOWN)  # the right end
             assert drv.app.chosen_end == "right"
         version = drv.app.newest.version
         drv.key(pygame.K_RETURN)
@@ -171,6 +180,7 @@ def test_log_panel_lists_the_match_in_words(driver_factory):
     drv.key(pygame.K_l)
     drv.until(lambda: drv.app.log_events, what="the log")
     from clients.table.render import log_lines
+
     lines = log_lines(drv.app)
     assert any("accepts the deal" in line for line in lines)
     assert any("dealt" in line for line in lines)
@@ -185,8 +195,10 @@ def test_undo_takes_back_my_play_and_redo_restores_it(driver_factory):
     hand_before = list(drv.app.view_of(1)["hand"])
     tile = drv.play_one_by_taps()
     drv.until(lambda: tile not in drv.app.view_of(1)["hand"], what="the play")
-    drv.until(lambda: drv.app.view_of(1)["can_undo"] and not drv.app.conn.busy.is_set(),
-              what="undo to be possible")
+    drv.until(
+        lambda: drv.app.view_of(1)["can_undo"] and not drv.app.conn.busy.is_set(),
+        what="undo to be possible",
+    )
     turns_after = drv.server_state().view["turns"]
     drv.key(pygame.K_u)
     drv.until(lambda: tile in drv.app.view_of(1)["hand"], what="the undo")
@@ -195,7 +207,7 @@ def test_undo_takes_back_my_play_and_redo_restores_it(driver_factory):
     drv.key(pygame.K_y)
     drv.until(lambda: tile not in drv.app.view_of(1)["hand"], what="the redo")
     # Redo restores the same plays in the same order (bots may have played on since).
-    assert drv.server_state().view["turns"][:len(turns_after)] == turns_after
+    assert drv.server_state().view["turns"][: len(turns_after)] == turns_after
 
 
 def test_pass_and_play_hand_off_screens_draw_no_tile(driver_factory):
@@ -206,7 +218,7 @@ def test_pass_and_play_hand_off_screens_draw_no_tile(driver_factory):
     drv.screenshot("handoff")
     drv.tap(drv.hit("handoff", 1))
     assert drv.tick().kind == "accept" and drv.screen.seat == 1
-    assert ivory_pixels(drv.app.screen_surface) > 0         # seat 1 now sees its hand
+    assert ivory_pixels(drv.app.screen_surface) > 0  # seat 1 now sees its hand
     drv.tap(drv.hit("accept"))
     drv.until(lambda: drv.screen.kind == "handoff", what="the hand-off to seat 3")
     assert drv.screen.seat == 3
@@ -244,9 +256,14 @@ def test_two_devices_create_and_join_a_networked_table(live_server_process, caps
     from pathlib import Path
 
     live_server_url = live_server_process.url
-    subprocess.run([sys.executable, "manage.py", "createbot", "house"], check=True,
-                   env=live_server_process.env, cwd=Path(__file__).resolve().parents[2],
-                   capture_output=True, timeout=120)      # what `make serve` sets up
+    subprocess.run(
+        [sys.executable, "manage.py", "createbot", "house"],
+        check=True,
+        env=live_server_process.env,
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        timeout=120,
+    )  # what `make serve` sets up
 
     from clients.sdk import DekabesClient
     from clients.table.__main__ import networked_table, parse
@@ -254,16 +271,19 @@ def test_two_devices_create_and_join_a_networked_table(live_server_process, caps
     ann, bob = DekabesClient(live_server_url), DekabesClient(live_server_url)
     ann.register(f"ann{uuid.uuid4().hex[:8]}", "a long enough password 42")
     bob.register(f"bob{uuid.uuid4().hex[:8]}", "a long enough password 42")
-    code, seats = networked_table(parse(["--server", live_server_url, "--token", ann.token,
-                                         "--create", "--humans", "1,3"]))
+    code, seats = networked_table(
+        parse(["--server", live_server_url, "--token", ann.token, "--create", "--humans", "1,3"])
+    )
     assert seats == [1] and code in capsys.readouterr().out
-    code_b, seats_b = networked_table(parse(["--server", live_server_url, "--token", bob.token,
-                                             "--table", code]))
+    code_b, seats_b = networked_table(
+        parse(["--server", live_server_url, "--token", bob.token, "--table", code])
+    )
     assert (code_b, seats_b) == (code, [3])
     table = ann.table(code)
     assert table.seats[1].player == ann.me().username
     assert table.seats[3].player == bob.me().username
     assert table.seats[2].kind == "bot" and table.seats[2].player == "house"
     # Bob comes back later: his seat is found again, nothing new is taken.
-    assert networked_table(parse(["--server", live_server_url, "--token", bob.token,
-                                  "--table", code])) == (code, [3])
+    assert networked_table(
+        parse(["--server", live_server_url, "--token", bob.token, "--table", code])
+    ) == (code, [3])

@@ -32,6 +32,7 @@ ALL_HUMAN = {"1": "human", "2": "human", "3": "human", "4": "human"}
 
 class EngineTable:
     """A connection whose 'server' is the engine fold itself (same seat views)."""
+
     status = "online"
     code = "OFFLN1"
 
@@ -48,9 +49,22 @@ class EngineTable:
     def push(self) -> None:
         for seat in self.seats:
             allowed = [e["type"] for e in self.match.legal_events(seat)] + ["pause", "new_match"]
-            self.updates.put(("state", SeatState.from_json(
-                {"version": self.version, "seat": seat, "paused": False, "allowed": allowed,
-                 "view": self.match.seat_view(seat)}, code=self.code, seat=seat)))
+            self.updates.put(
+                (
+                    "state",
+                    SeatState.from_json(
+                        {
+                            "version": self.version,
+                            "seat": seat,
+                            "paused": False,
+                            "allowed": allowed,
+                            "view": self.match.seat_view(seat),
+                        },
+                        code=self.code,
+                        seat=seat,
+                    ),
+                )
+            )
 
     def poll(self):
         out = []
@@ -65,7 +79,7 @@ class EngineTable:
             return
         try:
             self.match.apply(event)
-        except Exception as problem:            # the engine's typed rejection
+        except Exception as problem:  # the engine's typed rejection
             self.updates.put(("error", getattr(problem, "code", "bad_event"), str(problem)))
             return
         self.version += 1
@@ -106,7 +120,7 @@ def app_for(match: Match, seats: list[int], lang: str = "en", size=(1280, 800)):
 
 def tap(app, *action):
     for hit in reversed(app.hits):
-        if hit.action[:len(action)] == action:
+        if hit.action[: len(action)] == action:
             pos = hit.rect.center
             pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
             pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
@@ -134,8 +148,15 @@ def test_the_representative_chooses_the_opener_on_its_screen():
 def test_a_seat_with_five_doubles_may_claim_a_redeal_or_keep_the_hand():
     doubles = ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"]
     rest = [t for t in (f"{a}-{b}" for a in range(7) for b in range(a, 7)) if t not in doubles]
-    m = Match.from_events([start(ALL_HUMAN), {"type": "deal", "hands": {
-        "1": doubles, "2": rest[0:7], "3": rest[7:14], "4": rest[14:21]}}])
+    m = Match.from_events(
+        [
+            start(ALL_HUMAN),
+            {
+                "type": "deal",
+                "hands": {"1": doubles, "2": rest[0:7], "3": rest[7:14], "4": rest[14:21]},
+            },
+        ]
+    )
     app, conn = app_for(m, [1])
     assert app.tick([]).kind == "accept"
     assert any(h.action == ("claim_redeal", 1) for h in app.hits)
@@ -144,8 +165,11 @@ def test_a_seat_with_five_doubles_may_claim_a_redeal_or_keep_the_hand():
 
 
 def test_no_redeal_button_without_five_doubles_and_keys_accept():
-    m = match_where(lambda m: m.phase == "accept" and not any(
-        e["type"] == "claim_redeal" for e in m.legal_events(1)))
+    m = match_where(
+        lambda m: (
+            m.phase == "accept" and not any(e["type"] == "claim_redeal" for e in m.legal_events(1))
+        )
+    )
     app, conn = app_for(m, [1])
     assert app.tick([]).kind == "accept"
     assert not any(h.action[0] == "claim_redeal" for h in app.hits)
@@ -158,12 +182,12 @@ def test_no_redeal_button_without_five_doubles_and_keys_accept():
 def test_end_of_match_shows_the_winner_and_offers_a_new_game(seats):
     m = match_where(lambda m: m.phase == "match_over")
     app, conn = app_for(m, seats)
-    app.revealed_upto = len(m.results) - 1          # the last hand has just ended
+    app.revealed_upto = len(m.results) - 1  # the last hand has just ended
     assert app.tick([]).kind == "reveal"
     from clients.table.render import match_summary, result_banner
+
     last = m.seat_view(1)["last_hand"]
-    assert result_banner(app, last).split("!")[0].split(":")[0] in (
-        "DOMINO", "DÉKABÈS", "BLOCK")
+    assert result_banner(app, last).split("!")[0].split(":")[0] in ("DOMINO", "DÉKABÈS", "BLOCK")
     assert not any(h.action == ("new_match",) for h in app.hits), "the hand's result first"
     tap(app, "continue")
     # The match's own moment (the seat asked is the viewer, not the reveal's last row).
@@ -173,8 +197,9 @@ def test_end_of_match_shows_the_winner_and_offers_a_new_game(seats):
     winner = view["winner"]
     assert summary["won"][winner] >= 1
     assert sum(summary["won"].values()) + summary["ties"] == len(m.results)
-    assert summary["dekabes"] == {t: sum(1 for r in m.results if r["team"] == t and r["dekabes"])
-                                  for t in ("A", "B")}
+    assert summary["dekabes"] == {
+        t: sum(1 for r in m.results if r["team"] == t and r["dekabes"]) for t in ("A", "B")
+    }
     tap(app, "new_match")
     assert app.confirm == "new_match"
     tap(app, "confirm", True)
@@ -186,6 +211,7 @@ def test_the_match_end_can_be_closed_to_look_at_the_board():
     app, conn = app_for(m, [1])
     assert app.tick([]).kind == "match_over"
     from tests.table.driver import ARTIFACTS
+
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pygame.image.save(app.screen_surface, str(ARTIFACTS / "match-over.png"))
     tap(app, "match_seen")
@@ -193,13 +219,17 @@ def test_the_match_end_can_be_closed_to_look_at_the_board():
 
 
 def test_every_tap_target_is_at_least_44_px_at_every_window_size():
-    m = match_where(lambda m: m.phase == "play" and len(m.seat_view(1)["line"]) >= 6
-                    and m.to_act == 1)
+    m = match_where(
+        lambda m: m.phase == "play" and len(m.seat_view(1)["line"]) >= 6 and m.to_act == 1
+    )
     for size in ((1280, 800), (800, 600), (480, 360), (1920, 1080)):
         app, conn = app_for(m, [1], size=size)
         app.tick([])
-        small = [(h.action, h.rect.size) for h in app.hits
-                 if h.rect.w < MIN_TOUCH or h.rect.h < MIN_TOUCH]
+        small = [
+            (h.action, h.rect.size)
+            for h in app.hits
+            if h.rect.w < MIN_TOUCH or h.rect.h < MIN_TOUCH
+        ]
         assert not small, f"{size}: {small}"
         w, h = size
         assert all(0 <= hit.rect.centerx <= w and 0 <= hit.rect.centery <= h for hit in app.hits)
@@ -217,8 +247,9 @@ def test_resizing_the_window_lays_the_table_out_again():
     assert app.size == (820, 620)
     after = {h.action: h.rect for h in app.hits}
     assert set(after) == set(before)
-    assert all(r.right <= 820 + MIN_TOUCH // 2 and r.bottom <= 620 + MIN_TOUCH // 2
-               for r in after.values())
+    assert all(
+        r.right <= 820 + MIN_TOUCH // 2 and r.bottom <= 620 + MIN_TOUCH // 2 for r in after.values()
+    )
 
 
 def test_server_errors_are_shown_in_the_players_language():
@@ -227,14 +258,19 @@ def test_server_errors_are_shown_in_the_players_language():
     conn.updates.put(("error", "not_your_turn", "seat 1 may not play now"))
     app.tick([])
     assert any(t.text == "Сейчас не ваш ход." or "ход" in t.text for t in app.toasts), app.toasts
-    assert app.tick([]).kind == "table"               # the table stays usable
+    assert app.tick([]).kind == "table"  # the table stays usable
 
 
 def test_russian_plurals_on_the_table():
     from clients.table.i18n import Translator
+
     tr = Translator("ru")
     assert [tr("tiles.count", n=n) for n in (1, 3, 5, 21)] == [
-        "1 кость", "3 кости", "5 костей", "21 кость"]
+        "1 кость",
+        "3 кости",
+        "5 костей",
+        "21 кость",
+    ]
 
 
 def test_pass_and_play_never_shows_a_hand_to_the_wrong_seat():
@@ -263,7 +299,7 @@ def test_pass_and_play_never_shows_a_hand_to_the_wrong_seat():
             tap(app, "opener", screen.seat, screen.seat)
         elif app.my_turn(screen.seat):
             legal = app.legal_plays(screen.seat)
-            if not legal:                               # a forced pass (the server does it)
+            if not legal:  # a forced pass (the server does it)
                 conn.act(screen.seat, "pass")
                 continue
             tile = rng.choice(sorted(legal))
@@ -277,6 +313,7 @@ def test_pass_and_play_never_shows_a_hand_to_the_wrong_seat():
 def test_language_switch_in_the_window_is_remembered(tmp_path, monkeypatch):
     monkeypatch.setenv("DEKABES_CONFIG_DIR", str(tmp_path))
     from clients.table import config
+
     m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
     pygame.init()
     conn = EngineTable(m, [1])
@@ -286,6 +323,7 @@ def test_language_switch_in_the_window_is_remembered(tmp_path, monkeypatch):
     tap(app, "button", "language")
     assert app.tr.lang == "es"
     from clients.table.render import button_label
+
     assert button_label(app, "rules") == "Reglas"
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g, mod=0))
     app.tick()
@@ -295,10 +333,16 @@ def test_language_switch_in_the_window_is_remembered(tmp_path, monkeypatch):
 
 
 def test_a_played_tile_slides_into_place_without_blocking_input():
-    m = match_where(lambda m: m.phase == "play" and m.to_act == 1 and
-                    len(m.seat_view(1)["line"]) >= 2 and len(m.legal_events(1)) >= 1
-                    and len(m.seat_view(1)["hand"]) >= 3, seats={"1": "human", "2": "human",
-                                                              "3": "human", "4": "human"})
+    m = match_where(
+        lambda m: (
+            m.phase == "play"
+            and m.to_act == 1
+            and len(m.seat_view(1)["line"]) >= 2
+            and len(m.legal_events(1)) >= 1
+            and len(m.seat_view(1)["hand"]) >= 3
+        ),
+        seats={"1": "human", "2": "human", "3": "human", "4": "human"},
+    )
     pygame.init()
     conn = EngineTable(m, [1, 2, 3, 4])
     app = TableApp(conn, Settings(lang="en", speed="slow"), size=(1280, 800), save_settings=False)
@@ -310,7 +354,7 @@ def test_a_played_tile_slides_into_place_without_blocking_input():
     tile = sorted(legal)[0]
     tap(app, "tile", tile)
     tap(app, "target", legal[tile][0])
-    app.tick([])                            # the new view arrives
+    app.tick([])  # the new view arrives
     assert tile in app.flights, "the tile slides from the hand to the line"
     # Seat 2 is next on this device; the flight keeps going while the hand-off is tapped.
     screen = app.tick([])
@@ -318,13 +362,15 @@ def test_a_played_tile_slides_into_place_without_blocking_input():
         tap(app, "handoff", screen.seat)
     assert app.decide().kind in ("table", "handoff")
     import time as _time
-    _time.sleep(0.35)                       # "slow" is 300 ms
+
+    _time.sleep(0.35)  # "slow" is 300 ms
     app.tick([])
     assert tile not in app.flights
 
 
 def test_a_big_window_scales_the_table_up_and_taps_still_land():
     from clients.table.app import ui_scale
+
     assert ui_scale((1280, 800)) == 1.0 and ui_scale((1366, 768)) == 1.0
     assert ui_scale((1920, 1080)) == pytest.approx(1.35)
     m = match_where(lambda m: m.phase == "play" and m.to_act == 1)
@@ -333,7 +379,7 @@ def test_a_big_window_scales_the_table_up_and_taps_still_land():
     assert app.screen_surface.get_size() == (1920, 1080)
     tile = sorted(app.legal_plays(1))[0]
     hit = next(h for h in app.hits if h.action == ("tile", tile))
-    x, y = (round(v * app.scale) for v in hit.rect.center)          # window pixels
+    x, y = (round(v * app.scale) for v in hit.rect.center)  # window pixels
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1))
     app.tick()

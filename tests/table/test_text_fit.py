@@ -34,8 +34,17 @@ def drawn(monkeypatch):
     seen = []
     real = d.text
 
-    def recording(surface, value, pos, size=18, colour=d.INK, bold=False, anchor="topleft",
-                  wrap=0, within=None):
+    def recording(
+        surface,
+        value,
+        pos,
+        size=18,
+        colour=d.INK,
+        bold=False,
+        anchor="topleft",
+        wrap=0,
+        within=None,
+    ):
         rect = real(surface, value, pos, size, colour, bold, anchor, wrap, within)
         seen.append((str(value), rect, within))
         return rect
@@ -51,15 +60,20 @@ def _check(seen, size, what):
             continue
         assert rect.left >= window.left and rect.right <= window.right, (what, value, rect)
         if within is not None:
-            assert rect.left >= within.left and rect.right <= within.right, \
-                (what, value, rect, within)
+            assert rect.left >= within.left and rect.right <= within.right, (
+                what,
+                value,
+                rect,
+                within,
+            )
 
 
 def _bot_table(code="OFFLN1"):
     seats = {n: SeatInfo(kind="bot", player=f"house-bot-{n}", is_bot=True) for n in (2, 3, 4)}
     seats[1] = SeatInfo(kind="human", player="a-rather-long-username", is_bot=False)
-    return Table(code=code, owner="me", rated=False, version=1, paused=True, phase="play",
-                 seats=seats)
+    return Table(
+        code=code, owner="me", rated=False, version=1, paused=True, phase="play", seats=seats
+    )
 
 
 PHASES = {
@@ -101,15 +115,41 @@ def test_every_catalogue_string_fits_a_toolbar_button_and_a_seat_box(lang, size)
     pygame.init()
     d.clear_caches()
     from clients.table.layout import layout_table
+
     layout = layout_table(*size, len(BUTTONS))
-    boxes = [layout.buttons[0].inflate(-16, 0), layout.seats["left"].inflate(-16, 0),
-             layout.message]
+    boxes = [
+        layout.buttons[0].inflate(-16, 0),
+        layout.seats["left"].inflate(-16, 0),
+        layout.message,
+    ]
     tr = Translator(lang)
     surface = pygame.Surface(size)
-    fields = dict(n=3, team="A", tile="3-5", end="left", seat="Seat 1", opener="Seat 3",
-                  type="x", message="m", speed="fast", name="English", doubles="5", a=1, b=2,
-                  base=2, points="2", left=3, right=5, ties=0, result="DOMINO",
-                  code="ABC123", level="strong", when="today", user="someone", club="club")
+    fields = dict(
+        n=3,
+        team="A",
+        tile="3-5",
+        end="left",
+        seat="Seat 1",
+        opener="Seat 3",
+        type="x",
+        message="m",
+        speed="fast",
+        name="English",
+        doubles="5",
+        a=1,
+        b=2,
+        base=2,
+        points="2",
+        left=3,
+        right=5,
+        ties=0,
+        result="DOMINO",
+        code="ABC123",
+        level="strong",
+        when="today",
+        user="someone",
+        club="club",
+    )
     for msg_id in MESSAGES:
         value = tr(msg_id, **fields)
         for box in boxes:
@@ -123,11 +163,13 @@ def test_the_lobby_keeps_its_texts_in_their_boxes(drawn, lang, size):
     from clients.table.config import Settings
     from clients.table.lobby import Lobby
     from clients.table.lobby_service import LeagueInfo, TableEntry
+
     pygame.init()
     d.clear_caches()
     surface = pygame.display.set_mode(size)
-    lobby = Lobby(Settings(), lang=lang, size=size, server="http://192.168.100.200:8000",
-                  save_settings=False)
+    lobby = Lobby(
+        Settings(), lang=lang, size=size, server="http://192.168.100.200:8000", save_settings=False
+    )
     try:
         lobby.screen_surface = surface
         lobby.fields["server"].value = "http://a-very-long-club-server-name.example.org:8000/x"
@@ -137,13 +179,23 @@ def test_the_lobby_keeps_its_texts_in_their_boxes(drawn, lang, size):
         _check(drawn, size, (lang, "signin"))
         lobby.username = "a-rather-long-username-of-forty-chars"
         table = _bot_table("K7Q2MX")
-        done = Table(code="ZZ9ZZ9", owner="me", rated=False, version=9, paused=False,
-                     phase="match_over", seats=table.seats,
-                     raw={"created_at": "2026-12-03T12:00:00+00:00"})
+        done = Table(
+            code="ZZ9ZZ9",
+            owner="me",
+            rated=False,
+            version=9,
+            paused=False,
+            phase="match_over",
+            seats=table.seats,
+            raw={"created_at": "2026-12-03T12:00:00+00:00"},
+        )
         lobby.unfinished = [TableEntry(table, (1,)) for _ in range(3)]
         lobby.finished = [TableEntry(done, (1,), "B", (0, 4), "http://x/tables/ZZ9ZZ9/replay")]
-        lobby.league = LeagueInfo(True, ("Club of the long name", "Second club"), (
-            {"code": "LG1234", "club": "Club of the long name", "round": 12, "seat": 1},))
+        lobby.league = LeagueInfo(
+            True,
+            ("Club of the long name", "Second club"),
+            ({"code": "LG1234", "club": "Club of the long name", "round": 12, "seat": 1},),
+        )
         lobby.status = "offline"
         lobby.toast(lobby.tr("lobby.signed_out_kept"))
         drawn.clear()
@@ -153,16 +205,20 @@ def test_the_lobby_keeps_its_texts_in_their_boxes(drawn, lang, size):
         lobby.close()
 
 
-@pytest.mark.parametrize("size", [(640, 480), (800, 600), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    "size", [(640, 480), (800, 600), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
 def test_the_lobby_forms_are_reachable_in_every_window(size):
     from clients.table.config import Settings
     from clients.table.lobby import Lobby
     from clients.table.lobby_service import LeagueInfo, TableEntry
+
     pygame.init()
     d.clear_caches()
     surface = pygame.display.set_mode(size)
-    lobby = Lobby(Settings(), lang="ru", size=size, server="http://127.0.0.1:8000",
-                  save_settings=False)
+    lobby = Lobby(
+        Settings(), lang="ru", size=size, server="http://127.0.0.1:8000", save_settings=False
+    )
     try:
         lobby.screen_surface = surface
         lobby.tick([])
@@ -171,10 +227,18 @@ def test_the_lobby_forms_are_reachable_in_every_window(size):
             assert any(h.action == action and window.contains(h.rect) for h in lobby.hits), action
         lobby.username = "ann"
         lobby.unfinished = [TableEntry(_bot_table("K7Q2MX"), (1,))] * 4
-        lobby.league = LeagueInfo(True, ("Club",), ({"code": "LG1234", "club": "Club", "round": 1},))
+        lobby.league = LeagueInfo(
+            True, ("Club",), ({"code": "LG1234", "club": "Club", "round": 1},)
+        )
         lobby.tick([])
-        for action in (("create",), ("join",), ("field", "code"), ("sign_out",), ("seat", 4),
-                       ("open", "LG1234")):
+        for action in (
+            ("create",),
+            ("join",),
+            ("field", "code"),
+            ("sign_out",),
+            ("seat", 4),
+            ("open", "LG1234"),
+        ):
             assert any(h.action == action and window.contains(h.rect) for h in lobby.hits), action
     finally:
         lobby.close()

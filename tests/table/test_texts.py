@@ -11,8 +11,12 @@ import pytest
 from clients.table.i18n import LANGUAGES, MESSAGES, Translator, detect_language, plural_category
 from clients.table.i18n.rules import RULES
 
-NEEDED_FORMS = {"en": {"one", "other"}, "es": {"one", "other"}, "ru": {"one", "few", "many"},
-                "ms": {"other"}}
+NEEDED_FORMS = {
+    "en": {"one", "other"},
+    "es": {"one", "other"},
+    "ru": {"one", "few", "many"},
+    "ms": {"other"},
+}
 
 
 def _fields(text: str) -> set[str]:
@@ -31,7 +35,9 @@ def test_every_message_has_every_language_and_the_same_fields(msg_id):
     for lang in LANGUAGES:
         value = entry[lang]
         if isinstance(value, dict):
-            assert NEEDED_FORMS[lang] <= set(value), f"{msg_id}/{lang}: plural forms {sorted(value)}"
+            assert NEEDED_FORMS[lang] <= set(value), (
+                f"{msg_id}/{lang}: plural forms {sorted(value)}"
+            )
         for text in _forms(value):
             assert text.strip(), f"{msg_id}/{lang} is empty"
             assert _fields(text) == english, f"{msg_id}/{lang}: fields {_fields(text)} != {english}"
@@ -43,10 +49,23 @@ def test_counted_messages_are_plural_in_every_language():
     assert all(isinstance(MESSAGES[k][lang], dict) for k in counted for lang in LANGUAGES)
 
 
-@pytest.mark.parametrize("n, word", [(1, "кость"), (2, "кости"), (4, "кости"), (5, "костей"),
-                                     (11, "костей"), (12, "костей"), (14, "костей"),
-                                     (21, "кость"), (22, "кости"), (25, "костей"),
-                                     (111, "костей"), (0, "костей")])
+@pytest.mark.parametrize(
+    "n, word",
+    [
+        (1, "кость"),
+        (2, "кости"),
+        (4, "кости"),
+        (5, "костей"),
+        (11, "костей"),
+        (12, "костей"),
+        (14, "костей"),
+        (21, "кость"),
+        (22, "кости"),
+        (25, "костей"),
+        (111, "костей"),
+        (0, "костей"),
+    ],
+)
 def test_russian_plurals(n, word):
     assert Translator("ru").t("tiles.count", n=n) == f"{n} {word}"
 
@@ -58,19 +77,29 @@ def test_plural_categories_of_the_other_languages():
     assert Translator("ms").t("tiles.count", n=3) == "3 batu"
 
 
-@pytest.mark.parametrize("env, lang", [({"LANG": "ru_RU.UTF-8"}, "ru"), ({"LANG": "es_ES"}, "es"),
-                                       ({"LANG": "ms_MY.UTF-8"}, "ms"), ({"LANG": "de_DE"}, "en"),
-                                       ({"LC_ALL": "es_MX", "LANG": "ru_RU"}, "es"), ({}, "en")])
+@pytest.mark.parametrize(
+    "env, lang",
+    [
+        ({"LANG": "ru_RU.UTF-8"}, "ru"),
+        ({"LANG": "es_ES"}, "es"),
+        ({"LANG": "ms_MY.UTF-8"}, "ms"),
+        ({"LANG": "de_DE"}, "en"),
+        ({"LC_ALL": "es_MX", "LANG": "ru_RU"}, "es"),
+        ({}, "en"),
+    ],
+)
 def test_language_from_the_system_locale(env, lang):
     assert detect_language(env) == lang
 
 
 def test_every_server_error_code_has_a_message():
-    codes = ("bad_event bad_deal wrong_phase not_your_turn tile_not_in_hand tile_does_not_fit "
-             "end_required must_play must_open_double_six not_entitled already_accepted "
-             "not_representative opener_not_on_team nothing_to_undo nothing_to_redo "
-             "not_allowed_in_rated not_authenticated not_your_seat stale_version paused "
-             "validation_error idempotency_key_reused not_found").split()
+    codes = (
+        "bad_event bad_deal wrong_phase not_your_turn tile_not_in_hand tile_does_not_fit "
+        "end_required must_play must_open_double_six not_entitled already_accepted "
+        "not_representative opener_not_on_team nothing_to_undo nothing_to_redo "
+        "not_allowed_in_rated not_authenticated not_your_seat stale_version paused "
+        "validation_error idempotency_key_reused not_found"
+    ).split()
     for code in codes:
         assert f"err.{code}" in MESSAGES, code
     tr = Translator("ru")
@@ -85,6 +114,6 @@ def test_the_rules_panel_is_complete_in_four_languages():
     for lang, sections in RULES.items():
         text = " ".join(p for _, paragraphs in sections for p in paragraphs)
         assert all(heading and paragraphs for heading, paragraphs in sections), lang
-        assert "6-6" in text and "5" in text, lang         # the opener and the redeal rule
-        assert re.search(r"\b4\b", text), lang              # the match is played to 4
+        assert "6-6" in text and "5" in text, lang  # the opener and the redeal rule
+        assert re.search(r"\b4\b", text), lang  # the match is played to 4
         assert len(text) > 3000, f"{lang}: {len(text)} characters is not the full rules"

@@ -12,8 +12,14 @@ from pathlib import Path
 CHROMIUM = os.environ.get("DEKABES_CHROMIUM", "/usr/bin/chromium")
 # Without the background-networking flags Chromium keeps dialling out on this closed
 # network at every start.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "test-artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -34,4 +40,6 @@ def screenshot(page, name: str) -> Path:
 
 def horizontal_overflow(page) -> int:
     """How many CSS pixels the page is wider than the viewport (0: none)."""
-    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    return page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )

@@ -67,11 +67,11 @@ def finished(db) -> Players:
 @dataclass
 class Club:
     url: str
-    owner: str               # member who played the seeded casual tables (seat 1)
-    stranger: str            # a member who sat at none of them
-    finished: "SeededTable"
-    live: "SeededTable"
-    league: dict             # what tests.web.league_seed made (names, ids)
+    owner: str  # member who played the seeded casual tables (seat 1)
+    stranger: str  # a member who sat at none of them
+    finished: SeededTable
+    live: SeededTable
+    league: dict  # what tests.web.league_seed made (names, ids)
 
 
 @pytest.fixture(scope="session")
@@ -87,14 +87,29 @@ def web_club(tmp_path_factory) -> Club:
     workdir = tmp_path_factory.mktemp("web-live")
     # Every browser test signs in afresh from one address, as a handful of names: lift the
     # login and registration limits (their sharing with the API is tested in-process).
-    server = LiveServer(workdir, env={"DEKABES_RATE_LOGIN_ADDRESS": "100000/minute",
-                                      "DEKABES_RATE_LOGIN_NAME": "100000/minute",
-                                      "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour"})
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=server.env,
-                   check=True, timeout=300)
+    server = LiveServer(
+        workdir,
+        env={
+            "DEKABES_RATE_LOGIN_ADDRESS": "100000/minute",
+            "DEKABES_RATE_LOGIN_NAME": "100000/minute",
+            "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour",
+        },
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"],
+        cwd=ROOT,
+        env=server.env,
+        check=True,
+        timeout=300,
+    )
     facts = workdir / "league.json"
-    subprocess.run([sys.executable, "-m", "tests.web.league_seed", str(facts)], cwd=ROOT,
-                   env=server.env, check=True, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "tests.web.league_seed", str(facts)],
+        cwd=ROOT,
+        env=server.env,
+        check=True,
+        timeout=600,
+    )
     league = json.loads(facts.read_text())
     server.start()
     try:
@@ -121,7 +136,9 @@ def browser():
 
     playwright = sync_playwright().start()
     try:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
         try:
             yield chromium
         finally:

@@ -17,7 +17,7 @@ import os
 import random
 import sys
 
-if __name__ == "__main__":           # run as a script: Django first, then the models
+if __name__ == "__main__":  # run as a script: Django first, then the models
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
@@ -25,8 +25,9 @@ if __name__ == "__main__":           # run as a script: Django first, then the m
 
 from server.accounts import services as accounts
 from server.league import services as league
-from server.league.models import Club, Match, Round, Season
-from server.tables import projection, services as table_services
+from server.league.models import Match, Round, Season
+from server.tables import projection
+from server.tables import services as table_services
 from server.tables.models import Seat, Table
 
 PASSWORD = "a long enough password 42"
@@ -44,8 +45,12 @@ def play(table: Table, rng: random.Random, until_hand: int | None = None) -> Non
         match = state.match
         if match.phase == "match_over":
             return
-        if until_hand is not None and match.hand_no == until_hand and match.phase == "play" \
-                and match.seat_view(1)["line"]:
+        if (
+            until_hand is not None
+            and match.hand_no == until_hand
+            and match.phase == "play"
+            and match.seat_view(1)["line"]
+        ):
             return
         number = next(n for n in (1, 2, 3, 4) if match.legal_events(n))
         event = rng.choice(match.legal_events(number))
@@ -54,8 +59,9 @@ def play(table: Table, rng: random.Random, until_hand: int | None = None) -> Non
         table_services.do_action(seats[number], table, number, body, None)
 
 
-def play_round(organizer, season: Season, players: list[str], rng: random.Random,
-               until_hand: int | None = None) -> Round:
+def play_round(
+    organizer, season: Season, players: list[str], rng: random.Random, until_hand: int | None = None
+) -> Round:
     round_ = league.do_create_round(organizer, season)
     league.do_check_in(organizer, round_, players=players)
     for match in league.do_start_round(organizer, round_):
@@ -70,8 +76,9 @@ def seed_league(seed: int = 11, members: tuple[str, ...] = MEMBERS, rounds: int 
     people = {name: accounts.do_register(name, PASSWORD) for name in members}
     accounts.do_register("zed", PASSWORD)
     accounts.do_create_bot(HOUSE_BOT, owner=None)
-    club = league.do_create_club(organizer, "riverside", "Riverside Dominoes",
-                                 "Thursday nights at the boathouse.", "public")
+    club = league.do_create_club(
+        organizer, "riverside", "Riverside Dominoes", "Thursday nights at the boathouse.", "public"
+    )
     cellar = league.do_create_club(organizer, "cellar", "The Cellar", "Members only.", "members")
     for name, user in people.items():
         league.do_join_club(user, club, league.do_create_invite(organizer, club).code)
@@ -82,13 +89,28 @@ def seed_league(seed: int = 11, members: tuple[str, ...] = MEMBERS, rounds: int 
     for _ in range(rounds):
         play_round(organizer, season, field, rng)
     live = play_round(organizer, season, field, rng, until_hand=2)
-    finished = list(Match.objects.filter(season=season, status="finished").order_by("id")
-                    .values_list("id", flat=True))
-    playing = list(Match.objects.filter(season=season, status="playing").order_by("id")
-                   .values_list("id", flat=True))
-    return {"club": club.slug, "members_club": cellar.slug, "season": season.pk,
-            "organizer": ORGANIZER, "members": list(members), "house_bot": HOUSE_BOT,
-            "stranger": "zed", "finished": finished, "playing": playing, "live_round": live.number}
+    finished = list(
+        Match.objects.filter(season=season, status="finished")
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    playing = list(
+        Match.objects.filter(season=season, status="playing")
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    return {
+        "club": club.slug,
+        "members_club": cellar.slug,
+        "season": season.pk,
+        "organizer": ORGANIZER,
+        "members": list(members),
+        "house_bot": HOUSE_BOT,
+        "stranger": "zed",
+        "finished": finished,
+        "playing": playing,
+        "live_round": live.number,
+    }
 
 
 def main(argv: list[str]) -> int:

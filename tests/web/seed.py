@@ -29,7 +29,7 @@ class SeededTable:
         if first["view"]["phase"] == "match_over":
             return False
         to_act = first["view"]["to_act"]
-        for seat in ([to_act] if to_act else [1, 2, 3, 4]):
+        for seat in [to_act] if to_act else [1, 2, 3, 4]:
             body = first if seat == 1 else self.view(seat)
             legal = body["view"]["legal"]
             if legal:
@@ -50,8 +50,9 @@ def own_bot(url: str, owner: DekabesClient, name: str) -> DekabesClient:
 
 def new_table(owner: DekabesClient, bot: DekabesClient) -> SeededTable:
     name = bot.me().username
-    table = owner.create_table({1: "human", 2: "bot", 3: "bot", 4: "bot"}, join=[1],
-                               bots={2: name, 3: name, 4: name})
+    table = owner.create_table(
+        {1: "human", 2: "bot", 3: "bot", 4: "bot"}, join=[1], bots={2: name, 3: name, 4: name}
+    )
     return SeededTable(table.code, owner, bot)
 
 

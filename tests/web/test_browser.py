@@ -37,7 +37,9 @@ def test_a_wrong_password_is_refused_with_a_message(web_club, open_page):
     assert page.locator(".site-nav .who").count() == 0
 
 
-def test_replay_steps_to_the_end_with_the_keyboard_and_shows_the_record_s_final_score(web_club, open_page):
+def test_replay_steps_to_the_end_with_the_keyboard_and_shows_the_record_s_final_score(
+    web_club, open_page
+):
     record = web_club.finished.owner.record(web_club.finished.code)
     events = load_record(record)
     final = Match.from_events(events).summary()
@@ -73,12 +75,13 @@ def test_the_board_after_each_hand_s_last_play_is_the_engine_s(web_club, open_pa
     for index in range(jumps.count()):
         end_step = int(jumps.nth(index).get_attribute("data-jump"))
         jumps.nth(index).click()
-        engine = Match.from_events(events[:end_step + 1]).seat_view(1)["last_hand"]
+        engine = Match.from_events(events[: end_step + 1]).seat_view(1)["last_hand"]
         line = page.eval_on_selector_all("#line svg.tile", "els => els.map(e => e.dataset.tile)")
-        assert line == [f'{t["a"]}-{t["b"]}' for t in engine["line"]]
+        assert line == [f"{t['a']}-{t['b']}" for t in engine["line"]]
         for seat in (1, 2, 3, 4):
-            hand = page.eval_on_selector_all(f'[data-hand="{seat}"] svg.tile',
-                                             "els => els.map(e => e.dataset.tile)")
+            hand = page.eval_on_selector_all(
+                f'[data-hand="{seat}"] svg.tile', "els => els.map(e => e.dataset.tile)"
+            )
             assert hand == engine["hands"][str(seat)]
         assert not page.locator(f'[data-result="{index}"]').is_hidden()
     screenshot(page, "replay-hand-end")
@@ -104,14 +107,21 @@ def test_404_and_403_are_pages_in_the_site_s_style(web_club, open_page):
     page = open_page()
     response = page.goto(web_club.url + "/no/such/page")
     assert response.status == 404
-    assert page.locator(".site-header").is_visible() and page.locator(".error-page .status").inner_text() == "404"
+    assert (
+        page.locator(".site-header").is_visible()
+        and page.locator(".error-page .status").inner_text() == "404"
+    )
     screenshot(page, "error-404")
     # A form whose CSRF token was tampered with is refused with the site's 403 page.
     page.goto(web_club.url + "/signin")
-    page.eval_on_selector("form.stack input[name=csrfmiddlewaretoken]", "e => e.value = 'x'.repeat(64)")
+    page.eval_on_selector(
+        "form.stack input[name=csrfmiddlewaretoken]", "e => e.value = 'x'.repeat(64)"
+    )
     page.fill("input[name=username]", web_club.owner)
     page.fill("input[name=password]", "whatever it is")
-    with page.expect_response(lambda r: r.url.endswith("/signin") and r.request.method == "POST") as info:
+    with page.expect_response(
+        lambda r: r.url.endswith("/signin") and r.request.method == "POST"
+    ) as info:
         page.click("form.stack button[type=submit]")
     assert info.value.status == 403
     assert page.locator(".error-page .status").inner_text() == "403"
@@ -122,7 +132,10 @@ def test_404_and_403_are_pages_in_the_site_s_style(web_club, open_page):
 def test_a_stranger_finds_nothing_of_another_member_s_table(web_club, open_page):
     page = open_page()
     sign_in(page, web_club.url, web_club.stranger)
-    for path in (f"/tables/{web_club.finished.code}/replay", f"/tables/{web_club.live.code}/replay"):
+    for path in (
+        f"/tables/{web_club.finished.code}/replay",
+        f"/tables/{web_club.live.code}/replay",
+    ):
         response = page.goto(web_club.url + path)
         assert response.status == 404
         assert page.locator("svg.tile").count() == 0
@@ -148,4 +161,3 @@ def test_pages_fit_a_phone_without_horizontal_overflow(web_club, open_page, path
     assert horizontal_overflow(page) == 0
     if path in ("/", "replay"):
         screenshot(page, "phone-" + ("home" if path == "/" else "replay"))
-

@@ -29,8 +29,9 @@ def finished_matches(url: str, **filters) -> list[dict]:
 
 def expected_standings(url: str, season: int) -> dict[str, dict]:
     """Each player's line, computed here from the records alone (engine folds)."""
-    lines: dict[str, dict] = defaultdict(lambda: dict(played=0, wins=0, hands_won=0, hands_lost=0,
-                                                      points=0, dekabes=0, ties=0))
+    lines: dict[str, dict] = defaultdict(
+        lambda: dict(played=0, wins=0, hands_won=0, hands_lost=0, points=0, dekabes=0, ties=0)
+    )
     for m in finished_matches(url, season=season):
         record = load_record(api(url, f"/api/matches/{m['id']}/record").text)
         fold = Match.from_events(record)
@@ -50,7 +51,8 @@ def expected_standings(url: str, season: int) -> dict[str, dict]:
 
 def cells(page, selector: str) -> list[list[str]]:
     return page.eval_on_selector_all(
-        selector, "rows => rows.map(r => Array.from(r.cells).map(c => c.innerText.trim()))")
+        selector, "rows => rows.map(r => Array.from(r.cells).map(c => c.innerText.trim()))"
+    )
 
 
 def test_sign_in_club_standings_player_chart_and_a_replay_to_the_end(web_club, open_page):
@@ -71,11 +73,25 @@ def test_sign_in_club_standings_player_chart_and_a_replay_to_the_end(web_club, o
     for position, name, played, wins, byes, won, lost, points, dekabes, ties in rows:
         name = name.split()[0]
         line = expected[name]
-        assert [int(played), int(wins), int(won), int(lost), int(points), int(dekabes), int(ties)] == \
-            [line["played"], line["wins"], line["hands_won"], line["hands_lost"], line["points"],
-             line["dekabes"], line["ties"]], name
+        assert [
+            int(played),
+            int(wins),
+            int(won),
+            int(lost),
+            int(points),
+            int(dekabes),
+            int(ties),
+        ] == [
+            line["played"],
+            line["wins"],
+            line["hands_won"],
+            line["hands_lost"],
+            line["points"],
+            line["dekabes"],
+            line["ties"],
+        ], name
         keys.append((line["wins"], line["hands_won"] - line["hands_lost"], line["points"]))
-    assert keys == sorted(keys, reverse=True)            # head-to-head only reorders equal keys
+    assert keys == sorted(keys, reverse=True)  # head-to-head only reorders equal keys
     assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
     bot_row = page.locator(f'tr[data-entrant="{lg["house_bot"]}"] .tag.bot')
     assert bot_row.count() == 1
@@ -84,7 +100,11 @@ def test_sign_in_club_standings_player_chart_and_a_replay_to_the_end(web_club, o
     player = lg["members"][0]
     page.goto(f"{url}/players/{player}")
     rated = [m for m in finished_matches(url, club=lg["club"], player=player) if m["rated"]]
-    assert page.locator(f'figure.rating[data-club="{lg["club"]}"] svg.chart circle').count() == len(rated) >= 1
+    assert (
+        page.locator(f'figure.rating[data-club="{lg["club"]}"] svg.chart circle').count()
+        == len(rated)
+        >= 1
+    )
     screenshot(page, "player")
 
     match_id = rated[0]["id"]
@@ -96,7 +116,10 @@ def test_sign_in_club_standings_player_chart_and_a_replay_to_the_end(web_club, o
     for _ in range(len(record) - 1):
         page.keyboard.press("ArrowRight")
     assert root.get_attribute("data-step") == str(len(record))
-    assert (page.inner_text("#score-A"), page.inner_text("#score-B")) == (str(final["A"]), str(final["B"]))
+    assert (page.inner_text("#score-A"), page.inner_text("#score-B")) == (
+        str(final["A"]),
+        str(final["B"]),
+    )
     screenshot(page, "match-replay")
 
 
@@ -112,9 +135,11 @@ def test_every_league_replay_hand_ends_on_the_engine_s_board(web_club, open_page
         for index in range(jumps.count()):
             end = int(jumps.nth(index).get_attribute("data-jump"))
             jumps.nth(index).click()
-            engine = Match.from_events(record[:end + 1]).seat_view(1)["last_hand"]
-            line = page.eval_on_selector_all("#line svg.tile", "els => els.map(e => e.dataset.tile)")
-            assert line == [f'{t["a"]}-{t["b"]}' for t in engine["line"]]
+            engine = Match.from_events(record[: end + 1]).seat_view(1)["last_hand"]
+            line = page.eval_on_selector_all(
+                "#line svg.tile", "els => els.map(e => e.dataset.tile)"
+            )
+            assert line == [f"{t['a']}-{t['b']}" for t in engine["line"]]
 
 
 def test_a_live_match_page_shows_the_score_only(web_club, open_page):
@@ -135,8 +160,11 @@ def test_a_non_member_sees_nothing_of_a_members_club(web_club, open_page):
     sign_in(page, url, lg["stranger"])
     page.goto(url + "/")
     assert page.locator(f'a[href="/clubs/{lg["members_club"]}/"]').count() == 0
-    for path in (f"/clubs/{lg['members_club']}/", f"/clubs/{lg['members_club']}/standings",
-                 f"/clubs/{lg['members_club']}/organize"):
+    for path in (
+        f"/clubs/{lg['members_club']}/",
+        f"/clubs/{lg['members_club']}/standings",
+        f"/clubs/{lg['members_club']}/organize",
+    ):
         response = page.goto(url + path)
         assert response.status == 403
         assert page.locator(".error-page .status").inner_text() == "403"
@@ -152,25 +180,33 @@ def test_a_member_cannot_reach_the_organizer_forms(web_club, open_page):
     sign_in(page, url, lg["members"][1])
     page.goto(f"{url}/clubs/{lg['club']}/")
     assert page.locator("a.organize").count() == 0
-    for path in (f"/clubs/{lg['club']}/organize", f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/1"):
+    for path in (
+        f"/clubs/{lg['club']}/organize",
+        f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/1",
+    ):
         assert page.goto(url + path).status == 403
     # A forged POST (with a valid CSRF token of the member's session) is refused too.
     page.goto(url + "/")
     token = page.eval_on_selector("input[name=csrfmiddlewaretoken]", "e => e.value")
     before = len(api(url, f"/api/clubs/{lg['club']}/seasons").json()["results"])
-    for path, form in ((f"/clubs/{lg['club']}/organize/season", {"name": "Mine", "format": "individual"}),
-                       (f"/clubs/{lg['club']}/organize/invite", {}),
-                       (f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds", {})):
-        response = page.request.post(url + path, form={"csrfmiddlewaretoken": token, **form},
-                                     headers={"Referer": url + "/"})
+    for path, form in (
+        (f"/clubs/{lg['club']}/organize/season", {"name": "Mine", "format": "individual"}),
+        (f"/clubs/{lg['club']}/organize/invite", {}),
+        (f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds", {}),
+    ):
+        response = page.request.post(
+            url + path, form={"csrfmiddlewaretoken": token, **form}, headers={"Referer": url + "/"}
+        )
         assert response.status == 403, path
     assert len(api(url, f"/api/clubs/{lg['club']}/seasons").json()["results"]) == before
     match_id = lg["playing"][0]
     page.goto(f"{url}/matches/{match_id}")
     assert page.locator("form.annul").count() == 0
-    response = page.request.post(f"{url}/matches/{match_id}/annul",
-                                 form={"csrfmiddlewaretoken": token, "reason": "no"},
-                                 headers={"Referer": url + "/"})
+    response = page.request.post(
+        f"{url}/matches/{match_id}/annul",
+        form={"csrfmiddlewaretoken": token, "reason": "no"},
+        headers={"Referer": url + "/"},
+    )
     assert response.status == 403
     assert api(url, f"/api/matches/{match_id}").json()["status"] == "playing"
 
@@ -220,8 +256,11 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
     organizer.wait_for_selector('.round-status[data-status="started"]')
     rows = organizer.locator("table.matches tbody tr")
     assert rows.count() == 1
-    seated = set(organizer.eval_on_selector_all("table.matches tbody tr td a[href^='/players/']",
-                                                "els => els.map(e => e.innerText)"))
+    seated = set(
+        organizer.eval_on_selector_all(
+            "table.matches tbody tr td a[href^='/players/']", "els => els.map(e => e.innerText)"
+        )
+    )
     assert seated == set(present)
     new_match = int(rows.first.get_attribute("data-match"))
 
@@ -237,9 +276,14 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
 @pytest.mark.parametrize("name", ["club", "standings", "player", "matches", "match", "organize"])
 def test_league_pages_fit_a_phone(web_club, open_page, name):
     lg, url = web_club.league, web_club.url
-    paths = {"club": f"/clubs/{lg['club']}/", "standings": f"/clubs/{lg['club']}/standings?season={lg['season']}",
-             "player": f"/players/{lg['members'][0]}", "matches": "/matches/",
-             "match": f"/matches/{lg['finished'][0]}", "organize": f"/clubs/{lg['club']}/organize"}
+    paths = {
+        "club": f"/clubs/{lg['club']}/",
+        "standings": f"/clubs/{lg['club']}/standings?season={lg['season']}",
+        "player": f"/players/{lg['members'][0]}",
+        "matches": "/matches/",
+        "match": f"/matches/{lg['finished'][0]}",
+        "organize": f"/clubs/{lg['club']}/organize",
+    }
     page = open_page(viewport=PHONE)
     sign_in(page, url, lg["organizer"])
     page.goto(url + paths[name])
@@ -252,8 +296,12 @@ def test_match_list_filters_by_club_and_player(web_club, open_page):
     lg, url = web_club.league, web_club.url
     page = open_page()
     page.goto(f"{url}/matches/?player={lg['members'][2]}")
-    shown = {int(i) for i in page.eval_on_selector_all("table.matches tbody tr",
-                                                         "rows => rows.map(r => r.dataset.match)")}
+    shown = {
+        int(i)
+        for i in page.eval_on_selector_all(
+            "table.matches tbody tr", "rows => rows.map(r => r.dataset.match)"
+        )
+    }
     body = api(url, "/api/matches", player=lg["members"][2], page_size=500).json()
     assert shown == {m["id"] for m in body["results"]} and shown
     page.select_option("select[name=club]", lg["club"])

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from engine import Match as EngineMatch, load_record
+from engine import Match as EngineMatch
+from engine import load_record
 from server.league import selectors as league
 from server.league.models import Match, MatchSeat, Season
 from server.web.league_selectors import CHART_HEIGHT, CHART_PAD, rating_chart
@@ -31,7 +32,7 @@ def test_a_members_club_is_invisible_to_visitors_and_strangers(small_league):
     lg = small_league
     for c in (client(None), client(lg["stranger"])):
         home = c.get("/").content.decode()
-        assert f'/clubs/{lg["club"]}/' in home and f'/clubs/{lg["members_club"]}/' not in home
+        assert f"/clubs/{lg['club']}/" in home and f"/clubs/{lg['members_club']}/" not in home
         for path in (f"/clubs/{lg['members_club']}/", f"/clubs/{lg['members_club']}/standings"):
             page = c.get(path)
             assert page.status_code == 403 and 'class="site-header"' in page.content.decode()
@@ -40,10 +41,18 @@ def test_a_members_club_is_invisible_to_visitors_and_strangers(small_league):
     assert member.status_code == 200 and "The Cellar" in member.content.decode()
 
 
-@pytest.mark.parametrize("path", ["/clubs/nowhere/", "/clubs/nowhere/standings", "/players/nobody",
-                                  "/matches/987654", "/matches/987654/record",
-                                  "/clubs/riverside/standings?season=987654",
-                                  "/clubs/riverside/standings?season=x"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/clubs/nowhere/",
+        "/clubs/nowhere/standings",
+        "/players/nobody",
+        "/matches/987654",
+        "/matches/987654/record",
+        "/clubs/riverside/standings?season=987654",
+        "/clubs/riverside/standings?season=x",
+    ],
+)
 def test_unknown_things_are_404_pages(small_league, path):
     page = client(None).get(path)
     assert page.status_code == 404 and "Page not found" in page.content.decode()
@@ -54,8 +63,12 @@ def test_organizer_forms_refuse_a_member_and_change_nothing(small_league):
     member = client("ben")
     seasons = Season.objects.count()
     assert member.get(f"/clubs/{lg['club']}/organize").status_code == 403
-    assert member.post(f"/clubs/{lg['club']}/organize/season",
-                       {"name": "X", "format": "individual"}).status_code == 403
+    assert (
+        member.post(
+            f"/clubs/{lg['club']}/organize/season", {"name": "X", "format": "individual"}
+        ).status_code
+        == 403
+    )
     assert member.post(f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds").status_code == 403
     assert member.post(f"/matches/{lg['playing'][0]}/annul", {"reason": "x"}).status_code == 403
     assert Season.objects.count() == seasons
@@ -83,7 +96,7 @@ def test_the_club_page_shows_a_live_round_with_scores_and_no_tile(small_league):
     live = Match.objects.get(pk=lg["playing"][0])
     assert f'data-match="{live.pk}"' in body
     start = body.index("live-round")
-    assert not tiles_in(body[start:body.index("</section>", start)])
+    assert not tiles_in(body[start : body.index("</section>", start)])
     match_page = client("ana").get(f"/matches/{live.pk}").content.decode()
     assert not tiles_in(match_page) and "replay-frames" not in match_page
 
@@ -91,7 +104,9 @@ def test_the_club_page_shows_a_live_round_with_scores_and_no_tile(small_league):
 def test_an_annulled_match_shows_its_reason_and_no_replay(small_league):
     lg = small_league
     organizer = client(lg["organizer"])
-    response = organizer.post(f"/matches/{lg['playing'][0]}/annul", {"reason": "the power went out"})
+    response = organizer.post(
+        f"/matches/{lg['playing'][0]}/annul", {"reason": "the power went out"}
+    )
     assert response.status_code == 302
     page = client("ana").get(f"/matches/{lg['playing'][0]}").content.decode()
     assert "the power went out" in page and "replay-frames" not in page
@@ -115,7 +130,9 @@ def test_partner_and_opponent_records_follow_the_finished_records(small_league):
 
     partners, opponents = partner_and_opponent_records("ana", None)
     assert sum(r.played for r in partners) == played and sum(r.won for r in partners) == won
-    assert sum(r.played for r in opponents) == 2 * played and sum(r.won for r in opponents) == 2 * won
+    assert (
+        sum(r.played for r in opponents) == 2 * played and sum(r.won for r in opponents) == 2 * won
+    )
 
 
 def test_the_rating_chart_has_one_point_per_rated_match_scaled_into_the_box():
@@ -134,11 +151,19 @@ def test_the_rating_chart_has_one_point_per_rated_match_scaled_into_the_box():
 
 def test_no_page_but_a_finished_replay_shows_a_tile_while_a_round_is_live(small_league):
     lg = small_league
-    paths = ["/", f"/clubs/{lg['club']}/", f"/clubs/{lg['club']}/standings", "/matches/",
-             f"/matches/?club={lg['club']}", f"/clubs/{lg['club']}/organize",
-             f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"]
+    paths = [
+        "/",
+        f"/clubs/{lg['club']}/",
+        f"/clubs/{lg['club']}/standings",
+        "/matches/",
+        f"/matches/?club={lg['club']}",
+        f"/clubs/{lg['club']}/organize",
+        f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}",
+    ]
     paths += [f"/players/{name}" for name in lg["members"] + [lg["house_bot"], lg["organizer"]]]
-    paths += [f"/matches/{m}" for m in lg["playing"]] + [f"/matches/{m}/record" for m in lg["playing"]]
+    paths += [f"/matches/{m}" for m in lg["playing"]] + [
+        f"/matches/{m}/record" for m in lg["playing"]
+    ]
     for name in (None, lg["members"][0], lg["organizer"]):
         c = client(name)
         for path in paths:

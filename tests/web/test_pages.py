@@ -32,12 +32,15 @@ def test_register_signs_in_with_a_session_on_the_same_account_as_the_api():
     client = Client(enforce_csrf_checks=True)
     page = client.get("/register")
     token = page.cookies["csrftoken"].value
-    response = client.post("/register", {"username": "carla", "password": PASSWORD,
-                                          "csrfmiddlewaretoken": token})
+    response = client.post(
+        "/register", {"username": "carla", "password": PASSWORD, "csrfmiddlewaretoken": token}
+    )
     assert response.status_code == 302 and response["Location"] == "/"
     home = client.get("/")
     assert '<span class="who">carla</span>' in home.content.decode()
-    api = APIClient().post("/api/auth/token", {"username": "carla", "password": PASSWORD}, format="json")
+    api = APIClient().post(
+        "/api/auth/token", {"username": "carla", "password": PASSWORD}, format="json"
+    )
     assert api.status_code == 200 and api.json()["username"] == "carla"
 
 
@@ -46,9 +49,11 @@ def test_registration_refusals_are_form_errors_and_create_nothing():
     taken = User.objects.get(username__startswith="dora").username
     client = Client()
     before = User.objects.count()
-    for data, text in (({"username": taken, "password": PASSWORD}, "This name is taken."),
-                       ({"username": "x!", "password": PASSWORD}, "3 to 40 letters, digits or . _ -"),
-                       ({"username": "edgar", "password": "short"}, "too short")):
+    for data, text in (
+        ({"username": taken, "password": PASSWORD}, "This name is taken."),
+        ({"username": "x!", "password": PASSWORD}, "3 to 40 letters, digits or . _ -"),
+        ({"username": "edgar", "password": "short"}, "too short"),
+    ):
         response = client.post("/register", data)
         assert response.status_code == 200
         assert text in response.content.decode()
@@ -63,10 +68,11 @@ def test_sign_in_and_sign_out_need_a_csrf_token():
     body = refused.content.decode()
     assert 'class="site-header"' in body and "Form expired" in body and "Traceback" not in body
     token = client.get("/signin").cookies["csrftoken"].value
-    ok = client.post("/signin", {"username": user.username, "password": PASSWORD,
-                                 "csrfmiddlewaretoken": token})
+    ok = client.post(
+        "/signin", {"username": user.username, "password": PASSWORD, "csrfmiddlewaretoken": token}
+    )
     assert ok.status_code == 302
-    assert client.post("/signout").status_code == 403            # no token: still signed in
+    assert client.post("/signout").status_code == 403  # no token: still signed in
     assert user.username in client.get("/").content.decode()
     token = client.cookies["csrftoken"].value
     assert client.post("/signout", {"csrfmiddlewaretoken": token}).status_code == 302
@@ -84,7 +90,7 @@ def test_a_bot_account_cannot_sign_in():
 
 # -- error pages --------------------------------------------------------------------------
 def test_unknown_pages_are_a_404_page_and_the_api_keeps_json(settings):
-    settings.DEBUG = False          # as served: DJANGO_DEBUG unset
+    settings.DEBUG = False  # as served: DJANGO_DEBUG unset
     page = Client().get("/no/such/page")
     assert page.status_code == 404
     body = page.content.decode()
@@ -139,13 +145,18 @@ def test_the_catalogue_check_finds_an_untranslated_string(tmp_path, monkeypatch)
 
 
 # -- tables and replays -------------------------------------------------------------------
-def test_the_replay_folds_one_frame_per_record_event_and_each_hand_ends_as_the_engine_says(finished):
+def test_the_replay_folds_one_frame_per_record_event_and_each_hand_ends_as_the_engine_says(
+    finished,
+):
     client = signed_in(finished.owner)
     page = client.get(f"/tables/{finished.code}/replay")
     assert page.status_code == 200
     body = page.content.decode()
-    frames = json.loads(re.search(r'<script id="replay-frames" type="application/json">(.*?)</script>',
-                                  body, re.S).group(1))
+    frames = json.loads(
+        re.search(
+            r'<script id="replay-frames" type="application/json">(.*?)</script>', body, re.S
+        ).group(1)
+    )
     record = finished.owner_api.get(f"/api/tables/{finished.code}/record").content.decode()
     events = load_record(record)
     assert len(frames) == len(events)
@@ -154,14 +165,17 @@ def test_the_replay_folds_one_frame_per_record_event_and_each_hand_ends_as_the_e
         if events[index].get("type") not in ("play", "pass"):
             continue
         before = Match.from_events(events[:index]).results
-        after = Match.from_events(events[:index + 1])
+        after = Match.from_events(events[: index + 1])
         if len(after.results) == len(before):
             continue
         ended += 1
         last = after.seat_view(1)["last_hand"]
         assert frames[index]["line"] == [[t["a"], t["b"], t["seat"]] for t in last["line"]]
         assert frames[index]["hands"] == [last["hands"][str(s)] for s in (1, 2, 3, 4)]
-        assert frames[index]["scores"] == [after.summary()["scores"]["A"], after.summary()["scores"]["B"]]
+        assert frames[index]["scores"] == [
+            after.summary()["scores"]["A"],
+            after.summary()["scores"]["B"],
+        ]
     assert ended == len(Match.from_events(events).results) and ended >= 1
     final = Match.from_events(events).summary()["scores"]
     assert f'data-final="A">{final["A"]}<' in body and f'data-final="B">{final["B"]}<' in body
@@ -185,8 +199,10 @@ def test_strangers_and_visitors_get_a_404_for_another_member_s_table(finished):
 def test_no_tile_of_a_live_hand_is_reachable_from_any_page():
     live = advance_to_hand(Players(kinds=("human", "bot", "bot", "bot")), hand_no=2)
     owner = signed_in(live.owner)
-    pages = {path: owner.get(path) for path in
-             ("/", f"/tables/{live.code}/replay", f"/tables/{live.code}/record", "/signin")}
+    pages = {
+        path: owner.get(path)
+        for path in ("/", f"/tables/{live.code}/replay", f"/tables/{live.code}/record", "/signin")
+    }
     assert pages[f"/tables/{live.code}/replay"].status_code == 200
     assert pages[f"/tables/{live.code}/record"].status_code == 409
     for path, response in pages.items():
@@ -196,7 +212,9 @@ def test_no_tile_of_a_live_hand_is_reachable_from_any_page():
     scores = live.seat(1)["view"]["scores"]
     replay = pages[f"/tables/{live.code}/replay"].content.decode()
     assert "still being played" in replay
-    assert f"<strong>{scores['A']}</strong>" in replay and f"<strong>{scores['B']}</strong>" in replay
+    assert (
+        f"<strong>{scores['A']}</strong>" in replay and f"<strong>{scores['B']}</strong>" in replay
+    )
 
 
 def test_a_replay_page_is_sent_compressed(finished):
@@ -221,13 +239,19 @@ def test_the_sign_in_page_shares_the_api_s_login_throttle(settings):
         user = new_member("ivy")
         client = Client()
         for _ in range(2):
-            assert client.post("/signin", {"username": user.username, "password": "wrong one!"}).status_code == 200
+            assert (
+                client.post(
+                    "/signin", {"username": user.username, "password": "wrong one!"}
+                ).status_code
+                == 200
+            )
         refused = client.post("/signin", {"username": user.username, "password": PASSWORD})
         assert refused.status_code == 429 and refused["Retry-After"]
         assert "Too many attempts" in refused.content.decode()
-        api = APIClient().post("/api/auth/token", {"username": user.username, "password": PASSWORD},
-                               format="json")
-        assert api.status_code == 429           # one count for the page and the API
+        api = APIClient().post(
+            "/api/auth/token", {"username": user.username, "password": PASSWORD}, format="json"
+        )
+        assert api.status_code == 429  # one count for the page and the API
     finally:
         cache.clear()
         api_settings.reload()

@@ -12,8 +12,14 @@ import os
 
 from clients.table.i18n.catalog import LANGUAGES, MESSAGES, PLURAL_CATEGORIES
 
-__all__ = ["LANGUAGES", "MESSAGES", "Translator", "plural_category", "detect_language",
-           "next_language"]
+__all__ = [
+    "LANGUAGES",
+    "MESSAGES",
+    "Translator",
+    "plural_category",
+    "detect_language",
+    "next_language",
+]
 
 
 def plural_category(lang: str, n: int) -> str:

@@ -28,25 +28,48 @@ PIP_SPOTS = {
 @register.simple_tag
 def tile_defs():
     symbols = format_html_join(
-        "", '<symbol id="pips-{}" viewBox="0 0 1 1">{}</symbol>',
-        ((n, format_html_join("", '<circle cx="{}" cy="{}" r="0.09"/>', spots))
-         for n, spots in PIP_SPOTS.items()))
-    return format_html('<svg class="defs" aria-hidden="true" width="0" height="0">{}</svg>', symbols)
+        "",
+        '<symbol id="pips-{}" viewBox="0 0 1 1">{}</symbol>',
+        (
+            (n, format_html_join("", '<circle cx="{}" cy="{}" r="0.09"/>', spots))
+            for n, spots in PIP_SPOTS.items()
+        ),
+    )
+    return format_html(
+        '<svg class="defs" aria-hidden="true" width="0" height="0">{}</svg>', symbols
+    )
 
 
 def tile_svg(a: int, b: int, vertical: bool = False, extra_class: str = "") -> str:
     """One tile: ``a`` on its left (top when vertical), ``b`` on its right (bottom)."""
     width, height = (1, 2) if vertical else (2, 1)
     bx, by = (0, 1) if vertical else (1, 0)
-    divider = '<line x1="0.12" y1="1" x2="0.88" y2="1"/>' if vertical else \
-        '<line x1="1" y1="0.12" x2="1" y2="0.88"/>'
+    divider = (
+        '<line x1="0.12" y1="1" x2="0.88" y2="1"/>'
+        if vertical
+        else '<line x1="1" y1="0.12" x2="1" y2="0.88"/>'
+    )
     return format_html(
         '<svg class="tile {} {}" viewBox="0 0 {} {}" data-tile="{}-{}" role="img" aria-label="{}-{}">'
         '<rect class="face" x="0.03" y="0.03" width="{}" height="{}" rx="0.14"/>{}'
         '<use class="half-a" href="#pips-{}" width="1" height="1"/>'
         '<use class="half-b" href="#pips-{}" x="{}" y="{}" width="1" height="1"/></svg>',
-        "v" if vertical else "h", extra_class, width, height, a, b, a, b,
-        width - 0.06, height - 0.06, mark_safe(divider), a, b, bx, by)
+        "v" if vertical else "h",
+        extra_class,
+        width,
+        height,
+        a,
+        b,
+        a,
+        b,
+        width - 0.06,
+        height - 0.06,
+        mark_safe(divider),
+        a,
+        b,
+        bx,
+        by,
+    )
 
 
 @register.simple_tag
@@ -58,8 +81,11 @@ def tile(text: str, vertical: bool = True):
 @register.simple_tag
 def tile_prototypes():
     """Blank tiles the replay script clones and numbers (it draws nothing itself)."""
-    return format_html('<template id="tile-h">{}</template><template id="tile-v">{}</template>',
-                       tile_svg(0, 0, False), tile_svg(0, 0, True))
+    return format_html(
+        '<template id="tile-h">{}</template><template id="tile-v">{}</template>',
+        tile_svg(0, 0, False),
+        tile_svg(0, 0, True),
+    )
 
 
 # -- replay log lines: one per event, hundreds per page, so built here rather than by
@@ -97,13 +123,31 @@ def hand_result_text(result: dict) -> str:
     if result["result"] == "tie":
         return gettext("Tied block: scores unchanged")
     if result["result"] == "block":
-        return ngettext("Team %(team)s wins the block: %(points)s point",
-                        "Team %(team)s wins the block: %(points)s points", result["points"]) % values
+        return (
+            ngettext(
+                "Team %(team)s wins the block: %(points)s point",
+                "Team %(team)s wins the block: %(points)s points",
+                result["points"],
+            )
+            % values
+        )
     if result["dekabes"]:
-        return ngettext("Dékabès! Team %(team)s scores %(points)s point",
-                        "Dékabès! Team %(team)s scores %(points)s points", result["points"]) % values
-    return ngettext("Domino: team %(team)s scores %(points)s point",
-                    "Domino: team %(team)s scores %(points)s points", result["points"]) % values
+        return (
+            ngettext(
+                "Dékabès! Team %(team)s scores %(points)s point",
+                "Dékabès! Team %(team)s scores %(points)s points",
+                result["points"],
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Domino: team %(team)s scores %(points)s point",
+            "Domino: team %(team)s scores %(points)s points",
+            result["points"],
+        )
+        % values
+    )
 
 
 @register.simple_tag
@@ -114,16 +158,31 @@ def hand_result(result: dict):
 @register.simple_tag
 def replay_log(entries):
     """The ``<li>`` of every log line (``data-step`` for the replay script)."""
-    return format_html_join("", '<li data-step="{}">{}{}</li>', (
-        (e.step, _log_text(e),
-         format_html(" — <strong>{}</strong>", hand_result_text(e.result)) if e.result else "")
-        for e in entries))
+    return format_html_join(
+        "",
+        '<li data-step="{}">{}{}</li>',
+        (
+            (
+                e.step,
+                _log_text(e),
+                format_html(" — <strong>{}</strong>", hand_result_text(e.result))
+                if e.result
+                else "",
+            )
+            for e in entries
+        ),
+    )
 
 
 @register.simple_tag
 def chart_points(chart, match_url_prefix: str = "/matches/"):
     """One linked circle per rating point (hundreds on a long history)."""
-    return format_html_join("", '<a href="{}{}"><circle cx="{}" cy="{}" r="4" data-match="{}">'
-                                '<title>{}</title></circle></a>',
-                            ((match_url_prefix, p.match, f"{p.x:.1f}", f"{p.y:.1f}", p.match,
-                              f"{p.ordinal:.2f}") for p in chart.points))
+    return format_html_join(
+        "",
+        '<a href="{}{}"><circle cx="{}" cy="{}" r="4" data-match="{}">'
+        "<title>{}</title></circle></a>",
+        (
+            (match_url_prefix, p.match, f"{p.x:.1f}", f"{p.y:.1f}", p.match, f"{p.ordinal:.2f}")
+            for p in chart.points
+        ),
+    )

@@ -6,9 +6,11 @@ from server.errors import ApiError
 
 
 class Command(BaseCommand):
-    help = ("Create a house bot account (or find the existing one) and print a new token for "
-            "it. Tokens are stored hashed, so each run issues a new one for --device (default "
-            "'createbot'); that device's previous token stops working, others keep working.")
+    help = (
+        "Create a house bot account (or find the existing one) and print a new token for "
+        "it. Tokens are stored hashed, so each run issues a new one for --device (default "
+        "'createbot'); that device's previous token stops working, others keep working."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("name")

@@ -4,8 +4,10 @@ from server.accounts.services import new_invite
 
 
 class Command(BaseCommand):
-    help = ("Print one-time registration codes, for a server started with "
-            "DEKABES_REGISTRATION=invite (a newcomer sends one as \"invite\" when registering).")
+    help = (
+        "Print one-time registration codes, for a server started with "
+        'DEKABES_REGISTRATION=invite (a newcomer sends one as "invite" when registering).'
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--count", type=int, default=1)

@@ -6,9 +6,11 @@ from server.errors import ApiError
 
 
 class Command(BaseCommand):
-    help = ("Create a member account without a password (or find it) and print a new token "
-            "for it: the local player of `make play` signs in with it, from this machine only. "
-            "Each run replaces the token of --device (default 'playertoken').")
+    help = (
+        "Create a member account without a password (or find it) and print a new token "
+        "for it: the local player of `make play` signs in with it, from this machine only. "
+        "Each run replaces the token of --device (default 'playertoken')."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("name")
@@ -20,7 +22,7 @@ class Command(BaseCommand):
             if user is None:
                 check_username(name)
                 user = User(username=name, is_bot=False)
-                user.set_unusable_password()      # no password login: the token is the key
+                user.set_unusable_password()  # no password login: the token is the key
                 user.save()
             elif user.is_bot:
                 raise CommandError(f"{name!r} is a bot account, not a member")

@@ -36,14 +36,19 @@ class Command(BaseCommand):
     help = __doc__.splitlines()[0]
 
     def add_arguments(self, parser):
-        parser.add_argument("--server", help="a running server on this database (default: start one)")
+        parser.add_argument(
+            "--server", help="a running server on this database (default: start one)"
+        )
         parser.add_argument("--level", default="strong")
         parser.add_argument("--timeout", type=float, default=900, help="seconds for both rounds")
 
     def handle(self, *args, server=None, level="strong", timeout=900.0, **options):
         organizer, bots, season = _demo_club()
-        to_play = [n for n in range(1, ROUNDS + 1)
-                   if not Round.objects.filter(season=season, number=n, status="finished").exists()]
+        to_play = [
+            n
+            for n in range(1, ROUNDS + 1)
+            if not Round.objects.filter(season=season, number=n, status="finished").exists()
+        ]
         if not to_play:
             self.stdout.write("demo league already seeded: /api/clubs/demo")
             return
@@ -57,9 +62,13 @@ class Command(BaseCommand):
 
             # Runners log every move at INFO; the command reports per round instead.
             logging.getLogger("dekabes.bots").setLevel(logging.ERROR)
-            options = RunnerOptions(level=level, delay=0.0, discover_every=0.5, linger=1.0,
-                                    poll_wait=5.0)
-            runners = [Runner(DekabesClient(server, issue_token(b, "seed-demo")), options).start() for b in bots]
+            options = RunnerOptions(
+                level=level, delay=0.0, discover_every=0.5, linger=1.0, poll_wait=5.0
+            )
+            runners = [
+                Runner(DekabesClient(server, issue_token(b, "seed-demo")), options).start()
+                for b in bots
+            ]
             deadline = time.monotonic() + timeout
             for number in to_play:
                 self._play_round(organizer, season, number, deadline)
@@ -75,8 +84,10 @@ class Command(BaseCommand):
                 except subprocess.TimeoutExpired:
                     daphne.kill()
                     daphne.wait(10)
-        self.stdout.write(f"demo league seeded: club demo, season {season.pk}, "
-                          f"{Match.objects.filter(season=season, status='finished').count()} matches")
+        self.stdout.write(
+            f"demo league seeded: club demo, season {season.pk}, "
+            f"{Match.objects.filter(season=season, status='finished').count()} matches"
+        )
 
     def _play_round(self, organizer, season, number, deadline):
         round_ = Round.objects.filter(season=season, number=number).first()
@@ -103,7 +114,8 @@ def _demo_club():
         organizer.set_unusable_password()
         organizer.save()
     club = Club.objects.filter(slug="demo").first() or services.do_create_club(
-        organizer, "demo", "Demo club", "A league played by eight house bots.", "public")
+        organizer, "demo", "Demo club", "A league played by eight house bots.", "public"
+    )
     bots = []
     for name in BOTS:
         bot = User.objects.filter(username=name).first()
@@ -115,7 +127,8 @@ def _demo_club():
             services.do_enter_bot(organizer, club, name)
         bots.append(bot)
     season = Season.objects.filter(club=club).order_by("id").first() or services.do_create_season(
-        organizer, club, "Demo season", "individual", seed=1)
+        organizer, club, "Demo season", "individual", seed=1
+    )
     return organizer, bots, season
 
 
@@ -131,9 +144,22 @@ def _start_daphne():
     env = dict(os.environ)
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         env["DEKABES_SQLITE_PATH"] = str(settings.DATABASES["default"]["NAME"])
-    process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                "server.asgi:application"], cwd=ROOT, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "server.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
