@@ -214,7 +214,7 @@ def main(argv=None) -> int:
             print(f"bystander action, no flood      : {summary(quiet)}", flush=True)
             if args.skip_flood:
                 return 0
-            stop, counts = threading.Event(), Counter()
+            stop, counts = threading.Event(), Counter[str]()
             flooders = [
                 threading.Thread(target=flood, args=(url, stop, counts), daemon=True)
                 for _ in range(args.flooders)

@@ -134,7 +134,7 @@ def _database() -> dict:
         # No health check: it is a `SELECT 1` round trip before every request. A
         # connection that broke (PostgreSQL restarted) fails one request, and Django
         # closes it at that request's end because of the error; the next one reconnects.
-        config = dj_database_url.parse(url, conn_max_age=300, conn_health_checks=False)
+        config: dict = dict(dj_database_url.parse(url, conn_max_age=300, conn_health_checks=False))
         config.setdefault("TEST", {})
         if os.environ.get("DEKABES_TEST_DB_NAME"):
             config["TEST"]["NAME"] = os.environ["DEKABES_TEST_DB_NAME"]

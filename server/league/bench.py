@@ -137,15 +137,15 @@ def populate(n_matches: int, n_players: int, n_bots: int, seed: int) -> dict:
                 MatchSeat(
                     match=m, number=n, player=p, team="A" if n in (1, 3) else "B", is_bot=p.is_bot
                 )
-                for m, seats in zip(matches, seatings)
-                for n, p in zip((1, 2, 3, 4), seats)
+                for m, seats in zip(matches, seatings, strict=True)
+                for n, p in zip((1, 2, 3, 4), seats, strict=True)
             ]
         )
         current: dict = {}
         points = []
-        for m, seats in zip(matches, seatings):
+        for m, seats in zip(matches, seatings, strict=True):
             team_a, team_b = (seats[0].pk, seats[2].pk), (seats[1].pk, seats[3].pk)
-            new = rating_model.rate_match(current, team_a, team_b, m.winner)
+            new = rating_model.rate_match(current, team_a, team_b, projections.decided(m))
             current.update(new)
             points += [
                 RatingPoint(

@@ -52,6 +52,9 @@ class Membership(models.Model):
         constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership")]
         ordering = ["club", "user__username"]
 
+    def __str__(self) -> str:
+        return f"{self.user_id} in club {self.club_id} ({self.role})"
+
 
 class Invite(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
@@ -61,6 +64,9 @@ class Invite(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True)
     uses = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"invite to club {self.club_id}"
 
 
 class Season(models.Model):
@@ -80,6 +86,9 @@ class Season(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
 
+    def __str__(self) -> str:
+        return f"{self.name} ({self.format})"
+
 
 class Pair(models.Model):
     """A fixed partnership registered for a pairs season."""
@@ -91,6 +100,9 @@ class Pair(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Round(models.Model):
@@ -106,6 +118,9 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["season", "number"], name="one_round_number")
         ]
         ordering = ["season", "number"]
+
+    def __str__(self) -> str:
+        return f"season {self.season_id} round {self.number} ({self.status})"
 
 
 class CheckIn(models.Model):
@@ -125,6 +140,11 @@ class CheckIn(models.Model):
             models.UniqueConstraint(fields=["round", "player"], name="one_checkin_per_player"),
             models.UniqueConstraint(fields=["round", "pair"], name="one_checkin_per_pair"),
         ]
+
+    def __str__(self) -> str:
+        return f"round {self.round_id}: " + (
+            f"pair {self.pair_id}" if self.pair_id else f"player {self.player_id}"
+        )
 
 
 class Match(models.Model):
@@ -161,7 +181,7 @@ class Match(models.Model):
     status = models.CharField(max_length=8, choices=STATUSES, default="playing")
     finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
     end_seq = models.PositiveIntegerField(null=True, blank=True)
-    winner = models.CharField(max_length=1, null=True, blank=True)
+    winner = models.CharField(max_length=1, null=True, blank=True)  # noqa: DJ001 -- NULL is "no result yet", distinct from A, B or a tie
     score_a = models.PositiveSmallIntegerField(default=0)
     score_b = models.PositiveSmallIntegerField(default=0)
     hands = models.PositiveSmallIntegerField(default=0)
@@ -184,6 +204,9 @@ class Match(models.Model):
             models.Index(fields=["-started_at", "-id"], name="recent"),
         ]
 
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.status})"
+
 
 class MatchSeat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
@@ -199,6 +222,9 @@ class MatchSeat(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_match_seat")]
         ordering = ["number"]
         indexes = [models.Index(fields=["player", "match"], name="player_matches")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.number}"
 
 
 class StandingRow(models.Model):
@@ -225,6 +251,9 @@ class StandingRow(models.Model):
         ordering = ["season", "position"]
         constraints = [models.UniqueConstraint(fields=["season", "position"], name="one_position")]
 
+    def __str__(self) -> str:
+        return f"season {self.season_id} #{self.position}"
+
 
 class Rating(models.Model):
     """A player's current openskill rating in a club (projection)."""
@@ -239,6 +268,9 @@ class Rating(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["club", "player"], name="one_rating")]
         ordering = ["-ordinal", "player_id"]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} in club {self.club_id}: {self.ordinal:.2f}"
 
 
 class RatingPoint(models.Model):
@@ -257,3 +289,6 @@ class RatingPoint(models.Model):
             models.UniqueConstraint(fields=["player", "match"], name="one_point_per_match")
         ]
         indexes = [models.Index(fields=["club", "player", "id"], name="player_history")]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} after match {self.match_id}"

@@ -273,7 +273,7 @@ def _bot_tables(seated: list, bots: int):
         rest = [p for p in seated if p not in chosen]
         for order in _distinct_bot_table_orders(chosen, bots):
             seats = [None] * 4
-            for index, player in zip(humans, order):
+            for index, player in zip(humans, order, strict=True):
                 seats[index] = player
             yield [tuple(seats)], rest
 
@@ -314,7 +314,7 @@ def _local_search(
         order = list(seated)
         rng.shuffle(order)
         seats: list = [None] * (4 * n_tables)
-        for slot, player in zip(slots, order):
+        for slot, player in zip(slots, order, strict=True):
             seats[slot] = player
         cost = _climb(seats, slots, memory, rng)
         found.append((cost, [tuple(seats[i : i + 4]) for i in range(0, len(seats), 4)]))

@@ -78,6 +78,8 @@ def match_lines(season: Season) -> list:
         seats.setdefault(match_id, {})[number] = player_id
     lines = []
     for m in Match.objects.filter(season=season, status="finished").order_by("finished_at", "id"):
+        side_a: tuple[int | None, ...]
+        side_b: tuple[int | None, ...]
         if season.format == "pairs":
             side_a, side_b = (m.pair_a_id,), (m.pair_b_id,)
         else:
@@ -87,7 +89,7 @@ def match_lines(season: Season) -> list:
             standings_model.MatchLine(
                 side_a=side_a,
                 side_b=side_b,
-                winner=m.winner,
+                winner=decided(m),
                 hands_won_a=m.hands_won_a,
                 hands_won_b=m.hands_won_b,
                 hands_tied=m.hands_tied,
@@ -140,29 +142,39 @@ def rebuild_standings(season: Season) -> None:
 
 
 # -- ratings ---------------------------------------------------------------------------------
-def teams_of(match: Match) -> tuple[tuple, tuple]:
+def teams_of(match: Match) -> tuple[tuple[int, int], tuple[int, int]]:
     seats = dict(match.seats.values_list("number", "player_id"))
     return (seats[1], seats[3]), (seats[2], seats[4])
+
+
+def decided(match: Match) -> str:
+    """The winning side of a finished match; anything else is a caller's bug."""
+    if match.winner is None:
+        raise ValueError(f"match {match.pk} has no result to project")
+    return match.winner
 
 
 def rate(match: Match, current: dict | None = None) -> dict:
     """Rate one finished match: update the four players' ``Rating`` rows and add a
     ``RatingPoint`` each. ``current`` (rebuild) holds the club's ratings in memory."""
+    club_id = match.club_id
+    if club_id is None:
+        raise ValueError(f"match {match.pk} is casual: only club matches are rated")
     team_a, team_b = teams_of(match)
     players = (*team_a, *team_b)
     if current is None:
         current = {
             r.player_id: rating_model.Rating(mu=r.mu, sigma=r.sigma)
-            for r in Rating.objects.filter(club_id=match.club_id, player_id__in=players)
+            for r in Rating.objects.filter(club_id=club_id, player_id__in=players)
         }
-    new = rating_model.rate_match(current, team_a, team_b, match.winner)
+    new = rating_model.rate_match(current, team_a, team_b, decided(match))
     for player, value in new.items():
-        updated = Rating.objects.filter(club_id=match.club_id, player_id=player).update(
+        updated = Rating.objects.filter(club_id=club_id, player_id=player).update(
             mu=value.mu, sigma=value.sigma, ordinal=value.ordinal, matches=F("matches") + 1
         )
         if not updated:
             Rating.objects.create(
-                club_id=match.club_id,
+                club_id=club_id,
                 player_id=player,
                 mu=value.mu,
                 sigma=value.sigma,
@@ -172,7 +184,7 @@ def rate(match: Match, current: dict | None = None) -> dict:
     RatingPoint.objects.bulk_create(
         [
             RatingPoint(
-                club_id=match.club_id,
+                club_id=club_id,
                 player_id=p,
                 match=match,
                 mu=v.mu,
@@ -197,7 +209,7 @@ def rated_in_order(club: Club):
 def rebuild() -> dict:
     """Drop every projection and recompute it from the tables' logs."""
     projection.forget()
-    counts = Counter()
+    counts: Counter[str] = Counter()
     with transaction.atomic():
         RatingPoint.objects.all().delete()
         Rating.objects.all().delete()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from openskill.models import PlackettLuce
 
@@ -54,22 +55,31 @@ def initial_rating() -> Rating:
     return Rating(mu=MU, sigma=SIGMA)
 
 
+Player = TypeVar("Player", bound=Hashable)
+
+
 def rate_match(
-    ratings: Mapping[Hashable, Rating], team_a: tuple, team_b: tuple, winner: str
-) -> dict[Hashable, Rating]:
+    ratings: Mapping[Player, Rating],
+    team_a: tuple[Player, Player],
+    team_b: tuple[Player, Player],
+    winner: str,
+) -> dict[Player, Rating]:
     """The four players' ratings after ``team_a`` and ``team_b`` played and ``winner`` won.
 
     ``ratings`` is only read; a player missing from it starts at ``initial_rating()``.
     """
     _check_match(team_a, team_b, winner)
     teams = [_model_team(ratings, team_a), _model_team(ratings, team_b)]
-    ranks = [1, 2] if winner == "A" else [2, 1]
+    ranks: list[float] = [1, 2] if winner == "A" else [2, 1]
     new_a, new_b = MODEL.rate(teams, ranks=ranks)
     players = (*team_a, *team_b)
-    return {player: Rating(mu=r.mu, sigma=r.sigma) for player, r in zip(players, (*new_a, *new_b))}
+    return {
+        player: Rating(mu=r.mu, sigma=r.sigma)
+        for player, r in zip(players, (*new_a, *new_b), strict=True)
+    }
 
 
-def _model_team(ratings: Mapping[Hashable, Rating], team: tuple) -> list:
+def _model_team(ratings: Mapping[Player, Rating], team: tuple[Player, Player]) -> list:
     start = initial_rating()
     return [
         MODEL.rating(mu=ratings.get(p, start).mu, sigma=ratings.get(p, start).sigma) for p in team

@@ -117,7 +117,7 @@ def member_json(m: Membership) -> dict:
         "username": user.username,
         "role": m.role,
         "is_bot": user.is_bot,
-        "owner": user.bot_owner.username if user.bot_owner_id else None,
+        "owner": user.bot_owner.username if user.bot_owner is not None else None,
         "house_bot": user.is_bot and user.bot_owner_id is None,
         "active": m.active,
         "joined_at": m.joined_at.isoformat(),
@@ -311,9 +311,9 @@ def match_json(m: Match) -> dict:
         "status": m.status,
         "annulled": m.status == "annulled",
         "annul_reason": m.annul_reason or None,
-        "club": m.club.slug if m.club_id else None,
-        "season": {"id": m.season_id, "name": m.season.name} if m.season_id else None,
-        "round": m.round.number if m.round_id else None,
+        "club": m.club.slug if m.club is not None else None,
+        "season": {"id": m.season_id, "name": m.season.name} if m.season is not None else None,
+        "round": m.round.number if m.round is not None else None,
         "table_number": m.table_number,
         "started_at": m.started_at.isoformat(),
         "finished_at": m.finished_at.isoformat() if m.finished_at else None,
@@ -395,7 +395,7 @@ def player_profile(username: str, viewer: User | None) -> dict:
     return {
         "username": player.username,
         "is_bot": player.is_bot,
-        "owner": player.bot_owner.username if player.bot_owner_id else None,
+        "owner": player.bot_owner.username if player.bot_owner is not None else None,
         "clubs": [{"slug": c.slug, "name": c.name, "role": roles.get(c.pk)} for c in clubs],
         "ratings": [
             {"club": c.slug, **rating_json(ratings[c.pk]), "history": rating_history(c, player)}
@@ -427,9 +427,9 @@ def my_league_tables(user: User) -> dict:
                 "table": s.match.table.code,
                 "seat": s.number,
                 "team": s.team,
-                "club": s.match.club.slug,
+                "club": s.match.club.slug if s.match.club is not None else None,
                 "season": s.match.season_id,
-                "round": s.match.round.number if s.match.round_id else None,
+                "round": s.match.round.number if s.match.round is not None else None,
                 "table_number": s.match.table_number,
                 "seat_url": f"/api/tables/{s.match.table.code}/seats/{s.number}",
             }

@@ -29,7 +29,7 @@ def paginate(request, rows, to_json):
     if raw is not None and not (re.fullmatch(r"[0-9]{1,6}", raw) and int(raw) > 0):
         raise validation_error("page_size is a whole number of 1 or more")
     try:
-        page = pages.paginate_queryset(rows, request)
+        page: list = pages.paginate_queryset(rows, request) or []
     except NotFound:
         raise ApiError("bad_page", "no such page", 404) from None
     return pages.get_paginated_response([to_json(row) for row in page])

@@ -384,10 +384,10 @@ def _draw_individual(round_: Round):
         (
             {
                 n: players[pid] if pid is not None else next(fillers)
-                for n, pid in zip((1, 2, 3, 4), table)
+                for n, pid in zip((1, 2, 3, 4), table, strict=True)
             },
             (None, None),
-            {n for n, pid in zip((1, 2, 3, 4), table) if pid is None},
+            {n for n, pid in zip((1, 2, 3, 4), table, strict=True) if pid is None},
         )
         for table in draw.tables
     ]
@@ -446,7 +446,7 @@ def _draw_pairs(round_: Round):
         bye_counts=projections.season_byes(season),
     )
     pairs = Pair.objects.select_related("player_1", "player_2").in_bulk(present)
-    seatings = []
+    seatings: list[tuple[dict[int, User], tuple[Pair, Pair], set[int]]] = []
     for x, y in draw.tables:
         px, py = pairs[x], pairs[y]
         seatings.append(
@@ -478,7 +478,9 @@ def _open_match(
     return match
 
 
-def _seat_players(match: Match, seats: dict[int, User], fillers: set[int] = frozenset()) -> None:
+def _seat_players(
+    match: Match, seats: dict[int, User], fillers: frozenset[int] | set[int] = frozenset()
+) -> None:
     MatchSeat.objects.bulk_create(
         [
             MatchSeat(
@@ -504,7 +506,7 @@ def _tell_players(user_ids: list[int]) -> None:
 # -- annul -----------------------------------------------------------------------------------
 def do_annul(user: User, match: Match, reason: str) -> Match:
     """An organizer stops a stuck match: an ``annul`` event in the table's log."""
-    if match.club_id is None:
+    if match.club is None:
         raise ApiError("not_a_league_match", "only league matches are annulled", 409)
     check_organizer(match.club, user)
     if not reason.strip():
@@ -528,7 +530,7 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
         # so each sees the others' committed rows: standings, ratings, the round's end.
         Club.objects.select_for_update().filter(pk=match.club_id).first()
     projections.apply_result(match, state)
-    if match.season_id is not None and not annulled:
+    if match.season is not None and not annulled:
         projections.rebuild_standings(match.season)
     if match.club_id is not None and match.rated and not annulled:
         projections.rate(match)
@@ -540,7 +542,8 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
 
 def _casual_match(table: Table) -> Match:
     match = Match.objects.create(table=table, rated=table.rated, started_at=table.created_at)
-    seats = {s.number: s.player for s in table.seats.select_related("player")}
+    # A finished table has all four seats taken: no seat is empty here.
+    seats = {s.number: s.player for s in table.seats.select_related("player") if s.player}
     _seat_players(match, seats)
     return match
 

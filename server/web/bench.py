@@ -84,7 +84,10 @@ def store_table(events: list[dict]):
 def static_text(path: str) -> bytes:
     from django.contrib.staticfiles import finders
 
-    return Path(finders.find(path)).read_bytes()
+    found = finders.find(path)
+    if not isinstance(found, str):
+        raise FileNotFoundError(path)
+    return Path(found).read_bytes()
 
 
 def static_bytes(path: str) -> int:

@@ -72,7 +72,7 @@ def extract() -> Catalog:
             io.BytesIO(text.encode("utf-8")), KEYWORDS, [], {"encoding": "utf-8"}
         )
         for lineno, func, args, _comments in found:
-            message, context = _message_of(func, args)
+            message, context = _message_of(str(func), args)
             if message is None:
                 continue
             flags = (
@@ -163,12 +163,12 @@ def check() -> list[str]:
                 )
         for msgid in sorted(wanted, key=str):
             key = msgid[0] if isinstance(msgid, tuple) else msgid
-            message = have.get(msgid) or catalog.get(key)
-            if message is None:
+            found = have.get(msgid) or catalog.get(key)
+            if found is None:
                 problems.append(f"{lang}: no entry for {key!r}")
-            elif not _translated(message):
+            elif not _translated(found):
                 problems.append(f"{lang}: no translation of {key!r}")
-            elif message.fuzzy:
+            elif found.fuzzy:
                 problems.append(f"{lang}: fuzzy translation of {key!r}")
         for message, errors in catalog.check():
             for error in errors:

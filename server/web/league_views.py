@@ -110,11 +110,8 @@ def match(request, match_id: int):
     viewer = _viewer(request)
     m = league.match_for_reader(match_id, viewer)
     data = league.match_json(m)
-    role = (
-        services.membership_of(m.club, viewer).role
-        if m.club_id and services.membership_of(m.club, viewer)
-        else None
-    )
+    membership = services.membership_of(m.club, viewer) if m.club is not None else None
+    role = membership.role if membership is not None else None
     context = {
         "match": m,
         "data": data,

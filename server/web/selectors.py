@@ -51,8 +51,8 @@ def readable_table(user: User | None, code: str) -> Table:
 def seat_players(table: Table) -> dict[str, dict]:
     return {
         str(s.number): {
-            "name": s.player.username if s.player_id else None,
-            "is_bot": bool(s.player_id and s.player.is_bot),
+            "name": s.player.username if s.player is not None else None,
+            "is_bot": s.player is not None and s.player.is_bot,
             "kind": s.kind,
         }
         for s in tables.load_seats(table)
@@ -100,7 +100,7 @@ def replay_log(replay: Replay) -> list[LogEntry]:
     return [
         LogEntry(
             step,
-            event.get("type"),
+            event["type"],
             event.get("seat"),
             event.get("tile"),
             replay.play_ends.get(step),
@@ -108,7 +108,7 @@ def replay_log(replay: Replay) -> list[LogEntry]:
             frame["hand_no"],
             results.get(step),
         )
-        for step, (event, frame) in enumerate(zip(replay.events, replay.frames))
+        for step, (event, frame) in enumerate(zip(replay.events, replay.frames, strict=True))
     ]
 
 

@@ -346,7 +346,7 @@ def test_pairs_season_swiss_rounds():
     league = League(members=8, format="pairs")
     users = league.members
     pairs = []
-    for a, b in zip(users[0::2], users[1::2]):
+    for a, b in zip(users[0::2], users[1::2], strict=True):
         response = league.org_api.post(
             league.season_url("/pairs"), {"players": [a.username, b.username]}, format="json"
         )

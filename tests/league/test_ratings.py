@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -86,7 +87,7 @@ def test_a_player_who_keeps_beating_stronger_players_rises_above_them():
         best_strong = max(ratings[s].ordinal for s in strong)
         if overtaken_at is None and ordinals[-1] > best_strong:
             overtaken_at = n
-    assert all(b > a for a, b in zip(ordinals, ordinals[1:]))  # rises after every win
+    assert all(b > a for a, b in pairwise(ordinals))  # rises after every win
     assert overtaken_at is not None and overtaken_at < 40
     assert all(ratings[s].ordinal < 34.0 - 3 * 3.0 for s in strong)  # they lost ground
 

@@ -234,8 +234,8 @@ def check_against_records(api: Api, base: str, bots: list[dict]) -> None:
     for _, _, teams, winner in sorted(finished):
         groups = [[ratings.get(p) or model.rating(name=p) for p in teams[t]] for t in ("A", "B")]
         new = model.rate(groups, ranks=[1, 2] if winner == "A" else [2, 1])
-        for team, players in zip(new, (teams["A"], teams["B"])):
-            for rating, player in zip(team, players):
+        for team, players in zip(new, (teams["A"], teams["B"]), strict=True):
+            for rating, player in zip(team, players, strict=True):
                 ratings[player] = rating
     listed = api.call("GET", "/api/clubs/live/ratings")["results"]
     assert {r["player"] for r in listed} == set(ratings)

@@ -214,9 +214,9 @@ def match_lines(draw):
 def test_totals_add_up_and_rows_come_in_key_order(lines, byes):
     rows = compute_standings(lines, byes)
     assert len({r.entrant for r in rows}) == len(rows)
-    won_sides = sum(len(l.side_a if l.winner == "A" else l.side_b) for l in lines)
+    won_sides = sum(len(line.side_a if line.winner == "A" else line.side_b) for line in lines)
     assert sum(r.wins for r in rows) == won_sides + sum(byes.values())
-    assert sum(r.played for r in rows) == sum(len(l.side_a) + len(l.side_b) for l in lines)
+    assert sum(r.played for r in rows) == sum(len(line.side_a) + len(line.side_b) for line in lines)
     assert sum(r.hands_won for r in rows) == sum(r.hands_lost for r in rows)
     keys = [(r.wins, r.hand_difference, r.points) for r in rows]
     assert keys == sorted(keys, reverse=True)

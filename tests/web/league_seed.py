@@ -80,7 +80,7 @@ def seed_league(seed: int = 11, members: tuple[str, ...] = MEMBERS, rounds: int 
         organizer, "riverside", "Riverside Dominoes", "Thursday nights at the boathouse.", "public"
     )
     cellar = league.do_create_club(organizer, "cellar", "The Cellar", "Members only.", "members")
-    for name, user in people.items():
+    for user in people.values():
         league.do_join_club(user, club, league.do_create_invite(organizer, club).code)
     league.do_join_club(people["ana"], cellar, league.do_create_invite(organizer, cellar).code)
     league.do_enter_bot(organizer, club, HOUSE_BOT)

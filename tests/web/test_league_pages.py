@@ -115,7 +115,6 @@ def test_an_annulled_match_shows_its_reason_and_no_replay(small_league):
 
 
 def test_partner_and_opponent_records_follow_the_finished_records(small_league):
-    lg = small_league
     body = client(None).get("/players/ana").content.decode()
     won = played = 0
     for m in Match.objects.filter(status="finished", seats__player__username="ana"):

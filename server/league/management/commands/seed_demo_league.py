@@ -62,11 +62,11 @@ class Command(BaseCommand):
 
             # Runners log every move at INFO; the command reports per round instead.
             logging.getLogger("dekabes.bots").setLevel(logging.ERROR)
-            options = RunnerOptions(
+            runner_options = RunnerOptions(
                 level=level, delay=0.0, discover_every=0.5, linger=1.0, poll_wait=5.0
             )
             runners = [
-                Runner(DekabesClient(server, issue_token(b, "seed-demo")), options).start()
+                Runner(DekabesClient(server, issue_token(b, "seed-demo")), runner_options).start()
                 for b in bots
             ]
             deadline = time.monotonic() + timeout
