@@ -62,13 +62,8 @@ def main():
                 continue
             action = {k: v for k, v in choose(view).items() if k != "seat"}
             action["expected_version"] = body["version"]
-            key = str(uuid.uuid4())  # one key per decision: retries reuse it
-            r = call(
-                "POST",
-                f"{base}/seats/{seat}/actions",
-                json=action,
-                headers={"Idempotency-Key": key},
-            )
+            key = {"Idempotency-Key": str(uuid.uuid4())}  # one per decision: retries reuse it
+            r = call("POST", f"{base}/seats/{seat}/actions", json=action, headers=key)
             code = "" if r.status_code == 200 else r.json().get("code", "")
             if code in ("", "stale_version"):
                 moved = True  # the table moved: look at every seat again
