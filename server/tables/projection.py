@@ -29,7 +29,9 @@ class TableState:
     match: Match
     version: int = 0  # seq of the newest event folded
     paused_by: set[int] = field(default_factory=set)  # seats that opened rules/log
-    revealed_deals: set[str] = field(default_factory=set)  # deals whose hand has ended
+    # seq of the latest hand end: every deal logged before it is public from then on, the
+    # deal that was played and any voided before it (redealt, undone), as in the record.
+    revealed_upto: int = 0
     annulled: dict | None = None  # the annul event, once an organizer annulled
 
     @property
@@ -41,7 +43,7 @@ class TableState:
             self.match.copy(),
             self.version,
             set(self.paused_by),
-            set(self.revealed_deals),
+            self.revealed_upto,
             self.annulled,
         )
 
@@ -55,21 +57,17 @@ class TableState:
         elif kind == "annul":
             self.annulled = payload
         else:
-            ended_before = len(self.match.results), self.match.phase
+            results_before = len(self.match.results)
             self.match.apply(payload)
-            self._note_reveal(ended_before)
+            if ended_a_hand(self.match, results_before):
+                self.revealed_upto = seq
         self.version = seq
 
-    def _note_reveal(self, before) -> None:
-        results, _ = before
-        m = self.match
-        if m.phase in ("deal", "match_over") and len(m.results) > results:
-            dealt = m.seat_view(1)["last_hand"]["dealt"]
-            self.revealed_deals.add(deal_key(dealt))
 
-
-def deal_key(hands: dict) -> str:
-    return "|".join(",".join(sorted(hands[str(s)])) for s in (1, 2, 3, 4))
+def ended_a_hand(match: Match, results_before: int) -> bool:
+    """Whether the event just applied ended a hand (the phase is back at the deal, or the
+    match is over, with one result more). The record's finished prefix uses the same test."""
+    return match.phase in ("deal", "match_over") and len(match.results) > results_before
 
 
 _cache: OrderedDict[int, TableState] = OrderedDict()

@@ -13,7 +13,7 @@ from engine import dump_record
 from server.accounts.models import User
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
-from server.tables.projection import SERVER_EVENT_TYPES, TableState, deal_key
+from server.tables.projection import SERVER_EVENT_TYPES, TableState, ended_a_hand
 
 TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
 
@@ -176,11 +176,7 @@ def events_for_seat(table: Table, number: int, after: int = 0, limit: int = 500)
     out = []
     for row in rows:
         event = row["payload"]
-        if (
-            row["type"] == "deal"
-            and not over
-            and deal_key(event["hands"]) not in state.revealed_deals
-        ):
+        if row["type"] == "deal" and not over and row["seq"] > state.revealed_upto:
             event = {
                 **event,
                 "hands": {k: (v if k == str(number) else None) for k, v in event["hands"].items()},
@@ -219,7 +215,6 @@ def _finished_prefix(events: list[dict]) -> int:
     for index, event in enumerate(events):
         before = len(m.results)
         m.apply(event)
-        # A hand's end leaves the phase at "deal", or at "match_over" for the last hand.
-        if m.phase in ("deal", "match_over") and len(m.results) > before:
+        if ended_a_hand(m, before):
             best = index + 1
     return best

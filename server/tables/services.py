@@ -371,7 +371,7 @@ def _fold(
     except IllegalEventError as err:
         raise rule_error(err.code, err.message) from None
     state.match, state.version = trial.match, trial.version
-    state.paused_by, state.revealed_deals = trial.paused_by, trial.revealed_deals
+    state.paused_by, state.revealed_upto = trial.paused_by, trial.revealed_upto
     state.annulled = trial.annulled
     return Event(
         table=table,

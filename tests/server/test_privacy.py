@@ -220,3 +220,74 @@ def test_websocket_keeps_alive_with_pings(settings):
         await ws.disconnect()
 
     async_to_sync(scenario)()
+
+
+def _log_with_a_redeal() -> list[dict]:
+    """A first hand whose first deal (seat 1: five doubles) is shuffled away by a redeal
+    claim, then played to its end with the first legal event each turn, and the next deal."""
+    from engine import Match
+
+    doubles = [f"{n}-{n}" for n in range(5)]
+    rest = [t for t in TILE_TEXTS if t not in doubles]
+    voided = {"1": doubles + rest[:2], "2": rest[2:9], "3": rest[9:16], "4": rest[16:23]}
+    shuffle = random.Random(5)
+
+    def deal():
+        tiles = list(TILE_TEXTS)
+        shuffle.shuffle(tiles)
+        return {"type": "deal", "hands": {str(s): tiles[7 * (s - 1) : 7 * s] for s in (1, 2, 3, 4)}}
+
+    events = [
+        {"type": "match_started", "seats": {str(n): "human" for n in (1, 2, 3, 4)}},
+        {"type": "deal", "hands": voided},
+        {"type": "claim_redeal", "seat": 1},
+        deal(),
+    ]
+    m = Match.from_events(events)
+    while not m.results:
+        event = next(e for s in (1, 2, 3, 4) for e in m.legal_events(s))
+        m.apply(event)
+        events.append(event)
+    return [*events, deal()]
+
+
+@pytest.mark.django_db
+def test_a_redealt_deal_is_shown_in_the_log_once_its_hand_ends_exactly_as_the_record_shows_it():
+    from server.tables.models import Event
+
+    p = Players(kinds=("human", "human", "human", "human"))
+    log = _log_with_a_redeal()
+    hand_end = len(log) - 1  # events before the next deal: the first hand is over
+    voided = log[1]["hands"]
+    Event.objects.filter(table=p.table).delete()
+
+    def store(upto: int) -> None:
+        have = Event.objects.filter(table=p.table).count()
+        for seq, event in enumerate(log[have:upto], start=have + 1):
+            Event.objects.create(
+                table=p.table,
+                seq=seq,
+                type=event["type"],
+                payload=event,
+                seat=event.get("seat"),
+                actor_kind="server" if event["type"] == "deal" else "human",
+            )
+        projection.forget(p.table)
+
+    def seat_2_sees() -> tuple[list[dict], str]:
+        api = p.api(2)
+        events = api.get(f"/api/tables/{p.code}/seats/2/events").json()["events"]
+        return [e["event"]["hands"] for e in events if e["type"] == "deal"], api.get(
+            f"/api/tables/{p.code}/record"
+        ).content.decode()
+
+    store(hand_end - 1)  # one play before the hand's end: the voided deal is still hidden
+    deals, record = seat_2_sees()
+    assert deals[0] == {"1": None, "2": voided["2"], "3": None, "4": None}
+    assert not tiles_in(record) & set(voided["1"])
+    store(len(log))  # the hand has ended, and the next one is dealt
+    deals, record = seat_2_sees()
+    assert deals[0] == voided and deals[1] == log[3]["hands"]  # voided and played deal
+    assert [n for n, h in deals[2].items() if h is not None] == ["2"]  # the live deal
+    recorded = [json.loads(line) for line in record.splitlines() if line.strip()]
+    assert [e for e in recorded if e["type"] == "deal"] == [log[1], log[3]]
