@@ -24,7 +24,7 @@ LEFT, RIGHT = 0, 1
 EMPTY = -1  # an end of an empty line
 
 # FIT_MASK[left * 7 + right]: every tile that attaches to at least one end.
-FIT_MASK: tuple[int, ...] = tuple(NUM_MASK[l] | NUM_MASK[r] for l in range(7) for r in range(7))
+FIT_MASK: tuple[int, ...] = tuple(NUM_MASK[a] | NUM_MASK[b] for a in range(7) for b in range(7))
 
 # Hand outcomes as small codes (the fold turns them into data).
 DOMINO, BLOCK = 1, 2

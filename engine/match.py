@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import random
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from engine.core import (
     EMPTY,
+    FIT_MASK,
     LEFT,
     RIGHT,
     HandCore,
@@ -31,6 +32,7 @@ from engine.tiles import (
     ALL_TILES_MASK,
     DOUBLE_MASK,
     DOUBLE_SIX,
+    NUM_MASK,
     OTHER,
     TILE_HI,
     TILE_ID,
@@ -60,6 +62,8 @@ EventType = Literal[
     "restart_hand",
     "new_match",
 ]
+Picker = Callable[[str, int], int]
+"""``pick(phase, count) -> index`` of the listed legal event a player chooses."""
 HandResult = Literal["domino", "block", "tie"]
 Team = Literal["A", "B"]
 WINNING_SCORE = 4
@@ -80,15 +84,17 @@ _PLACES = tuple(
     tuple(
         tuple(
             (end, END_NAMES[end])
-            for end, number in ((LEFT, l), (RIGHT, r))
+            for end, number in ((LEFT, a), (RIGHT, b))
             if OTHER[t][number] >= 0
         )
-        for l in range(7)
-        for r in range(7)
+        for a in range(7)
+        for b in range(7)
     )
     for t in range(28)
 )
 _TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
+# _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
+_BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
 
 
 def seat_key(index: int) -> str:
@@ -112,6 +118,7 @@ class _State:
         "hand_no",
         "first_hand",
         "redeal_pending",
+        "redeals",
         "scores",
         "base",
         "winner",
@@ -135,6 +142,7 @@ class _State:
         self.hand_no = 0
         self.first_hand = True
         self.redeal_pending = False
+        self.redeals = 0  # redeals claimed in this match
         self.scores = (0, 0)
         self.base = 1
         self.winner: int | None = None
@@ -156,16 +164,29 @@ class _State:
 
     def copy(self) -> _State:
         new = _State.__new__(_State)
-        for name in _STATE_SHARED:
-            setattr(new, name, getattr(self, name))
+        # written out (not a loop over the slots): a snapshot is taken every hand
+        new.phase = self.phase
+        new.seats = self.seats
+        new.rated = self.rated
+        new.hand_no = self.hand_no
+        new.first_hand = self.first_hand
+        new.redeal_pending = self.redeal_pending
+        new.redeals = self.redeals
+        new.scores = self.scores
+        new.base = self.base
+        new.winner = self.winner
         new.core = self.core.copy()
+        new.dealt = self.dealt
+        new.accepted = self.accepted
+        new.representative = self.representative
+        new.opener = self.opener
         new.line = self.line.copy()
         new.turns = self.turns.copy()
         new.lacks = self.lacks.copy()
+        new.results = self.results
+        new.last_hand = self.last_hand
+        new.hand_start = self.hand_start
         return new
-
-
-_STATE_SHARED = tuple(n for n in _State.__slots__ if n not in ("core", "line", "turns", "lacks"))
 
 
 class Match:
@@ -286,6 +307,203 @@ class Match:
         self._legal_cache = cached
         return events
 
+    # -- the driver's trusted steps (``engine.autoplay``) -----------------------------
+    def deal(self, rng: random.Random, emit: Callable[[dict], None] | None = None) -> None:
+        """Shuffle with ``rng`` and deal: exactly ``apply(deal_event(rng))``, without
+        writing the event out and reading it back. ``emit`` gets the event (a record)."""
+        s = self._s
+        if s is None or s.phase != "deal":
+            raise IllegalEventError("wrong_phase", "no deal is due now")
+        hands = deal_masks(rng)
+        self._before_change()
+        _begin_deal(s, hands)
+        self._redo_stack.clear()
+        if emit is not None or self._checkpoints:
+            event = _deal_record(hands)
+            self._effective.append(event)
+            if emit is not None:
+                emit(event)
+
+    def advance(
+        self, pickers: Sequence[Picker | None], emit: Callable[[dict], None] | None = None
+    ) -> None:
+        """Play on while the seat to decide has a picker; forced passes are made too.
+
+        ``pickers[i]`` (or None) decides for seat ``i + 1``: ``pick(phase, count)``
+        returns the index, in ``listed_legal_events``' order, of the event it chooses
+        among ``count``. The events are the engine's own legal moves, so they are not
+        checked again, and built as dicts only if ``emit`` wants them (or an undo
+        checkpoint needs them). It stops at a deal, at the end of the match, or at a
+        seat without a picker (only seats of kind ``bot`` use theirs). Applying the
+        chosen events one by one with ``apply`` gives exactly the same match.
+        """
+        s = self._s
+        if s is None or s.phase in ("deal", "match_over"):
+            return
+        self._before_change()
+        pickers = [pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)]
+        record = emit is not None or bool(self._checkpoints)
+        moved = False
+        try:
+            moved = self._advance(s, pickers, emit, record)
+        finally:
+            if moved:
+                self._redo_stack.clear()
+
+    def _advance(self, s: _State, pickers: list[Picker | None], emit, record: bool) -> bool:
+        moved = False
+        while True:
+            phase = s.phase
+            if phase == "play":
+                moved = self._play_picked(s, pickers, emit, record) or moved
+                if s.phase == "play":
+                    break  # a seat without a picker is to act
+                continue
+            if phase == "accept":
+                unaccepted = ~s.accepted & 0b1111
+                index = (unaccepted & -unaccepted).bit_length() - 1  # the lowest seat
+                pick = pickers[index]
+                if pick is None:
+                    break
+                entitled = (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5
+                kind = "claim_redeal" if _checked_pick(pick, phase, 1 + entitled) else "accept"
+                moved = True
+                if not record:  # neither handler reads the event
+                    _HANDLERS[kind](self, s, index, None)
+                    continue
+                event = {"type": kind, "seat": index + 1}
+            elif phase == "choose_opener":
+                index = s.representative
+                pick = pickers[index]
+                if pick is None:
+                    break
+                openers = sorted((index, partner_of(index)))
+                opener = openers[_checked_pick(pick, phase, 2)]
+                kind = "choose_opener"
+                event = {"type": kind, "seat": index + 1, "opener": opener + 1}
+                moved = True
+            else:  # deal, match_over
+                break
+            self._do(kind, index, event)
+            if emit is not None:
+                emit(event)
+        return moved
+
+    def _play_picked(self, s: _State, pickers: list[Picker | None], emit, record: bool) -> bool:
+        """The play phase on locals: plays and passes while the seat to act has a picker
+        or must pass. The same transitions as ``_lay`` and ``_pass`` (a test checks
+        both give the same records), inlined because this is self-play's hot loop."""
+        core = s.core
+        if core.left == EMPTY:  # the opening: any tile (6-6 in a match's first hand)
+            pick = pickers[core.to_act]
+            if pick is None:
+                return False
+            legal = core.playable_mask(core.to_act)
+            index = _checked_pick(pick, "play", legal.bit_count())
+            for _ in range(index):
+                legal &= legal - 1
+            tid = (legal & -legal).bit_length() - 1
+            seat = core.to_act
+            _lay(s, seat, tid, None)
+            if record:
+                event = play_event(seat + 1, tid, None)
+                self._effective.append(event)
+                if emit is not None:
+                    emit(event)
+            moved = True
+        else:
+            moved = False
+        hands, line, turns, lacks = core.hands, s.line, s.turns, s.lacks
+        left, right, seat, passes = core.left, core.right, core.to_act, core.passes
+        fit_mask, both_mask, other = FIT_MASK, _BOTH_MASK, OTHER
+        effective = self._effective
+        ended = None
+        try:  # the fold is written back even if a picker fails
+            while True:
+                hand = hands[seat]
+                ends = left * 7 + right
+                legal = hand & fit_mask[ends]
+                if not legal:  # a forced pass
+                    turns.append((seat, -1, None, left, right))
+                    lacks[seat] |= (1 << left) | (1 << right)
+                    if record:
+                        event = {"type": "pass", "seat": seat + 1}
+                        effective.append(event)
+                        if emit is not None:
+                            emit(event)
+                    moved = True
+                    passes += 1
+                    seat = (seat + 1) & 3
+                    if passes >= 4:
+                        ended = "block"
+                        break
+                    continue
+                pick = pickers[seat]
+                if pick is None:
+                    break
+                both = legal & both_mask[ends]  # tiles that fit either end: listed twice
+                count = legal.bit_count() + both.bit_count() if both else legal.bit_count()
+                index = pick("play", count)
+                if type(index) is not int or not 0 <= index < count:
+                    raise ValueError(f"a picker chose {index!r} among {count} legal events")
+                if both:  # the index-th listed event: tiles ascending, left before right
+                    while True:
+                        low = legal & -legal
+                        width = 2 if both & low else 1
+                        if index < width:
+                            break
+                        index -= width
+                        legal ^= low
+                else:
+                    for _ in range(index):
+                        legal &= legal - 1
+                    low = legal & -legal
+                    width = 1
+                tid = low.bit_length() - 1
+                row = other[tid]
+                if width == 2:
+                    end = index
+                else:
+                    end = LEFT if row[left] >= 0 else RIGHT
+                turns.append((seat, tid, end, left, right))
+                if end == LEFT:
+                    line.insert(0, (tid, row[left], left, seat))
+                    left = row[left]
+                else:
+                    line.append((tid, right, row[right], seat))
+                    right = row[right]
+                if record:
+                    event = {
+                        "type": "play",
+                        "seat": seat + 1,
+                        "tile": TILE_TEXT[tid],
+                        "end": END_NAMES[end],
+                    }
+                    effective.append(event)
+                    if emit is not None:
+                        emit(event)
+                moved = True
+                hand ^= low
+                hands[seat] = hand
+                passes = 0
+                seat = (seat + 1) & 3
+                if not hand:
+                    ended = "domino"
+                    break
+        finally:
+            core.left, core.right, core.to_act, core.passes = left, right, seat, passes
+        if ended == "domino":
+            # Dékabès: the last tile, not a double, fitted both ends (it was listed twice)
+            _end_hand(s, "domino", (seat - 1) & 3, width == 2 and not DOUBLE_MASK & low)
+        elif ended == "block":
+            _end_hand(s, "block", None, False)
+        return moved
+
+    def _before_change(self) -> None:
+        if self._views:
+            self._freeze_views()
+        self._legal_cache = None
+
     def _freeze_views(self) -> None:
         """Lazy views read the live state: let them copy what they show before it moves."""
         for ref in self._views:
@@ -330,16 +548,7 @@ class Match:
         hands = _parse_deal(event)
         if s.phase != "deal":
             raise IllegalEventError("wrong_phase", "no deal is due now")
-        if not s.redeal_pending:
-            s.hand_no += 1
-        s.redeal_pending = False
-        s.dealt = tuple(hands)
-        s.core = HandCore(hands)
-        s.accepted = 0
-        s.line = []
-        s.turns = []
-        s.lacks = [0, 0, 0, 0]
-        s.phase = "accept"
+        _begin_deal(s, hands)
 
     def _accept(self, s: _State, seat: int, event: dict):
         if s.phase != "accept":
@@ -359,6 +568,7 @@ class Match:
             raise IllegalEventError("not_entitled", "a redeal needs five or more doubles")
         s.accepted = 0
         s.redeal_pending = True
+        s.redeals += 1
         s.phase = "deal"
 
     def _choose_opener(self, s: _State, seat: int, event: dict):
@@ -492,6 +702,17 @@ class Match:
     def hands_finished(self) -> int:
         """``len(results)`` without copying them."""
         return len(self._s.results) if self._s else 0
+
+    @property
+    def winner(self) -> Team | None:
+        """The team that won the match, once it is over."""
+        s = self._s
+        return None if s is None or s.winner is None else TEAMS[s.winner]
+
+    @property
+    def redeals(self) -> int:
+        """Redeals claimed in this match (the state's history: undo takes one back)."""
+        return self._s.redeals if self._s else 0
 
     @property
     def last_result(self) -> dict | None:
@@ -637,6 +858,20 @@ class Reveal:
 
 
 # -- transitions ----------------------------------------------------------------------
+def _begin_deal(s: _State, hands: list[int]) -> None:
+    """A checked deal (seven distinct tiles each, all 28) in phase ``deal``."""
+    if not s.redeal_pending:
+        s.hand_no += 1
+    s.redeal_pending = False
+    s.dealt = tuple(hands)
+    s.core = HandCore(hands)
+    s.accepted = 0
+    s.line = []
+    s.turns = []
+    s.lacks = [0, 0, 0, 0]
+    s.phase = "accept"
+
+
 def _lay(s: _State, seat: int, tid: int, end: int | None):
     """Seat index ``seat`` lays ``tid`` (already checked legal); the undo checkpoint."""
     core = s.core
@@ -715,6 +950,13 @@ def _end_hand(s: _State, how: str, winner_seat: int | None, dekabes: bool) -> No
 # -- parsing --------------------------------------------------------------------------
 def _is_seat_number(value: object) -> bool:
     return type(value) is int and 1 <= value <= 4
+
+
+def _checked_pick(pick: Picker, phase: str, count: int) -> int:
+    index = pick(phase, count)
+    if type(index) is not int or not 0 <= index < count:
+        raise ValueError(f"a picker chose {index!r} among {count} legal events")
+    return index
 
 
 def _check_shape(event: object) -> tuple[str, int]:
@@ -819,7 +1061,10 @@ _HANDLERS = {
 # -- records ----------------------------------------------------------------------------
 def deal_event(rng: random.Random) -> dict:
     """A fresh shuffle as a record event."""
-    hands = deal_masks(rng)
+    return _deal_record(deal_masks(rng))
+
+
+def _deal_record(hands: list[int]) -> dict:
     return {"type": "deal", "hands": {seat_key(i): mask_texts(hands[i]) for i in range(4)}}
 
 

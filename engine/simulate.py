@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import random
 import sys
 import time
@@ -93,6 +92,8 @@ def _run_chunks(chunks, workers):
         for chunk in chunks:
             yield _play_chunk(chunk)
         return
+    import multiprocessing  # only with workers: a single process starts faster without it
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with context.Pool(min(workers, len(chunks))) as pool:
@@ -153,10 +154,6 @@ def _play_match(
     def bot_team(seat_team: str) -> str:
         return seat_team if not swapped else ("B" if seat_team == "A" else "A")
 
-    def count_redeals(event: dict) -> None:
-        if event["type"] == "claim_redeal":
-            totals["redeals"] += 1
-
     m = new_bot_match()
     if factory is None:
         players = bot_players(levels, seat_rngs, expert_iterations)
@@ -164,14 +161,15 @@ def _play_match(
         players = factory(levels, seat_rngs, m)
     played = 0
     while m.phase != "match_over":
-        autoplay(m, players, deal_rng, until="hand", on_event=count_redeals)
+        autoplay(m, players, deal_rng, until="hand")
         _count_hand(totals, m.last_result, bot_team)
         played += 1
         if hands_left is not None and played >= hands_left:
+            totals["redeals"] += m.redeals
             return  # the quota ends inside this match: its hands count, the match not
+    totals["redeals"] += m.redeals
     totals["matches"] += 1
-    winner = m.seat_view(1)["winner"]
-    totals["match_wins"][bot_team(winner)] += 1
+    totals["match_wins"][bot_team(m.winner)] += 1
 
 
 def _count_hand(totals: dict, result: dict, bot_team) -> None:
