@@ -12,7 +12,7 @@ import json
 import random
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 from engine.core import (
     EMPTY,
@@ -105,8 +105,11 @@ def partner_of(index: int) -> int:
     return (index + 2) & 3
 
 
-class _State:
+class FoldState:
     """Everything the fold knows at one moment. Copies are cheap snapshots.
+
+    ``Match.state()`` hands it to the seat view's encoders (``engine.view``) to read;
+    nobody outside this module changes it.
 
     ``results`` and ``last_hand`` are never mutated once built, so copies share them.
     """
@@ -160,10 +163,10 @@ class _State:
         self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
         self.results: tuple[dict, ...] = ()
         self.last_hand: Reveal | None = None
-        self.hand_start: _State | None = None
+        self.hand_start: FoldState | None = None
 
-    def copy(self) -> _State:
-        new = _State.__new__(_State)
+    def copy(self) -> FoldState:
+        new = FoldState.__new__(FoldState)
         # written out (not a loop over the slots): a snapshot is taken every hand
         new.phase = self.phase
         new.seats = self.seats
@@ -193,10 +196,12 @@ class Match:
     """A match folded from its record. Seats are numbered 1..4 in the public API."""
 
     def __init__(self) -> None:
-        self._s: _State | None = None
-        self._start: _State | None = None  # right after match_started, for new_match
+        self._s: FoldState | None = None
+        self._start: FoldState | None = None  # right after match_started, for new_match
         self._effective: list[dict] = []  # events since the last restart/new match
-        self._checkpoints: list[tuple[int, _State]] = []  # (position in _effective, state before)
+        self._checkpoints: list[
+            tuple[int, FoldState]
+        ] = []  # (position in _effective, state before)
         self._redo_stack: list[list[dict]] = []  # segments undo removed, newest last
         # Lazy seat views still alive that read this state; frozen before it changes.
         self._views: list[weakref.ref] = []
@@ -341,7 +346,9 @@ class Match:
         if s is None or s.phase in ("deal", "match_over"):
             return
         self._before_change()
-        pickers = [pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)]
+        pickers = [
+            pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
+        ]
         record = emit is not None or bool(self._checkpoints)
         moved = False
         try:
@@ -350,7 +357,7 @@ class Match:
             if moved:
                 self._redo_stack.clear()
 
-    def _advance(self, s: _State, pickers: list[Picker | None], emit, record: bool) -> bool:
+    def _advance(self, s: FoldState, pickers: list[Picker | None], emit, record: bool) -> bool:
         moved = False
         while True:
             phase = s.phase
@@ -389,7 +396,7 @@ class Match:
                 emit(event)
         return moved
 
-    def _play_picked(self, s: _State, pickers: list[Picker | None], emit, record: bool) -> bool:
+    def _play_picked(self, s: FoldState, pickers: list[Picker | None], emit, record: bool) -> bool:
         """The play phase on locals: plays and passes while the seat to act has a picker
         or must pass. The same transitions as ``_lay`` and ``_pass`` (a test checks
         both give the same records), inlined because this is self-play's hot loop."""
@@ -509,10 +516,12 @@ class Match:
         for ref in self._views:
             view = ref()
             if view is not None:
-                view._freeze()  # noqa: SLF001 - the view's own snapshot hook
+                view.freeze()
         self._views.clear()
 
-    def _register_view(self, view) -> None:
+    def watch(self, view: Freezable) -> None:
+        """Call ``view.freeze()`` before the state changes next (lazy views that read
+        the live state take their snapshot then). Kept by weak reference."""
         views = self._views
         if len(views) >= 64:  # views taken without any event in between: drop dead ones
             views[:] = [ref for ref in views if ref() is not None]
@@ -540,17 +549,17 @@ class Match:
         rated = event.get("rated", False)
         if not isinstance(rated, bool):
             raise IllegalEventError("bad_event", "rated must be true or false")
-        self._s = _State(kinds, rated)
+        self._s = FoldState(kinds, rated)
         self._start = self._s.copy()
         self._effective = [event]
 
-    def _deal(self, s: _State, seat: int, event: dict):
+    def _deal(self, s: FoldState, seat: int, event: dict):
         hands = _parse_deal(event)
         if s.phase != "deal":
             raise IllegalEventError("wrong_phase", "no deal is due now")
         _begin_deal(s, hands)
 
-    def _accept(self, s: _State, seat: int, event: dict):
+    def _accept(self, s: FoldState, seat: int, event: dict):
         if s.phase != "accept":
             raise IllegalEventError("wrong_phase", "there is no deal to accept")
         if s.accepted >> seat & 1:
@@ -559,7 +568,7 @@ class Match:
         if s.accepted == 0b1111:
             _start_hand(s)
 
-    def _claim_redeal(self, s: _State, seat: int, event: dict):
+    def _claim_redeal(self, s: FoldState, seat: int, event: dict):
         if s.phase != "accept":
             raise IllegalEventError("wrong_phase", "there is no deal to refuse")
         if s.accepted >> seat & 1:
@@ -571,7 +580,7 @@ class Match:
         s.redeals += 1
         s.phase = "deal"
 
-    def _choose_opener(self, s: _State, seat: int, event: dict):
+    def _choose_opener(self, s: FoldState, seat: int, event: dict):
         opener = event.get("opener")
         if not _is_seat_number(opener):
             raise IllegalEventError("bad_event", "opener must be a seat number 1-4")
@@ -590,7 +599,7 @@ class Match:
         s.core.to_act = chosen
         return before
 
-    def _play(self, s: _State, seat: int, event: dict):
+    def _play(self, s: FoldState, seat: int, event: dict):
         tid = tile_id(event.get("tile"))
         end = _parse_end(event)
         if s.phase != "play":
@@ -611,7 +620,7 @@ class Match:
             end = _choose_end(tid, end, left, right)
         return _lay(s, seat, tid, end)
 
-    def _pass(self, s: _State, seat: int, event: dict):
+    def _pass(self, s: FoldState, seat: int, event: dict):
         if s.phase != "play":
             raise IllegalEventError("wrong_phase", "tiles are not being played now")
         core = s.core
@@ -742,13 +751,13 @@ class Match:
         s = self._s
         if s is None or not _is_seat_number(seat):
             return []
-        return legal_events_of(s, seat)
+        return _legal_events_of(s, seat)
 
     def hand_of(self, seat: int) -> list[str]:
         """Tiles ``seat`` holds now (sorted). For the seat itself or after the hand."""
         return mask_texts(self._s.core.hands[seat - 1]) if self._s else []
 
-    def state(self) -> _State | None:
+    def state(self) -> FoldState | None:
         """The fold's current state, for the seat view's encoders only (read it, never
         change it; it changes with the next ``apply``)."""
         return self._s
@@ -781,16 +790,16 @@ class Match:
             "results": self.results,
         }
 
-    def seat_view(self, seat: int) -> dict:
+    def seat_view(self, seat: int) -> dict[str, Any]:
         """The seat view as a plain dict (JSON), see ``engine.view``."""
-        return _SeatView(self, seat).to_dict()
+        return _view_class()(self, seat, False).to_dict()
 
-    def view(self, seat: int):
+    def view(self, seat: int) -> SeatViewLike:
         """The same seat view, computed lazily: a read-only mapping whose entries are
         built on first access (a bot that reads only ``legal`` pays only for that). It
         shows the moment it was taken, also after the match moves on."""
-        view = _SeatView(self, seat, True)
-        self._register_view(view)
+        view = _view_class()(self, seat, True)
+        self.watch(view)
         return view
 
     def __repr__(self) -> str:
@@ -803,7 +812,7 @@ class Match:
         )
 
 
-def legal_events_of(s: _State, seat: int) -> list[dict]:
+def _legal_events_of(s: FoldState, seat: int) -> list[dict]:
     """Every legal non-table event for seat number ``seat`` in state ``s``."""
     index = seat - 1
     if s.phase == "accept":
@@ -858,7 +867,7 @@ class Reveal:
 
 
 # -- transitions ----------------------------------------------------------------------
-def _begin_deal(s: _State, hands: list[int]) -> None:
+def _begin_deal(s: FoldState, hands: list[int]) -> None:
     """A checked deal (seven distinct tiles each, all 28) in phase ``deal``."""
     if not s.redeal_pending:
         s.hand_no += 1
@@ -872,7 +881,7 @@ def _begin_deal(s: _State, hands: list[int]) -> None:
     s.phase = "accept"
 
 
-def _lay(s: _State, seat: int, tid: int, end: int | None):
+def _lay(s: FoldState, seat: int, tid: int, end: int | None):
     """Seat index ``seat`` lays ``tid`` (already checked legal); the undo checkpoint."""
     core = s.core
     left, right = core.left, core.right
@@ -890,7 +899,7 @@ def _lay(s: _State, seat: int, tid: int, end: int | None):
     return before
 
 
-def _start_hand(s: _State) -> None:
+def _start_hand(s: FoldState) -> None:
     """All four accepted: the first hand's 6-6 holder plays, later hands choose an opener."""
     s.hand_start = None
     if s.first_hand:
@@ -907,7 +916,7 @@ def _start_hand(s: _State) -> None:
     s.hand_start = snapshot
 
 
-def _end_hand(s: _State, how: str, winner_seat: int | None, dekabes: bool) -> None:
+def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
     pips = s.core.pips()
     if how == "domino":
         team, representative = team_of(winner_seat), winner_seat
@@ -1044,10 +1053,6 @@ def _parse_deal(event: dict) -> list[int]:
     return masks
 
 
-# Older private names of the encoders (they moved to engine.encoding).
-_play_event, _line_view, _turns_view = play_event, line_view, turns_view
-
-
 _HANDLERS = {
     "deal": Match._deal,
     "accept": Match._accept,
@@ -1056,6 +1061,34 @@ _HANDLERS = {
     "play": Match._play,
     "pass": Match._pass,
 }
+
+
+# -- the seat view --------------------------------------------------------------------
+class Freezable(Protocol):
+    def freeze(self) -> None: ...
+
+
+class SeatViewLike(Freezable, Protocol):
+    """What ``Match.view`` returns (``engine.view.SeatView``)."""
+
+    def __getitem__(self, key: str) -> Any: ...
+    def get(self, key: str, default: Any = None) -> Any: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+SeatViewFactory = Callable[["Match", int, bool], SeatViewLike]
+_seat_view_class: list[SeatViewFactory] = []
+
+
+def use_seat_view(factory: SeatViewFactory) -> None:
+    """``engine.view`` gives the fold its seat view class here when it is imported (the
+    package imports it): the view builds on the fold, the fold never imports the view."""
+    _seat_view_class[:] = [factory]
+
+
+def _view_class() -> SeatViewFactory:
+    # engine/__init__ imports engine.view, and it runs before any engine.* module is used
+    return _seat_view_class[0]
 
 
 # -- records ----------------------------------------------------------------------------
@@ -1105,6 +1138,3 @@ __all__ = [
     "mask_ids",
     "mask_pips",
 ]
-
-
-from engine.view import SeatView as _SeatView  # noqa: E402 - the view builds on this module
