@@ -82,7 +82,7 @@ def autoplay(
     deal_rng: random.Random,
     *,
     until: Literal["hand", "match"] = "match",
-    on_event: Callable[[dict], None] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
     stop: Callable[[Match], bool] | None = None,
 ) -> Match:
     """Play ``match`` on until the current hand ends (``until="hand"``) or the match does.

@@ -10,6 +10,7 @@ import json
 import random
 import sys
 import time
+from typing import Any
 
 from engine.errors import IllegalEventError
 from engine.match import Match, deal_event, load_record
@@ -130,7 +131,7 @@ def random_hands_per_second(seconds: float = 2.0) -> float:
             return hands / (now - started)
 
 
-def thousand_event_record(size: int = 1000, seed: int = 7) -> list[dict]:
+def thousand_event_record(size: int = 1000, seed: int = 7) -> list[dict[str, Any]]:
     """A legal casual record of exactly ``size`` events: random play, new matches, undos."""
     from engine.bots import decide
 

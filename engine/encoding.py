@@ -7,17 +7,19 @@ them into the dicts the seat view and the end-of-hand reveal document. Both the 
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.tiles import TILE_TEXT
 
 END_NAMES = ("left", "right")
 
 
-def line_view(line) -> list[dict]:
+def line_view(line) -> list[dict[str, Any]]:
     """``[(tile id, left number, right number, seat index)]`` -> the view's ``line``."""
     return [{"tile": TILE_TEXT[tid], "a": a, "b": b, "seat": seat + 1} for tid, a, b, seat in line]
 
 
-def turns_view(turns) -> list[dict]:
+def turns_view(turns) -> list[dict[str, Any]]:
     """``[(seat index, tile id or -1, end, left, right)]`` -> the view's ``turns``."""
     out = []
     for seat, tid, end, left, right in turns:
@@ -35,7 +37,7 @@ def turns_view(turns) -> list[dict]:
     return out
 
 
-def play_event(seat: int, tid: int, end: int | None) -> dict:
+def play_event(seat: int, tid: int, end: int | None) -> dict[str, Any]:
     """The record event for seat number ``seat`` laying tile ``tid`` (end index or None)."""
     event = {"type": "play", "seat": seat, "tile": TILE_TEXT[tid]}
     if end is not None:

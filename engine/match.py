@@ -161,7 +161,7 @@ class FoldState:
             tuple[int, int, int | None, int, int]
         ] = []  # (seat, tile or -1, end, left, right)
         self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
-        self.results: tuple[dict, ...] = ()
+        self.results: tuple[dict[str, Any], ...] = ()
         self.last_hand: Reveal | None = None
         self.hand_start: FoldState | None = None
 
@@ -198,11 +198,11 @@ class Match:
     def __init__(self) -> None:
         self._s: FoldState | None = None
         self._start: FoldState | None = None  # right after match_started, for new_match
-        self._effective: list[dict] = []  # events since the last restart/new match
+        self._effective: list[dict[str, Any]] = []  # events since the last restart/new match
         self._checkpoints: list[
             tuple[int, FoldState]
         ] = []  # (position in _effective, state before)
-        self._redo_stack: list[list[dict]] = []  # segments undo removed, newest last
+        self._redo_stack: list[list[dict[str, Any]]] = []  # segments undo removed, newest last
         # Lazy seat views still alive that read this state; frozen before it changes.
         self._views: list[weakref.ref] = []
         self._legal_cache: tuple | None = None  # listed play events of the current state
@@ -277,7 +277,7 @@ class Match:
                 return True
         return False
 
-    def listed_legal_events(self, seat: int) -> list[dict]:
+    def listed_legal_events(self, seat: int) -> list[dict[str, Any]]:
         """``legal_events(seat)``, remembered until the next ``apply`` so that applying
         one of them skips the checks (legal moves worked out once per state)."""
         s = self._s
@@ -313,7 +313,9 @@ class Match:
         return events
 
     # -- the driver's trusted steps (``engine.autoplay``) -----------------------------
-    def deal(self, rng: random.Random, emit: Callable[[dict], None] | None = None) -> None:
+    def deal(
+        self, rng: random.Random, emit: Callable[[dict[str, Any]], None] | None = None
+    ) -> None:
         """Shuffle with ``rng`` and deal: exactly ``apply(deal_event(rng))``, without
         writing the event out and reading it back. ``emit`` gets the event (a record)."""
         s = self._s
@@ -330,7 +332,7 @@ class Match:
                 emit(event)
 
     def advance(
-        self, pickers: Sequence[Picker | None], emit: Callable[[dict], None] | None = None
+        self, pickers: Sequence[Picker | None], emit: Callable[[dict[str, Any]], None] | None = None
     ) -> None:
         """Play on while the seat to decide has a picker; forced passes are made too.
 
@@ -527,7 +529,7 @@ class Match:
             views[:] = [ref for ref in views if ref() is not None]
         views.append(weakref.ref(view))
 
-    def _do(self, kind: str, seat: int, event: dict) -> None:
+    def _do(self, kind: str, seat: int, event: dict[str, Any]) -> None:
         if kind == "match_started":
             self._match_started(event)
             return
@@ -541,7 +543,7 @@ class Match:
         self._effective.append(event)
 
     # -- events ----------------------------------------------------------------------
-    def _match_started(self, event: dict) -> None:
+    def _match_started(self, event: dict[str, Any]) -> None:
         if self._s is not None:
             raise IllegalEventError("wrong_phase", "the match has already started")
         seats = event.get("seats")
@@ -553,13 +555,13 @@ class Match:
         self._start = self._s.copy()
         self._effective = [event]
 
-    def _deal(self, s: FoldState, seat: int, event: dict):
+    def _deal(self, s: FoldState, seat: int, event: dict[str, Any]):
         hands = _parse_deal(event)
         if s.phase != "deal":
             raise IllegalEventError("wrong_phase", "no deal is due now")
         _begin_deal(s, hands)
 
-    def _accept(self, s: FoldState, seat: int, event: dict):
+    def _accept(self, s: FoldState, seat: int, event: dict[str, Any]):
         if s.phase != "accept":
             raise IllegalEventError("wrong_phase", "there is no deal to accept")
         if s.accepted >> seat & 1:
@@ -568,7 +570,7 @@ class Match:
         if s.accepted == 0b1111:
             _start_hand(s)
 
-    def _claim_redeal(self, s: FoldState, seat: int, event: dict):
+    def _claim_redeal(self, s: FoldState, seat: int, event: dict[str, Any]):
         if s.phase != "accept":
             raise IllegalEventError("wrong_phase", "there is no deal to refuse")
         if s.accepted >> seat & 1:
@@ -580,7 +582,7 @@ class Match:
         s.redeals += 1
         s.phase = "deal"
 
-    def _choose_opener(self, s: FoldState, seat: int, event: dict):
+    def _choose_opener(self, s: FoldState, seat: int, event: dict[str, Any]):
         opener = event.get("opener")
         if not _is_seat_number(opener):
             raise IllegalEventError("bad_event", "opener must be a seat number 1-4")
@@ -599,7 +601,7 @@ class Match:
         s.core.to_act = chosen
         return before
 
-    def _play(self, s: FoldState, seat: int, event: dict):
+    def _play(self, s: FoldState, seat: int, event: dict[str, Any]):
         tid = tile_id(event.get("tile"))
         end = _parse_end(event)
         if s.phase != "play":
@@ -620,7 +622,7 @@ class Match:
             end = _choose_end(tid, end, left, right)
         return _lay(s, seat, tid, end)
 
-    def _pass(self, s: FoldState, seat: int, event: dict):
+    def _pass(self, s: FoldState, seat: int, event: dict[str, Any]):
         if s.phase != "play":
             raise IllegalEventError("wrong_phase", "tiles are not being played now")
         core = s.core
@@ -704,7 +706,7 @@ class Match:
         return self._s.hand_no if self._s else 0
 
     @property
-    def results(self) -> list[dict]:
+    def results(self) -> list[dict[str, Any]]:
         return [dict(r, pips=dict(r["pips"])) for r in self._s.results] if self._s else []
 
     @property
@@ -724,7 +726,7 @@ class Match:
         return self._s.redeals if self._s else 0
 
     @property
-    def last_result(self) -> dict | None:
+    def last_result(self) -> dict[str, Any] | None:
         """The newest entry of ``results`` (a copy), or None."""
         if not self._s or not self._s.results:
             return None
@@ -734,7 +736,7 @@ class Match:
     def needs_deal(self) -> bool:
         return self.phase == "deal"
 
-    def forced_pass(self) -> dict | None:
+    def forced_pass(self) -> dict[str, Any] | None:
         s = self._s
         if s and s.phase == "play" and not s.core.playable_mask(s.core.to_act):
             return {"type": "pass", "seat": s.core.to_act + 1}
@@ -746,7 +748,7 @@ class Match:
     def can_redo(self) -> bool:
         return bool(self._redo_stack) and not self.rated
 
-    def legal_events(self, seat: int) -> list[dict]:
+    def legal_events(self, seat: int) -> list[dict[str, Any]]:
         """Every legal non-table event for ``seat`` (1..4) right now."""
         s = self._s
         if s is None or not _is_seat_number(seat):
@@ -762,7 +764,7 @@ class Match:
         change it; it changes with the next ``apply``)."""
         return self._s
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         s = self._s
         if s is None:  # nothing folded yet: an empty table
             return {
@@ -812,7 +814,7 @@ class Match:
         )
 
 
-def _legal_events_of(s: FoldState, seat: int) -> list[dict]:
+def _legal_events_of(s: FoldState, seat: int) -> list[dict[str, Any]]:
     """Every legal non-table event for seat number ``seat`` in state ``s``."""
     index = seat - 1
     if s.phase == "accept":
@@ -853,7 +855,7 @@ class Reveal:
         self.turns = turns
         self.opener = opener
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """A fresh JSON dict every call (callers may change it)."""
         return dict(
             self.record,
@@ -988,7 +990,7 @@ def _check_shape(event: object) -> tuple[str, int]:
     return kind, seat - 1
 
 
-def _parse_end(event: dict) -> int | None:
+def _parse_end(event: dict[str, Any]) -> int | None:
     end = event.get("end")
     if end is None:
         return None
@@ -1025,7 +1027,7 @@ def _seat_kinds(seats: object) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def _parse_deal(event: dict) -> list[int]:
+def _parse_deal(event: dict[str, Any]) -> list[int]:
     hands = event.get("hands")
     if not isinstance(hands, dict):
         raise IllegalEventError("bad_deal", "a deal names the hands of seats 1-4")
@@ -1092,12 +1094,12 @@ def _view_class() -> SeatViewFactory:
 
 
 # -- records ----------------------------------------------------------------------------
-def deal_event(rng: random.Random) -> dict:
+def deal_event(rng: random.Random) -> dict[str, Any]:
     """A fresh shuffle as a record event."""
     return _deal_record(deal_masks(rng))
 
 
-def _deal_record(hands: list[int]) -> dict:
+def _deal_record(hands: list[int]) -> dict[str, Any]:
     return {"type": "deal", "hands": {seat_key(i): mask_texts(hands[i]) for i in range(4)}}
 
 
@@ -1111,7 +1113,7 @@ class UnreadableLine:
         return f"UnreadableLine({self.text!r})"
 
 
-def load_record(text: str) -> list:
+def load_record(text: str) -> list[Any]:
     """JSON Lines to events; blank lines are skipped, unreadable ones kept as markers."""
     events = []
     for line in text.splitlines():
@@ -1124,7 +1126,7 @@ def load_record(text: str) -> list:
     return events
 
 
-def dump_record(events: Iterable[dict]) -> str:
+def dump_record(events: Iterable[dict[str, Any]]) -> str:
     return "".join(json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n" for e in events)
 
 

@@ -16,6 +16,7 @@ import math
 import random
 import sys
 import time
+from typing import Any
 
 from engine.autoplay import autoplay, bot_players, new_bot_match
 from engine.bots import LEVELS
@@ -35,7 +36,7 @@ def simulate(
     progress: bool = False,
     expert_iterations: int | None = None,
     players=None,
-) -> dict:
+) -> dict[str, Any]:
     """Play ``hands`` hands (continuous matches) or ``matches`` full matches; totals.
 
     ``players``: instead of the levels of ``engine.bots``, a picklable factory
@@ -100,7 +101,7 @@ def _run_chunks(chunks, workers):
         yield from pool.imap_unordered(_play_chunk, chunks)
 
 
-def _empty_totals() -> dict:
+def _empty_totals() -> dict[str, Any]:
     return {
         "hands": 0,
         "matches": 0,
@@ -113,7 +114,7 @@ def _empty_totals() -> dict:
     }
 
 
-def _add(totals: dict, part: dict) -> None:
+def _add(totals: dict[str, Any], part: dict[str, Any]) -> None:
     for key, value in part.items():
         if isinstance(value, dict):
             for team, count in value.items():
@@ -122,7 +123,7 @@ def _add(totals: dict, part: dict) -> None:
             totals[key] += value
 
 
-def _play_chunk(chunk) -> dict:
+def _play_chunk(chunk) -> dict[str, Any]:
     """One chunk: a quota of hands (continuous matches) or a number of whole matches."""
     bots, count_hands, quota, seed, index, swap, expert_iterations, players = chunk
     rng = random.Random(f"dekabes-simulate|{seed}|{index}")
@@ -140,7 +141,7 @@ def _play_match(
     bots,
     swapped: bool,
     rng: random.Random,
-    totals: dict,
+    totals: dict[str, Any],
     hands_left: int | None,
     expert_iterations: int | None = None,
     factory=None,
@@ -172,7 +173,7 @@ def _play_match(
     totals["match_wins"][bot_team(m.winner)] += 1
 
 
-def _count_hand(totals: dict, result: dict, bot_team) -> None:
+def _count_hand(totals: dict[str, Any], result: dict[str, Any], bot_team) -> None:
     totals["hands"] += 1
     if result["team"] is None:
         totals["ties"] += 1
@@ -195,7 +196,7 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> list[float]:
     return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
 
 
-def _report(totals: dict, bots, seed, swap, seconds) -> dict:
+def _report(totals: dict[str, Any], bots, seed, swap, seconds) -> dict[str, Any]:
     hands = totals["hands"]
     matches = totals["matches"]
     wins_a = totals["hand_wins"]["A"]

@@ -69,7 +69,7 @@ class DekabesClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _headers(self, extra: dict | None) -> dict:
+    def _headers(self, extra: dict[str, Any] | None) -> dict[str, Any]:
         headers = {"Accept": "application/json", "User-Agent": self.user_agent}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
@@ -83,8 +83,8 @@ class DekabesClient:
         path: str,
         *,
         json: Any = None,
-        params: dict | None = None,
-        headers: dict | None = None,
+        params: dict[str, Any] | None = None,
+        headers: dict[str, Any] | None = None,
         timeout: float | None = None,
         raw_text: bool = False,
     ) -> Any:
@@ -153,7 +153,7 @@ class DekabesClient:
         self.token = self.request("POST", "/api/auth/rotate")["token"]
         return self.token
 
-    def tokens(self) -> list[dict]:
+    def tokens(self) -> list[dict[str, Any]]:
         """My tokens, one per device: ``{"id", "device", "created_at", "current"}``."""
         return self.request("GET", "/api/auth/tokens")["tokens"]
 
@@ -199,7 +199,11 @@ class DekabesClient:
 
     # ------------------------------------------------------------------ tables
     def create_table(
-        self, seats: dict, join: list[int] | None = None, bots: dict | None = None, **extra
+        self,
+        seats: dict[str, Any],
+        join: list[int] | None = None,
+        bots: dict[str, Any] | None = None,
+        **extra,
     ) -> Table:
         """``seats`` like {1: "human", 2: "bot", ...}; ``bots`` maps bot seats to bot usernames."""
         body: dict[str, Any] = {"seats": {str(k): v for k, v in seats.items()}}
@@ -238,10 +242,10 @@ class DekabesClient:
         return None if response.status_code in (404, 405) or response.status_code >= 500 else url
 
     # ------------------------------------------------------------------ clubs and leagues
-    def clubs(self, mine: bool = False) -> list[dict]:
+    def clubs(self, mine: bool = False) -> list[dict[str, Any]]:
         """Clubs I may see, every page of them (``mine``: only those I belong to). A server
         without the league API raises ``NotFound``."""
-        out: list[dict] = []
+        out: list[dict[str, Any]] = []
         page = 1
         while True:
             data = self.request("GET", "/api/clubs", params={"page": page})
@@ -251,7 +255,7 @@ class DekabesClient:
             page += 1
         return [c for c in out if c.get("your_role")] if mine else out
 
-    def league_tables(self, wait: float | None = None, after: int | None = None) -> dict:
+    def league_tables(self, wait: float | None = None, after: int | None = None) -> dict[str, Any]:
         """My tables of the current league rounds; with ``wait``/``after`` a long-poll that
         answers as soon as they change past version ``after``."""
         params: dict[str, Any] = {}
@@ -315,23 +319,27 @@ class DekabesClient:
         return SeatState.from_json(data, code=code, seat=seat)
 
     def send_event(
-        self, code: str, event: dict, expected_version: int | None = None, key: str | None = None
+        self,
+        code: str,
+        event: dict[str, Any],
+        expected_version: int | None = None,
+        key: str | None = None,
     ) -> SeatState:
         """Send an engine event (as in ``view["legal"]`` or from ``engine.bots.decide``)."""
         fields = {k: v for k, v in event.items() if k not in ("type", "seat")}
         return self.act(code, int(event["seat"]), event["type"], expected_version, key, **fields)
 
-    def hint(self, code: str, seat: int) -> dict:
+    def hint(self, code: str, seat: int) -> dict[str, Any]:
         return self.request("GET", f"{self._seat_path(code, seat)}/hint")
 
-    def events(self, code: str, seat: int, after: int = 0) -> dict:
+    def events(self, code: str, seat: int, after: int = 0) -> dict[str, Any]:
         return self.request(
             "GET", f"{self._seat_path(code, seat)}/events", params={"after": int(after)}
         )
 
-    def all_events(self, code: str, seat: int) -> list[dict]:
+    def all_events(self, code: str, seat: int) -> list[dict[str, Any]]:
         """Every event the seat may see, following pages if the server pages them."""
-        collected: list[dict] = []
+        collected: list[dict[str, Any]] = []
         after = 0
         while True:
             batch = self.events(code, seat, after).get("events", [])

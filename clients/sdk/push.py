@@ -21,6 +21,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote
 
 import websocket

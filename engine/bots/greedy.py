@@ -7,11 +7,12 @@ ascending order, the left end before the right), so the choice is deterministic.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.bots.common import deal_decision, event_pips, opener_event
 
 
-def decide(view: dict, rng: random.Random) -> dict:
+def decide(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     phase = view["phase"]
     if phase == "accept":
         return deal_decision(view)

@@ -9,6 +9,7 @@ winning it with a Dékabès, come first.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.bots.common import deal_decision, opener_event
 from engine.bots.knowledge import event_placement, read_view
@@ -16,7 +17,7 @@ from engine.core import EMPTY
 from engine.tiles import DOUBLE_MASK, NUM_MASK, OTHER, TILE_HI, TILE_LO, TILE_PIPS
 
 
-def decide(view: dict, rng: random.Random) -> dict:
+def decide(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     phase = view["phase"]
     if phase == "accept":
         return deal_decision(view)
