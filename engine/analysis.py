@@ -62,7 +62,7 @@ def analyse(
 
 
 def _decision(
-    match: Match, index: int, event: dict[str, Any], budget, seed: int
+    match: Match, index: int, event: dict[str, Any], budget: expert.Budget, seed: int
 ) -> dict[str, Any] | None:
     seat = event["seat"]
     view = match.seat_view(seat)
@@ -108,7 +108,7 @@ def _index_of(event: dict[str, Any], legal: list[dict[str, Any]]) -> int | None:
     return None
 
 
-def _low_high(tile) -> str | None:
+def _low_high(tile: object) -> str | None:
     if not isinstance(tile, str) or len(tile) != 3:
         return None
     a, b = tile[0], tile[2]
@@ -116,7 +116,7 @@ def _low_high(tile) -> str | None:
 
 
 def _summaries(decisions: list[dict[str, Any]]) -> dict[str, Any]:
-    out = {}
+    out: dict[str, Any] = {}
     for seat in (1, 2, 3, 4):
         mine = [d for d in decisions if d["seat"] == seat]
         if not mine:

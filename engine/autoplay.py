@@ -115,24 +115,26 @@ def autoplay(
                 phase = match.phase
                 if phase in ("deal", "match_over"):
                     continue
-            if phase == "play":
-                event = match.forced_pass()
-                if event is None:
-                    seat = match.to_act
-                    event = players[seat - 1](view(seat))
-            elif phase == "accept":
-                seat = _next_to_accept(match)
-                event = players[seat - 1](view(seat))
-            else:  # choose_opener
-                seat = match.to_act
+            forced = match.forced_pass() if phase == "play" else None
+            if forced is not None:
+                event = forced
+            else:
+                seat = _next_to_accept(match) if phase == "accept" else _to_act(match)
                 event = players[seat - 1](view(seat))
         apply(event)
         if on_event is not None:
             on_event(event)
 
 
+def _to_act(match: Match) -> int:
+    seat = match.to_act
+    if seat is None:
+        raise RuntimeError(f"nobody is to act in phase {match.phase}")
+    return seat
+
+
 def _next_to_accept(match: Match) -> int:
     for seat in (1, 2, 3, 4):
         if match.legal_events(seat):
             return seat
-    raise AssertionError("accept phase with every seat accepted")  # the fold never allows it
+    raise RuntimeError("accept phase with every seat accepted")  # the fold never allows it

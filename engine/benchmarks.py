@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.autoplay import autoplay, new_bot_match
@@ -61,7 +62,7 @@ def _time_match(
     choose = decider(level)
     bot_rng = random.Random(rng.getrandbits(64))
 
-    def timed_player(view):
+    def timed_player(view: Mapping[str, Any]) -> dict[str, Any]:
         legal, phase = view["legal"], view["phase"]
         started, cpu_started = time.perf_counter(), time.process_time()
         event = choose(view, bot_rng)
@@ -78,7 +79,9 @@ def _time_match(
         del cpu[wanted:]
 
 
-def simulate_hands_per_second(hands: int = 5000, bots=("random",) * 4) -> dict[str, Any]:
+def simulate_hands_per_second(
+    hands: int = 5000, bots: Sequence[str] = ("random",) * 4
+) -> dict[str, Any]:
     """Hands per second of ``simulate`` in this process (the path users run)."""
     from engine.simulate import simulate
 

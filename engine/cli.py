@@ -34,7 +34,7 @@ def _at(err: IllegalEventError, index: int) -> IllegalEventError:
     return err
 
 
-def cmd_replay(args) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
@@ -46,7 +46,7 @@ def cmd_replay(args) -> int:
     return status
 
 
-def cmd_view(args) -> int:
+def cmd_view(args: argparse.Namespace) -> int:
     try:
         match = fold_file(args.file)
     except IllegalEventError as err:
@@ -56,7 +56,7 @@ def cmd_view(args) -> int:
     return 0
 
 
-def cmd_analyse(args) -> int:
+def cmd_analyse(args: argparse.Namespace) -> int:
     from engine.analysis import analyse
 
     try:
@@ -75,7 +75,7 @@ def cmd_analyse(args) -> int:
     return 0
 
 
-def cmd_simulate(args) -> int:
+def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.simulate import simulate
 
     bots = [b.strip() for b in args.bots.split(",")]
@@ -97,7 +97,7 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
+def cmd_bench(args: argparse.Namespace) -> int:
     from engine.benchmarks import decision_times, simulate_hands_per_second
 
     figures = {
@@ -146,12 +146,15 @@ def thousand_event_record(size: int = 1000, seed: int = 7) -> list[dict[str, Any
         elif m.needs_deal():
             event = deal_event(rng)
         elif m.phase == "accept":
-            seat = next(s for s in range(1, 5) if m.legal_events(s))
-            event = {"type": "accept", "seat": seat}
+            accepting = next(s for s in range(1, 5) if m.legal_events(s))
+            event = {"type": "accept", "seat": accepting}
         elif m.can_undo() and rng.random() < 0.03:
             event = {"type": "undo", "seat": 1}
         else:
-            event = decide(m.seat_view(m.to_act), "random", rng)
+            to_act = m.to_act
+            if to_act is None:
+                raise RuntimeError(f"nobody is to act in phase {m.phase}")
+            event = decide(m.seat_view(to_act), "random", rng)
         m.apply(event)
         events.append(event)
     return events
@@ -243,4 +246,5 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    status: int = args.run(args)
+    return status

@@ -7,6 +7,7 @@ them into the dicts the seat view and the end-of-hand reveal document. Both the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.tiles import TILE_TEXT
@@ -14,14 +15,16 @@ from engine.tiles import TILE_TEXT
 END_NAMES = ("left", "right")
 
 
-def line_view(line) -> list[dict[str, Any]]:
+def line_view(line: Iterable[tuple[int, int, int, int]]) -> list[dict[str, Any]]:
     """``[(tile id, left number, right number, seat index)]`` -> the view's ``line``."""
     return [{"tile": TILE_TEXT[tid], "a": a, "b": b, "seat": seat + 1} for tid, a, b, seat in line]
 
 
-def turns_view(turns) -> list[dict[str, Any]]:
+def turns_view(
+    turns: Iterable[tuple[int, int, int | None, int, int]],
+) -> list[dict[str, Any]]:
     """``[(seat index, tile id or -1, end, left, right)]`` -> the view's ``turns``."""
-    out = []
+    out: list[dict[str, Any]] = []
     for seat, tid, end, left, right in turns:
         if tid < 0:
             out.append({"seat": seat + 1, "type": "pass", "ends": [left, right]})

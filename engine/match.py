@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import random
 import weakref
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal, Protocol
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal, Protocol, TypeGuard, cast
 
 from engine.core import (
     EMPTY,
@@ -44,7 +45,8 @@ from engine.tiles import (
     tile_id,
 )
 
-TEAMS = ("A", "B")
+Team = Literal["A", "B"]
+TEAMS: tuple[Team, Team] = ("A", "B")
 SEAT_KINDS = ("human", "bot")
 # The names the fold uses, as types (the values are the plain strings of the record
 # format and the seat view; like python-chess's Termination, but JSON as it is).
@@ -62,10 +64,10 @@ EventType = Literal[
     "restart_hand",
     "new_match",
 ]
+Emit = Callable[[dict[str, Any]], None]
 Picker = Callable[[str, int], int]
 """``pick(phase, count) -> index`` of the listed legal event a player chooses."""
 HandResult = Literal["domino", "block", "tie"]
-Team = Literal["A", "B"]
 WINNING_SCORE = 4
 _END_OF = {"left": LEFT, "right": RIGHT}
 TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
@@ -93,6 +95,7 @@ _PLACES = tuple(
     for t in range(28)
 )
 _TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
+_Listed = tuple[dict[str, Any], int, int | None, str, str | None]
 # _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
 _BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
 
@@ -138,19 +141,19 @@ class FoldState:
         "hand_start",
     )
 
-    def __init__(self, seats: tuple[str, ...], rated: bool):
-        self.phase = "deal"
+    def __init__(self, seats: tuple[str, ...], rated: bool) -> None:
+        self.phase: Phase = "deal"
         self.seats = seats
         self.rated = rated
         self.hand_no = 0
         self.first_hand = True
         self.redeal_pending = False
         self.redeals = 0  # redeals claimed in this match
-        self.scores = (0, 0)
+        self.scores: tuple[int, ...] = (0, 0)  # team A, team B
         self.base = 1
         self.winner: int | None = None
         self.core = HandCore()
-        self.dealt = (0, 0, 0, 0)
+        self.dealt: tuple[int, ...] = (0, 0, 0, 0)
         self.accepted = 0  # bit i: seat index i accepted the current deal
         self.representative: int | None = None  # who chooses the opener of the next hand
         self.opener: int | None = None  # who opened the current hand
@@ -204,8 +207,9 @@ class Match:
         ] = []  # (position in _effective, state before)
         self._redo_stack: list[list[dict[str, Any]]] = []  # segments undo removed, newest last
         # Lazy seat views still alive that read this state; frozen before it changes.
-        self._views: list[weakref.ref] = []
-        self._legal_cache: tuple | None = None  # listed play events of the current state
+        self._views: list[weakref.ref[Freezable]] = []
+        # the listed play events of the current state: (event, tile, end, text, end name)
+        self._legal_cache: list[_Listed] | None = None
 
     # -- building --------------------------------------------------------------------
     @classmethod
@@ -252,24 +256,25 @@ class Match:
                 )
             getattr(self, "_" + kind)()
             return
-        self._do(kind, seat, event)
+        self._do(kind, seat, cast("dict[str, Any]", event))  # _check_shape: a dict
         self._redo_stack.clear()
 
-    def _apply_listed(self, event, cached) -> bool:
+    def _apply_listed(self, event: object, cached: list[_Listed]) -> bool:
         """The fast path for a play event this state listed as legal and nobody changed:
         same object, same field values (checked by identity: any edit falls back to the
         full checks). Legal moves are thus worked out once per state."""
+        s = self._s
         for listed, tid, end, text, end_name in cached:
-            if listed is event:
+            if listed is event and s is not None:
                 # seat by identity: True == 1, but True is no seat number (bad_event)
                 if (
-                    event.get("type") != "play"
-                    or event.get("tile") != text
-                    or event.get("end") != end_name
-                    or event.get("seat") is not self._s.core.to_act + 1
+                    listed.get("type") != "play"
+                    or listed.get("tile") != text
+                    or listed.get("end") != end_name
+                    or listed.get("seat") is not s.core.to_act + 1
                 ):
                     return False
-                checkpoint = _lay(self._s, self._s.core.to_act, tid, end)
+                checkpoint = _lay(s, s.core.to_act, tid, end)
                 if checkpoint is not None:
                     self._checkpoints.append((len(self._effective), checkpoint))
                 self._effective.append(event)
@@ -287,15 +292,15 @@ class Match:
         mask = core.playable_mask(seat - 1)
         if not mask:
             return [{"type": "pass", "seat": seat}]
-        events = []
-        cached = []
+        events: list[dict[str, Any]] = []
+        cached: list[_Listed] = []
         if core.left == EMPTY:
             while mask:
                 low = mask & -mask
                 mask ^= low
                 tid = low.bit_length() - 1
                 text = TILE_TEXT[tid]
-                event = {"type": "play", "seat": seat, "tile": text}
+                event: dict[str, Any] = {"type": "play", "seat": seat, "tile": text}
                 events.append(event)
                 cached.append((event, tid, None, text, None))
         else:
@@ -359,7 +364,9 @@ class Match:
             if moved:
                 self._redo_stack.clear()
 
-    def _advance(self, s: FoldState, pickers: list[Picker | None], emit, record: bool) -> bool:
+    def _advance(
+        self, s: FoldState, pickers: list[Picker | None], emit: Emit | None, record: bool
+    ) -> bool:
         moved = False
         while True:
             phase = s.phase
@@ -377,12 +384,12 @@ class Match:
                 entitled = (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5
                 kind = "claim_redeal" if _checked_pick(pick, phase, 1 + entitled) else "accept"
                 moved = True
-                if not record:  # neither handler reads the event
-                    _HANDLERS[kind](self, s, index, None)
+                event: dict[str, Any] = {"type": kind, "seat": index + 1}
+                if not record:  # the event is not kept: apply it without the bookkeeping
+                    _HANDLERS[kind](self, s, index, event)
                     continue
-                event = {"type": kind, "seat": index + 1}
             elif phase == "choose_opener":
-                index = s.representative
+                index = _required(s.representative)
                 pick = pickers[index]
                 if pick is None:
                     break
@@ -398,7 +405,9 @@ class Match:
                 emit(event)
         return moved
 
-    def _play_picked(self, s: FoldState, pickers: list[Picker | None], emit, record: bool) -> bool:
+    def _play_picked(
+        self, s: FoldState, pickers: list[Picker | None], emit: Emit | None, record: bool
+    ) -> bool:
         """The play phase on locals: plays and passes while the seat to act has a picker
         or must pass. The same transitions as ``_lay`` and ``_pass`` (a test checks
         both give the same records), inlined because this is self-play's hot loop."""
@@ -555,13 +564,14 @@ class Match:
         self._start = self._s.copy()
         self._effective = [event]
 
-    def _deal(self, s: FoldState, seat: int, event: dict[str, Any]):
+    def _deal(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         hands = _parse_deal(event)
         if s.phase != "deal":
             raise IllegalEventError("wrong_phase", "no deal is due now")
         _begin_deal(s, hands)
+        return None
 
-    def _accept(self, s: FoldState, seat: int, event: dict[str, Any]):
+    def _accept(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         if s.phase != "accept":
             raise IllegalEventError("wrong_phase", "there is no deal to accept")
         if s.accepted >> seat & 1:
@@ -569,8 +579,9 @@ class Match:
         s.accepted |= 1 << seat
         if s.accepted == 0b1111:
             _start_hand(s)
+        return None
 
-    def _claim_redeal(self, s: FoldState, seat: int, event: dict[str, Any]):
+    def _claim_redeal(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         if s.phase != "accept":
             raise IllegalEventError("wrong_phase", "there is no deal to refuse")
         if s.accepted >> seat & 1:
@@ -581,8 +592,9 @@ class Match:
         s.redeal_pending = True
         s.redeals += 1
         s.phase = "deal"
+        return None
 
-    def _choose_opener(self, s: FoldState, seat: int, event: dict[str, Any]):
+    def _choose_opener(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         opener = event.get("opener")
         if not _is_seat_number(opener):
             raise IllegalEventError("bad_event", "opener must be a seat number 1-4")
@@ -601,7 +613,7 @@ class Match:
         s.core.to_act = chosen
         return before
 
-    def _play(self, s: FoldState, seat: int, event: dict[str, Any]):
+    def _play(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         tid = tile_id(event.get("tile"))
         end = _parse_end(event)
         if s.phase != "play":
@@ -622,7 +634,7 @@ class Match:
             end = _choose_end(tid, end, left, right)
         return _lay(s, seat, tid, end)
 
-    def _pass(self, s: FoldState, seat: int, event: dict[str, Any]):
+    def _pass(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         if s.phase != "play":
             raise IllegalEventError("wrong_phase", "tiles are not being played now")
         core = s.core
@@ -634,6 +646,7 @@ class Match:
         s.lacks[seat] |= (1 << core.left) | (1 << core.right)
         if core.pass_turn():
             _end_hand(s, "block", None, False)
+        return None
 
     # -- table commands --------------------------------------------------------------
     def _undo(self) -> None:
@@ -655,7 +668,7 @@ class Match:
             self._do(kind, seat, event)
 
     def _restart_hand(self) -> None:
-        s = self._s
+        s = self._live()
         if s.phase not in ("accept", "choose_opener", "play"):
             raise IllegalEventError("wrong_phase", "there is no hand in progress to restart")
         if s.phase == "accept":
@@ -663,12 +676,12 @@ class Match:
             restarted.accepted = 0b1111
             _start_hand(restarted)
         else:
-            restarted = s.hand_start.copy()
+            restarted = _required_state(s.hand_start).copy()
         self._s = restarted
         self._barrier()
 
     def _new_match(self) -> None:
-        self._s = self._start.copy()
+        self._s = _required_state(self._start).copy()
         self._barrier()
 
     def _barrier(self) -> None:
@@ -676,6 +689,11 @@ class Match:
         self._effective = []
         self._checkpoints = []
         self._redo_stack.clear()
+
+    def _live(self) -> FoldState:
+        if self._s is None:
+            raise IllegalEventError("wrong_phase", "the match has not started")
+        return self._s
 
     # -- queries ---------------------------------------------------------------------
     @property
@@ -698,7 +716,7 @@ class Match:
         if s.phase == "play":
             return s.core.to_act + 1
         if s.phase == "choose_opener":
-            return s.representative + 1
+            return _required(s.representative) + 1
         return None
 
     @property
@@ -796,7 +814,7 @@ class Match:
         """The seat view as a plain dict (JSON), see ``engine.view``."""
         return _view_class()(self, seat, False).to_dict()
 
-    def view(self, seat: int) -> SeatViewLike:
+    def view(self, seat: int) -> SeatViewBase:
         """The same seat view, computed lazily: a read-only mapping whose entries are
         built on first access (a bot that reads only ``legal`` pays only for that). It
         shows the moment it was taken, also after the match moves on."""
@@ -847,7 +865,15 @@ class Reveal:
 
     __slots__ = ("record", "hands", "dealt", "line", "turns", "opener")
 
-    def __init__(self, record, hands, dealt, line, turns, opener):
+    def __init__(
+        self,
+        record: dict[str, Any],
+        hands: tuple[int, ...],
+        dealt: tuple[int, ...],
+        line: tuple[tuple[int, int, int, int], ...],
+        turns: tuple[tuple[int, int, int | None, int, int], ...],
+        opener: int | None,
+    ) -> None:
         self.record = record
         self.hands = hands
         self.dealt = dealt
@@ -883,7 +909,7 @@ def _begin_deal(s: FoldState, hands: list[int]) -> None:
     s.phase = "accept"
 
 
-def _lay(s: FoldState, seat: int, tid: int, end: int | None):
+def _lay(s: FoldState, seat: int, tid: int, end: int | None) -> FoldState | None:
     """Seat index ``seat`` lays ``tid`` (already checked legal); the undo checkpoint."""
     core = s.core
     left, right = core.left, core.right
@@ -920,8 +946,10 @@ def _start_hand(s: FoldState) -> None:
 
 def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
     pips = s.core.pips()
+    team: int | None
+    representative: int | None
     if how == "domino":
-        team, representative = team_of(winner_seat), winner_seat
+        team, representative = team_of(_required(winner_seat)), winner_seat
     else:
         team, representative = block_winner(pips)
         if team is None:
@@ -959,8 +987,21 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
 
 
 # -- parsing --------------------------------------------------------------------------
-def _is_seat_number(value: object) -> bool:
+def _is_seat_number(value: object) -> TypeGuard[int]:
     return type(value) is int and 1 <= value <= 4
+
+
+def _required_state(state: FoldState | None) -> FoldState:
+    if state is None:
+        raise RuntimeError("the fold's state lacks a snapshot its phase requires")
+    return state
+
+
+def _required(value: int | None) -> int:
+    """A seat index the phase guarantees (e.g. the representative while choosing)."""
+    if value is None:
+        raise RuntimeError("the fold's state lacks a seat its phase requires")
+    return value
 
 
 def _checked_pick(pick: Picker, phase: str, count: int) -> int:
@@ -1070,15 +1111,21 @@ class Freezable(Protocol):
     def freeze(self) -> None: ...
 
 
-class SeatViewLike(Freezable, Protocol):
-    """What ``Match.view`` returns (``engine.view.SeatView``)."""
+class SeatViewBase(Mapping[str, Any]):
+    """What ``Match.view`` returns: ``engine.view.SeatView``, a read-only mapping."""
 
-    def __getitem__(self, key: str) -> Any: ...
-    def get(self, key: str, default: Any = None) -> Any: ...
-    def to_dict(self) -> dict[str, Any]: ...
+    __slots__ = ()
+
+    @abstractmethod
+    def freeze(self) -> None:
+        """Build every entry now: the match is about to change."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Every entry as a plain dict."""
 
 
-SeatViewFactory = Callable[["Match", int, bool], SeatViewLike]
+SeatViewFactory = Callable[["Match", int, bool], SeatViewBase]
 _seat_view_class: list[SeatViewFactory] = []
 
 

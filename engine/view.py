@@ -13,12 +13,12 @@ a view still alive copies everything it shows, so it keeps showing its moment.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.core import EMPTY
 from engine.encoding import line_view, turns_view
-from engine.match import FoldState, Match, use_seat_view
+from engine.match import FoldState, Match, SeatViewBase, use_seat_view
 from engine.tiles import mask_texts
 
 TEAM_NAMES = ("A", "B")
@@ -30,7 +30,7 @@ def seat_view(match: Match, seat: int) -> dict[str, Any]:
     return SeatView(match, seat).to_dict()
 
 
-class SeatView(Mapping[str, Any]):
+class SeatView(SeatViewBase):
     """One seat's view, built entry by entry on demand (see the module docstring)."""
 
     __slots__ = ("_match", "_s", "_seat", "_me", "_void", "_values", "_listed", "__weakref__")

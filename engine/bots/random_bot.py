@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
-from engine.bots.common import deal_decision
+from engine.bots.common import Event, View, deal_decision
 
 
-def decide(view: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+def decide(view: View, rng: random.Random) -> Event:
     if view["phase"] == "accept":
         return deal_decision(view)
-    legal: list[dict[str, Any]] = view["legal"]
+    legal: list[Event] = view["legal"]
     return legal[rng.randrange(len(legal))]
 
 
@@ -24,7 +23,9 @@ def picker(rng: random.Random) -> Callable[[str, int], int]:
     phase the second listed event, when there is one, is the redeal claim.
     """
     # randrange(n) is _randbelow(n) for n >= 1: the same draws, a call less per move
-    randrange = rng._randbelow if type(rng) is random.Random else rng.randrange  # noqa: SLF001
+    randrange: Callable[[int], int] = (
+        getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange  # noqa: B009
+    )
 
     def pick(phase: str, count: int) -> int:
         if phase == "accept":

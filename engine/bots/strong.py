@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from engine.bots import equity
-from engine.bots.common import deal_decision, opener_event
+from engine.bots.common import Event, deal_decision, opener_event
 from engine.bots.knowledge import Knowledge, event_placement, read_view
 from engine.bots.rollout import TIE, opening_choice, playout
 from engine.bots.sampler import InconsistentKnowledge, WorldSampler
@@ -30,11 +30,11 @@ MAX_WORLDS = 400  # worlds per decision when there are few moves
 OPENER_WORLDS = 300  # worlds per candidate when choosing the opener
 
 
-def decide(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def decide(view: dict[str, Any], rng: random.Random) -> Event:
     phase = view["phase"]
     if phase == "accept":
         return deal_decision(view)
-    legal = view["legal"]
+    legal: list[Event] = view["legal"]
     if len(legal) == 1:
         return legal[0]
     know = read_view(view)
