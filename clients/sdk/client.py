@@ -17,13 +17,16 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import requests
 
 from clients.sdk.errors import ApiError, ConnectionLost, NotAuthenticated, error_from_response
 from clients.sdk.types import Account, SeatState, Table
+
+if TYPE_CHECKING:
+    from clients.sdk.push import PushSubscription
 
 DEFAULT_TIMEOUT = 10.0
 MAX_LONG_POLL = 30  # the server caps ``wait`` at 30 s
@@ -66,7 +69,7 @@ class DekabesClient:
     def __enter__(self) -> DekabesClient:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _headers(self, extra: dict[str, Any] | None) -> dict[str, Any]:
@@ -155,16 +158,18 @@ class DekabesClient:
 
     def tokens(self) -> list[dict[str, Any]]:
         """My tokens, one per device: ``{"id", "device", "created_at", "current"}``."""
-        return self.request("GET", "/api/auth/tokens")["tokens"]
+        result: list[dict[str, Any]] = self.request("GET", "/api/auth/tokens")["tokens"]
+        return result
 
     def revoke_token(self, token_id: int) -> None:
         self.request("DELETE", f"/api/auth/tokens/{int(token_id)}")
 
     def change_password(self, password: str, new_password: str) -> int:
         """Returns how many other tokens were revoked (the held one keeps working)."""
-        return self.request(
+        result: int = self.request(
             "POST", "/api/auth/password", json={"password": password, "new_password": new_password}
         )["revoked"]
+        return result
 
     def rotate_bot_token(self, bot_name: str) -> Account:
         """A new token for one of my bots; all its earlier tokens stop working."""
@@ -203,7 +208,7 @@ class DekabesClient:
         seats: dict[str, Any],
         join: list[int] | None = None,
         bots: dict[str, Any] | None = None,
-        **extra,
+        **extra: Any,
     ) -> Table:
         """``seats`` like {1: "human", 2: "bot", ...}; ``bots`` maps bot seats to bot usernames."""
         body: dict[str, Any] = {"seats": {str(k): v for k, v in seats.items()}}
@@ -266,7 +271,10 @@ class DekabesClient:
             timeout = self.timeout + wait
         if after is not None:
             params["after"] = int(after)
-        return self.request("GET", "/api/me/league-tables", params=params or None, timeout=timeout)
+        result: dict[str, Any] = self.request(
+            "GET", "/api/me/league-tables", params=params or None, timeout=timeout
+        )
+        return result
 
     def table(self, code: str) -> Table:
         return Table.from_json(self.request("GET", f"/api/tables/{_seg(code)}"))
@@ -302,7 +310,7 @@ class DekabesClient:
         type: str,
         expected_version: int | None = None,
         key: str | None = None,
-        **fields,
+        **fields: Any,
     ) -> SeatState:
         """Send one action. ``key`` is the Idempotency-Key: pass the same one to retry the
         same decision; a new one is generated when omitted."""
@@ -330,12 +338,14 @@ class DekabesClient:
         return self.act(code, int(event["seat"]), event["type"], expected_version, key, **fields)
 
     def hint(self, code: str, seat: int) -> dict[str, Any]:
-        return self.request("GET", f"{self._seat_path(code, seat)}/hint")
+        result: dict[str, Any] = self.request("GET", f"{self._seat_path(code, seat)}/hint")
+        return result
 
     def events(self, code: str, seat: int, after: int = 0) -> dict[str, Any]:
-        return self.request(
+        result: dict[str, Any] = self.request(
             "GET", f"{self._seat_path(code, seat)}/events", params={"after": int(after)}
         )
+        return result
 
     def all_events(self, code: str, seat: int) -> list[dict[str, Any]]:
         """Every event the seat may see, following pages if the server pages them."""
@@ -353,12 +363,13 @@ class DekabesClient:
 
     def record(self, code: str) -> str:
         """The engine record (JSON Lines), complete once the match is over."""
-        return self.request(
+        result: str = self.request(
             "GET",
             f"/api/tables/{_seg(code)}/record",
             headers={"Accept": "text/plain"},
             raw_text=True,
         )
+        return result
 
     export = record
 
@@ -383,7 +394,7 @@ class DekabesClient:
         return state
 
     # ------------------------------------------------------------------ pushes
-    def subscribe(self, code: str, seat: int | None = None, **options):
+    def subscribe(self, code: str, seat: int | None = None, **options: Any) -> PushSubscription:
         """A ``PushSubscription`` (started) for the table's pushes; see clients.sdk.push."""
         from clients.sdk.push import PushSubscription
 
