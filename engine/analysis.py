@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
 
 from engine.bots import expert
 from engine.bots.knowledge import read_view
@@ -29,7 +30,9 @@ MISTAKES_SHOWN = 3
 ACCURATE_WITHIN = 0.01
 
 
-def analyse(events: Iterable[dict], iterations: int = DEFAULT_ITERATIONS, seed: int = 1) -> dict:
+def analyse(
+    events: Iterable[dict[str, Any]], iterations: int = DEFAULT_ITERATIONS, seed: int = 1
+) -> dict[str, Any]:
     """The analysis of a record (a list of events); raises ``IllegalEventError``."""
     budget = expert.Budget(iterations=iterations, seconds=None)
     match = Match()
@@ -58,7 +61,9 @@ def analyse(events: Iterable[dict], iterations: int = DEFAULT_ITERATIONS, seed: 
     }
 
 
-def _decision(match: Match, index: int, event: dict, budget, seed: int) -> dict | None:
+def _decision(
+    match: Match, index: int, event: dict[str, Any], budget: expert.Budget, seed: int
+) -> dict[str, Any] | None:
     seat = event["seat"]
     view = match.seat_view(seat)
     legal = view["legal"]
@@ -89,7 +94,7 @@ def _decision(match: Match, index: int, event: dict, budget, seed: int) -> dict 
     }
 
 
-def _index_of(event: dict, legal: list[dict]) -> int | None:
+def _index_of(event: dict[str, Any], legal: list[dict[str, Any]]) -> int | None:
     for i, candidate in enumerate(legal):
         if candidate["type"] != event.get("type"):
             continue
@@ -103,15 +108,15 @@ def _index_of(event: dict, legal: list[dict]) -> int | None:
     return None
 
 
-def _low_high(tile) -> str | None:
+def _low_high(tile: object) -> str | None:
     if not isinstance(tile, str) or len(tile) != 3:
         return None
     a, b = tile[0], tile[2]
     return f"{min(a, b)}-{max(a, b)}"
 
 
-def _summaries(decisions: list[dict]) -> dict:
-    out = {}
+def _summaries(decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for seat in (1, 2, 3, 4):
         mine = [d for d in decisions if d["seat"] == seat]
         if not mine:

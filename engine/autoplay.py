@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
-from engine.match import Match, deal_event
+from engine.match import Match, Picker, deal_event
 
-Player = Callable[[Mapping], dict]
-"""A computer player: a seat view in, one of ``view["legal"]`` out."""
+Player = Callable[[Mapping[str, Any]], dict[str, Any]]
+"""A computer player: a seat view in, one of ``view["legal"]`` out. It may also have a
+``pick`` attribute (``Match.advance``'s picker): autoplay then uses that instead."""
 
 ALL_BOT_SEATS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}
 
@@ -28,21 +29,45 @@ def bot_players(
 
     ``expert_iterations``: the expert searches exactly that many worlds per decision,
     with no clock, so a simulation is reproducible whatever the machine's load.
+    A level that can choose from the number of legal events alone (``random``) gets a
+    ``pick`` too (``Match.advance``), which ``autoplay`` uses instead of the view.
     """
-    from engine.bots import decider
-    from engine.bots.expert import Budget
+    from engine.bots import decider, picker
 
-    players = []
-    for level, rng in zip(levels, rngs):
+    players: list[Player] = []
+    for level, rng in zip(levels, rngs, strict=True):
         choose = decider(level)
         if level == "expert" and expert_iterations is not None:
+            from engine.bots.expert import Budget
+
             budget = Budget(iterations=expert_iterations, seconds=None)
-            players.append(
-                lambda view, choose=choose, rng=rng, budget=budget: choose(view, rng, budget)
-            )
+            players.append(BotPlayer(choose, rng, budget))
         else:
-            players.append(lambda view, choose=choose, rng=rng: choose(view, rng))
+            players.append(BotPlayer(choose, rng, pick=picker(level, rng)))
     return players
+
+
+class BotPlayer:
+    """``decide(view, rng)`` of one level bound to its rng; ``pick`` when it has one."""
+
+    __slots__ = ("choose", "rng", "budget", "pick")
+
+    def __init__(
+        self,
+        choose: Callable[..., dict[str, Any]],
+        rng: random.Random,
+        budget: object | None = None,
+        pick: Picker | None = None,
+    ) -> None:
+        self.choose = choose
+        self.rng = rng
+        self.budget = budget
+        self.pick = pick
+
+    def __call__(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        if self.budget is None:
+            return self.choose(view, self.rng)
+        return self.choose(view, self.rng, self.budget)
 
 
 def new_bot_match(rated: bool = False) -> Match:
@@ -57,7 +82,7 @@ def autoplay(
     deal_rng: random.Random,
     *,
     until: Literal["hand", "match"] = "match",
-    on_event: Callable[[dict], None] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
     stop: Callable[[Match], bool] | None = None,
 ) -> Match:
     """Play ``match`` on until the current hand ends (``until="hand"``) or the match does.
@@ -70,6 +95,9 @@ def autoplay(
     apply = match.apply
     view = match.view
     hands_at_start = match.hands_finished
+    # players that choose from the number of legal events skip the view (same match)
+    pickers = [getattr(player, "pick", None) for player in players]
+    fast = stop is None and any(pick is not None for pick in pickers)
     while True:
         phase = match.phase
         if phase == "match_over" or (stop is not None and stop(match)):
@@ -77,25 +105,36 @@ def autoplay(
         if phase == "deal":
             if until == "hand" and match.hands_finished > hands_at_start:
                 return match
+            if fast:
+                match.deal(deal_rng, on_event)
+                continue
             event = deal_event(deal_rng)
-        elif phase == "play":
-            event = match.forced_pass()
-            if event is None:
-                seat = match.to_act
+        else:
+            if fast:
+                match.advance(pickers, on_event)
+                phase = match.phase
+                if phase in ("deal", "match_over"):
+                    continue
+            forced = match.forced_pass() if phase == "play" else None
+            if forced is not None:
+                event = forced
+            else:
+                seat = _next_to_accept(match) if phase == "accept" else _to_act(match)
                 event = players[seat - 1](view(seat))
-        elif phase == "accept":
-            seat = _next_to_accept(match)
-            event = players[seat - 1](view(seat))
-        else:  # choose_opener
-            seat = match.to_act
-            event = players[seat - 1](view(seat))
         apply(event)
         if on_event is not None:
             on_event(event)
+
+
+def _to_act(match: Match) -> int:
+    seat = match.to_act
+    if seat is None:
+        raise RuntimeError(f"nobody is to act in phase {match.phase}")
+    return seat
 
 
 def _next_to_accept(match: Match) -> int:
     for seat in (1, 2, 3, 4):
         if match.legal_events(seat):
             return seat
-    raise AssertionError("accept phase with every seat accepted")  # the fold never allows it
+    raise RuntimeError("accept phase with every seat accepted")  # the fold never allows it

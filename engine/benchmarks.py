@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.autoplay import autoplay, new_bot_match
 from engine.bots import decider
 
 
-def strong_decision_times(n_decisions: int = 200, seed: int = 1) -> dict:
+def strong_decision_times(n_decisions: int = 200, seed: int = 1) -> dict[str, Any]:
     """Wall time of ``n_decisions`` non-forced strong decisions: p50/p95/max in ms."""
     return decision_times("strong", n_decisions, seed)
 
 
-def decision_times(level: str, n_decisions: int = 200, seed: int = 1) -> dict:
+def decision_times(level: str, n_decisions: int = 200, seed: int = 1) -> dict[str, Any]:
     """Wall time of ``n_decisions`` non-forced decisions of ``level``: p50/p95/max in ms.
 
     The expert runs on its default budget (its time limit per decision)."""
@@ -60,7 +62,7 @@ def _time_match(
     choose = decider(level)
     bot_rng = random.Random(rng.getrandbits(64))
 
-    def timed_player(view):
+    def timed_player(view: Mapping[str, Any]) -> dict[str, Any]:
         legal, phase = view["legal"], view["phase"]
         started, cpu_started = time.perf_counter(), time.process_time()
         event = choose(view, bot_rng)
@@ -77,7 +79,9 @@ def _time_match(
         del cpu[wanted:]
 
 
-def simulate_hands_per_second(hands: int = 5000, bots=("random",) * 4) -> dict:
+def simulate_hands_per_second(
+    hands: int = 5000, bots: Sequence[str] = ("random",) * 4
+) -> dict[str, Any]:
     """Hands per second of ``simulate`` in this process (the path users run)."""
     from engine.simulate import simulate
 

@@ -10,6 +10,7 @@ import json
 import random
 import sys
 import time
+from typing import Any
 
 from engine.errors import IllegalEventError
 from engine.match import Match, deal_event, load_record
@@ -33,7 +34,7 @@ def _at(err: IllegalEventError, index: int) -> IllegalEventError:
     return err
 
 
-def cmd_replay(args) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
@@ -45,7 +46,7 @@ def cmd_replay(args) -> int:
     return status
 
 
-def cmd_view(args) -> int:
+def cmd_view(args: argparse.Namespace) -> int:
     try:
         match = fold_file(args.file)
     except IllegalEventError as err:
@@ -55,7 +56,7 @@ def cmd_view(args) -> int:
     return 0
 
 
-def cmd_analyse(args) -> int:
+def cmd_analyse(args: argparse.Namespace) -> int:
     from engine.analysis import analyse
 
     try:
@@ -74,7 +75,7 @@ def cmd_analyse(args) -> int:
     return 0
 
 
-def cmd_simulate(args) -> int:
+def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.simulate import simulate
 
     bots = [b.strip() for b in args.bots.split(",")]
@@ -96,7 +97,7 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
+def cmd_bench(args: argparse.Namespace) -> int:
     from engine.benchmarks import decision_times, simulate_hands_per_second
 
     figures = {
@@ -130,7 +131,7 @@ def random_hands_per_second(seconds: float = 2.0) -> float:
             return hands / (now - started)
 
 
-def thousand_event_record(size: int = 1000, seed: int = 7) -> list[dict]:
+def thousand_event_record(size: int = 1000, seed: int = 7) -> list[dict[str, Any]]:
     """A legal casual record of exactly ``size`` events: random play, new matches, undos."""
     from engine.bots import decide
 
@@ -145,12 +146,15 @@ def thousand_event_record(size: int = 1000, seed: int = 7) -> list[dict]:
         elif m.needs_deal():
             event = deal_event(rng)
         elif m.phase == "accept":
-            seat = next(s for s in range(1, 5) if m.legal_events(s))
-            event = {"type": "accept", "seat": seat}
+            accepting = next(s for s in range(1, 5) if m.legal_events(s))
+            event = {"type": "accept", "seat": accepting}
         elif m.can_undo() and rng.random() < 0.03:
             event = {"type": "undo", "seat": 1}
         else:
-            event = decide(m.seat_view(m.to_act), "random", rng)
+            to_act = m.to_act
+            if to_act is None:
+                raise RuntimeError(f"nobody is to act in phase {m.phase}")
+            event = decide(m.seat_view(to_act), "random", rng)
         m.apply(event)
         events.append(event)
     return events
@@ -242,4 +246,5 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    status: int = args.run(args)
+    return status

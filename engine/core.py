@@ -8,6 +8,7 @@ Everything is integers and tuples so a rollout costs a few microseconds.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 
 from engine.tiles import (
     DOUBLE_MASK,
@@ -24,7 +25,7 @@ LEFT, RIGHT = 0, 1
 EMPTY = -1  # an end of an empty line
 
 # FIT_MASK[left * 7 + right]: every tile that attaches to at least one end.
-FIT_MASK: tuple[int, ...] = tuple(NUM_MASK[l] | NUM_MASK[r] for l in range(7) for r in range(7))
+FIT_MASK: tuple[int, ...] = tuple(NUM_MASK[a] | NUM_MASK[b] for a in range(7) for b in range(7))
 
 # Hand outcomes as small codes (the fold turns them into data).
 DOMINO, BLOCK = 1, 2
@@ -44,10 +45,22 @@ class HandCore:
     """
 
     __slots__ = ("hands", "left", "right", "to_act", "passes", "must_open_66")
+    hands: list[int]
+    left: int
+    right: int
+    to_act: int
+    passes: int
+    must_open_66: bool
 
     def __init__(
-        self, hands=(0, 0, 0, 0), left=EMPTY, right=EMPTY, to_act=0, passes=0, must_open_66=False
-    ):
+        self,
+        hands: Iterable[int] = (0, 0, 0, 0),
+        left: int = EMPTY,
+        right: int = EMPTY,
+        to_act: int = 0,
+        passes: int = 0,
+        must_open_66: bool = False,
+    ) -> None:
         self.hands = list(hands)
         self.left = left
         self.right = right
@@ -175,7 +188,8 @@ def random_hand(rng: random.Random, first_hand: bool = True) -> tuple[int, int, 
     seat = (opener + 1) & 3
     passes = 0
     plies = 1
-    randbelow = rng._randbelow  # noqa: SLF001 - the hot loop wants the bound method
+    # the hot loop wants the bound method (what randrange calls)
+    randbelow: Callable[[int], int] = getattr(rng, "_randbelow")  # noqa: B009
     other = OTHER
     fit_mask = FIT_MASK
     while True:

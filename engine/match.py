@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import random
 import weakref
-from collections.abc import Iterable
-from typing import Literal
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal, Protocol, TypeGuard, cast
 
 from engine.core import (
     EMPTY,
+    FIT_MASK,
     LEFT,
     RIGHT,
     HandCore,
@@ -31,6 +33,7 @@ from engine.tiles import (
     ALL_TILES_MASK,
     DOUBLE_MASK,
     DOUBLE_SIX,
+    NUM_MASK,
     OTHER,
     TILE_HI,
     TILE_ID,
@@ -42,7 +45,8 @@ from engine.tiles import (
     tile_id,
 )
 
-TEAMS = ("A", "B")
+Team = Literal["A", "B"]
+TEAMS: tuple[Team, Team] = ("A", "B")
 SEAT_KINDS = ("human", "bot")
 # The names the fold uses, as types (the values are the plain strings of the record
 # format and the seat view; like python-chess's Termination, but JSON as it is).
@@ -60,8 +64,10 @@ EventType = Literal[
     "restart_hand",
     "new_match",
 ]
+Emit = Callable[[dict[str, Any]], None]
+Picker = Callable[[str, int], int]
+"""``pick(phase, count) -> index`` of the listed legal event a player chooses."""
 HandResult = Literal["domino", "block", "tie"]
-Team = Literal["A", "B"]
 WINNING_SCORE = 4
 _END_OF = {"left": LEFT, "right": RIGHT}
 TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
@@ -80,15 +86,18 @@ _PLACES = tuple(
     tuple(
         tuple(
             (end, END_NAMES[end])
-            for end, number in ((LEFT, l), (RIGHT, r))
+            for end, number in ((LEFT, a), (RIGHT, b))
             if OTHER[t][number] >= 0
         )
-        for l in range(7)
-        for r in range(7)
+        for a in range(7)
+        for b in range(7)
     )
     for t in range(28)
 )
 _TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
+_Listed = tuple[dict[str, Any], int, int | None, str, str | None]
+# _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
+_BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
 
 
 def seat_key(index: int) -> str:
@@ -99,8 +108,11 @@ def partner_of(index: int) -> int:
     return (index + 2) & 3
 
 
-class _State:
+class FoldState:
     """Everything the fold knows at one moment. Copies are cheap snapshots.
+
+    ``Match.state()`` hands it to the seat view's encoders (``engine.view``) to read;
+    nobody outside this module changes it.
 
     ``results`` and ``last_hand`` are never mutated once built, so copies share them.
     """
@@ -112,6 +124,7 @@ class _State:
         "hand_no",
         "first_hand",
         "redeal_pending",
+        "redeals",
         "scores",
         "base",
         "winner",
@@ -128,18 +141,19 @@ class _State:
         "hand_start",
     )
 
-    def __init__(self, seats: tuple[str, ...], rated: bool):
-        self.phase = "deal"
+    def __init__(self, seats: tuple[str, ...], rated: bool) -> None:
+        self.phase: Phase = "deal"
         self.seats = seats
         self.rated = rated
         self.hand_no = 0
         self.first_hand = True
         self.redeal_pending = False
-        self.scores = (0, 0)
+        self.redeals = 0  # redeals claimed in this match
+        self.scores: tuple[int, ...] = (0, 0)  # team A, team B
         self.base = 1
         self.winner: int | None = None
         self.core = HandCore()
-        self.dealt = (0, 0, 0, 0)
+        self.dealt: tuple[int, ...] = (0, 0, 0, 0)
         self.accepted = 0  # bit i: seat index i accepted the current deal
         self.representative: int | None = None  # who chooses the opener of the next hand
         self.opener: int | None = None  # who opened the current hand
@@ -150,36 +164,52 @@ class _State:
             tuple[int, int, int | None, int, int]
         ] = []  # (seat, tile or -1, end, left, right)
         self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
-        self.results: tuple[dict, ...] = ()
+        self.results: tuple[dict[str, Any], ...] = ()
         self.last_hand: Reveal | None = None
-        self.hand_start: _State | None = None
+        self.hand_start: FoldState | None = None
 
-    def copy(self) -> _State:
-        new = _State.__new__(_State)
-        for name in _STATE_SHARED:
-            setattr(new, name, getattr(self, name))
+    def copy(self) -> FoldState:
+        new = FoldState.__new__(FoldState)
+        # written out (not a loop over the slots): a snapshot is taken every hand
+        new.phase = self.phase
+        new.seats = self.seats
+        new.rated = self.rated
+        new.hand_no = self.hand_no
+        new.first_hand = self.first_hand
+        new.redeal_pending = self.redeal_pending
+        new.redeals = self.redeals
+        new.scores = self.scores
+        new.base = self.base
+        new.winner = self.winner
         new.core = self.core.copy()
+        new.dealt = self.dealt
+        new.accepted = self.accepted
+        new.representative = self.representative
+        new.opener = self.opener
         new.line = self.line.copy()
         new.turns = self.turns.copy()
         new.lacks = self.lacks.copy()
+        new.results = self.results
+        new.last_hand = self.last_hand
+        new.hand_start = self.hand_start
         return new
-
-
-_STATE_SHARED = tuple(n for n in _State.__slots__ if n not in ("core", "line", "turns", "lacks"))
 
 
 class Match:
     """A match folded from its record. Seats are numbered 1..4 in the public API."""
 
     def __init__(self) -> None:
-        self._s: _State | None = None
-        self._start: _State | None = None  # right after match_started, for new_match
-        self._effective: list[dict] = []  # events since the last restart/new match
-        self._checkpoints: list[tuple[int, _State]] = []  # (position in _effective, state before)
-        self._redo_stack: list[list[dict]] = []  # segments undo removed, newest last
+        self._s: FoldState | None = None
+        self._start: FoldState | None = None  # right after match_started, for new_match
+        self._effective: list[dict[str, Any]] = []  # events since the last restart/new match
+        self._checkpoints: list[
+            tuple[int, FoldState]
+        ] = []  # (position in _effective, state before)
+        self._redo_stack: list[list[dict[str, Any]]] = []  # segments undo removed, newest last
         # Lazy seat views still alive that read this state; frozen before it changes.
-        self._views: list[weakref.ref] = []
-        self._legal_cache: tuple | None = None  # listed play events of the current state
+        self._views: list[weakref.ref[Freezable]] = []
+        # the listed play events of the current state: (event, tile, end, text, end name)
+        self._legal_cache: list[_Listed] | None = None
 
     # -- building --------------------------------------------------------------------
     @classmethod
@@ -226,24 +256,25 @@ class Match:
                 )
             getattr(self, "_" + kind)()
             return
-        self._do(kind, seat, event)
+        self._do(kind, seat, cast("dict[str, Any]", event))  # _check_shape: a dict
         self._redo_stack.clear()
 
-    def _apply_listed(self, event, cached) -> bool:
+    def _apply_listed(self, event: object, cached: list[_Listed]) -> bool:
         """The fast path for a play event this state listed as legal and nobody changed:
         same object, same field values (checked by identity: any edit falls back to the
         full checks). Legal moves are thus worked out once per state."""
+        s = self._s
         for listed, tid, end, text, end_name in cached:
-            if listed is event:
+            if listed is event and s is not None:
                 # seat by identity: True == 1, but True is no seat number (bad_event)
                 if (
-                    event.get("type") != "play"
-                    or event.get("tile") != text
-                    or event.get("end") != end_name
-                    or event.get("seat") is not self._s.core.to_act + 1
+                    listed.get("type") != "play"
+                    or listed.get("tile") != text
+                    or listed.get("end") != end_name
+                    or listed.get("seat") is not s.core.to_act + 1
                 ):
                     return False
-                checkpoint = _lay(self._s, self._s.core.to_act, tid, end)
+                checkpoint = _lay(s, s.core.to_act, tid, end)
                 if checkpoint is not None:
                     self._checkpoints.append((len(self._effective), checkpoint))
                 self._effective.append(event)
@@ -251,7 +282,7 @@ class Match:
                 return True
         return False
 
-    def listed_legal_events(self, seat: int) -> list[dict]:
+    def listed_legal_events(self, seat: int) -> list[dict[str, Any]]:
         """``legal_events(seat)``, remembered until the next ``apply`` so that applying
         one of them skips the checks (legal moves worked out once per state)."""
         s = self._s
@@ -261,15 +292,15 @@ class Match:
         mask = core.playable_mask(seat - 1)
         if not mask:
             return [{"type": "pass", "seat": seat}]
-        events = []
-        cached = []
+        events: list[dict[str, Any]] = []
+        cached: list[_Listed] = []
         if core.left == EMPTY:
             while mask:
                 low = mask & -mask
                 mask ^= low
                 tid = low.bit_length() - 1
                 text = TILE_TEXT[tid]
-                event = {"type": "play", "seat": seat, "tile": text}
+                event: dict[str, Any] = {"type": "play", "seat": seat, "tile": text}
                 events.append(event)
                 cached.append((event, tid, None, text, None))
         else:
@@ -286,21 +317,228 @@ class Match:
         self._legal_cache = cached
         return events
 
+    # -- the driver's trusted steps (``engine.autoplay``) -----------------------------
+    def deal(
+        self, rng: random.Random, emit: Callable[[dict[str, Any]], None] | None = None
+    ) -> None:
+        """Shuffle with ``rng`` and deal: exactly ``apply(deal_event(rng))``, without
+        writing the event out and reading it back. ``emit`` gets the event (a record)."""
+        s = self._s
+        if s is None or s.phase != "deal":
+            raise IllegalEventError("wrong_phase", "no deal is due now")
+        hands = deal_masks(rng)
+        self._before_change()
+        _begin_deal(s, hands)
+        self._redo_stack.clear()
+        if emit is not None or self._checkpoints:
+            event = _deal_record(hands)
+            self._effective.append(event)
+            if emit is not None:
+                emit(event)
+
+    def advance(
+        self, pickers: Sequence[Picker | None], emit: Callable[[dict[str, Any]], None] | None = None
+    ) -> None:
+        """Play on while the seat to decide has a picker; forced passes are made too.
+
+        ``pickers[i]`` (or None) decides for seat ``i + 1``: ``pick(phase, count)``
+        returns the index, in ``listed_legal_events``' order, of the event it chooses
+        among ``count``. The events are the engine's own legal moves, so they are not
+        checked again, and built as dicts only if ``emit`` wants them (or an undo
+        checkpoint needs them). It stops at a deal, at the end of the match, or at a
+        seat without a picker (only seats of kind ``bot`` use theirs). Applying the
+        chosen events one by one with ``apply`` gives exactly the same match.
+        """
+        s = self._s
+        if s is None or s.phase in ("deal", "match_over"):
+            return
+        self._before_change()
+        pickers = [
+            pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
+        ]
+        record = emit is not None or bool(self._checkpoints)
+        moved = False
+        try:
+            moved = self._advance(s, pickers, emit, record)
+        finally:
+            if moved:
+                self._redo_stack.clear()
+
+    def _advance(
+        self, s: FoldState, pickers: list[Picker | None], emit: Emit | None, record: bool
+    ) -> bool:
+        moved = False
+        while True:
+            phase = s.phase
+            if phase == "play":
+                moved = self._play_picked(s, pickers, emit, record) or moved
+                if s.phase == "play":
+                    break  # a seat without a picker is to act
+                continue
+            if phase == "accept":
+                unaccepted = ~s.accepted & 0b1111
+                index = (unaccepted & -unaccepted).bit_length() - 1  # the lowest seat
+                pick = pickers[index]
+                if pick is None:
+                    break
+                entitled = (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5
+                kind = "claim_redeal" if _checked_pick(pick, phase, 1 + entitled) else "accept"
+                moved = True
+                event: dict[str, Any] = {"type": kind, "seat": index + 1}
+                if not record:  # the event is not kept: apply it without the bookkeeping
+                    _HANDLERS[kind](self, s, index, event)
+                    continue
+            elif phase == "choose_opener":
+                index = _required(s.representative)
+                pick = pickers[index]
+                if pick is None:
+                    break
+                openers = sorted((index, partner_of(index)))
+                opener = openers[_checked_pick(pick, phase, 2)]
+                kind = "choose_opener"
+                event = {"type": kind, "seat": index + 1, "opener": opener + 1}
+                moved = True
+            else:  # deal, match_over
+                break
+            self._do(kind, index, event)
+            if emit is not None:
+                emit(event)
+        return moved
+
+    def _play_picked(
+        self, s: FoldState, pickers: list[Picker | None], emit: Emit | None, record: bool
+    ) -> bool:
+        """The play phase on locals: plays and passes while the seat to act has a picker
+        or must pass. The same transitions as ``_lay`` and ``_pass`` (a test checks
+        both give the same records), inlined because this is self-play's hot loop."""
+        core = s.core
+        if core.left == EMPTY:  # the opening: any tile (6-6 in a match's first hand)
+            pick = pickers[core.to_act]
+            if pick is None:
+                return False
+            legal = core.playable_mask(core.to_act)
+            index = _checked_pick(pick, "play", legal.bit_count())
+            for _ in range(index):
+                legal &= legal - 1
+            tid = (legal & -legal).bit_length() - 1
+            seat = core.to_act
+            _lay(s, seat, tid, None)
+            if record:
+                event = play_event(seat + 1, tid, None)
+                self._effective.append(event)
+                if emit is not None:
+                    emit(event)
+            moved = True
+        else:
+            moved = False
+        hands, line, turns, lacks = core.hands, s.line, s.turns, s.lacks
+        left, right, seat, passes = core.left, core.right, core.to_act, core.passes
+        fit_mask, both_mask, other = FIT_MASK, _BOTH_MASK, OTHER
+        effective = self._effective
+        ended = None
+        try:  # the fold is written back even if a picker fails
+            while True:
+                hand = hands[seat]
+                ends = left * 7 + right
+                legal = hand & fit_mask[ends]
+                if not legal:  # a forced pass
+                    turns.append((seat, -1, None, left, right))
+                    lacks[seat] |= (1 << left) | (1 << right)
+                    if record:
+                        event = {"type": "pass", "seat": seat + 1}
+                        effective.append(event)
+                        if emit is not None:
+                            emit(event)
+                    moved = True
+                    passes += 1
+                    seat = (seat + 1) & 3
+                    if passes >= 4:
+                        ended = "block"
+                        break
+                    continue
+                pick = pickers[seat]
+                if pick is None:
+                    break
+                both = legal & both_mask[ends]  # tiles that fit either end: listed twice
+                count = legal.bit_count() + both.bit_count() if both else legal.bit_count()
+                index = pick("play", count)
+                if type(index) is not int or not 0 <= index < count:
+                    raise ValueError(f"a picker chose {index!r} among {count} legal events")
+                if both:  # the index-th listed event: tiles ascending, left before right
+                    while True:
+                        low = legal & -legal
+                        width = 2 if both & low else 1
+                        if index < width:
+                            break
+                        index -= width
+                        legal ^= low
+                else:
+                    for _ in range(index):
+                        legal &= legal - 1
+                    low = legal & -legal
+                    width = 1
+                tid = low.bit_length() - 1
+                row = other[tid]
+                if width == 2:
+                    end = index
+                else:
+                    end = LEFT if row[left] >= 0 else RIGHT
+                turns.append((seat, tid, end, left, right))
+                if end == LEFT:
+                    line.insert(0, (tid, row[left], left, seat))
+                    left = row[left]
+                else:
+                    line.append((tid, right, row[right], seat))
+                    right = row[right]
+                if record:
+                    event = {
+                        "type": "play",
+                        "seat": seat + 1,
+                        "tile": TILE_TEXT[tid],
+                        "end": END_NAMES[end],
+                    }
+                    effective.append(event)
+                    if emit is not None:
+                        emit(event)
+                moved = True
+                hand ^= low
+                hands[seat] = hand
+                passes = 0
+                seat = (seat + 1) & 3
+                if not hand:
+                    ended = "domino"
+                    break
+        finally:
+            core.left, core.right, core.to_act, core.passes = left, right, seat, passes
+        if ended == "domino":
+            # Dékabès: the last tile, not a double, fitted both ends (it was listed twice)
+            _end_hand(s, "domino", (seat - 1) & 3, width == 2 and not DOUBLE_MASK & low)
+        elif ended == "block":
+            _end_hand(s, "block", None, False)
+        return moved
+
+    def _before_change(self) -> None:
+        if self._views:
+            self._freeze_views()
+        self._legal_cache = None
+
     def _freeze_views(self) -> None:
         """Lazy views read the live state: let them copy what they show before it moves."""
         for ref in self._views:
             view = ref()
             if view is not None:
-                view._freeze()  # noqa: SLF001 - the view's own snapshot hook
+                view.freeze()
         self._views.clear()
 
-    def _register_view(self, view) -> None:
+    def watch(self, view: Freezable) -> None:
+        """Call ``view.freeze()`` before the state changes next (lazy views that read
+        the live state take their snapshot then). Kept by weak reference."""
         views = self._views
         if len(views) >= 64:  # views taken without any event in between: drop dead ones
             views[:] = [ref for ref in views if ref() is not None]
         views.append(weakref.ref(view))
 
-    def _do(self, kind: str, seat: int, event: dict) -> None:
+    def _do(self, kind: str, seat: int, event: dict[str, Any]) -> None:
         if kind == "match_started":
             self._match_started(event)
             return
@@ -314,7 +552,7 @@ class Match:
         self._effective.append(event)
 
     # -- events ----------------------------------------------------------------------
-    def _match_started(self, event: dict) -> None:
+    def _match_started(self, event: dict[str, Any]) -> None:
         if self._s is not None:
             raise IllegalEventError("wrong_phase", "the match has already started")
         seats = event.get("seats")
@@ -322,26 +560,18 @@ class Match:
         rated = event.get("rated", False)
         if not isinstance(rated, bool):
             raise IllegalEventError("bad_event", "rated must be true or false")
-        self._s = _State(kinds, rated)
+        self._s = FoldState(kinds, rated)
         self._start = self._s.copy()
         self._effective = [event]
 
-    def _deal(self, s: _State, seat: int, event: dict):
+    def _deal(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         hands = _parse_deal(event)
         if s.phase != "deal":
             raise IllegalEventError("wrong_phase", "no deal is due now")
-        if not s.redeal_pending:
-            s.hand_no += 1
-        s.redeal_pending = False
-        s.dealt = tuple(hands)
-        s.core = HandCore(hands)
-        s.accepted = 0
-        s.line = []
-        s.turns = []
-        s.lacks = [0, 0, 0, 0]
-        s.phase = "accept"
+        _begin_deal(s, hands)
+        return None
 
-    def _accept(self, s: _State, seat: int, event: dict):
+    def _accept(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         if s.phase != "accept":
             raise IllegalEventError("wrong_phase", "there is no deal to accept")
         if s.accepted >> seat & 1:
@@ -349,8 +579,9 @@ class Match:
         s.accepted |= 1 << seat
         if s.accepted == 0b1111:
             _start_hand(s)
+        return None
 
-    def _claim_redeal(self, s: _State, seat: int, event: dict):
+    def _claim_redeal(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         if s.phase != "accept":
             raise IllegalEventError("wrong_phase", "there is no deal to refuse")
         if s.accepted >> seat & 1:
@@ -359,9 +590,11 @@ class Match:
             raise IllegalEventError("not_entitled", "a redeal needs five or more doubles")
         s.accepted = 0
         s.redeal_pending = True
+        s.redeals += 1
         s.phase = "deal"
+        return None
 
-    def _choose_opener(self, s: _State, seat: int, event: dict):
+    def _choose_opener(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         opener = event.get("opener")
         if not _is_seat_number(opener):
             raise IllegalEventError("bad_event", "opener must be a seat number 1-4")
@@ -380,7 +613,7 @@ class Match:
         s.core.to_act = chosen
         return before
 
-    def _play(self, s: _State, seat: int, event: dict):
+    def _play(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         tid = tile_id(event.get("tile"))
         end = _parse_end(event)
         if s.phase != "play":
@@ -401,7 +634,7 @@ class Match:
             end = _choose_end(tid, end, left, right)
         return _lay(s, seat, tid, end)
 
-    def _pass(self, s: _State, seat: int, event: dict):
+    def _pass(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
         if s.phase != "play":
             raise IllegalEventError("wrong_phase", "tiles are not being played now")
         core = s.core
@@ -413,6 +646,7 @@ class Match:
         s.lacks[seat] |= (1 << core.left) | (1 << core.right)
         if core.pass_turn():
             _end_hand(s, "block", None, False)
+        return None
 
     # -- table commands --------------------------------------------------------------
     def _undo(self) -> None:
@@ -434,7 +668,7 @@ class Match:
             self._do(kind, seat, event)
 
     def _restart_hand(self) -> None:
-        s = self._s
+        s = self._live()
         if s.phase not in ("accept", "choose_opener", "play"):
             raise IllegalEventError("wrong_phase", "there is no hand in progress to restart")
         if s.phase == "accept":
@@ -442,12 +676,12 @@ class Match:
             restarted.accepted = 0b1111
             _start_hand(restarted)
         else:
-            restarted = s.hand_start.copy()
+            restarted = _required_state(s.hand_start).copy()
         self._s = restarted
         self._barrier()
 
     def _new_match(self) -> None:
-        self._s = self._start.copy()
+        self._s = _required_state(self._start).copy()
         self._barrier()
 
     def _barrier(self) -> None:
@@ -455,6 +689,11 @@ class Match:
         self._effective = []
         self._checkpoints = []
         self._redo_stack.clear()
+
+    def _live(self) -> FoldState:
+        if self._s is None:
+            raise IllegalEventError("wrong_phase", "the match has not started")
+        return self._s
 
     # -- queries ---------------------------------------------------------------------
     @property
@@ -477,7 +716,7 @@ class Match:
         if s.phase == "play":
             return s.core.to_act + 1
         if s.phase == "choose_opener":
-            return s.representative + 1
+            return _required(s.representative) + 1
         return None
 
     @property
@@ -485,7 +724,7 @@ class Match:
         return self._s.hand_no if self._s else 0
 
     @property
-    def results(self) -> list[dict]:
+    def results(self) -> list[dict[str, Any]]:
         return [dict(r, pips=dict(r["pips"])) for r in self._s.results] if self._s else []
 
     @property
@@ -494,7 +733,18 @@ class Match:
         return len(self._s.results) if self._s else 0
 
     @property
-    def last_result(self) -> dict | None:
+    def winner(self) -> Team | None:
+        """The team that won the match, once it is over."""
+        s = self._s
+        return None if s is None or s.winner is None else TEAMS[s.winner]
+
+    @property
+    def redeals(self) -> int:
+        """Redeals claimed in this match (the state's history: undo takes one back)."""
+        return self._s.redeals if self._s else 0
+
+    @property
+    def last_result(self) -> dict[str, Any] | None:
         """The newest entry of ``results`` (a copy), or None."""
         if not self._s or not self._s.results:
             return None
@@ -504,7 +754,7 @@ class Match:
     def needs_deal(self) -> bool:
         return self.phase == "deal"
 
-    def forced_pass(self) -> dict | None:
+    def forced_pass(self) -> dict[str, Any] | None:
         s = self._s
         if s and s.phase == "play" and not s.core.playable_mask(s.core.to_act):
             return {"type": "pass", "seat": s.core.to_act + 1}
@@ -516,23 +766,23 @@ class Match:
     def can_redo(self) -> bool:
         return bool(self._redo_stack) and not self.rated
 
-    def legal_events(self, seat: int) -> list[dict]:
+    def legal_events(self, seat: int) -> list[dict[str, Any]]:
         """Every legal non-table event for ``seat`` (1..4) right now."""
         s = self._s
         if s is None or not _is_seat_number(seat):
             return []
-        return legal_events_of(s, seat)
+        return _legal_events_of(s, seat)
 
     def hand_of(self, seat: int) -> list[str]:
         """Tiles ``seat`` holds now (sorted). For the seat itself or after the hand."""
         return mask_texts(self._s.core.hands[seat - 1]) if self._s else []
 
-    def state(self) -> _State | None:
+    def state(self) -> FoldState | None:
         """The fold's current state, for the seat view's encoders only (read it, never
         change it; it changes with the next ``apply``)."""
         return self._s
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         s = self._s
         if s is None:  # nothing folded yet: an empty table
             return {
@@ -560,16 +810,16 @@ class Match:
             "results": self.results,
         }
 
-    def seat_view(self, seat: int) -> dict:
+    def seat_view(self, seat: int) -> dict[str, Any]:
         """The seat view as a plain dict (JSON), see ``engine.view``."""
-        return _SeatView(self, seat).to_dict()
+        return _view_class()(self, seat, False).to_dict()
 
-    def view(self, seat: int):
+    def view(self, seat: int) -> SeatViewBase:
         """The same seat view, computed lazily: a read-only mapping whose entries are
         built on first access (a bot that reads only ``legal`` pays only for that). It
         shows the moment it was taken, also after the match moves on."""
-        view = _SeatView(self, seat, True)
-        self._register_view(view)
+        view = _view_class()(self, seat, True)
+        self.watch(view)
         return view
 
     def __repr__(self) -> str:
@@ -582,7 +832,7 @@ class Match:
         )
 
 
-def legal_events_of(s: _State, seat: int) -> list[dict]:
+def _legal_events_of(s: FoldState, seat: int) -> list[dict[str, Any]]:
     """Every legal non-table event for seat number ``seat`` in state ``s``."""
     index = seat - 1
     if s.phase == "accept":
@@ -615,7 +865,15 @@ class Reveal:
 
     __slots__ = ("record", "hands", "dealt", "line", "turns", "opener")
 
-    def __init__(self, record, hands, dealt, line, turns, opener):
+    def __init__(
+        self,
+        record: dict[str, Any],
+        hands: tuple[int, ...],
+        dealt: tuple[int, ...],
+        line: tuple[tuple[int, int, int, int], ...],
+        turns: tuple[tuple[int, int, int | None, int, int], ...],
+        opener: int | None,
+    ) -> None:
         self.record = record
         self.hands = hands
         self.dealt = dealt
@@ -623,7 +881,7 @@ class Reveal:
         self.turns = turns
         self.opener = opener
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """A fresh JSON dict every call (callers may change it)."""
         return dict(
             self.record,
@@ -637,7 +895,21 @@ class Reveal:
 
 
 # -- transitions ----------------------------------------------------------------------
-def _lay(s: _State, seat: int, tid: int, end: int | None):
+def _begin_deal(s: FoldState, hands: list[int]) -> None:
+    """A checked deal (seven distinct tiles each, all 28) in phase ``deal``."""
+    if not s.redeal_pending:
+        s.hand_no += 1
+    s.redeal_pending = False
+    s.dealt = tuple(hands)
+    s.core = HandCore(hands)
+    s.accepted = 0
+    s.line = []
+    s.turns = []
+    s.lacks = [0, 0, 0, 0]
+    s.phase = "accept"
+
+
+def _lay(s: FoldState, seat: int, tid: int, end: int | None) -> FoldState | None:
     """Seat index ``seat`` lays ``tid`` (already checked legal); the undo checkpoint."""
     core = s.core
     left, right = core.left, core.right
@@ -655,7 +927,7 @@ def _lay(s: _State, seat: int, tid: int, end: int | None):
     return before
 
 
-def _start_hand(s: _State) -> None:
+def _start_hand(s: FoldState) -> None:
     """All four accepted: the first hand's 6-6 holder plays, later hands choose an opener."""
     s.hand_start = None
     if s.first_hand:
@@ -672,10 +944,12 @@ def _start_hand(s: _State) -> None:
     s.hand_start = snapshot
 
 
-def _end_hand(s: _State, how: str, winner_seat: int | None, dekabes: bool) -> None:
+def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
     pips = s.core.pips()
+    team: int | None
+    representative: int | None
     if how == "domino":
-        team, representative = team_of(winner_seat), winner_seat
+        team, representative = team_of(_required(winner_seat)), winner_seat
     else:
         team, representative = block_winner(pips)
         if team is None:
@@ -713,8 +987,28 @@ def _end_hand(s: _State, how: str, winner_seat: int | None, dekabes: bool) -> No
 
 
 # -- parsing --------------------------------------------------------------------------
-def _is_seat_number(value: object) -> bool:
+def _is_seat_number(value: object) -> TypeGuard[int]:
     return type(value) is int and 1 <= value <= 4
+
+
+def _required_state(state: FoldState | None) -> FoldState:
+    if state is None:
+        raise RuntimeError("the fold's state lacks a snapshot its phase requires")
+    return state
+
+
+def _required(value: int | None) -> int:
+    """A seat index the phase guarantees (e.g. the representative while choosing)."""
+    if value is None:
+        raise RuntimeError("the fold's state lacks a seat its phase requires")
+    return value
+
+
+def _checked_pick(pick: Picker, phase: str, count: int) -> int:
+    index = pick(phase, count)
+    if type(index) is not int or not 0 <= index < count:
+        raise ValueError(f"a picker chose {index!r} among {count} legal events")
+    return index
 
 
 def _check_shape(event: object) -> tuple[str, int]:
@@ -737,7 +1031,7 @@ def _check_shape(event: object) -> tuple[str, int]:
     return kind, seat - 1
 
 
-def _parse_end(event: dict) -> int | None:
+def _parse_end(event: dict[str, Any]) -> int | None:
     end = event.get("end")
     if end is None:
         return None
@@ -774,7 +1068,7 @@ def _seat_kinds(seats: object) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def _parse_deal(event: dict) -> list[int]:
+def _parse_deal(event: dict[str, Any]) -> list[int]:
     hands = event.get("hands")
     if not isinstance(hands, dict):
         raise IllegalEventError("bad_deal", "a deal names the hands of seats 1-4")
@@ -802,10 +1096,6 @@ def _parse_deal(event: dict) -> list[int]:
     return masks
 
 
-# Older private names of the encoders (they moved to engine.encoding).
-_play_event, _line_view, _turns_view = play_event, line_view, turns_view
-
-
 _HANDLERS = {
     "deal": Match._deal,
     "accept": Match._accept,
@@ -816,10 +1106,47 @@ _HANDLERS = {
 }
 
 
+# -- the seat view --------------------------------------------------------------------
+class Freezable(Protocol):
+    def freeze(self) -> None: ...
+
+
+class SeatViewBase(Mapping[str, Any]):
+    """What ``Match.view`` returns: ``engine.view.SeatView``, a read-only mapping."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def freeze(self) -> None:
+        """Build every entry now: the match is about to change."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Every entry as a plain dict."""
+
+
+SeatViewFactory = Callable[["Match", int, bool], SeatViewBase]
+_seat_view_class: list[SeatViewFactory] = []
+
+
+def use_seat_view(factory: SeatViewFactory) -> None:
+    """``engine.view`` gives the fold its seat view class here when it is imported (the
+    package imports it): the view builds on the fold, the fold never imports the view."""
+    _seat_view_class[:] = [factory]
+
+
+def _view_class() -> SeatViewFactory:
+    # engine/__init__ imports engine.view, and it runs before any engine.* module is used
+    return _seat_view_class[0]
+
+
 # -- records ----------------------------------------------------------------------------
-def deal_event(rng: random.Random) -> dict:
+def deal_event(rng: random.Random) -> dict[str, Any]:
     """A fresh shuffle as a record event."""
-    hands = deal_masks(rng)
+    return _deal_record(deal_masks(rng))
+
+
+def _deal_record(hands: list[int]) -> dict[str, Any]:
     return {"type": "deal", "hands": {seat_key(i): mask_texts(hands[i]) for i in range(4)}}
 
 
@@ -833,7 +1160,7 @@ class UnreadableLine:
         return f"UnreadableLine({self.text!r})"
 
 
-def load_record(text: str) -> list:
+def load_record(text: str) -> list[Any]:
     """JSON Lines to events; blank lines are skipped, unreadable ones kept as markers."""
     events = []
     for line in text.splitlines():
@@ -846,7 +1173,7 @@ def load_record(text: str) -> list:
     return events
 
 
-def dump_record(events: Iterable[dict]) -> str:
+def dump_record(events: Iterable[dict[str, Any]]) -> str:
     return "".join(json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n" for e in events)
 
 
@@ -860,6 +1187,3 @@ __all__ = [
     "mask_ids",
     "mask_pips",
 ]
-
-
-from engine.view import SeatView as _SeatView  # noqa: E402 - the view builds on this module

@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-from engine.autoplay import autoplay, bot_players, new_bot_match
+from engine.autoplay import Player, autoplay, bot_players, new_bot_match
 from engine.bots import LEVELS
+from engine.match import Match
+
+PlayerFactory = Callable[[list[str], list[random.Random], Match], list[Player]]
+# (bots, counting hands?, quota, seed, chunk index, swap, expert iterations, factory)
+Chunk = tuple[tuple[str, ...], bool, int, int, int, bool, int | None, PlayerFactory | None]
 
 HANDS_PER_CHUNK = 25
 LOG_EVERY = 30.0  # seconds between running reports on a non-terminal stderr
@@ -35,8 +41,8 @@ def simulate(
     workers: int = 1,
     progress: bool = False,
     expert_iterations: int | None = None,
-    players=None,
-) -> dict:
+    players: PlayerFactory | None = None,
+) -> dict[str, Any]:
     """Play ``hands`` hands (continuous matches) or ``matches`` full matches; totals.
 
     ``players``: instead of the levels of ``engine.bots``, a picklable factory
@@ -48,7 +54,7 @@ def simulate(
     if (hands is None) == (matches is None):
         raise ValueError("give exactly one of hands or matches")
     target = hands if hands is not None else matches
-    if target < 1:
+    if target is None or target < 1:
         raise ValueError("the number of hands or matches must be positive")
     per_chunk = HANDS_PER_CHUNK if hands is not None else MATCHES_PER_CHUNK
     chunks = [
@@ -88,18 +94,20 @@ def simulate(
     return report
 
 
-def _run_chunks(chunks, workers):
+def _run_chunks(chunks: list[Chunk], workers: int) -> Iterator[dict[str, Any]]:
     if workers == 1 or len(chunks) == 1:
         for chunk in chunks:
             yield _play_chunk(chunk)
         return
+    import multiprocessing  # only with workers: a single process starts faster without it
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with context.Pool(min(workers, len(chunks))) as pool:
         yield from pool.imap_unordered(_play_chunk, chunks)
 
 
-def _empty_totals() -> dict:
+def _empty_totals() -> dict[str, Any]:
     return {
         "hands": 0,
         "matches": 0,
@@ -112,7 +120,7 @@ def _empty_totals() -> dict:
     }
 
 
-def _add(totals: dict, part: dict) -> None:
+def _add(totals: dict[str, Any], part: dict[str, Any]) -> None:
     for key, value in part.items():
         if isinstance(value, dict):
             for team, count in value.items():
@@ -121,7 +129,7 @@ def _add(totals: dict, part: dict) -> None:
             totals[key] += value
 
 
-def _play_chunk(chunk) -> dict:
+def _play_chunk(chunk: Chunk) -> dict[str, Any]:
     """One chunk: a quota of hands (continuous matches) or a number of whole matches."""
     bots, count_hands, quota, seed, index, swap, expert_iterations, players = chunk
     rng = random.Random(f"dekabes-simulate|{seed}|{index}")
@@ -136,13 +144,13 @@ def _play_chunk(chunk) -> dict:
 
 
 def _play_match(
-    bots,
+    bots: Sequence[str],
     swapped: bool,
     rng: random.Random,
-    totals: dict,
+    totals: dict[str, Any],
     hands_left: int | None,
     expert_iterations: int | None = None,
-    factory=None,
+    factory: PlayerFactory | None = None,
 ) -> None:
     """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``."""
     # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
@@ -153,10 +161,6 @@ def _play_match(
     def bot_team(seat_team: str) -> str:
         return seat_team if not swapped else ("B" if seat_team == "A" else "A")
 
-    def count_redeals(event: dict) -> None:
-        if event["type"] == "claim_redeal":
-            totals["redeals"] += 1
-
     m = new_bot_match()
     if factory is None:
         players = bot_players(levels, seat_rngs, expert_iterations)
@@ -164,17 +168,26 @@ def _play_match(
         players = factory(levels, seat_rngs, m)
     played = 0
     while m.phase != "match_over":
-        autoplay(m, players, deal_rng, until="hand", on_event=count_redeals)
-        _count_hand(totals, m.last_result, bot_team)
+        autoplay(m, players, deal_rng, until="hand")
+        result = m.last_result
+        if result is None:
+            raise RuntimeError("autoplay returned before the hand ended")
+        _count_hand(totals, result, bot_team)
         played += 1
         if hands_left is not None and played >= hands_left:
+            totals["redeals"] += m.redeals
             return  # the quota ends inside this match: its hands count, the match not
+    totals["redeals"] += m.redeals
     totals["matches"] += 1
-    winner = m.seat_view(1)["winner"]
+    winner = m.winner
+    if winner is None:
+        raise RuntimeError("a match over has a winner")
     totals["match_wins"][bot_team(winner)] += 1
 
 
-def _count_hand(totals: dict, result: dict, bot_team) -> None:
+def _count_hand(
+    totals: dict[str, Any], result: dict[str, Any], bot_team: Callable[[str], str]
+) -> None:
     totals["hands"] += 1
     if result["team"] is None:
         totals["ties"] += 1
@@ -197,7 +210,9 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> list[float]:
     return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
 
 
-def _report(totals: dict, bots, seed, swap, seconds) -> dict:
+def _report(
+    totals: dict[str, Any], bots: Sequence[str], seed: int, swap: bool, seconds: float
+) -> dict[str, Any]:
     hands = totals["hands"]
     matches = totals["matches"]
     wins_a = totals["hand_wins"]["A"]

@@ -129,10 +129,10 @@ class Tile:
     def __hash__(self) -> int:
         return hash((self.low, self.high))
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Tile is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
         return (Tile, (self.low, self.high))
 
 

@@ -13,32 +13,32 @@ a view still alive copies everything it shows, so it keeps showing its moment.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from engine.core import EMPTY
 from engine.encoding import line_view, turns_view
-from engine.match import legal_events_of
+from engine.match import FoldState, Match, SeatViewBase, use_seat_view
 from engine.tiles import mask_texts
-
-if TYPE_CHECKING:
-    from engine.match import Match
 
 TEAM_NAMES = ("A", "B")
 SEAT_KEYS = ("1", "2", "3", "4")
 
 
-def seat_view(match: Match, seat: int) -> dict:
+def seat_view(match: Match, seat: int) -> dict[str, Any]:
     """The view of ``seat`` (1..4) as a plain dict. Works at any point of a started match."""
     return SeatView(match, seat).to_dict()
 
 
-class SeatView(Mapping):
+class SeatView(SeatViewBase):
     """One seat's view, built entry by entry on demand (see the module docstring)."""
 
     __slots__ = ("_match", "_s", "_seat", "_me", "_void", "_values", "_listed", "__weakref__")
 
-    def __init__(self, match: Match, seat: int, listed: bool = False):
+    _match: Match | None
+    _s: FoldState | None
+
+    def __init__(self, match: Match, seat: int, listed: bool = False) -> None:
         """``listed``: take ``legal`` from ``match.listed_legal_events`` (shared dicts the
         match recognises when one is applied) instead of fresh ones."""
         s = match.state()
@@ -52,10 +52,10 @@ class SeatView(Mapping):
         self._me = seat - 1
         # A claimed redeal voids the deal: nobody holds those tiles any more.
         self._void = s.phase == "deal" and s.redeal_pending
-        self._values: dict = {}
+        self._values: dict[str, Any] = {}
         self._listed = listed
 
-    def __getitem__(self, key: str):
+    def __getitem__(self, key: str) -> Any:
         values = self._values
         if key in values:
             return values[key]
@@ -65,7 +65,7 @@ class SeatView(Mapping):
         value = values[key] = build(self)
         return value
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         values = self._values
         if key in values:
             return values[key]
@@ -75,10 +75,10 @@ class SeatView(Mapping):
         value = values[key] = build(self)
         return value
 
-    def __contains__(self, key) -> bool:
+    def __contains__(self, key: object) -> bool:
         return key in _BUILDERS
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(VIEW_KEYS)
 
     def __len__(self) -> int:
@@ -87,85 +87,107 @@ class SeatView(Mapping):
     def __repr__(self) -> str:
         return f"SeatView(seat={self._seat}, phase={self['phase']!r})"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Every entry, in the documented order, as a plain dict."""
         return {key: self[key] for key in VIEW_KEYS}
 
-    def _freeze(self) -> None:
-        """Called by the match before its state changes: build every entry now."""
+    def freeze(self) -> None:
+        """Called by the match before its state changes (``Match.watch``): build every
+        entry now, from the state it still shows."""
         if self._s is not None:
             for key in VIEW_KEYS:
                 self[key]
             self._match = self._s = None
 
-    # -- entries ---------------------------------------------------------------------
-    def _hands(self):
-        return (0, 0, 0, 0) if self._void else self._s.core.hands
-
-    def _legal(self) -> list[dict]:
-        if self._listed:
-            return self._match.listed_legal_events(self._seat)
-        return legal_events_of(self._s, self._seat)
-
-    def _to_act(self):
+    def _state(self) -> FoldState:
+        # builders run only while the view is live: freeze() builds them all first
         s = self._s
+        if s is None:
+            raise RuntimeError("a frozen view has every entry already")
+        return s
+
+    def _live_match(self) -> Match:
+        if self._match is None:
+            raise RuntimeError("a frozen view has every entry already")
+        return self._match
+
+    # -- entries ---------------------------------------------------------------------
+    def _hands(self) -> list[int] | tuple[int, ...]:
+        return (0, 0, 0, 0) if self._void else self._state().core.hands
+
+    def _legal(self) -> list[dict[str, Any]]:
+        match = self._live_match()
+        if self._listed:
+            return match.listed_legal_events(self._seat)
+        return match.legal_events(self._seat)
+
+    def _to_act(self) -> int | None:
+        s = self._state()
         if s.phase == "play":
             return s.core.to_act + 1
-        if s.phase == "choose_opener":
+        if s.phase == "choose_opener" and s.representative is not None:
             return s.representative + 1
         return None
 
-    def _representative(self):
-        s = self._s
+    def _representative(self) -> int | None:
+        s = self._state()
         choosing = s.phase in ("deal", "accept", "choose_opener") and not s.first_hand
         return s.representative + 1 if choosing and s.representative is not None else None
 
-    def _ends(self):
-        core = self._s.core
+    def _opener(self) -> int | None:
+        s = self._state()
+        if s.opener is None or s.phase in ("accept", "choose_opener"):
+            return None
+        return s.opener + 1
+
+    def _ends(self) -> list[int] | None:
+        core = self._state().core
         return None if core.left == EMPTY or self._void else [core.left, core.right]
 
-    def _lacks(self) -> dict:
-        lacks = self._s.lacks
+    def _lacks(self) -> dict[str, list[int]]:
+        lacks = self._state().lacks
         return {SEAT_KEYS[i]: [n for n in range(7) if lacks[i] >> n & 1] for i in range(4)}
 
-    def _last_hand(self):
-        last = self._s.last_hand
+    def _last_hand(self) -> dict[str, Any] | None:
+        last = self._state().last_hand
         return None if last is None else last.as_dict()
 
+    def _winner(self) -> str | None:
+        winner = self._state().winner
+        return None if winner is None else TEAM_NAMES[winner]
 
-def _opener(v: SeatView):
-    s = v._s
-    return None if s.opener is None or s.phase in ("accept", "choose_opener") else s.opener + 1
 
-
-_BUILDERS = {
+Builder = Callable[[SeatView], Any]
+_BUILDERS: dict[str, Builder] = {
     "seat": lambda v: v._seat,
     "team": lambda v: TEAM_NAMES[v._me & 1],
     "partner": lambda v: (v._me + 2) % 4 + 1,
-    "seats": lambda v: {SEAT_KEYS[i]: kind for i, kind in enumerate(v._s.seats)},
-    "rated": lambda v: v._s.rated,
-    "phase": lambda v: v._s.phase,
-    "hand_no": lambda v: v._s.hand_no,
-    "first_hand": lambda v: v._s.first_hand,
+    "seats": lambda v: {SEAT_KEYS[i]: kind for i, kind in enumerate(v._state().seats)},
+    "rated": lambda v: v._state().rated,
+    "phase": lambda v: v._state().phase,
+    "hand_no": lambda v: v._state().hand_no,
+    "first_hand": lambda v: v._state().first_hand,
     "to_act": SeatView._to_act,
     "representative": SeatView._representative,
-    "opener": _opener,
-    "scores": lambda v: {"A": v._s.scores[0], "B": v._s.scores[1]},
-    "base": lambda v: v._s.base,
-    "winner": lambda v: None if v._s.winner is None else TEAM_NAMES[v._s.winner],
+    "opener": SeatView._opener,
+    "scores": lambda v: {"A": v._state().scores[0], "B": v._state().scores[1]},
+    "base": lambda v: v._state().base,
+    "winner": SeatView._winner,
     "hand": lambda v: mask_texts(v._hands()[v._me]),
     "tile_counts": lambda v: {SEAT_KEYS[i]: h.bit_count() for i, h in enumerate(v._hands())},
-    "accepted": lambda v: {SEAT_KEYS[i]: bool(v._s.accepted >> i & 1) for i in range(4)},
+    "accepted": lambda v: {SEAT_KEYS[i]: bool(v._state().accepted >> i & 1) for i in range(4)},
     "can_claim_redeal": lambda v: any(e["type"] == "claim_redeal" for e in v["legal"]),
-    "line": lambda v: [] if v._void else line_view(v._s.line),
+    "line": lambda v: [] if v._void else line_view(v._state().line),
     "ends": SeatView._ends,
-    "turns": lambda v: [] if v._void else turns_view(v._s.turns),
+    "turns": lambda v: [] if v._void else turns_view(v._state().turns),
     "lacks": SeatView._lacks,
-    "passes_in_row": lambda v: 0 if v._void else v._s.core.passes,
+    "passes_in_row": lambda v: 0 if v._void else v._state().core.passes,
     "legal": SeatView._legal,
-    "can_undo": lambda v: v._match.can_undo(),
-    "can_redo": lambda v: v._match.can_redo(),
-    "results": lambda v: v._match.results,
+    "can_undo": lambda v: v._live_match().can_undo(),
+    "can_redo": lambda v: v._live_match().can_redo(),
+    "results": lambda v: v._live_match().results,
     "last_hand": SeatView._last_hand,
 }
 VIEW_KEYS = tuple(_BUILDERS)
+
+use_seat_view(SeatView)

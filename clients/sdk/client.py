@@ -17,13 +17,16 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import requests
 
 from clients.sdk.errors import ApiError, ConnectionLost, NotAuthenticated, error_from_response
 from clients.sdk.types import Account, SeatState, Table
+
+if TYPE_CHECKING:
+    from clients.sdk.push import PushSubscription
 
 DEFAULT_TIMEOUT = 10.0
 MAX_LONG_POLL = 30  # the server caps ``wait`` at 30 s
@@ -66,10 +69,10 @@ class DekabesClient:
     def __enter__(self) -> DekabesClient:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _headers(self, extra: dict | None) -> dict:
+    def _headers(self, extra: dict[str, Any] | None) -> dict[str, Any]:
         headers = {"Accept": "application/json", "User-Agent": self.user_agent}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
@@ -83,8 +86,8 @@ class DekabesClient:
         path: str,
         *,
         json: Any = None,
-        params: dict | None = None,
-        headers: dict | None = None,
+        params: dict[str, Any] | None = None,
+        headers: dict[str, Any] | None = None,
         timeout: float | None = None,
         raw_text: bool = False,
     ) -> Any:
@@ -153,18 +156,20 @@ class DekabesClient:
         self.token = self.request("POST", "/api/auth/rotate")["token"]
         return self.token
 
-    def tokens(self) -> list[dict]:
+    def tokens(self) -> list[dict[str, Any]]:
         """My tokens, one per device: ``{"id", "device", "created_at", "current"}``."""
-        return self.request("GET", "/api/auth/tokens")["tokens"]
+        result: list[dict[str, Any]] = self.request("GET", "/api/auth/tokens")["tokens"]
+        return result
 
     def revoke_token(self, token_id: int) -> None:
         self.request("DELETE", f"/api/auth/tokens/{int(token_id)}")
 
     def change_password(self, password: str, new_password: str) -> int:
         """Returns how many other tokens were revoked (the held one keeps working)."""
-        return self.request(
+        result: int = self.request(
             "POST", "/api/auth/password", json={"password": password, "new_password": new_password}
         )["revoked"]
+        return result
 
     def rotate_bot_token(self, bot_name: str) -> Account:
         """A new token for one of my bots; all its earlier tokens stop working."""
@@ -199,7 +204,11 @@ class DekabesClient:
 
     # ------------------------------------------------------------------ tables
     def create_table(
-        self, seats: dict, join: list[int] | None = None, bots: dict | None = None, **extra
+        self,
+        seats: dict[str, Any],
+        join: list[int] | None = None,
+        bots: dict[str, Any] | None = None,
+        **extra: Any,
     ) -> Table:
         """``seats`` like {1: "human", 2: "bot", ...}; ``bots`` maps bot seats to bot usernames."""
         body: dict[str, Any] = {"seats": {str(k): v for k, v in seats.items()}}
@@ -238,10 +247,10 @@ class DekabesClient:
         return None if response.status_code in (404, 405) or response.status_code >= 500 else url
 
     # ------------------------------------------------------------------ clubs and leagues
-    def clubs(self, mine: bool = False) -> list[dict]:
+    def clubs(self, mine: bool = False) -> list[dict[str, Any]]:
         """Clubs I may see, every page of them (``mine``: only those I belong to). A server
         without the league API raises ``NotFound``."""
-        out: list[dict] = []
+        out: list[dict[str, Any]] = []
         page = 1
         while True:
             data = self.request("GET", "/api/clubs", params={"page": page})
@@ -251,7 +260,7 @@ class DekabesClient:
             page += 1
         return [c for c in out if c.get("your_role")] if mine else out
 
-    def league_tables(self, wait: float | None = None, after: int | None = None) -> dict:
+    def league_tables(self, wait: float | None = None, after: int | None = None) -> dict[str, Any]:
         """My tables of the current league rounds; with ``wait``/``after`` a long-poll that
         answers as soon as they change past version ``after``."""
         params: dict[str, Any] = {}
@@ -262,7 +271,10 @@ class DekabesClient:
             timeout = self.timeout + wait
         if after is not None:
             params["after"] = int(after)
-        return self.request("GET", "/api/me/league-tables", params=params or None, timeout=timeout)
+        result: dict[str, Any] = self.request(
+            "GET", "/api/me/league-tables", params=params or None, timeout=timeout
+        )
+        return result
 
     def table(self, code: str) -> Table:
         return Table.from_json(self.request("GET", f"/api/tables/{_seg(code)}"))
@@ -298,7 +310,7 @@ class DekabesClient:
         type: str,
         expected_version: int | None = None,
         key: str | None = None,
-        **fields,
+        **fields: Any,
     ) -> SeatState:
         """Send one action. ``key`` is the Idempotency-Key: pass the same one to retry the
         same decision; a new one is generated when omitted."""
@@ -315,23 +327,29 @@ class DekabesClient:
         return SeatState.from_json(data, code=code, seat=seat)
 
     def send_event(
-        self, code: str, event: dict, expected_version: int | None = None, key: str | None = None
+        self,
+        code: str,
+        event: dict[str, Any],
+        expected_version: int | None = None,
+        key: str | None = None,
     ) -> SeatState:
         """Send an engine event (as in ``view["legal"]`` or from ``engine.bots.decide``)."""
         fields = {k: v for k, v in event.items() if k not in ("type", "seat")}
         return self.act(code, int(event["seat"]), event["type"], expected_version, key, **fields)
 
-    def hint(self, code: str, seat: int) -> dict:
-        return self.request("GET", f"{self._seat_path(code, seat)}/hint")
+    def hint(self, code: str, seat: int) -> dict[str, Any]:
+        result: dict[str, Any] = self.request("GET", f"{self._seat_path(code, seat)}/hint")
+        return result
 
-    def events(self, code: str, seat: int, after: int = 0) -> dict:
-        return self.request(
+    def events(self, code: str, seat: int, after: int = 0) -> dict[str, Any]:
+        result: dict[str, Any] = self.request(
             "GET", f"{self._seat_path(code, seat)}/events", params={"after": int(after)}
         )
+        return result
 
-    def all_events(self, code: str, seat: int) -> list[dict]:
+    def all_events(self, code: str, seat: int) -> list[dict[str, Any]]:
         """Every event the seat may see, following pages if the server pages them."""
-        collected: list[dict] = []
+        collected: list[dict[str, Any]] = []
         after = 0
         while True:
             batch = self.events(code, seat, after).get("events", [])
@@ -345,12 +363,13 @@ class DekabesClient:
 
     def record(self, code: str) -> str:
         """The engine record (JSON Lines), complete once the match is over."""
-        return self.request(
+        result: str = self.request(
             "GET",
             f"/api/tables/{_seg(code)}/record",
             headers={"Accept": "text/plain"},
             raw_text=True,
         )
+        return result
 
     export = record
 
@@ -375,7 +394,7 @@ class DekabesClient:
         return state
 
     # ------------------------------------------------------------------ pushes
-    def subscribe(self, code: str, seat: int | None = None, **options):
+    def subscribe(self, code: str, seat: int | None = None, **options: Any) -> PushSubscription:
         """A ``PushSubscription`` (started) for the table's pushes; see clients.sdk.push."""
         from clients.sdk.push import PushSubscription
 

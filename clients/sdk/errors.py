@@ -7,6 +7,8 @@ know), so callers can ``except StaleVersion`` instead of comparing strings.
 
 from __future__ import annotations
 
+from typing import Any
+
 # The engine's rejection codes (contract). Kept here as data so the SDK does not need
 # the engine installed: a third-party client may only have the SDK.
 RULE_REJECTION_CODES = frozenset(
@@ -47,8 +49,8 @@ class ApiError(DekabesError):
         code: str,
         message: str = "",
         status: int | None = None,
-        view: dict | None = None,
-        body: dict | None = None,
+        view: dict[str, Any] | None = None,
+        body: dict[str, Any] | None = None,
     ):
         super().__init__(f"{code}: {message}" if message else code)
         self.code = code

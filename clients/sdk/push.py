@@ -21,6 +21,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote
 
 import websocket
@@ -120,7 +121,7 @@ class PushSubscription:
     def __enter__(self) -> PushSubscription:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ------------------------------------------------------------------ the thread
@@ -197,8 +198,10 @@ class PushSubscription:
         if kind != "view":
             return
         try:
-            seat = int(message.get("seat"))
-            version = int(message.get("version"))
+            raw_seat: Any = message.get("seat")  # int(None) is a TypeError, caught below
+            raw_version: Any = message.get("version")
+            seat = int(raw_seat)
+            version = int(raw_version)
         except (TypeError, ValueError):
             return
         paused = bool(message.get("paused"))

@@ -18,7 +18,7 @@ class Account:
     id: int | None = None
 
     @classmethod
-    def from_json(cls, data: dict) -> Account:
+    def from_json(cls, data: dict[str, Any]) -> Account:
         return cls(
             username=data.get("username", ""),
             is_bot=bool(data.get("is_bot")),
@@ -43,10 +43,10 @@ class Table:
     paused: bool
     phase: str | None
     seats: dict[int, SeatInfo]
-    raw: dict = field(repr=False, compare=False, default_factory=dict)
+    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
-    def from_json(cls, data: dict) -> Table:
+    def from_json(cls, data: dict[str, Any]) -> Table:
         seats = {}
         for key, info in (data.get("seats") or {}).items():
             info = info or {}
@@ -81,10 +81,10 @@ class SeatState:
     allowed: list[str]
     view: dict[str, Any]
     table: Table | None
-    raw: dict = field(repr=False, compare=False, default_factory=dict)
+    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
-    def from_json(cls, data: dict, code: str = "", seat: int | None = None) -> SeatState:
+    def from_json(cls, data: dict[str, Any], code: str = "", seat: int | None = None) -> SeatState:
         table_json = data.get("table") if isinstance(data.get("table"), dict) else None
         table = Table.from_json(table_json) if table_json else None
         view = data.get("view") or {}
@@ -108,7 +108,7 @@ class SeatState:
         return self.view.get("to_act")
 
     @property
-    def legal(self) -> list[dict]:
+    def legal(self) -> list[dict[str, Any]]:
         """Engine events this seat may send now (accept, claim_redeal, choose_opener, play, pass)."""
         return list(self.view.get("legal") or [])
 

@@ -54,7 +54,14 @@ def _table() -> dict[tuple[int, int, int, int], float]:
     return value
 
 
-def _after(value, us, them, base, we_won, factor) -> float:
+def _after(
+    value: dict[tuple[int, int, int, int], float],
+    us: int,
+    them: int,
+    base: int,
+    we_won: bool,
+    factor: int,
+) -> float:
     points = base * factor
     if we_won:
         return 1.0 if us + points >= WINNING_SCORE else value[(us + points, 0, 1, 1)]

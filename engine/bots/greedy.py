@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import random
 
-from engine.bots.common import deal_decision, event_pips, opener_event
+from engine.bots.common import Event, View, deal_decision, event_pips, opener_event
 
 
-def decide(view: dict, rng: random.Random) -> dict:
+def decide(view: View, rng: random.Random) -> Event:
     phase = view["phase"]
     if phase == "accept":
         return deal_decision(view)
     if phase == "choose_opener":
         return opener_event(view, view["seat"])
-    legal = view["legal"]
+    legal: list[Event] = view["legal"]
     best = legal[0]
     for event in legal[1:]:
         if event["type"] == "play" and event_pips(event) > event_pips(best):

@@ -9,18 +9,19 @@ winning it with a Dékabès, come first.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.bots.common import deal_decision, opener_event
-from engine.bots.knowledge import event_placement, read_view
+from engine.bots.knowledge import Knowledge, event_placement, read_view
 from engine.core import EMPTY
 from engine.tiles import DOUBLE_MASK, NUM_MASK, OTHER, TILE_HI, TILE_LO, TILE_PIPS
 
 
-def decide(view: dict, rng: random.Random) -> dict:
+def decide(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     phase = view["phase"]
     if phase == "accept":
         return deal_decision(view)
-    legal = view["legal"]
+    legal: list[dict[str, Any]] = view["legal"]
     if phase == "choose_opener":
         know = read_view(view)
         seat = view["seat"]
@@ -40,7 +41,7 @@ def hand_strength(hand: int) -> float:
     return longest + 0.5 * distinct - doubles - 5.5
 
 
-def score_play(know, tid: int, end: int | None) -> float:
+def score_play(know: Knowledge, tid: int, end: int | None) -> float:
     rest = know.hand & ~(1 << tid)
     if know.left == EMPTY:
         new_left, new_right = TILE_LO[tid], TILE_HI[tid]

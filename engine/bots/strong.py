@@ -14,9 +14,10 @@ pure function of the view and the rng. A forced move returns at once.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.bots import equity
-from engine.bots.common import deal_decision, opener_event
+from engine.bots.common import Event, deal_decision, opener_event
 from engine.bots.knowledge import Knowledge, event_placement, read_view
 from engine.bots.rollout import TIE, opening_choice, playout
 from engine.bots.sampler import InconsistentKnowledge, WorldSampler
@@ -29,11 +30,11 @@ MAX_WORLDS = 400  # worlds per decision when there are few moves
 OPENER_WORLDS = 300  # worlds per candidate when choosing the opener
 
 
-def decide(view: dict, rng: random.Random) -> dict:
+def decide(view: dict[str, Any], rng: random.Random) -> Event:
     phase = view["phase"]
     if phase == "accept":
         return deal_decision(view)
-    legal = view["legal"]
+    legal: list[Event] = view["legal"]
     if len(legal) == 1:
         return legal[0]
     know = read_view(view)
@@ -52,7 +53,7 @@ def team_values(know: Knowledge, we_opened: bool) -> tuple[float, ...]:
     return (loss, loss_dek, win, win_dek, tie)
 
 
-def best_move(know: Knowledge, legal: list[dict], rng: random.Random) -> int:
+def best_move(know: Knowledge, legal: list[dict[str, Any]], rng: random.Random) -> int:
     try:
         sampler = WorldSampler(know)
     except InconsistentKnowledge:
