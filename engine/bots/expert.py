@@ -28,6 +28,7 @@ import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine.bots.common import deal_decision, opener_event
 from engine.bots.inference import PlayHistory
@@ -60,22 +61,28 @@ class Budget:
 DEFAULT_BUDGET = Budget()
 
 
-def decide(view: Mapping, rng: random.Random, budget: Budget | None = None) -> dict:
+def decide(
+    view: Mapping[str, Any], rng: random.Random, budget: Budget | None = None
+) -> dict[str, Any]:
     budget = budget or DEFAULT_BUDGET
     phase = view["phase"]
     if phase == "accept":
-        return deal_decision(view)
-    legal = view["legal"]
+        return deal_decision(dict(view))
+    legal: list[dict[str, Any]] = view["legal"]
     if len(legal) == 1:
         return legal[0]
     know = read_view(view)
     if phase == "choose_opener":
-        return opener_event(view, strong_choose_opener(know, rng, worlds=OPENER_WORLDS))
+        return opener_event(dict(view), strong_choose_opener(know, rng, worlds=OPENER_WORLDS))
     return legal[best_move(view, know, legal, rng, budget)]
 
 
 def move_values(
-    view: Mapping, know: Knowledge, legal: list, rng: random.Random, budget: Budget
+    view: Mapping[str, Any],
+    know: Knowledge,
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+    budget: Budget,
 ) -> tuple[list[float], int]:
     """(mean equity of each legal move over the worlds searched, worlds searched)."""
     started = time.perf_counter()
@@ -121,12 +128,18 @@ def move_values(
     return means, worlds
 
 
-def best_move(view, know, legal, rng, budget) -> int:
+def best_move(
+    view: Mapping[str, Any],
+    know: Knowledge,
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+    budget: Budget,
+) -> int:
     means, _ = move_values(view, know, legal, rng, budget)
     return max(range(len(legal)), key=lambda i: (means[i], -i))
 
 
-def _inferred_world(sampler: WorldSampler, history: PlayHistory, rng: random.Random):
+def _inferred_world(sampler: WorldSampler, history: PlayHistory, rng: random.Random) -> list[int]:
     """One world drawn from the uniform candidates in proportion to their likelihood."""
     if not history.entries:
         return sampler.sample(rng)
@@ -136,7 +149,7 @@ def _inferred_world(sampler: WorldSampler, history: PlayHistory, rng: random.Ran
     if total <= 0.0:
         return candidates[0]
     pick = rng.random() * total
-    for hands, weight in zip(candidates, weights):
+    for hands, weight in zip(candidates, weights, strict=True):
         pick -= weight
         if pick < 0:
             return hands

@@ -7,7 +7,9 @@ cannot leak another seat's tiles. Seats are indexed 0..3 (seat number minus one)
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core import EMPTY, LEFT, RIGHT
 from engine.tiles import ALL_TILES_MASK, NUM_MASK, TILE_ID
@@ -16,14 +18,14 @@ END_INDEX = {"left": LEFT, "right": RIGHT}
 END_NAMES = ("left", "right")
 
 
-def tiles_mask(texts) -> int:
+def tiles_mask(texts: Iterable[str]) -> int:
     mask = 0
     for text in texts:
         mask |= 1 << TILE_ID[text]
     return mask
 
 
-def numbers_mask(numbers) -> int:
+def numbers_mask(numbers: Iterable[int]) -> int:
     """A 7-bit mask of numbers (bit n: number n)."""
     mask = 0
     for n in numbers:
@@ -66,7 +68,7 @@ class Knowledge:
         return self.unknown & ~tiles_with_numbers(self.voids[seat])
 
 
-def read_view(view: dict) -> Knowledge:
+def read_view(view: Mapping[str, Any]) -> Knowledge:
     me = view["seat"] - 1
     hand = tiles_mask(view["hand"])
     played = tiles_mask(item["tile"] for item in view.get("line") or ())
@@ -103,7 +105,7 @@ def read_view(view: dict) -> Knowledge:
     )
 
 
-def event_placement(event: dict) -> tuple[int, int | None]:
+def event_placement(event: Mapping[str, Any]) -> tuple[int, int | None]:
     """(tile id, end index or None) of a legal play event."""
     end = event.get("end")
     return TILE_ID[event["tile"]], (END_INDEX[end] if end else None)

@@ -3,9 +3,9 @@
 ``search`` is an alpha-beta minimax between the two teams over the rest of the hand in a
 sampled world: a seat of team A maximises team A's value, a seat of team B minimises it.
 Below ``depth`` plies (passes count as plies) it stops and finishes the hand with the
-fast playout (``rollout.playout``); with ``depth=None`` it searches to the end, which is
-cheap once few tiles are left. Values are per playout result code (see ``rollout``),
-from team A's point of view, usually match equities.
+fast playout (``rollout.playout``); with ``depth=None`` it searches to the end, which
+is cheap once few tiles are left. Values are per playout result code (see ``rollout``), from team A's point of view,
+usually match equities.
 
 The expert bot runs it in worlds sampled from what its seat knows (so it never sees a
 hidden tile); a test-only perfect-information player runs it on the true deal.
@@ -13,15 +13,27 @@ hidden tile); a test-only perfect-information player runs it on the true deal.
 
 from __future__ import annotations
 
-from engine.bots.rollout import WEIGHT, block_code, playout
+from typing import Protocol
+
+from engine.bots.rollout import TIE, WEIGHT, playout
 from engine.core import FIT_MASK
-from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_LO
+from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_LO, TILE_PIPS
 
 INF_DEPTH = 10**6
 
 # Tiles in the order the search tries them: heavy tiles and doubles first, as the
 # playout does, which makes alpha-beta cut early.
 _ORDER = tuple(sorted(range(28), key=lambda t: -WEIGHT[t]))
+# The same order restricted to the tiles that fit each pair of ends (left * 7 + right):
+# the search loops over at most 13 tiles instead of 28.
+_FIT_ORDER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t for t in _ORDER if FIT_MASK[k] >> t & 1) for k in range(49)
+)
+# Pips of each 7-bit slice of a hand mask (tiles 0-6, 7-13, 14-20, 21-27).
+_SLICE_PIPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(TILE_PIPS[base + b] for b in range(7) if m >> b & 1) for m in range(128))
+    for base in (0, 7, 14, 21)
+)
 
 
 class Counter:
@@ -31,6 +43,31 @@ class Counter:
 
     def __init__(self) -> None:
         self.nodes = 0
+
+
+class Knows(Protocol):
+    """What ``value_after`` reads of the seat's knowledge: the open ends."""
+
+    @property
+    def left(self) -> int: ...
+    @property
+    def right(self) -> int: ...
+
+
+def hand_pips(mask: int) -> int:
+    s0, s1, s2, s3 = _SLICE_PIPS
+    return s0[mask & 127] + s1[mask >> 7 & 127] + s2[mask >> 14 & 127] + s3[mask >> 21]
+
+
+def fast_block_code(hands: list[int]) -> int:
+    """``rollout.block_code``: the lowest pip count wins for its team, a tie if both."""
+    p0, p1, p2, p3 = (hand_pips(h) for h in hands)
+    low = min(p0, p1, p2, p3)
+    team_a = p0 == low or p2 == low
+    team_b = p1 == low or p3 == low
+    if team_a and team_b:
+        return TIE
+    return 0 if team_a else 2
 
 
 def search(
@@ -58,13 +95,25 @@ def search(
     )
 
 
-def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counter) -> float:
+def _search(
+    hands: list[int],
+    left: int,
+    right: int,
+    seat: int,
+    passes: int,
+    values: tuple[float, ...],
+    depth: int,
+    alpha: float,
+    beta: float,
+    counter: Counter,
+) -> float:
     counter.nodes += 1
     hand = hands[seat]
-    legal = hand & FIT_MASK[left * 7 + right]
+    ends = left * 7 + right
+    legal = hand & FIT_MASK[ends]
     if not legal:
         if passes == 3:
-            return values[block_code(hands)]
+            return values[fast_block_code(hands)]
         return _search(
             hands, left, right, (seat + 1) & 3, passes + 1, values, depth - 1, alpha, beta, counter
         )
@@ -73,7 +122,7 @@ def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counte
     maximise = not seat & 1
     best = -1.0e9 if maximise else 1.0e9
     nxt = (seat + 1) & 3
-    for tid in _ORDER:
+    for tid in _FIT_ORDER[ends]:
         bit = 1 << tid
         if not legal & bit:
             continue
@@ -125,10 +174,21 @@ def _search(hands, left, right, seat, passes, values, depth, alpha, beta, counte
     return best
 
 
-def value_after(hands, me, nxt, tid, end, know, opening, values, depth=0, counter=None) -> float:
+def value_after(
+    hands: list[int],
+    me: int,
+    nxt: int,
+    tid: int,
+    end: int | None,
+    know: Knows,
+    opening: bool,
+    values: tuple[float, ...],
+    depth: int | None = 0,
+    counter: Counter | None = None,
+) -> float:
     """Team A's value of seat ``me`` laying (tid, end) in the world ``hands``: the hand is
     then finished by the playout policy (``depth`` 0, level strong) or searched ``depth``
-    plies deep (level expert). ``hands`` itself is left as it was."""
+    plies deep (level expert; None: to the end). ``hands`` itself is left as it was."""
     world = hands.copy()
     rest = world[me] & ~(1 << tid)
     world[me] = rest

@@ -10,7 +10,7 @@ from engine.bots.inference import PlayHistory
 from engine.bots.knowledge import read_view
 from engine.bots.rollout import block_code
 from engine.bots.sampler import WorldSampler
-from engine.bots.solver import search
+from engine.bots.solver import fast_block_code, search
 from engine.core import FIT_MASK
 from engine.tiles import DOUBLE_MASK, OTHER, TILE_ID
 from tests.engine.test_bots import decision_points, refold_with_other_hidden_hands
@@ -27,7 +27,7 @@ def play_views(seed: int, plies: int = 120):
 
 def test_on_an_iteration_cap_a_decision_is_reproducible():
     seen = 0
-    for m, _, seat, view in play_views(4):
+    for _m, _, _seat, view in play_views(4):
         know = read_view(view)
         first = expert.move_values(view, know, view["legal"], random.Random(9), CAP)
         again = expert.move_values(view, read_view(view), view["legal"], random.Random(9), CAP)
@@ -41,7 +41,7 @@ def test_on_an_iteration_cap_a_decision_is_reproducible():
 
 def test_the_time_limit_ends_the_search():
     """A zero time limit stops after the first world, whatever the iteration cap."""
-    for m, _, seat, view in play_views(6):
+    for _m, _, _seat, view in play_views(6):
         _, worlds = expert.move_values(
             view,
             read_view(view),
@@ -137,16 +137,30 @@ def test_the_exact_search_agrees_with_plain_minimax_on_small_endings():
         checked += 1
 
 
-def test_inference_prefers_worlds_where_a_light_play_was_not_hiding_a_heavy_tile():
-    """Seat 2 laid 0-1 on ends 6/1 when 6-6 or 5-6 would have fitted: less likely held."""
+def test_inference_prefers_worlds_where_a_plain_play_was_not_hiding_a_double():
+    """Seat 2 laid 0-1 on ends 1/6 when 6-6 would have fitted: 6-6 less likely held."""
     turns = [
         {"seat": 1, "type": "play", "tile": "1-6", "end": None},
         {"seat": 2, "type": "play", "tile": "0-1", "end": "left"},
     ]
     history = PlayHistory.from_view({"turns": turns}, me=0, forced_opening=False)
     assert [(s, t) for s, t, _, _ in history.entries] == [(1, TILE_ID["0-1"])]
-    heavy = 1 << TILE_ID["5-6"]
-    light = 1 << TILE_ID["0-2"]
-    assert history.likelihood([0, light, heavy, 0]) > history.likelihood([0, heavy, light, 0])
+    double = 1 << TILE_ID["6-6"]
+    plain = 1 << TILE_ID["0-2"]
+    assert history.likelihood([0, plain, double, 0]) > history.likelihood([0, double, plain, 0])
     # My own plays say nothing: seat 1 is me.
     assert PlayHistory.from_view({"turns": turns[:1]}, me=0, forced_opening=False).entries == ()
+
+
+def test_the_searchs_block_count_agrees_with_the_rules():
+    """``fast_block_code`` (pip tables) gives ``rollout.block_code``'s result, ties included."""
+    rng = random.Random(3)
+    for _ in range(3000):
+        order = list(range(28))
+        rng.shuffle(order)
+        sizes = [rng.randrange(0, 5) for _ in range(4)]
+        hands, start = [], 0
+        for size in sizes:
+            hands.append(sum(1 << t for t in order[start : start + size]))
+            start += size
+        assert fast_block_code(hands) == block_code(hands)
