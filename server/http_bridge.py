@@ -298,4 +298,43 @@ def limit_daphne_bodies() -> None:
                 return http_protocol.http.Request.connectionLost(self, reason)
             return super().connectionLost(reason)
 
+        def basic_error(self, status, status_text, body):
+            # Daphne's own refusals (an invalid header name or value, a path that is not
+            # ASCII, its processing errors) are an HTML page upstream: JSON here.
+            code = DAPHNE_ERROR_CODES.get(status, "error")
+            self.handle_reply(
+                {"type": "http.response.start", "status": status, "headers": JSON_HEADERS}
+            )
+            self.handle_reply(
+                {"type": "http.response.body", "body": json_body(code, body.lower().rstrip("."))}
+            )
+
     http_protocol.WebRequest = LimitedWebRequest
+    _json_bad_requests()
+
+
+DAPHNE_ERROR_CODES = {400: "bad_request", 500: "server_error", 503: "server_busy"}
+
+
+def _json_bad_requests() -> None:
+    """Twisted answers a request line or header it cannot parse (before Daphne sees the
+    request) with a bare ``400`` and no body: give it a JSON one, as every 4xx has.
+
+    The method replaced is Twisted's own one place for that answer
+    (``HTTPChannel._respondToBadRequestAndDisconnect``, as of Twisted 26.10).
+    """
+    from twisted.web import http
+
+    if getattr(http.HTTPChannel, "answers_bad_requests_in_json", False):
+        return
+
+    def respond_to_bad_request_and_disconnect(channel):
+        body = json_body("bad_request", "the request line or its headers cannot be parsed")
+        channel.transport.write(
+            b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
+        )
+        channel.loseConnection()
+
+    http.HTTPChannel._respondToBadRequestAndDisconnect = respond_to_bad_request_and_disconnect
+    http.HTTPChannel.answers_bad_requests_in_json = True
