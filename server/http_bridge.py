@@ -8,13 +8,20 @@ bridge reads the request body on the loop, hands one WSGI call to a thread of a
 fixed pool, and writes the response back: one hop each way. WebSockets still go
 through Channels on the same loop (``server.asgi``).
 
-Three pools: every request runs on the *quick* pool (``DEKABES_HTTP_THREADS``, default
+Two pools: every request runs on the *quick* pool (``DEKABES_HTTP_THREADS``, default
 1 thread: under the GIL, threads contending for the interpreter cost more than they
-give — measured 120 actions/s with one thread, 93 with 128), except
-- a long-poll (``GET`` of a seat or of the lobby's ``/api/me/league-tables`` with
-  ``?wait=`` > 0; ``wait`` on any other path is not a long-poll), which holds a thread of the *waiting* pool while it waits
-  (``DEKABES_WAIT_THREADS``, default 128; more long-polls queue for a free thread; the
-  per-account cap is ``server.limits``);
+give — measured 120 actions/s with one thread, 93 with 128), except the endpoints that
+hash a password (below).
+
+A long-poll (``GET`` of a seat or of the lobby's ``/api/me/league-tables`` with
+``?wait=`` > 0; ``wait`` on any other path is not a long-poll) holds no thread while it
+waits: the request runs on the quick pool, and when the view finds nothing new yet it
+*parks* (``server.realtime.longpoll``) and returns at once; the bridge then waits on the
+event loop for the table's (or account's) commit notice or the deadline
+(``server.realtime.waits``), and only then runs the request again on the quick pool to
+build the answer. The per-account cap still applies (``server.limits``).
+
+Password hashing:
 - the endpoints that hash a password (login, registration, password change: ~0.3 s of
   PBKDF2 each), which run on the *hashing* pool (``DEKABES_HASH_THREADS``, default 1), so
   a login flood never stands in front of a game action. PBKDF2 releases the GIL, so the
@@ -43,10 +50,10 @@ from urllib.parse import parse_qs
 from django.conf import settings
 
 from server.errors import json_body
-from server.realtime import notify
+from server.realtime import longpoll, notify
+from server.realtime.waits import waits
 
 QUICK_THREADS = int(os.environ.get("DEKABES_HTTP_THREADS", "1"))
-WAIT_THREADS = int(os.environ.get("DEKABES_WAIT_THREADS", "128"))
 HASH_THREADS = int(os.environ.get("DEKABES_HASH_THREADS", "1"))
 HASH_QUEUE = int(os.environ.get("DEKABES_HASH_QUEUE", "32"))
 
@@ -143,13 +150,11 @@ class WsgiBridge:
         self,
         wsgi_app,
         quick_threads: int = QUICK_THREADS,
-        wait_threads: int = WAIT_THREADS,
         hash_threads: int = HASH_THREADS,
         hash_queue: int = HASH_QUEUE,
     ):
         self.wsgi_app = wsgi_app
         self.quick = ThreadPoolExecutor(max_workers=quick_threads, thread_name_prefix="http")
-        self.waiting = ThreadPoolExecutor(max_workers=wait_threads, thread_name_prefix="poll")
         self.hashing = ThreadPoolExecutor(
             max_workers=hash_threads, thread_name_prefix="hash", initializer=lowest_cpu_priority
         )
@@ -167,6 +172,7 @@ class WsgiBridge:
                     return
         loop = asyncio.get_running_loop()
         notify.use_event_loop(loop)  # pushes from pool threads go through this loop
+        waits.use(loop)  # and long-polls wait on it
         limit = settings.DEKABES_MAX_BODY
         length = declared_length(scope)
         if length is not None and length > limit:
@@ -187,11 +193,38 @@ class WsgiBridge:
             if status is None:
                 return
         else:
-            status, headers, chunks = await loop.run_in_executor(
-                self.waiting if is_long_poll(scope) else self.quick, self._handle, environ
-            )
+            parking = longpoll.Parking() if is_long_poll(scope) else None
+            if parking is not None:
+                environ[longpoll.ENVIRON_KEY] = parking
+            status, headers, chunks = await loop.run_in_executor(self.quick, self._handle, environ)
+            if parking is not None and parking.wait is not None:
+                answer = await self._long_poll(loop, scope, bytes(body), receive, parking)
+                if answer is None:
+                    return  # the client left while it waited
+                status, headers, chunks = answer
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"".join(chunks)})
+
+    async def _long_poll(self, loop, scope, body: bytes, receive, parking: longpoll.Parking):
+        """Wait on the loop for the parked request's notice, then run it again to answer.
+        None if the client disconnected meanwhile (its slot is given back either way)."""
+        gone = asyncio.ensure_future(receive())  # only http.disconnect can come now
+        try:
+            await waits.wait(
+                parking.wait,
+                parking.seconds,
+                lambda read: loop.run_in_executor(self.quick, read),
+                gone,
+            )
+            if gone.done():
+                return None
+            parking.resumed = True
+            environ = wsgi_environ(scope, body)
+            environ[longpoll.ENVIRON_KEY] = parking
+            return await loop.run_in_executor(self.quick, self._handle, environ)
+        finally:
+            gone.cancel()
+            parking.give_back()
 
     async def _hash(self, loop, send, environ):
         if self.hashing_now >= self.hash_queue:
