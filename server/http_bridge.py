@@ -29,6 +29,31 @@ Password hashing:
   priority (``lowest_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
   requests wait; past that the answer is ``503 server_busy`` with ``Retry-After``.
 
+Against a2wsgi 1.10.10 (``a2wsgi.WSGIMiddleware`` in this bridge's place, one worker
+thread like the quick pool; 2026-12-03, a 2-core machine shared with other sessions at
+load 8-10, bridge and a2wsgi alternated in the same sitting, ``python -m server.bench``):
+
+=============================================  ===============  ===============
+run                                            bridge           a2wsgi
+=============================================  ===============  ===============
+defaults (600 actions, 1,200 GETs, 100/s)
+  CPU per action / per GET (ms)                10.37 / 2.79     11.23 / 2.46
+  open loop: achieved/s, p50 / p99 (ms)        28 / 5,734 / 14,759   64 / 2,285 / 5,741
+  again: CPU per action / per GET              12.95 / 3.04     12.28 / 3.70
+  again: open loop                             34 / 6,726 / 13,455   27 / 9,890 / 14,846
+``--rate 20 --seconds 10 --actions 300 --gets 600``
+  CPU per action / per GET (ms)                17.50 / 4.08     16.53 / 5.32
+  open loop: achieved/s, p50 / p99 (ms)        12.5 / 3,924 / 6,275  20 / 109 / 1,917
+  again: CPU per action / per GET              17.90 / 3.95     13.73 / 4.53
+  again: open loop                             19.7 / 603 / 1,736    19.9 / 62 / 1,080
+=============================================  ===============  ===============
+
+CPU per action is within 10 % (the run-to-run spread on this machine is larger than the
+difference); 100 actions/s overloads the machine either way. a2wsgi alone does not do
+what this module adds around the WSGI call (the body limit before reading, the hashing
+pool at nice 19 with its 503 queue, parked long-polls): a replacement keeps those around
+a2wsgi's call and drops only ``wsgi_environ`` and ``_handle``.
+
 Bodies: past ``settings.DEKABES_MAX_BODY`` (64 KB) a request is answered ``413
 body_too_large`` (JSON) without reading the rest, whether it announced its length or
 is chunked. Daphne itself queues a whole body before the application sees it, so
