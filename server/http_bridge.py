@@ -223,20 +223,24 @@ class WsgiBridge:
                 environ[longpoll.ENVIRON_KEY] = parking
             status, headers, chunks = await loop.run_in_executor(self.quick, self._handle, environ)
             if parking is not None and parking.wait is not None:
-                answer = await self._long_poll(loop, scope, bytes(body), receive, parking)
+                answer = await self._long_poll(
+                    loop, scope, bytes(body), receive, parking, parking.wait
+                )
                 if answer is None:
                     return  # the client left while it waited
                 status, headers, chunks = answer
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"".join(chunks)})
 
-    async def _long_poll(self, loop, scope, body: bytes, receive, parking: longpoll.Parking):
+    async def _long_poll(
+        self, loop, scope, body: bytes, receive, parking: longpoll.Parking, wait: longpoll.Wait
+    ):
         """Wait on the loop for the parked request's notice, then run it again to answer.
         None if the client disconnected meanwhile (its slot is given back either way)."""
         gone = asyncio.ensure_future(receive())  # only http.disconnect can come now
         try:
             await waits.wait(
-                parking.wait,
+                wait,
                 parking.seconds,
                 lambda read: loop.run_in_executor(self.quick, read),
                 gone,
@@ -385,6 +389,7 @@ def _json_bad_requests() -> None:
 
     if getattr(http.HTTPChannel, "answers_bad_requests_in_json", False):
         return
+    # setattr: replacing a method of a class we do not own, on purpose (see above)
 
     def respond_to_bad_request_and_disconnect(channel):
         body = json_body("bad_request", "the request line or its headers cannot be parsed")
@@ -394,5 +399,7 @@ def _json_bad_requests() -> None:
         )
         channel.loseConnection()
 
-    http.HTTPChannel._respondToBadRequestAndDisconnect = respond_to_bad_request_and_disconnect
-    http.HTTPChannel.answers_bad_requests_in_json = True
+    setattr(  # noqa: B010 (assigning the method itself would not type-check)
+        http.HTTPChannel, "_respondToBadRequestAndDisconnect", respond_to_bad_request_and_disconnect
+    )
+    setattr(http.HTTPChannel, "answers_bad_requests_in_json", True)  # noqa: B010

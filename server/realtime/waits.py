@@ -54,7 +54,7 @@ class Waits:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._waiting: dict[str, set[_Waiter]] = {}
         self._listening: Counter = Counter()  # group -> long-polls subscribed to it
-        self._subscribing: asyncio.Lock | None = None  # group_add/discard in order
+        self._subscribing = asyncio.Lock()  # group_add/discard in order
         self._channel: str | None = None
         self._reader: asyncio.Task | None = None
 
@@ -84,19 +84,20 @@ class Waits:
     ) -> None:
         """Return once ``wait.version_now()`` may be past ``wait.after``, the ``seconds``
         are up, or ``gone`` (the client left) is done."""
-        self.use(asyncio.get_running_loop())
-        deadline = self.loop.time() + seconds
+        loop = asyncio.get_running_loop()
+        self.use(loop)
+        deadline = loop.time() + seconds
         recheck = recheck_seconds()
         await self._subscribe(wait.group)
         try:
             while True:
-                waiter = _Waiter(wait.after, self.loop.create_future())
+                waiter = _Waiter(wait.after, loop.create_future())
                 self._waiting.setdefault(wait.group, set()).add(waiter)
                 try:
                     # Look once listening: a commit before that sent its notice unheard.
                     if await run_in_thread(wait.version_now) > wait.after:
                         return
-                    remaining = deadline - self.loop.time()
+                    remaining = deadline - loop.time()
                     if remaining <= 0:
                         return
                     done, _ = await asyncio.wait(
@@ -151,7 +152,8 @@ class Waits:
             try:
                 if self._channel is None:
                     self._channel = await layer.new_channel("longpoll.")
-                    self._reader = self.loop.create_task(self._read(layer, self._channel))
+                    reader = self._read(layer, self._channel)
+                    self._reader = asyncio.get_running_loop().create_task(reader)
                 await layer.group_add(group, self._channel)
             except Exception:  # no layer to hear: this process's own commits still wake
                 log.warning("long-poll cannot listen on %s", group, exc_info=True)
