@@ -13,6 +13,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from server.tables.errors import StaleVersion
+
 # Engine rejections that mean "the table is not where you think" answer 409; a move the
 # rules refuse in the current position answers 400.
 STATE_CONFLICT_CODES = {
@@ -104,9 +106,15 @@ def _flatten(detail) -> str:
     return str(detail)
 
 
+def stale_version(exc: StaleVersion) -> ApiError:
+    return ApiError("stale_version", str(exc), 409, extra={"view": exc.view})
+
+
 def exception_handler(exc, context):
     if isinstance(exc, ApiError):
         return exc.response()
+    if isinstance(exc, StaleVersion):
+        return stale_version(exc).response()
     if isinstance(exc, RequestDataTooBig):
         # Past the limit under a server that did not refuse it first (server.http_bridge).
         return Response(

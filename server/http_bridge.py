@@ -8,19 +8,51 @@ bridge reads the request body on the loop, hands one WSGI call to a thread of a
 fixed pool, and writes the response back: one hop each way. WebSockets still go
 through Channels on the same loop (``server.asgi``).
 
-Three pools: every request runs on the *quick* pool (``DEKABES_HTTP_THREADS``, default
+Two pools: every request runs on the *quick* pool (``DEKABES_HTTP_THREADS``, default
 1 thread: under the GIL, threads contending for the interpreter cost more than they
-give — measured 120 actions/s with one thread, 93 with 128), except
-- a long-poll (``GET`` of a seat or of the lobby's ``/api/me/league-tables`` with
-  ``?wait=`` > 0; ``wait`` on any other path is not a long-poll), which holds a thread of the *waiting* pool while it waits
-  (``DEKABES_WAIT_THREADS``, default 128; more long-polls queue for a free thread; the
-  per-account cap is ``server.limits``);
+give — measured 120 actions/s with one thread, 93 with 128), except the endpoints that
+hash a password (below).
+
+A long-poll (``GET`` of a seat or of the lobby's ``/api/me/league-tables`` with
+``?wait=`` > 0; ``wait`` on any other path is not a long-poll) holds no thread while it
+waits: the request runs on the quick pool, and when the view finds nothing new yet it
+*parks* (``server.realtime.longpoll``) and returns at once; the bridge then waits on the
+event loop for the table's (or account's) commit notice or the deadline
+(``server.realtime.waits``), and only then runs the request again on the quick pool to
+build the answer. The per-account cap still applies (``server.limits``).
+
+Password hashing:
 - the endpoints that hash a password (login, registration, password change: ~0.3 s of
   PBKDF2 each), which run on the *hashing* pool (``DEKABES_HASH_THREADS``, default 1), so
   a login flood never stands in front of a game action. PBKDF2 releases the GIL, so the
   quick thread keeps running meanwhile, and the hashing thread runs at the lowest CPU
   priority (``lowest_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
   requests wait; past that the answer is ``503 server_busy`` with ``Retry-After``.
+
+Against a2wsgi 1.10.10 (``a2wsgi.WSGIMiddleware`` in this bridge's place, one worker
+thread like the quick pool; 2026-12-03, a 2-core machine shared with other sessions at
+load 8-10, bridge and a2wsgi alternated in the same sitting, ``python -m server.bench``):
+
+=============================================  ===============  ===============
+run                                            bridge           a2wsgi
+=============================================  ===============  ===============
+defaults (600 actions, 1,200 GETs, 100/s)
+  CPU per action / per GET (ms)                10.37 / 2.79     11.23 / 2.46
+  open loop: achieved/s, p50 / p99 (ms)        28 / 5,734 / 14,759   64 / 2,285 / 5,741
+  again: CPU per action / per GET              12.95 / 3.04     12.28 / 3.70
+  again: open loop                             34 / 6,726 / 13,455   27 / 9,890 / 14,846
+``--rate 20 --seconds 10 --actions 300 --gets 600``
+  CPU per action / per GET (ms)                17.50 / 4.08     16.53 / 5.32
+  open loop: achieved/s, p50 / p99 (ms)        12.5 / 3,924 / 6,275  20 / 109 / 1,917
+  again: CPU per action / per GET              17.90 / 3.95     13.73 / 4.53
+  again: open loop                             19.7 / 603 / 1,736    19.9 / 62 / 1,080
+=============================================  ===============  ===============
+
+CPU per action is within 10 % (the run-to-run spread on this machine is larger than the
+difference); 100 actions/s overloads the machine either way. a2wsgi alone does not do
+what this module adds around the WSGI call (the body limit before reading, the hashing
+pool at nice 19 with its 503 queue, parked long-polls): a replacement keeps those around
+a2wsgi's call and drops only ``wsgi_environ`` and ``_handle``.
 
 Bodies: past ``settings.DEKABES_MAX_BODY`` (64 KB) a request is answered ``413
 body_too_large`` (JSON) without reading the rest, whether it announced its length or
@@ -43,10 +75,10 @@ from urllib.parse import parse_qs
 from django.conf import settings
 
 from server.errors import json_body
-from server.realtime import notify
+from server.realtime import longpoll, notify
+from server.realtime.waits import waits
 
 QUICK_THREADS = int(os.environ.get("DEKABES_HTTP_THREADS", "1"))
-WAIT_THREADS = int(os.environ.get("DEKABES_WAIT_THREADS", "128"))
 HASH_THREADS = int(os.environ.get("DEKABES_HASH_THREADS", "1"))
 HASH_QUEUE = int(os.environ.get("DEKABES_HASH_QUEUE", "32"))
 
@@ -143,13 +175,11 @@ class WsgiBridge:
         self,
         wsgi_app,
         quick_threads: int = QUICK_THREADS,
-        wait_threads: int = WAIT_THREADS,
         hash_threads: int = HASH_THREADS,
         hash_queue: int = HASH_QUEUE,
     ):
         self.wsgi_app = wsgi_app
         self.quick = ThreadPoolExecutor(max_workers=quick_threads, thread_name_prefix="http")
-        self.waiting = ThreadPoolExecutor(max_workers=wait_threads, thread_name_prefix="poll")
         self.hashing = ThreadPoolExecutor(
             max_workers=hash_threads, thread_name_prefix="hash", initializer=lowest_cpu_priority
         )
@@ -167,6 +197,7 @@ class WsgiBridge:
                     return
         loop = asyncio.get_running_loop()
         notify.use_event_loop(loop)  # pushes from pool threads go through this loop
+        waits.use(loop)  # and long-polls wait on it
         limit = settings.DEKABES_MAX_BODY
         length = declared_length(scope)
         if length is not None and length > limit:
@@ -187,11 +218,42 @@ class WsgiBridge:
             if status is None:
                 return
         else:
-            status, headers, chunks = await loop.run_in_executor(
-                self.waiting if is_long_poll(scope) else self.quick, self._handle, environ
-            )
+            parking = longpoll.Parking() if is_long_poll(scope) else None
+            if parking is not None:
+                environ[longpoll.ENVIRON_KEY] = parking
+            status, headers, chunks = await loop.run_in_executor(self.quick, self._handle, environ)
+            if parking is not None and parking.wait is not None:
+                answer = await self._long_poll(
+                    loop, scope, bytes(body), receive, parking, parking.wait
+                )
+                if answer is None:
+                    return  # the client left while it waited
+                status, headers, chunks = answer
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"".join(chunks)})
+
+    async def _long_poll(
+        self, loop, scope, body: bytes, receive, parking: longpoll.Parking, wait: longpoll.Wait
+    ):
+        """Wait on the loop for the parked request's notice, then run it again to answer.
+        None if the client disconnected meanwhile (its slot is given back either way)."""
+        gone = asyncio.ensure_future(receive())  # only http.disconnect can come now
+        try:
+            await waits.wait(
+                wait,
+                parking.seconds,
+                lambda read: loop.run_in_executor(self.quick, read),
+                gone,
+            )
+            if gone.done():
+                return None
+            parking.resumed = True
+            environ = wsgi_environ(scope, body)
+            environ[longpoll.ENVIRON_KEY] = parking
+            return await loop.run_in_executor(self.quick, self._handle, environ)
+        finally:
+            gone.cancel()
+            parking.give_back()
 
     async def _hash(self, loop, send, environ):
         if self.hashing_now >= self.hash_queue:
@@ -298,4 +360,46 @@ def limit_daphne_bodies() -> None:
                 return http_protocol.http.Request.connectionLost(self, reason)
             return super().connectionLost(reason)
 
+        def basic_error(self, status, status_text, body):
+            # Daphne's own refusals (an invalid header name or value, a path that is not
+            # ASCII, its processing errors) are an HTML page upstream: JSON here.
+            code = DAPHNE_ERROR_CODES.get(status, "error")
+            self.handle_reply(
+                {"type": "http.response.start", "status": status, "headers": JSON_HEADERS}
+            )
+            self.handle_reply(
+                {"type": "http.response.body", "body": json_body(code, body.lower().rstrip("."))}
+            )
+
     http_protocol.WebRequest = LimitedWebRequest
+    _json_bad_requests()
+
+
+DAPHNE_ERROR_CODES = {400: "bad_request", 500: "server_error", 503: "server_busy"}
+
+
+def _json_bad_requests() -> None:
+    """Twisted answers a request line or header it cannot parse (before Daphne sees the
+    request) with a bare ``400`` and no body: give it a JSON one, as every 4xx has.
+
+    The method replaced is Twisted's own one place for that answer
+    (``HTTPChannel._respondToBadRequestAndDisconnect``, as of Twisted 26.10).
+    """
+    from twisted.web import http
+
+    if getattr(http.HTTPChannel, "answers_bad_requests_in_json", False):
+        return
+    # setattr: replacing a method of a class we do not own, on purpose (see above)
+
+    def respond_to_bad_request_and_disconnect(channel):
+        body = json_body("bad_request", "the request line or its headers cannot be parsed")
+        channel.transport.write(
+            b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
+        )
+        channel.loseConnection()
+
+    setattr(  # noqa: B010 (assigning the method itself would not type-check)
+        http.HTTPChannel, "_respondToBadRequestAndDisconnect", respond_to_bad_request_and_disconnect
+    )
+    setattr(http.HTTPChannel, "answers_bad_requests_in_json", True)  # noqa: B010

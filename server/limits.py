@@ -1,12 +1,14 @@
-"""Per-account caps on what holds a server resource for a while: long-polls (a thread
-each, ``server.http_bridge``) and WebSockets. Counted per server process, which is what
+"""Per-account caps on what holds a server resource for a while: long-polls (waiting on
+the event loop, ``server.realtime.longpoll``) and WebSockets. Counted per server process, which is what
 each process has to protect; a refusal is ``429`` with a code of its own.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import Counter
+from collections.abc import Callable
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -45,8 +47,9 @@ long_polls = Slots()
 sockets = Slots()
 
 
-@contextmanager
-def long_poll_slot(user):
+def take_long_poll_slot(user) -> Callable[[], None]:
+    """One of the account's long-poll slots, or ``429 too_many_long_polls``; returns the
+    function that gives it back (call it once)."""
     # A bot account (the house bots) long-polls once per table it plays at: more room.
     limit = settings.DEKABES_MAX_LONG_POLLS_BOT if user.is_bot else settings.DEKABES_MAX_LONG_POLLS
     if not long_polls.take(user.pk, limit):
@@ -57,10 +60,16 @@ def long_poll_slot(user):
             429,
             headers={"Retry-After": "1"},
         )
+    return functools.partial(long_polls.give_back, user.pk)
+
+
+@contextmanager
+def long_poll_slot(user):
+    give_back = take_long_poll_slot(user)
     try:
         yield
     finally:
-        long_polls.give_back(user.pk)
+        give_back()
 
 
 ACTIVE_WITHIN = timedelta(hours=1)

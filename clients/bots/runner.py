@@ -39,6 +39,7 @@ from clients.sdk import (
     Table,
     new_action_key,
 )
+from engine import table_commands
 
 log = logging.getLogger("dekabes.bots")
 
@@ -88,15 +89,10 @@ class Decision:
 
 
 def seats_to_act(state: SeatState, mine: list[int]) -> list[int]:
-    """Which of ``mine`` must act now, read off one seat's view (it is the same for all)."""
-    view = state.view
-    if state.phase == "accept":
-        accepted = view.get("accepted") or {}
-        return [s for s in mine if not accepted.get(str(s))]
-    if state.phase in ("play", "choose_opener"):
-        actor = view.get("to_act") or view.get("representative")
-        return [actor] if actor in mine else []
-    return []
+    """Which of ``mine`` must act now, read off one seat's view (it is the same for all;
+    the engine says who the match waits for)."""
+    waited_for = table_commands.seats_to_act(state.view)
+    return [seat for seat in mine if seat in waited_for]
 
 
 class TableWorker:

@@ -6,7 +6,6 @@ Reads of public clubs need no token; every write does. Roles are checked in serv
 from __future__ import annotations
 
 import re
-import time
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -15,14 +14,14 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from server import limits
 from server.api_schema import ERRORS, strict
 from server.errors import ApiError, validation_error
 from server.league import selectors, services
 from server.league import serializers as s
 from server.league.models import Invite
+from server.realtime import longpoll
+from server.realtime.groups import account_group
 
-LONG_POLL_TICK = 0.2
 LEAGUE_ERRORS = {
     **ERRORS,
     403: OpenApiResponse(
@@ -449,13 +448,12 @@ class MyLeagueTablesView(APIView):
     def get(self, request):
         wait, after = _long_poll_args(request)
         if wait and after is not None:
-            with limits.long_poll_slot(request.user):
-                deadline = time.monotonic() + wait
-                while (
-                    selectors.league_tables_version(request.user) <= after
-                    and time.monotonic() < deadline
-                ):
-                    time.sleep(LONG_POLL_TICK)
+            user = request.user
+            changed = longpoll.Wait(
+                account_group(user.pk), after, lambda: selectors.league_tables_version(user)
+            )
+            if longpoll.hold(request, user, changed, wait):
+                return longpoll.parked()  # the bridge answers once the account's tables change
         return Response(selectors.my_league_tables(request.user))
 
 

@@ -1,6 +1,6 @@
 """After a commit: tell the table's connections that it moved.
 
-The message carries no view, only the version: each connection then builds the views of
+The message carries no view, only the version (and its group's name): each connection then builds the views of
 the seats its own account holds (``consumers.TableConsumer``), so no seat's view ever
 travels to a connection that may not see it, and a table nobody watches costs one small
 message per change.
@@ -15,6 +15,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from server.realtime.groups import account_group, table_group
+from server.realtime.waits import waits
 from server.tables.models import Table
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,10 @@ def league_tables_changed(user_ids) -> None:
 
 
 def _send(group: str, message: dict, what: str) -> None:
+    # The group's name travels with the message: one process-wide channel hears the
+    # groups its long-polls wait on (``waits``) and must tell them apart.
+    message = {**message, "group": group}
+    waits.notice(group, message.get("version"))  # this process's long-polls, at once
     layer = get_channel_layer()
     if layer is None:
         return

@@ -8,14 +8,15 @@ other seats until the hand they started has ended.
 from __future__ import annotations
 
 from django.db import connection
+from django.db.models import Max
 
 from engine import dump_record
+from engine.bots import decide
+from engine.table_commands import available_commands
 from server.accounts.models import User
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
 from server.tables.projection import SERVER_EVENT_TYPES, TableState, ended_a_hand
-
-TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
 
 
 def load_seats(table: Table) -> list[Seat]:
@@ -96,23 +97,30 @@ def table_json(table: Table, state: TableState, seats: list[Seat] | None = None)
 def allowed_actions(
     table: Table, seat: Seat, state: TableState, view: dict, user: User | None
 ) -> list[str]:
-    allowed = []
+    """What ``user`` may send for ``seat`` now: the seat's legal events (unless the table is
+    paused for a bot seat), the table commands the engine accepts (the table's owner
+    only), pause or resume (human seats). Nothing at an annulled table."""
     if state.annulled is not None:
-        return allowed
+        return []
+    allowed = []
     if not (state.paused and seat.kind == "bot"):
         allowed += list(dict.fromkeys(e["type"] for e in view["legal"]))
-    m = state.match
-    if user is not None and table.owner_id == user.pk and not table.rated:
-        if m.can_undo():
-            allowed.append("undo")
-        if m.can_redo():
-            allowed.append("redo")
-        if m.phase in ("accept", "choose_opener", "play"):
-            allowed.append("restart_hand")
-        allowed.append("new_match")
+    if user is not None and table.owner_id == user.pk:
+        allowed += available_commands(state.match)
     if seat.kind == "human":
         allowed.append("resume" if seat.number in state.paused_by else "pause")
     return allowed
+
+
+def current_version(table: Table) -> int:
+    """The seq of the table's newest event, read from the log (not the cache)."""
+    return Event.objects.filter(table=table).aggregate(v=Max("seq"))["v"] or 0
+
+
+def hint(state: TableState, number: int) -> dict | None:
+    """The strong bot's choice from seat ``number``'s view only (None: nothing to play)."""
+    view = state.match.seat_view(number)
+    return decide(view, "strong") if view["legal"] else None
 
 
 def seat_response(

@@ -1,5 +1,7 @@
-"""Writes to tables: create, join, act. ``check_*`` validates and raises ``ApiError``;
-``do_*`` writes inside one transaction and sends pushes only once it has committed.
+"""Writes to tables: create, join, act. ``check_*`` validates and raises ``ApiError`` (or
+a domain error of ``server.tables.errors``, e.g. ``StaleVersion``); ``do_*`` writes inside
+one transaction, sends pushes only once it has committed and returns a result for the
+view to answer with (views build the HTTP responses).
 
 An action is: lock the table, check the caller and the version, let the engine fold the
 new event (a rejection raises before anything is written), then append the server's own
@@ -15,20 +17,21 @@ import random
 import secrets
 import string
 import threading
+from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
 
 from engine import IllegalEventError, deal_event
+from engine.table_commands import SEAT_EVENT_TYPES, TABLE_COMMANDS
 from server.accounts.models import User
 from server.errors import ApiError, rule_error, validation_error
 from server.tables import projection, selectors
+from server.tables.errors import StaleVersion
 from server.tables.models import ActionReceipt, Event, Seat, Table
 from server.tables.projection import TableState
 from server.tables.signals import match_ended
 
-GAME_ACTIONS = ("accept", "claim_redeal", "choose_opener", "play", "pass")
-TABLE_COMMANDS = ("undo", "redo", "restart_hand", "new_match")
+GAME_ACTIONS = SEAT_EVENT_TYPES  # the engine's seat events and table commands, by name
 PAUSE_ACTIONS = ("pause", "resume")
 ACTION_TYPES = GAME_ACTIONS + TABLE_COMMANDS + PAUSE_ACTIONS
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
@@ -193,55 +196,65 @@ def check_holder(user: User, table: Table, number: int, seats: list[Seat] | None
     return seat
 
 
+@dataclass(frozen=True)
+class ActionResult:
+    """What an accepted action leaves: the table's new version and the seat's response.
+
+    The response is built here, inside the transaction, because it is also the stored
+    answer to the action's ``Idempotency-Key`` (``replayed``: a retry got that stored
+    answer and nothing was applied again).
+    """
+
+    version: int
+    response: dict
+    status: int = 200
+    replayed: bool = False
+
+
 def do_action(
+    *,
     user: User,
     table: Table,
-    number: int,
-    body: dict,
+    seat: int,
+    action: dict,
     key: str | None,
     seats: list[Seat] | None = None,
-) -> tuple[int, dict]:
-    """Apply one action for seat ``number``; returns (HTTP status, seat response).
+) -> ActionResult:
+    """Apply ``action`` (the checked request body) for seat number ``seat``.
 
-    ``seats`` are the table's seats when the caller read them with the table."""
+    ``seats`` are the table's seats when the caller read them with the table. Raises
+    ``StaleVersion`` when ``action["expected_version"]`` is not the table's version."""
     seats = selectors.load_seats(table) if seats is None else seats
-    seat = check_holder(user, table, number, seats)
-    digest = request_hash(number, body)
+    holder = check_holder(user, table, seat, seats)
+    digest = request_hash(seat, action)
     try:
         with writing(), transaction.atomic():
             locked = _lock_table(table)
             if key:
-                receipt = ActionReceipt.objects.filter(table=locked, key=key).first()
-                if receipt is not None:
-                    if receipt.request_hash != digest or receipt.account_id != user.pk:
-                        raise ApiError(
-                            "idempotency_key_reused",
-                            "this Idempotency-Key was used for a different action",
-                            422,
-                        )
-                    return receipt.status_code, receipt.response
+                replayed = _replayed(locked, key, digest, user)
+                if replayed is not None:
+                    return replayed
             state = projection.project(locked)
-            check_action(user, locked, seat, state, body, seats)
-            event = _event_for(number, body)
+            check_action(user, locked, holder, state, action, seats)
             over_before = state.match.phase == "match_over"
             _append(
                 locked,
                 state,
-                event,
+                _event_for(seat, action),
                 actor=user,
-                seat=number,
+                seat=seat,
                 actor_kind="bot" if user.is_bot else "human",
                 command_id=key,
             )
             if not over_before and state.match.phase == "match_over":
                 match_ended.send(sender=Table, table=locked, state=state, annulled=False)
-            response = selectors.seat_response(locked, number, state, user=user, seats=seats)
+            response = selectors.seat_response(locked, seat, state, user=user, seats=seats)
             if key:
                 ActionReceipt.objects.create(
                     table=locked,
                     key=key,
                     account=user,
-                    seat=number,
+                    seat=seat,
                     request_hash=digest,
                     status_code=200,
                     response=response,
@@ -251,8 +264,24 @@ def do_action(
         # Another writer got the same seq or command id first: the table moved.
         projection.forget(table)
         current = projection.project(table)
-        raise _stale(table, number, current, user, seats) from None
-    return 200, response
+        raise _stale(table, seat, current, user, seats) from None
+    return ActionResult(state.version, response)
+
+
+def _replayed(table: Table, key: str, digest: str, user: User) -> ActionResult | None:
+    """The stored first answer to ``key``, or None when the key is new."""
+    receipt = ActionReceipt.objects.filter(table=table, key=key).first()
+    if receipt is None:
+        return None
+    if receipt.request_hash != digest or receipt.account_id != user.pk:
+        raise ApiError(
+            "idempotency_key_reused",
+            "this Idempotency-Key was used for a different action",
+            422,
+        )
+    return ActionResult(
+        receipt.response.get("version", 0), receipt.response, receipt.status_code, True
+    )
 
 
 def _lock_table(table: Table) -> Table:
@@ -307,13 +336,9 @@ def check_action(
 
 def _stale(
     table: Table, number: int, state: TableState, user: User, seats: list[Seat] | None = None
-) -> ApiError:
-    return ApiError(
-        "stale_version",
-        f"the table is at version {state.version}: look again before acting",
-        409,
-        extra={"view": selectors.seat_response(table, number, state, user=user, seats=seats)},
-    )
+) -> StaleVersion:
+    view = selectors.seat_response(table, number, state, user=user, seats=seats)
+    return StaleVersion(state.version, view)
 
 
 def _event_for(number: int, body: dict) -> dict:
@@ -433,7 +458,3 @@ def _after_commit(table: Table, state: TableState | None) -> None:
     from server.realtime.notify import table_changed
 
     table_changed(table, state.version if state is not None else None)
-
-
-def current_version(table: Table) -> int:
-    return Event.objects.filter(table=table).aggregate(v=Max("seq"))["v"] or 0

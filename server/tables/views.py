@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -18,7 +17,6 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.bots import decide
 from server import limits
 from server.accounts.throttles import HintsByAccount
 from server.api_schema import (
@@ -29,11 +27,10 @@ from server.api_schema import (
     strict,
 )
 from server.errors import ApiError, not_found, validation_error
+from server.realtime import longpoll
+from server.realtime.groups import table_group
 from server.tables import projection, selectors, services
 from server.tables.models import Table
-
-LONG_POLL_TICK = 0.15
-
 
 TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")
 SEAT_NUMBER = re.compile(r"\A[1-4]\Z")  # ASCII only: "١" or "１" is not seat 1
@@ -199,10 +196,11 @@ class SeatView(APIView):
         services.check_holder(request.user, table, number, seats)
         wait, after = _long_poll_args(request)
         if wait and after is not None:
-            with limits.long_poll_slot(request.user):
-                deadline = time.monotonic() + wait
-                while services.current_version(table) <= after and time.monotonic() < deadline:
-                    time.sleep(LONG_POLL_TICK)
+            moved = longpoll.Wait(
+                table_group(table.pk), after, lambda: selectors.current_version(table)
+            )
+            if longpoll.hold(request, request.user, moved, wait):
+                return longpoll.parked()  # the bridge answers once the table moves
         state = projection.project(table)
         return Response(
             selectors.seat_response(table, number, state, user=request.user, seats=seats)
@@ -244,8 +242,10 @@ class ActionView(APIView):
         data.pop("command_id", None)
         if key is not None and not (1 <= len(key) <= 80):
             raise validation_error("an Idempotency-Key is 1-80 characters")
-        status, body = services.do_action(request.user, table, number, data, key, seats=seats)
-        return Response(body, status=status)
+        result = services.do_action(
+            user=request.user, table=table, seat=number, action=data, key=key, seats=seats
+        )
+        return Response(result.response, status=result.status)
 
 
 class HintView(APIView):
@@ -272,9 +272,7 @@ class HintView(APIView):
         if table.rated:
             raise ApiError("not_allowed_in_rated", "no hints in a rated match", 409)
         state = projection.project(table)
-        view = state.match.seat_view(number)
-        hint = decide(view, "strong") if view["legal"] else None
-        return Response({"version": state.version, "hint": hint})
+        return Response({"version": state.version, "hint": selectors.hint(state, number)})
 
 
 class EventsView(APIView):

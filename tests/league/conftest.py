@@ -51,7 +51,9 @@ def play_out(table: Table, rng: random.Random, stop_after: int | None = None) ->
                 event = rng.choice(legal)
                 body = {k: v for k, v in event.items() if k != "seat"}
                 body["expected_version"] = state.version
-                table_services.do_action(seats[number], table, number, body, None)
+                table_services.do_action(
+                    user=seats[number], table=table, seat=number, action=body, key=None
+                )
                 done += 1
                 break
         else:

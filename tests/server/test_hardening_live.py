@@ -128,3 +128,21 @@ def test_failed_logins_on_one_name_get_429_with_retry_after(server):
         timeout=60,
     )
     assert me.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"THIS IS NOT HTTP\r\n\r\n",  # a request line Twisted cannot parse
+        b"GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nNo colon here\r\n\r\n",  # a bad header
+        b"GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Name: x\r\n\r\n",  # Daphne's check
+        b"GET /api/\xff HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",  # a path that is not ASCII
+    ],
+)
+def test_a_malformed_request_gets_a_json_400(server, request_bytes):
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(request_bytes)
+        status, headers, body = read_response(sock)
+    assert status == 400
+    assert headers["content-type"] == "application/json"
+    assert json.loads(body)["code"] == "bad_request"

@@ -7,6 +7,7 @@ import json
 import threading
 
 from server.http_bridge import WsgiBridge, is_long_poll, wsgi_environ
+from server.realtime import longpoll
 
 
 def echo_app(environ, start_response):
@@ -79,13 +80,7 @@ def test_a_body_in_several_chunks_is_read_whole():
 SEAT = "/api/tables/ABC123/seats/1"
 
 
-def test_long_polls_run_on_their_own_pool():
-    bridge = WsgiBridge(echo_app)
-    quick = json.loads(call(bridge, path=SEAT, method="GET")[1]["body"])["thread"]
-    waiting = json.loads(call(bridge, path=SEAT, method="GET", query=b"wait=5&after=3")[1]["body"])[
-        "thread"
-    ]
-    assert quick.startswith("http") and waiting.startswith("poll")
+def test_only_a_seat_or_lobby_get_with_wait_is_a_long_poll():
     seat_get = {"method": "GET", "path": SEAT}
     assert is_long_poll({**seat_get, "query_string": b"wait=0.5"})
     assert not is_long_poll({**seat_get, "query_string": b"wait=0"})
@@ -94,6 +89,122 @@ def test_long_polls_run_on_their_own_pool():
     assert is_long_poll({**lobby_get, "query_string": b"wait=25&after=4"})
     assert not is_long_poll({**lobby_get, "method": "POST", "query_string": b"wait=25"})
     assert not is_long_poll({"method": "GET", "path": "/api/clubs", "query_string": b"wait=25"})
+    for method, path in (
+        ("GET", "/api/me"),
+        ("GET", "/api/tables/ABC123"),
+        ("POST", SEAT + "/actions"),
+        ("GET", SEAT + "/events"),
+    ):
+        assert not is_long_poll({"method": method, "path": path, "query_string": b"wait=5"})
+
+
+class ParkingApp:
+    """A WSGI app that parks every long-poll until ``version`` passes 3, as the seat view
+    does; counts the slots given back."""
+
+    def __init__(self, seconds=30.0):
+        self.version = 3
+        self.seconds = seconds
+        self.given_back = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        parking = environ.get(longpoll.ENVIRON_KEY)
+        if parking is not None and not parking.resumed and self.version <= 3:
+            parking.wait = longpoll.Wait("table-77", 3, lambda: self.version)
+            parking.seconds = self.seconds
+            parking.give_back = self.give_back
+            start_response("204 No Content", [])
+            return [b""]
+        start_response("200 OK", [("Content-Type", "application/json")])
+        return [json.dumps({"version": self.version}).encode()]
+
+    def give_back(self):
+        with self.lock:
+            self.given_back += 1
+
+
+async def long_poll(bridge, disconnect: asyncio.Event | None = None):
+    scope = {"type": "http", "method": "GET", "path": SEAT, "query_string": b"wait=30&after=3"}
+    scope["headers"] = []
+    sent = []
+    first = True
+
+    async def receive():
+        nonlocal first
+        if first:
+            first = False
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await (disconnect or asyncio.Event()).wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    await bridge(scope, receive, send)
+    return sent
+
+
+def test_parked_long_polls_hold_no_thread_and_answer_on_the_commit_notice():
+    from server.realtime.waits import waits
+
+    app = ParkingApp()
+    bridge = WsgiBridge(app)
+    threads_before = threading.active_count()
+
+    async def run():
+        polls = [asyncio.ensure_future(long_poll(bridge)) for _ in range(200)]
+        while waits.waiting() < 200:
+            await asyncio.sleep(0.05)
+        threads_while_waiting = threading.active_count()
+        assert not any(p.done() for p in polls)
+        app.version = 4
+        waits.notice("table-77", 4)  # what a commit of version 4 does
+        return threads_while_waiting, await asyncio.gather(*polls)
+
+    threads_while_waiting, answers = asyncio.run(run())
+    assert threads_while_waiting - threads_before <= 2  # the quick thread, not 200
+    assert all(a[0]["status"] == 200 and json.loads(a[1]["body"])["version"] == 4 for a in answers)
+    assert app.given_back == 200 and waits.waiting() == 0
+
+
+def test_a_parked_long_poll_answers_at_its_deadline_and_a_notice_of_no_news_keeps_it_waiting():
+    from server.realtime.waits import waits
+
+    app = ParkingApp(seconds=0.5)
+    bridge = WsgiBridge(app)
+
+    async def run():
+        poll = asyncio.ensure_future(long_poll(bridge))
+        while waits.waiting() < 1:
+            await asyncio.sleep(0.01)
+        waits.notice("table-77", 3)  # not past 3: nothing to say
+        waits.notice("table-77", None)  # "may have moved": it reads the version, still 3
+        await asyncio.sleep(0.05)
+        assert not poll.done()
+        return await poll
+
+    sent = asyncio.run(run())
+    assert sent[0]["status"] == 200 and json.loads(sent[1]["body"])["version"] == 3
+    assert app.given_back == 1
+
+
+def test_a_client_leaving_a_parked_long_poll_gives_its_slot_back_unanswered():
+    from server.realtime.waits import waits
+
+    app = ParkingApp()
+    bridge = WsgiBridge(app)
+
+    async def run():
+        left = asyncio.Event()
+        poll = asyncio.ensure_future(long_poll(bridge, left))
+        while waits.waiting() < 1:
+            await asyncio.sleep(0.01)
+        left.set()
+        return await asyncio.wait_for(poll, 10)
+
+    assert asyncio.run(run()) == []
+    assert app.given_back == 1 and waits.waiting() == 0
 
 
 def test_environ_follows_wsgi_for_non_ascii_paths_and_repeated_headers():
@@ -174,20 +285,6 @@ def test_a_chunked_body_is_read_only_up_to_the_limit():
     asyncio.run(run())
     assert sent[0]["status"] == 413 and json.loads(sent[1]["body"])["code"] == "body_too_large"
     assert len(asked) == settings.DEKABES_MAX_BODY // len(chunk) + 1 < len(parts)
-
-
-def test_wait_moves_only_a_seat_get_to_the_long_poll_pool():
-    bridge = WsgiBridge(echo_app)
-    for method, path in (
-        ("GET", "/api/me"),
-        ("GET", "/api/tables/ABC123"),
-        ("POST", SEAT + "/actions"),
-        ("GET", SEAT + "/events"),
-    ):
-        thread = json.loads(
-            call(bridge, path=path, method=method, query=b"wait=5&after=1")[1]["body"]
-        )["thread"]
-        assert thread.startswith("http"), (method, path)
 
 
 def test_password_endpoints_run_on_the_hashing_pool():

@@ -12,8 +12,8 @@ import threading
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
-from server.errors import ApiError
-from server.tables import projection, services
+from server.tables import projection, selectors, services
+from server.tables.errors import StaleVersion
 from server.tables.models import Event
 from tests.server.conftest import Players
 
@@ -61,17 +61,26 @@ def test_two_actions_on_the_same_version_exactly_one_wins(round_):
     outcomes = race(
         [
             lambda: services.do_action(
-                p.owner, p.table, 1, {"type": "accept", "expected_version": v}, None
+                user=p.owner,
+                table=p.table,
+                seat=1,
+                action={"type": "accept", "expected_version": v},
+                key=None,
             ),
             lambda: services.do_action(
-                p.owner, p.table, 3, {"type": "accept", "expected_version": v}, None
+                user=p.owner,
+                table=p.table,
+                seat=3,
+                action={"type": "accept", "expected_version": v},
+                key=None,
             ),
         ]
     )
-    wins = [o for o in outcomes if isinstance(o, tuple)]
-    losses = [o for o in outcomes if isinstance(o, ApiError)]
+    wins = [o for o in outcomes if isinstance(o, services.ActionResult)]
+    losses = [o for o in outcomes if isinstance(o, StaleVersion)]
     assert len(wins) == 1 and len(losses) == 1, outcomes
-    assert losses[0].code == "stale_version" and losses[0].status_code == 409
+    assert losses[0].version == wins[0].version == v + 1
+    assert losses[0].view["version"] == v + 1  # the loser's body: the current view
     log = p.log()
     assert len(log) == before + 1 and [row[0] for row in log] == list(range(1, len(log) + 1))
 
@@ -80,18 +89,17 @@ def test_a_retry_racing_the_original_applies_once():
     p = Players()
     v = p.seat(1)["version"]
     body = {"type": "accept", "expected_version": v}
-    outcomes = race(
-        [lambda: services.do_action(p.owner, p.table, 1, dict(body), "same-key") for _ in range(3)]
-    )
-    assert all(
-        isinstance(o, tuple) or (isinstance(o, ApiError) and o.code == "stale_version")
-        for o in outcomes
-    ), outcomes
-    assert any(isinstance(o, tuple) for o in outcomes)
+    outcomes = race([lambda: act(p, body, "same-key") for _ in range(3)])
+    assert all(isinstance(o, (services.ActionResult, StaleVersion)) for o in outcomes), outcomes
+    assert any(isinstance(o, services.ActionResult) for o in outcomes)
     assert Event.objects.filter(table=p.table, type="accept").count() == 1
     # Afterwards a retry returns the stored first answer.
-    status, again = services.do_action(p.owner, p.table, 1, dict(body), "same-key")
-    assert status == 200 and again["version"] == v + 1
+    again = act(p, body, "same-key")
+    assert again.replayed and again.status == 200 and again.response["version"] == v + 1
+
+
+def act(p, body, key):
+    return services.do_action(user=p.owner, table=p.table, seat=1, action=dict(body), key=key)
 
 
 def test_seq_and_command_id_are_unique_per_table():
@@ -121,7 +129,7 @@ def test_the_cached_state_is_disposable():
     projection.forget()
     assert [p.seat(n) for n in (1, 2, 3, 4)] == views
     rebuilt = projection.project(p.table)
-    assert rebuilt.version == services.current_version(p.table)
+    assert rebuilt.version == selectors.current_version(p.table)
 
 
 def test_the_cache_drops_the_least_recently_used_table(monkeypatch):
@@ -133,4 +141,4 @@ def test_the_cache_drops_the_least_recently_used_table(monkeypatch):
     projection.project(tables[3])  # one too many: the oldest unread one leaves
     assert set(projection._cache) == {tables[0].pk, tables[2].pk, tables[3].pk}
     for table in tables:  # a miss folds the log again to the same state
-        assert projection.project(table).version == services.current_version(table)
+        assert projection.project(table).version == selectors.current_version(table)

@@ -9,7 +9,10 @@ some answered 500.
 
 from __future__ import annotations
 
+import os
 import random
+import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -119,3 +122,44 @@ def test_a_stale_process_catches_up_over_undo_and_another_event_with_no_server_e
     assert len(statuses) == ROUNDS * READERS
     assert [s for s in statuses if s != 200] == []
     assert mismatches == 0
+
+
+@pytest.mark.backend
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="REDIS_URL not set: cross-process notices not tested"
+)
+def test_a_long_poll_wakes_when_another_process_commits(tmp_path):
+    """B's long-poll is answered by A's commit notice through Redis: B never reads the
+    version again on its own within the test (its re-read interval is two minutes)."""
+    env = {
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "DEKABES_CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}",
+        "DEKABES_LONG_POLL_RECHECK": "120",
+    }
+    a = LiveServer(tmp_path, env=env).start()
+    b = LiveServer(tmp_path, env=env).start()  # same database file, other process
+    try:
+        token = requests.post(
+            a.url + "/api/auth/register",
+            timeout=60,
+            json={"username": f"wake{uuid.uuid4().hex[:8]}", "password": PASSWORD},
+        ).json()["token"]
+        on_a, on_b = session_for(a.url, token), session_for(b.url, token)
+        code = on_a.post(
+            a.url + "/api/tables",
+            timeout=60,
+            json={"seats": {str(n): "human" for n in (1, 2, 3, 4)}, "join": [1, 2, 3, 4]},
+        ).json()["code"]
+        version = seat_view(on_b, b.url, code, 1).json()["version"]
+        with ThreadPoolExecutor(1) as pool:
+            waiting = pool.submit(seat_view, on_b, b.url, code, 1, wait=90, after=version)
+            time.sleep(1)  # let B park it (if it is not parked yet, B reads the new version)
+            act(on_a, a.url, code, 2, {"type": "accept", "expected_version": version})
+            started = time.monotonic()
+            answer = waiting.result()
+        assert answer.status_code == 200 and answer.json()["version"] == version + 1
+        assert answer.json()["view"]["accepted"]["2"] is True
+        assert time.monotonic() - started < 45  # the notice, not the 90 s deadline
+    finally:
+        a.stop()
+        b.stop()

@@ -56,7 +56,9 @@ def play(table: Table, rng: random.Random, until_hand: int | None = None) -> Non
         event = rng.choice(match.legal_events(number))
         body = {k: v for k, v in event.items() if k != "seat"}
         body["expected_version"] = state.version
-        table_services.do_action(seats[number], table, number, body, None)
+        table_services.do_action(
+            user=seats[number], table=table, seat=number, action=body, key=None
+        )
 
 
 def play_round(

@@ -1,0 +1,190 @@
+"""Long-polls, the event loop's side: parked requests wait here for a commit notice.
+
+A commit calls ``notify`` (``server.realtime.notify``), which tells ``waits`` at once in
+this process and sends the group message on the channel layer; while any long-poll of
+this process waits on a group, the process's own channel is in that group, so a commit
+in another process (through Redis) wakes it too. A waiter holds a future, not a thread.
+
+A notice names its group and, for a table, the new version; one without a version (a
+seat taken, a league change) makes the waiter read the version again.
+
+A waiter also reads the version again every ``recheck_seconds()`` without a notice: 1 s
+on the in-memory layer, which hears only its own process (several processes on one
+SQLite file without Redis still answer within a second), 10 s on Redis, against a lost
+message (``DEKABES_LONG_POLL_RECHECK`` sets it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections import Counter
+from collections.abc import Awaitable, Callable
+
+from channels.layers import get_channel_layer
+
+from server.realtime.longpoll import Wait
+
+log = logging.getLogger(__name__)
+
+RunInThread = Callable[[Callable[[], int]], Awaitable[int]]
+
+
+def recheck_seconds() -> float:
+    configured = os.environ.get("DEKABES_LONG_POLL_RECHECK")
+    if configured:
+        return float(configured)
+    layer = get_channel_layer()
+    return 1.0 if layer is None or type(layer).__name__ == "InMemoryChannelLayer" else 10.0
+
+
+class _Waiter:
+    __slots__ = ("after", "future")
+
+    def __init__(self, after: int, future: asyncio.Future):
+        self.after = after
+        self.future = future
+
+
+class Waits:
+    """This process's waiting long-polls, by group; used on one event loop."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: dict[str, set[_Waiter]] = {}
+        self._listening: Counter = Counter()  # group -> long-polls subscribed to it
+        self._subscribing = asyncio.Lock()  # group_add/discard in order
+        self._channel: str | None = None
+        self._reader: asyncio.Task | None = None
+
+    # -- notices ---------------------------------------------------------------------
+    def notice(self, group: str, version: int | None) -> None:
+        """The group may have moved (to ``version``). Any thread."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            self._wake(group, version)
+        elif loop.is_running():
+            loop.call_soon_threadsafe(self._wake, group, version)
+
+    def _wake(self, group: str, version: int | None) -> None:
+        for waiter in self._waiting.get(group, ()):
+            if not waiter.future.done() and (version is None or version > waiter.after):
+                waiter.future.set_result(version)
+
+    # -- waiting ---------------------------------------------------------------------
+    async def wait(
+        self, wait: Wait, seconds: float, run_in_thread: RunInThread, gone: asyncio.Future
+    ) -> None:
+        """Return once ``wait.version_now()`` may be past ``wait.after``, the ``seconds``
+        are up, or ``gone`` (the client left) is done."""
+        loop = asyncio.get_running_loop()
+        self.use(loop)
+        deadline = loop.time() + seconds
+        recheck = recheck_seconds()
+        await self._subscribe(wait.group)
+        try:
+            while True:
+                waiter = _Waiter(wait.after, loop.create_future())
+                self._waiting.setdefault(wait.group, set()).add(waiter)
+                try:
+                    # Look once listening: a commit before that sent its notice unheard.
+                    if await run_in_thread(wait.version_now) > wait.after:
+                        return
+                    remaining = deadline - loop.time()
+                    if remaining <= 0:
+                        return
+                    done, _ = await asyncio.wait(
+                        {waiter.future, gone},
+                        timeout=min(remaining, recheck),
+                        return_when="FIRST_COMPLETED",
+                    )
+                    if gone in done or (
+                        waiter.future in done and waiter.future.result() is not None
+                    ):
+                        return  # the client left, or a version past ``after``
+                    # else: no notice in ``recheck`` s, or one without a version: read again
+                finally:
+                    self._forget(wait.group, waiter)
+        except Exception:  # a failed read: answer now, the request reads (and reports) it
+            log.warning("long-poll wait on %s failed", wait.group, exc_info=True)
+        finally:
+            await self._unsubscribe(wait.group)
+
+    def _forget(self, group: str, waiter: _Waiter) -> None:
+        waiters = self._waiting.get(group)
+        if waiters is not None:
+            waiters.discard(waiter)
+            if not waiters:
+                del self._waiting[group]
+        if not waiter.future.done():
+            waiter.future.cancel()
+
+    def waiting(self) -> int:
+        """Long-polls waiting now (for tests and figures)."""
+        return sum(len(w) for w in self._waiting.values())
+
+    # -- the channel layer (other processes' commits) ----------------------------------
+    def use(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The event loop the waits run on (the server's; called by the bridge)."""
+        if self.loop is not loop:  # a new loop (tests run several): start afresh on it
+            self.loop = loop
+            self._waiting.clear()
+            self._listening.clear()
+            self._subscribing = asyncio.Lock()
+            self._channel = None
+            self._reader = None
+
+    async def _subscribe(self, group: str) -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        async with self._subscribing:
+            self._listening[group] += 1
+            if self._listening[group] > 1:
+                return
+            try:
+                if self._channel is None:
+                    self._channel = await layer.new_channel("longpoll.")
+                    reader = self._read(layer, self._channel)
+                    self._reader = asyncio.get_running_loop().create_task(reader)
+                await layer.group_add(group, self._channel)
+            except Exception:  # no layer to hear: this process's own commits still wake
+                log.warning("long-poll cannot listen on %s", group, exc_info=True)
+
+    async def _unsubscribe(self, group: str) -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        async with self._subscribing:
+            self._listening[group] -= 1
+            if self._listening[group] > 0:
+                return
+            del self._listening[group]
+            try:
+                await layer.group_discard(group, self._channel)
+            except Exception:
+                log.warning("long-poll cannot leave %s", group, exc_info=True)
+
+    async def _read(self, layer, channel: str) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis away for a moment: listen again shortly
+                log.warning("long-poll notices unreadable", exc_info=True)
+                await asyncio.sleep(1)
+                continue
+            group = message.get("group")
+            if group is not None:
+                self._wake(group, message.get("version"))
+
+
+waits = Waits()
