@@ -86,3 +86,26 @@ class ActionReceipt(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "key"], name="one_receipt_per_key")]
+
+
+class TableSnapshot(models.Model):
+    """A table's folded state at one seq, so a cold table folds only the events after it.
+
+    Disposable (``server.tables.projection``): deleting any or all rows changes nothing but
+    the time the next cold read takes. ``format`` names the code that wrote it (a hash of
+    the engine and the projection); a row of another format is never read.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField(help_text="the newest event folded into the state")
+    format = models.CharField(max_length=64)
+    state = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "format", "seq"], name="one_snapshot_per_seq")
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} at {self.seq}"
