@@ -157,8 +157,8 @@ def remember(table: Table, state: TableState) -> None:
     """Keep ``state`` as the table's newest fold (and snapshot it when it is due)."""
     with _lock:
         current = _cache.get(table.pk)
-        if current is None or current.version <= state.version:
-            _cache[table.pk] = state.copy()
+        if current is None or current.version < state.version:
+            _cache[table.pk] = state.copy()  # the caller keeps its own
         _cache.move_to_end(table.pk)
         while len(_cache) > CACHE_SIZE:
             gone, _ = _cache.popitem(last=False)
