@@ -48,9 +48,10 @@ SNAPSHOT_EVERY = 100
 
 def _source_hash() -> str:
     digest = hashlib.sha256()
-    sources = sorted(Path(engine.__file__).parent.glob("*.py")) + [Path(__file__)]
-    for path in sources:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    package = Path(engine.__file__).parent
+    for path in [*sorted(package.rglob("*.py")), Path(__file__)]:
+        name = path.relative_to(package) if path.is_relative_to(package) else path.name
+        digest.update(str(name).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:32]
 
 
@@ -216,7 +217,11 @@ def _from_snapshot(table_id: int, upto: int | None = None) -> TableState | None:
 
 
 def _save_snapshot(table_id: int, state: TableState) -> None:
-    blob = pickle.dumps(state.copy(), protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        blob = pickle.dumps(state.copy(), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an engine state that does not pickle: no snapshots, same answers
+        log.warning("table %s: state does not pickle; no snapshot", table_id, exc_info=True)
+        return
     row = TableSnapshot(table_id=table_id, seq=state.version, format=SNAPSHOT_FORMAT, state=blob)
     # Lazy import: services imports this module. On SQLite, take this process's writer
     # lock like every other write (re-entrant: an action already holds it); inside an

@@ -147,3 +147,18 @@ def test_a_snapshot_written_by_other_code_is_never_read(monkeypatch):
 def test_the_format_is_a_hash_of_the_engine_source():
     assert len(projection.SNAPSHOT_FORMAT) == 32
     assert projection.SNAPSHOT_FORMAT == projection._source_hash()
+
+
+def test_a_state_that_does_not_pickle_or_a_failed_write_never_fails_an_action(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise TypeError("cannot pickle this")
+
+    monkeypatch.setattr(projection.pickle, "dumps", refuse)
+    p = played(12, seed=8)  # past a snapshot mark: every action still answered 200
+    assert not TableSnapshot.objects.filter(table=p.table).exists()
+    monkeypatch.undo()
+    monkeypatch.setattr(projection, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(projection, "SNAPSHOT_FORMAT", "x" * 65)  # too long for PostgreSQL
+    views = [p.seat(n) for n in (1, 2, 3, 4)]
+    projection.forget()
+    assert [p.seat(n) for n in (1, 2, 3, 4)] == views
