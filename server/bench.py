@@ -537,7 +537,11 @@ def embedded_run(args) -> dict:
             server_errors = sum(d.server_errors for d in drivers)
         finally:
             stop(processes)
-        cold = cold_tables(Path(tmp), args.cold_events, args.cold_repeats, scale_out=False)
+        cold = (
+            cold_tables(Path(tmp), args.cold_events, args.cold_repeats, scale_out=False)
+            if args.cold_events
+            else None
+        )
     return {
         "store": "sqlite+in-memory",
         "workers": 1,
@@ -625,7 +629,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--cold-child", type=_ints, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.cold_child:
+    if args.cold_child is not None:
         print(json.dumps(cold_child(args.cold_child, args.cold_repeats)))
         return 0
     report = scale_out_run(args) if args.scale_out else embedded_run(args)
