@@ -40,8 +40,11 @@ test: $(STAMP) browser
 
 # The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3),
 # and the house bots (account "house") for every bot seat named after them.
+# WORKERS=N: N Daphne processes on one socket (needs REDIS_URL, and DATABASE_URL for
+# PostgreSQL; docs/server.md, "Production layout").
 serve: $(STAMP)
-	$(PY) -m server.run --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000)
+	$(PY) -m server.run --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000) \
+	  --workers $(or $(WORKERS),1)
 
 # The desktop table: embedded server + house bots in the background, you at seat 1.
 # Options: make play HUMANS=1,3 LEVEL=medium LANG_UI=ru
@@ -53,9 +56,11 @@ play: $(STAMP)
 bench-table: $(STAMP)
 	$(PY) -m clients.table.bench
 
-# Server throughput: Daphne + 20 tables of scripted random clients over loopback.
+# What a game action costs the server (CPU vs a trivial GET, open-loop latency, 1/20/200
+# tables, cold tables), SQLite, loopback. SCALE_OUT=1: 1 vs 2 processes on DATABASE_URL +
+# REDIS_URL (PostgreSQL + Redis) instead.
 bench-server: $(STAMP)
-	$(PY) -m server.bench
+	$(PY) -m server.bench $(if $(SCALE_OUT),--scale-out)
 
 # The demo league (docs/league.md): club "demo", eight house bots, two rounds played.
 .PHONY: seed-demo

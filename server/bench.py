@@ -1,26 +1,41 @@
 """``make bench-server``: what a game action costs the server, and its latency at a set rate.
 
 Starts Daphne (embedded default: a temporary SQLite file; ``--scale-out``: PostgreSQL +
-Redis) and measures two things, printing one JSON object:
+Redis from DATABASE_URL / REDIS_URL) on loopback and prints one JSON object:
 
-1. **Server CPU per request** — the Daphne processes' own CPU time (user + system, read
-   from ``/proc/<pid>/stat``, every thread) over a fixed number of requests: ``--actions``
+1. **cpu** — the Daphne processes' own CPU time (user + system, read from
+   ``/proc/<pid>/stat``, every thread) over a fixed number of requests: ``--actions``
    game actions (GET the seat view, then POST one random legal action; the rare extra
    look when the next seat to act was guessed wrong, and a new table when a match ends,
    are counted in), then ``--gets`` trivial authenticated GETs (``/api/me``). The ratio
    of the two is the figure to compare: both are measured in the same run on the same
    server, so it holds on a loaded machine where absolute times do not.
-2. **Open loop** — actions arrive on a fixed schedule (``--rate`` per second for
+2. **open_loop** — actions arrive on a fixed schedule (``--rate`` per second for
    ``--seconds``, spread over ``--tables`` tables, one action in flight per table).
-   Latency is measured from each action's *scheduled* time to its answer, so a server
-   that falls behind shows it as latency (a closed loop would only slow the clients).
-   An action is the seat view GET and the POST, both inside the measured time. Actions
-   not started 10 s after the schedule's end are dropped and counted (the run is bounded).
+   ``server_*`` percentiles are server-side: the two requests' times inside the server
+   process (``Server-Timing``, ``server.bench_asgi``: from the request reaching the
+   application, its wait for a request thread included, to its answer). ``client_*``
+   run from each action's *scheduled* time to its answer at the client, so a server (or
+   client) falling behind shows as latency. Actions not started 10 s after the
+   schedule's end are dropped and counted: the run is bounded.
+3. **tables** — CPU per action with the actions spread over 1, 20 and 200 tables
+   (``--table-counts``): a flat cost means no per-table work grows with the club.
+4. **cold_table** — a table the process has not seen, with a log of 50, 500 and 5,000
+   events (``--cold-events``): the time to fold it ready, from its newest snapshot and
+   with no snapshot at all (measured in a child process on the same database).
+
+``--scale-out`` (PostgreSQL + Redis) instead compares 1 and ``--workers`` (default 2)
+Daphne processes, each on its own loopback port, with every table's requests
+alternating between the processes (seat view on one, the action on the next, as a load
+balancer would spread them): actions/s of each, 500s, version mismatches (a 409
+stale_version for a version just read, or a seat view older than an answer already
+given), and the CPU ratio. Every child process is stopped in a ``finally``.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -40,68 +55,92 @@ ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "a long enough password 42"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 GRACE = 10.0  # seconds past the schedule's end before unsent actions are dropped
+APPLICATION = "server.bench_asgi:application"  # the server's, with Server-Timing
 
 
-def start_server(workdir: Path, workers: int = 1, scale_out: bool = False):
-    """Daphne on a free port; ``workers`` processes share one listening socket.
-
-    ``scale_out`` keeps DATABASE_URL / REDIS_URL (PostgreSQL + Redis, the scale-out
-    path); otherwise the embedded default (a temporary SQLite file, in-memory layer).
-    """
+def server_env(workdir: Path, scale_out: bool) -> dict:
     env = dict(os.environ)
     if not scale_out:
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
+    env.pop("DEKABES_SQLITE_PATH", None)
     env.update(
         {
             "DEKABES_VAR_DIR": str(workdir),
             "DEKABES_LOG_LEVEL": "WARNING",
             # every table driver registers from 127.0.0.1 (the Redis-held count persists)
             "DEKABES_RATE_REGISTER_ADDRESS": "1000000/hour",
+            "DEKABES_MAX_TABLES": "100000",  # one bench account drives hundreds of tables
         }
     )
+    return env
+
+
+def start_server(workdir: Path, workers: int = 1, scale_out: bool = False, shared=True):
+    """Daphne on loopback: ``workers`` processes on one shared socket (``shared``), or
+    each on a port of its own. Returns (processes, urls)."""
+    env = server_env(workdir, scale_out)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    listeners = [_listener() for _ in range(1 if shared else workers)]
+    processes = []
+    try:
+        for index in range(workers):
+            listener = listeners[0 if shared else index]
+            processes.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "daphne",
+                        "--fd",
+                        str(listener.fileno()),
+                        "--access-log",
+                        os.devnull,
+                        APPLICATION,
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                    pass_fds=(listener.fileno(),),
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        urls = [f"http://127.0.0.1:{listener.getsockname()[1]}" for listener in listeners]
+    finally:
+        for listener in listeners:
+            listener.close()
+    try:
+        for url in urls:
+            _wait_until_up(url)
+    except BaseException:
+        stop(processes)
+        raise
+    return processes, urls
+
+
+def _listener() -> socket.socket:
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(512)
-    port = listener.getsockname()[1]
-    processes = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "--fd",
-                str(listener.fileno()),
-                "--access-log",
-                os.devnull,
-                "server.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            pass_fds=(listener.fileno(),),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(workers)
-    ]
-    listener.close()
-    url = f"http://127.0.0.1:{port}"
+    return listener
+
+
+def _wait_until_up(url: str) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             requests.get(url + "/api/me", timeout=5)
-            return processes, url
+            return
         except requests.RequestException:
             time.sleep(0.1)
-    stop(processes)
     raise RuntimeError("server did not start")
 
 
 def stop(processes) -> None:
     for process in processes:
-        process.terminate()
+        if process.poll() is None:
+            process.terminate()
     for process in processes:
         try:
             process.wait(10)
@@ -121,37 +160,69 @@ def cpu_seconds(processes) -> float:
     return total / CLOCK_TICKS
 
 
-class TableDriver:
-    """One owner holding all four seats of a table, playing random legal actions."""
+def load_average() -> float:
+    return round(os.getloadavg()[0], 2)
 
-    def __init__(self, url: str, index: int, seed: int):
-        self.url = url
+
+def register(url: str) -> str:
+    name = f"bench{uuid.uuid4().hex[:16]}"  # unique in a reused database too
+    response = requests.post(
+        url + "/api/auth/register", json={"username": name, "password": PASSWORD}
+    )
+    response.raise_for_status()
+    return response.json()["token"]
+
+
+class TableDriver:
+    """One table whose four seats one account holds, playing random legal actions.
+
+    With several ``urls`` (one per server process) each request goes to the next one:
+    the seat view on one process, the action on another, as a load balancer spreads them.
+    """
+
+    def __init__(self, urls: list[str], token: str, index: int, seed: int):
+        self.urls = itertools.cycle(urls)
         self.session = requests.Session()
+        self.session.headers["Authorization"] = f"Token {token}"
         self.rng = random.Random(seed * 1000 + index)
         self.lock = threading.Lock()  # one action in flight per table
-        name = f"bench{index}x{uuid.uuid4().hex[:12]}"  # unique in a reused database too
-        token = self.session.post(
-            url + "/api/auth/register", json={"username": name, "password": PASSWORD}
-        ).json()["token"]
-        self.session.headers["Authorization"] = f"Token {token}"
+        self.errors = 0  # answers other than 200
+        self.server_errors = 0  # 5xx answers
+        self.mismatches = 0  # stale_version on a version just read; a view gone backwards
+        self.extra_gets = 0  # seat views that led to no action (wrong guess, new table)
+        self.seen = 0  # the newest version any answer gave for this table
+        self.server_ms = 0.0  # Server-Timing of this driver's requests, summed
         self.code = self._new_table()
         self.seat = 1
-        self.errors = 0  # answers other than 200
-        self.extra_gets = 0  # seat views that led to no action (wrong guess, new table)
+
+    def _request(self, method: str, path: str, **kwargs) -> requests.Response:
+        response = self.session.request(method, next(self.urls) + path, **kwargs)
+        timing = response.headers.get("Server-Timing", "")
+        if "dur=" in timing:
+            self.server_ms += float(timing.split("dur=", 1)[1].split(",", 1)[0])
+        if response.status_code >= 500:
+            self.server_errors += 1
+        return response
 
     def _new_table(self) -> str:
         body = {"seats": {str(n): "human" for n in (1, 2, 3, 4)}, "join": [1, 2, 3, 4]}
-        return self.session.post(self.url + "/api/tables", json=body).json()["code"]
+        response = self._request("POST", "/api/tables", json=body)
+        response.raise_for_status()
+        self.seen = 0
+        return response.json()["code"]
 
     def act(self) -> None:
         """GET the seat view, POST one legal action (looks again until one is sent)."""
         for _ in range(20):
-            response = self.session.get(f"{self.url}/api/tables/{self.code}/seats/{self.seat}")
+            response = self._request("GET", f"/api/tables/{self.code}/seats/{self.seat}")
             if response.status_code != 200:
                 self.errors += 1
                 self.extra_gets += 1
                 continue
             body = response.json()
+            if body["version"] < self.seen:  # read-your-writes across processes
+                self.mismatches += 1
+            self.seen = max(self.seen, body["version"])
             view = body["view"]
             if view["phase"] == "match_over":
                 self.code, self.seat = self._new_table(), 1
@@ -164,66 +235,82 @@ class TableDriver:
             event = self.rng.choice(view["legal"])
             action = {k: v for k, v in event.items() if k != "seat"}
             action["expected_version"] = body["version"]
-            response = self.session.post(
-                f"{self.url}/api/tables/{self.code}/seats/{self.seat}/actions", json=action
+            response = self._request(
+                "POST", f"/api/tables/{self.code}/seats/{self.seat}/actions", json=action
             )
             if response.status_code != 200:
                 self.errors += 1
+                if response.status_code == 409 and response.json().get("code") == "stale_version":
+                    self.mismatches += 1  # nobody else acts at this table
                 return
-            after = response.json()["view"]
+            answer = response.json()
+            self.seen = max(self.seen, answer["version"])
+            after = answer["view"]
             self.seat = after["to_act"] or next(
                 (n for n in (1, 2, 3, 4) if not after["accepted"][str(n)]), self.seat % 4 + 1
             )
             return
         raise RuntimeError("no seat could act in 20 looks")
 
+    def trivial_get(self) -> None:
+        if self._request("GET", "/api/me").status_code != 200:
+            self.errors += 1
 
-def run_split(drivers, total: int, work) -> None:
-    """``total`` calls of ``work(driver)``, shared by one thread per driver."""
-    counts = [total // len(drivers) + (i < total % len(drivers)) for i in range(len(drivers))]
 
-    def loop(driver, count):
-        for _ in range(count):
-            work(driver)
+def run_split(groups: list[list[TableDriver]], total: int, work) -> None:
+    """``total`` calls of ``work(driver)``: one thread per group, each going round its
+    group's tables."""
+    counts = [total // len(groups) + (i < total % len(groups)) for i in range(len(groups))]
 
-    threads = [threading.Thread(target=loop, args=(d, c)) for d, c in zip(drivers, counts)]
+    def loop(group, count):
+        for i in range(count):
+            work(group[i % len(group)])
+
+    threads = [
+        threading.Thread(target=loop, args=(g, c)) for g, c in zip(groups, counts, strict=True)
+    ]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
 
 
-def measure_cpu(processes, drivers, actions: int, gets: int) -> dict:
-    run_split(drivers, max(len(drivers), actions // 10), TableDriver.act)  # warm up
-    run_split(drivers, max(len(drivers), gets // 10), lambda d: d.session.get(d.url + "/api/me"))
+def in_groups(drivers: list[TableDriver], threads: int) -> list[list[TableDriver]]:
+    threads = min(threads, len(drivers))
+    return [drivers[i::threads] for i in range(threads)]
+
+
+def measure_cpu(processes, drivers, actions: int, gets: int, threads: int = 4) -> dict:
+    groups = in_groups(drivers, threads)
+    run_split(groups, max(len(drivers), actions // 10), TableDriver.act)  # warm up
+    run_split(groups, max(len(groups), gets // 10), TableDriver.trivial_get)
     extra_before = sum(d.extra_gets for d in drivers)
+    load = load_average()
     started = cpu_seconds(processes)
-    run_split(drivers, actions, TableDriver.act)
+    run_split(groups, actions, TableDriver.act)
     action_cpu = cpu_seconds(processes) - started
     extra = sum(d.extra_gets for d in drivers) - extra_before
-
-    def trivial(d):
-        if d.session.get(d.url + "/api/me").status_code != 200:
-            d.errors += 1
-
     started = cpu_seconds(processes)
-    run_split(drivers, gets, trivial)
+    run_split(groups, gets, TableDriver.trivial_get)
     get_cpu = cpu_seconds(processes) - started
     per_action, per_get = action_cpu / actions, get_cpu / gets
     return {
+        "tables": len(drivers),
         "actions": actions,
         "extra_seat_views": extra,
         "trivial_gets": gets,
         "server_cpu_ms_per_action": round(per_action * 1000, 3),
         "server_cpu_ms_per_trivial_get": round(per_get * 1000, 3),
         "action_cpu_vs_trivial_get": round(per_action / per_get, 2),
+        "load_average": load,
     }
 
 
 def open_loop(drivers, rate: float, seconds: float) -> dict:
     """Actions scheduled at ``rate``/s round-robin over the tables; latency from the schedule."""
     count = int(rate * seconds)
-    latencies: list[float] = []
+    client: list[float] = []
+    server: list[float] = []
     dropped = [0]
     lock = threading.Lock()
 
@@ -233,11 +320,15 @@ def open_loop(drivers, rate: float, seconds: float) -> dict:
                 with lock:
                     dropped[0] += 1
                 return
+            before = driver.server_ms
             driver.act()
+            inside = driver.server_ms - before
         done = time.monotonic() - scheduled
         with lock:
-            latencies.append(done)
+            client.append(done * 1000)
+            server.append(inside)
 
+    load = load_average()
     start = time.monotonic() + 0.2
     give_up = start + seconds + GRACE
     with ThreadPoolExecutor(max_workers=len(drivers) + 4) as pool:
@@ -249,21 +340,250 @@ def open_loop(drivers, rate: float, seconds: float) -> dict:
             pool.submit(job, drivers[i % len(drivers)], scheduled)
     elapsed = time.monotonic() - start
     return {
+        "tables": len(drivers),
         "rate_per_second": rate,
         "scheduled": count,
-        "answered": len(latencies),
+        "answered": len(client),
         "dropped_behind_schedule": dropped[0],
-        "achieved_per_second": round(len(latencies) / elapsed, 1),
-        "latency_p50_ms": round(quantile(latencies, 0.50) * 1000, 1),
-        "latency_p90_ms": round(quantile(latencies, 0.90) * 1000, 1),
-        "latency_p99_ms": round(quantile(latencies, 0.99) * 1000, 1),
-        "latency_max_ms": round(max(latencies) * 1000, 1),
+        "achieved_per_second": round(len(client) / elapsed, 1),
+        **{f"server_p{q}_ms": round(quantile(server, q / 100), 1) for q in (50, 90, 99)},
+        "server_max_ms": round(max(server, default=float("nan")), 1),
+        **{f"client_p{q}_ms": round(quantile(client, q / 100), 1) for q in (50, 90, 99)},
+        "load_average": load,
     }
 
 
 def quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def per_table_count(processes, urls, token, counts, actions, gets, seed) -> list[dict]:
+    """CPU per action with the same number of actions spread over each count of tables."""
+    out = []
+    for count in counts:
+        drivers = [TableDriver(urls, token, 10_000 + i, seed) for i in range(count)]
+        result = measure_cpu(processes, drivers, max(actions, count), gets)
+        out.append(
+            {
+                k: result[k]
+                for k in (
+                    "tables",
+                    "server_cpu_ms_per_action",
+                    "action_cpu_vs_trivial_get",
+                    "load_average",
+                )
+            }
+        )
+    return out
+
+
+def closed_loop(drivers, seconds: float) -> dict:
+    """As many actions as the server answers in ``seconds`` (one client thread per table)."""
+    done = [0]
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def loop(driver):
+        while time.monotonic() < deadline:
+            driver.act()
+            with lock:
+                done[0] += 1
+
+    load = load_average()
+    started = time.monotonic()
+    threads = [threading.Thread(target=loop, args=(d,)) for d in drivers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return {
+        "actions": done[0],
+        "actions_per_second": round(done[0] / (time.monotonic() - started), 1),
+        "load_average": load,
+    }
+
+
+# -- cold tables (child process with Django) --------------------------------------------------
+def synthetic_log(events: int, seed: int) -> list[dict]:
+    """A legal log of ``events`` events: random play, undo/redo now and then, a new match
+    after each one ends (the owner's table commands)."""
+    from engine import Match, deal_event
+
+    rng = random.Random(seed)
+    m = Match()
+    log = [
+        {"type": "match_started", "seats": {str(n): "human" for n in (1, 2, 3, 4)}, "rated": False}
+    ]
+    m.apply(log[0])
+    while len(log) < events:
+        roll = rng.random()
+        if m.phase == "match_over":
+            event = {"type": "new_match", "seat": 1}
+        elif m.needs_deal():
+            event = deal_event(rng)
+        elif roll < 0.03 and m.can_undo():
+            event = {"type": "undo", "seat": 1}
+        elif roll < 0.05 and m.can_redo():
+            event = {"type": "redo", "seat": 1}
+        elif m.phase == "accept":
+            event = rng.choice([e for s in (1, 2, 3, 4) for e in m.legal_events(s)])
+        else:
+            event = rng.choice(m.legal_events(m.to_act))
+        m.apply(event)
+        log.append(event)
+    return log
+
+
+def cold_child(sizes: list[int], repeats: int) -> dict:
+    """In a Django process: tables with logs of each size; the time to fold each one cold."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
+    import django
+
+    django.setup()
+    from server.accounts.models import User
+    from server.tables import projection
+    from server.tables.models import Event, Seat, Table
+
+    owner = User.objects.create(username=f"cold{uuid.uuid4().hex[:12]}")
+    out = {}
+    for size in sizes:
+        table = Table.objects.create(
+            code=uuid.uuid4().hex[:10].upper(), owner=owner, secret_seed="0"
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, number=n, kind="human", player=owner) for n in (1, 2, 3, 4)
+        )
+        log = synthetic_log(size, seed=size)
+        rows = [
+            Event(table=table, seq=i + 1, type=e["type"], payload=e, actor_kind="server")
+            for i, e in enumerate(log)
+        ]
+        # The worst case a snapshot leaves: it is SNAPSHOT_EVERY - 1 events old.
+        behind = min(size, projection.SNAPSHOT_EVERY - 1)
+        Event.objects.bulk_create(rows[: size - behind])
+        projection.forget()
+        projection.project(table)  # writes the snapshot (if the log is long enough)
+        Event.objects.bulk_create(rows[size - behind :])
+
+        out[str(size)] = {
+            "events_after_snapshot": behind,
+            "from_snapshot": _time_cold(projection, table, size, repeats),
+        }
+        real_from_snapshot, every = projection._from_snapshot, projection.SNAPSHOT_EVERY
+        projection._from_snapshot = lambda *args: None  # as if none had been written
+        projection.SNAPSHOT_EVERY = 10**9  # and none written during the measurement
+        try:
+            out[str(size)]["no_snapshot"] = _time_cold(projection, table, size, repeats)
+        finally:
+            projection._from_snapshot, projection.SNAPSHOT_EVERY = real_from_snapshot, every
+    return out
+
+
+def _time_cold(projection, table, size: int, repeats: int) -> dict:
+    cpu, wall = [], []
+    for _ in range(repeats):
+        projection.forget()
+        started, started_cpu = time.perf_counter(), time.thread_time()
+        state = projection.project(table)
+        cpu.append((time.thread_time() - started_cpu) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+        assert state.version == size
+    return {"cpu_ms_median": round(median(cpu), 2), "wall_ms_median": round(median(wall), 2)}
+
+
+def median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def cold_tables(workdir: Path, sizes: list[int], repeats: int, scale_out: bool) -> dict:
+    env = server_env(workdir, scale_out)
+    load = load_average()
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "server.bench",
+            "--cold-child",
+            ",".join(map(str, sizes)),
+            "--cold-repeats",
+            str(repeats),
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    return {"load_average": load, "events": json.loads(result.stdout)}
+
+
+# -- the runs ---------------------------------------------------------------------------------
+def embedded_run(args) -> dict:
+    with tempfile.TemporaryDirectory(prefix="dekabes-bench-") as tmp:
+        processes, urls = start_server(Path(tmp))
+        try:
+            token = register(urls[0])
+            drivers = [
+                TableDriver(urls, token, i, args.seed)
+                for i in range(max(args.tables, args.cpu_tables))
+            ]
+            cpu = measure_cpu(processes, drivers[: args.cpu_tables], args.actions, args.gets)
+            loop = open_loop(drivers[: args.tables], args.rate, args.seconds)
+            tables = per_table_count(
+                processes, urls, token, args.table_counts, args.actions, args.gets // 2, args.seed
+            )
+            server_errors = sum(d.server_errors for d in drivers)
+        finally:
+            stop(processes)
+        cold = (
+            cold_tables(Path(tmp), args.cold_events, args.cold_repeats, scale_out=False)
+            if args.cold_events
+            else None
+        )
+    return {
+        "store": "sqlite+in-memory",
+        "workers": 1,
+        "cpu": cpu,
+        "open_loop": loop,
+        "tables": tables,
+        "cold_table": cold,
+        "server_errors_5xx": server_errors,
+        "non_200_answers": sum(d.errors for d in drivers),
+    }
+
+
+def scale_out_run(args) -> dict:
+    if not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
+        raise SystemExit("--scale-out needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)")
+    runs = {}
+    for workers in sorted({1, args.workers}):
+        with tempfile.TemporaryDirectory(prefix="dekabes-bench-") as tmp:
+            processes, urls = start_server(Path(tmp), workers, scale_out=True, shared=False)
+            try:
+                token = register(urls[0])
+                drivers = [TableDriver(urls, token, i, args.seed) for i in range(args.tables)]
+                cpu = measure_cpu(processes, drivers[: args.cpu_tables], args.actions, args.gets)
+                throughput = closed_loop(drivers, args.seconds)
+            finally:
+                stop(processes)
+        runs[str(workers)] = {
+            "cpu": cpu,
+            "closed_loop": throughput,
+            "server_errors_5xx": sum(d.server_errors for d in drivers),
+            "version_mismatches": sum(d.mismatches for d in drivers),
+            "non_200_answers": sum(d.errors for d in drivers),
+        }
+    one, many = runs["1"], runs[str(args.workers)]
+    return {
+        "store": "postgresql+redis",
+        "requests": "each table's requests alternate between the processes",
+        "runs": runs,
+        "speedup": round(
+            many["closed_loop"]["actions_per_second"] / one["closed_loop"]["actions_per_second"], 2
+        ),
+    }
 
 
 def main(argv=None) -> int:
@@ -275,47 +595,51 @@ def main(argv=None) -> int:
         "--cpu-tables",
         type=int,
         default=4,
-        help="tables (client threads) during the CPU measurement",
+        help="tables (one client thread each) during the CPU measurement",
     )
     parser.add_argument("--actions", type=int, default=600, help="actions in the CPU measurement")
     parser.add_argument(
         "--gets", type=int, default=1200, help="trivial GETs in the CPU measurement"
     )
     parser.add_argument("--rate", type=float, default=100.0, help="open-loop actions per second")
-    parser.add_argument("--seconds", type=float, default=10.0, help="open-loop duration")
+    parser.add_argument(
+        "--seconds", type=float, default=10.0, help="open-loop (scale-out: closed-loop) duration"
+    )
+    parser.add_argument(
+        "--table-counts",
+        type=_ints,
+        default=[1, 20, 200],
+        help="tables the per-table cost is measured at",
+    )
+    parser.add_argument(
+        "--cold-events",
+        type=_ints,
+        default=[50, 500, 5000],
+        help="log lengths of the cold-table measurement",
+    )
+    parser.add_argument("--cold-repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=1, help="Daphne processes on one socket")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="--scale-out: processes compared with one"
+    )
     parser.add_argument(
         "--scale-out",
         action="store_true",
-        help="use DATABASE_URL and REDIS_URL (PostgreSQL + Redis)",
+        help="1 vs --workers processes on DATABASE_URL and REDIS_URL (PostgreSQL + Redis)",
     )
+    parser.add_argument("--cold-child", type=_ints, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.workers > 1 and not args.scale_out:
-        parser.error(
-            "several workers need the scale-out path (--scale-out with PostgreSQL + "
-            "Redis): the in-memory layer cannot carry pushes between processes"
-        )
-    with tempfile.TemporaryDirectory(prefix="dekabes-bench-") as tmp:
-        processes, url = start_server(Path(tmp), args.workers, args.scale_out)
-        try:
-            drivers = [
-                TableDriver(url, i, args.seed) for i in range(max(args.tables, args.cpu_tables))
-            ]
-            cpu = measure_cpu(processes, drivers[: args.cpu_tables], args.actions, args.gets)
-            loop = open_loop(drivers[: args.tables], args.rate, args.seconds)
-        finally:
-            stop(processes)
-    report = {
-        "store": "postgresql+redis" if args.scale_out else "sqlite+in-memory",
-        "workers": args.workers,
-        "cpu": cpu,
-        "open_loop": {"tables": args.tables, **loop},
-        "non_200_answers": sum(d.errors for d in drivers),
-        "note": "the CPU ratio is the robust figure on a loaded machine; absolute ms vary",
-    }
+    if args.cold_child is not None:
+        print(json.dumps(cold_child(args.cold_child, args.cold_repeats)))
+        return 0
+    report = scale_out_run(args) if args.scale_out else embedded_run(args)
+    report["note"] = "compare ratios within one run: absolute ms follow the machine's load"
     print(json.dumps(report))
     return 0
+
+
+def _ints(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part]
 
 
 if __name__ == "__main__":

@@ -5,6 +5,12 @@ it is given: create a table with ``"bots": {"2": "house", ...}``. The bot runner
 separate process talking to this server over HTTP, as any third-party bot would.
 Ctrl-C (or SIGTERM) stops both, and this process waits for them before it exits.
 
+``--workers N`` (``make serve WORKERS=N``) runs N Daphne processes accepting on one
+listening socket (opened here, handed to each with ``daphne --fd``): the kernel spreads
+connections among them. Several processes need ``REDIS_URL`` (pushes and rate limits
+cross processes only through Redis) and should use PostgreSQL (``DATABASE_URL``): SQLite
+has one writer, and its in-process writer lock does not span processes.
+
 Binding an address other than loopback (``HOST=0.0.0.0``, the LAN setup) needs the
 settings a reachable server needs: a secret key (generated on first start in
 ``var/secret_key``, owner-only, unless ``DJANGO_SECRET_KEY`` is set), ``ALLOWED_HOSTS``
@@ -21,6 +27,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,14 +96,27 @@ def main(argv=None) -> int:
         "--delay", type=float, default=0.7, help="seconds before each computer action"
     )
     parser.add_argument("--no-bots", action="store_true")
+    parser.add_argument("--workers", type=int, default=1, help="Daphne processes on one socket")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers is 1 or more")
+    if args.workers > 1 and not os.environ.get("REDIS_URL"):
+        parser.error(
+            "several workers need REDIS_URL: pushes and rate limits cross processes only "
+            "through Redis (and DATABASE_URL for PostgreSQL; see docs/server.md)"
+        )
+    if args.workers > 1 and not os.environ.get("DATABASE_URL"):
+        print(
+            "WARNING: several workers on SQLite: one writer at a time; use PostgreSQL", flush=True
+        )
     env = dict(os.environ)
     if not is_loopback(args.host):
         env = public_environment(args.host, env)
     # SIGTERM (from `make play`, a service manager) stops the runner and Daphne too.
     signal.signal(signal.SIGTERM, _interrupt)
     python = sys.executable
-    runner = server = None
+    runner = None
+    servers: list[subprocess.Popen] = []
     try:
         subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
         if not args.no_bots:
@@ -122,32 +142,70 @@ def main(argv=None) -> int:
                 flush=True,
             )
         print(f"server: http://{args.host}:{args.port}/  (API docs at /api/docs/)", flush=True)
-        server = subprocess.Popen(
-            [
-                python,
-                "-m",
-                "daphne",
-                "-b",
-                args.host,
-                "-p",
-                str(args.port),
-                "server.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-        )
-        return server.wait()
+        if args.workers == 1:
+            servers.append(
+                subprocess.Popen(
+                    [python, "-m", "daphne", "-b", args.host, "-p", str(args.port), APP],
+                    cwd=ROOT,
+                    env=env,
+                )
+            )
+        else:
+            servers = start_workers(args.host, args.port, args.workers, env)
+            print(f"server: {args.workers} Daphne processes on one socket", flush=True)
+        return wait_any(servers)
     except KeyboardInterrupt:
         return 130
     finally:
         # A second Ctrl-C must not cut the clean-up short and leave a child behind.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        _stop(server)
+        for server in servers:
+            _stop(server)
         if runner is not None:
             from clients.bots.launch import stop_runner
 
             stop_runner(runner)
+
+
+APP = "server.asgi:application"
+
+
+def start_workers(host: str, port: int, workers: int, env: dict) -> list[subprocess.Popen]:
+    """``workers`` Daphne processes accepting on one socket bound here."""
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host.strip("[]"), port))
+    listener.listen(1024)
+    started: list[subprocess.Popen] = []
+    try:
+        for _ in range(workers):
+            started.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), APP],
+                    cwd=ROOT,
+                    env=env,
+                    pass_fds=(listener.fileno(),),
+                )
+            )
+    except BaseException:
+        for process in started:
+            _stop(process)
+        raise
+    finally:
+        listener.close()  # the workers hold it now
+    return started
+
+
+def wait_any(processes: list[subprocess.Popen]) -> int:
+    """Wait until one process exits (the others are then stopped by the caller)."""
+    while True:
+        for process in processes:
+            code = process.poll()
+            if code is not None:
+                return code
+        time.sleep(0.5)
 
 
 def _stop(process: subprocess.Popen | None, timeout: float = 10.0) -> None:
