@@ -16,7 +16,15 @@ import pygame
 
 from clients.table import config, render, sound
 from clients.table import input as table_input
-from clients.table.connection import Connection
+from clients.table.connection import (
+    Connection,
+    EventLog,
+    HintAnswer,
+    NewState,
+    Ready,
+    Refused,
+    Status,
+)
 from clients.table.i18n import Translator, detect_language, next_language
 from clients.table.screens import UiState, screen_for, seat_needing_the_device
 from clients.table.ui import Drag, Finale, Flight, Hit, Screen, Toast
@@ -282,20 +290,19 @@ class TableApp:
     def pump_connection(self) -> None:
         for update in self.conn.poll():
             self.dirty = True
-            kind = update[0]
-            if kind == "ready":
-                self.seats = list(update[1]["seats"])
-                self.username = update[1]["username"]
-            elif kind == "state":
-                self._take_state(update[1])
-            elif kind == "hint":
-                self._take_hint(update[1], update[2])
-            elif kind == "events":
-                self.log_events = update[2]
-            elif kind == "error":
-                self.toast(self.tr.error(update[1], update[2]), error=True)
-            elif kind == "status":
-                if update[1] == "offline":
+            match update:
+                case Ready(username, seats):
+                    self.seats = list(seats)
+                    self.username = username
+                case NewState(state):
+                    self._take_state(state)
+                case HintAnswer(seat, event):
+                    self._take_hint(seat, event)
+                case EventLog(_, events):
+                    self.log_events = events
+                case Refused(code, message):
+                    self.toast(self.tr.error(code, message), error=True)
+                case Status("offline"):
                     self.toast(self.tr("status.offline"), error=True)
 
     def _take_state(self, state) -> None:

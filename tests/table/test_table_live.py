@@ -195,9 +195,12 @@ def test_undo_takes_back_my_play_and_redo_restores_it(driver_factory):
     hand_before = list(drv.app.view_of(1)["hand"])
     tile = drv.play_one_by_taps()
     drv.until(lambda: tile not in drv.app.view_of(1)["hand"], what="the play")
+    # Undo when the bots have answered: an undo sent while they still move meets a
+    # stale_version, which the client rightly does not resend (the owner looks first).
     drv.until(
-        lambda: drv.app.view_of(1)["can_undo"] and not drv.app.conn.busy.is_set(),
-        what="undo to be possible",
+        lambda: drv.my_turn() and drv.app.view_of(1)["can_undo"],
+        timeout=60,
+        what="the bots' answers and undo to be possible",
     )
     turns_after = drv.server_state().view["turns"]
     drv.key(pygame.K_u)

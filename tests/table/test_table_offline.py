@@ -22,6 +22,7 @@ import pytest
 from clients.sdk import SeatState
 from clients.table.app import TableApp
 from clients.table.config import Settings
+from clients.table.connection import EventLog, HintAnswer, NewState, Ready, Refused
 from clients.table.layout import MIN_TOUCH
 from engine import Match
 from tests.engine.helpers import random_event, start
@@ -43,15 +44,14 @@ class EngineTable:
         self.busy = threading.Event()
         self.sent: list[dict] = []
         self.updates: queue.Queue = queue.Queue()
-        self.updates.put(("ready", {"username": "me", "seats": seats, "table": None}))
+        self.updates.put(Ready("me", tuple(seats), None))
         self.push()
 
     def push(self) -> None:
         for seat in self.seats:
             allowed = [e["type"] for e in self.match.legal_events(seat)] + ["pause", "new_match"]
             self.updates.put(
-                (
-                    "state",
+                NewState(
                     SeatState.from_json(
                         {
                             "version": self.version,
@@ -80,16 +80,16 @@ class EngineTable:
         try:
             self.match.apply(event)
         except Exception as problem:  # the engine's typed rejection
-            self.updates.put(("error", getattr(problem, "code", "bad_event"), str(problem)))
+            self.updates.put(Refused(getattr(problem, "code", "bad_event"), str(problem)))
             return
         self.version += 1
         self.push()
 
     def hint(self, seat):
-        self.updates.put(("hint", seat, (self.match.legal_events(seat) or [None])[0]))
+        self.updates.put(HintAnswer(seat, (self.match.legal_events(seat) or [None])[0]))
 
     def fetch_events(self, seat):
-        self.updates.put(("events", seat, []))
+        self.updates.put(EventLog(seat, []))
 
     def close(self):
         pass
@@ -255,7 +255,7 @@ def test_resizing_the_window_lays_the_table_out_again():
 def test_server_errors_are_shown_in_the_players_language():
     m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
     app, conn = app_for(m, [1], lang="ru")
-    conn.updates.put(("error", "not_your_turn", "seat 1 may not play now"))
+    conn.updates.put(Refused("not_your_turn", "seat 1 may not play now"))
     app.tick([])
     assert any(t.text == "Сейчас не ваш ход." or "ход" in t.text for t in app.toasts), app.toasts
     assert app.tick([]).kind == "table"  # the table stays usable
