@@ -59,7 +59,10 @@ class RunnerOptions:
     exit_when_over: bool = False
     poll_wait: float = DEFAULT_POLL_WAIT
     discover_every: float = 3.0
-    linger: float = 600.0  # discovery mode: follow a finished match this long
+    # Discovery mode: how long a worker stays at a finished match. 0 (the default): it
+    # leaves at once, and discovery brings a worker back within ``discover_every`` when
+    # the table's phase changes again (its owner starts a new match, or undoes the end).
+    linger: float = 0.0
     seed: int | None = None
 
 
@@ -248,7 +251,10 @@ class TableWorker:
         lead = state.seat if state.seat in mine else mine[0]
         after = max(self.newest, state.version)
         asked = time.monotonic()
-        fresh = self.client.seat_view(self.code, lead, wait=self.options.poll_wait, after=after)
+        wait = self.options.poll_wait
+        if self.over_since is not None:  # lingering: never wait past the linger's end
+            wait = max(0.5, min(wait, self.over_since + self.options.linger - asked))
+        fresh = self.client.seat_view(self.code, lead, wait=wait, after=after)
         if fresh.version <= after and time.monotonic() - asked < EARLY_ANSWER:
             # The server answered a long-poll at once without news (a proxy that cuts
             # long requests, a server that ignores ``wait``): pace ourselves, never spin.

@@ -16,10 +16,46 @@ import pygame
 
 from clients.table import config, render, sound
 from clients.table import input as table_input
-from clients.table.connection import Connection
+from clients.table.connection import (
+    Connection,
+    EventLog,
+    HintAnswer,
+    NewState,
+    Ready,
+    Refused,
+    Status,
+)
 from clients.table.i18n import Translator, detect_language, next_language
-from clients.table.screens import UiState, screen_for, seat_needing_the_device
-from clients.table.ui import Drag, Finale, Flight, Hit, Screen, Toast
+from clients.table.screens import (
+    UiState,
+    ends_before_last_tile,
+    finished_view,
+    screen_for,
+    seat_needing_the_device,
+)
+from clients.table.ui import (
+    Accept,
+    Answer,
+    BackToLobby,
+    ChooseOpener,
+    ClaimRedeal,
+    ClosePanel,
+    Continue,
+    Drag,
+    Finale,
+    Flight,
+    HandOver,
+    Hit,
+    MatchSeen,
+    NewMatch,
+    PickTile,
+    PlaceAt,
+    Press,
+    Screen,
+    SkipLanding,
+    Tap,
+    Toast,
+)
 
 __all__ = ["TableApp", "Screen", "Hit", "finished_view", "ends_before_last_tile"]
 
@@ -35,40 +71,6 @@ def ui_scale(window: tuple[int, int]) -> float:
     """How much bigger than the 1280×800 design the window is (1 up to 15 % more)."""
     ratio = min(window[0] / 1280, window[1] / 800)
     return 1.0 if ratio < 1.15 else min(2.0, round(ratio, 3))
-
-
-def finished_view(view: dict) -> dict:
-    """The view of the board as the last hand ended (from the server's ``last_hand``):
-    the finished line, the tiles left, no hand of one's own, nobody to act."""
-    last = view.get("last_hand") or {}
-    line = last.get("line") or []
-    hands = last.get("hands") or {}
-    return {
-        **view,
-        "phase": "hand_over",
-        "to_act": None,
-        "legal": [],
-        "hand": [],
-        "line": line,
-        "turns": last.get("turns") or [],
-        "hand_no": last.get("hand_no"),
-        "tile_counts": {k: len(v or []) for k, v in hands.items()},
-        "accepted": {},
-        "ends": [line[0]["a"], line[-1]["b"]] if line else None,
-    }
-
-
-def ends_before_last_tile(last: dict) -> tuple[str, int, int] | None:
-    """(the last tile, left end, right end) just before the hand's last tile was played,
-    read from the finished line (line items are ``a``-``b`` left to right)."""
-    line = last.get("line") or []
-    plays = [t for t in last.get("turns") or [] if t.get("type") == "play"]
-    if len(line) < 2 or not plays or plays[-1].get("end") not in ("left", "right"):
-        return None
-    tile = plays[-1]["tile"]
-    if plays[-1]["end"] == "left":
-        return tile, line[0]["b"], line[-1]["b"]
-    return tile, line[0]["a"], line[-1]["a"]
 
 
 class TableApp:
@@ -113,7 +115,7 @@ class TableApp:
         self.flights: dict[str, Flight] = {}
         self.pass_flash: dict[int, float] = {}
         self.drag: Drag | None = None
-        self.hits: list[Hit] = []
+        self.hits: list[Hit[Tap]] = []
         self.pointer = table_input.PointerTracker(lambda: self.window_size)
         self.message = ""
         self.frame_ms: list[float] = []
@@ -144,6 +146,10 @@ class TableApp:
     def allowed(self, seat: int | None, action: str) -> bool:
         state = self.states.get(seat) if seat is not None else None
         return bool(state and action in state.allowed)
+
+    def acting_seat(self) -> int | None:
+        """The seat a toolbar button or a panel acts for: the one on screen, or the first held."""
+        return self.shown or (self.seats[0] if self.seats else None)
 
     def ui_state(self) -> UiState:
         return UiState(
@@ -282,20 +288,19 @@ class TableApp:
     def pump_connection(self) -> None:
         for update in self.conn.poll():
             self.dirty = True
-            kind = update[0]
-            if kind == "ready":
-                self.seats = list(update[1]["seats"])
-                self.username = update[1]["username"]
-            elif kind == "state":
-                self._take_state(update[1])
-            elif kind == "hint":
-                self._take_hint(update[1], update[2])
-            elif kind == "events":
-                self.log_events = update[2]
-            elif kind == "error":
-                self.toast(self.tr.error(update[1], update[2]), error=True)
-            elif kind == "status":
-                if update[1] == "offline":
+            match update:
+                case Ready(username, seats):
+                    self.seats = list(seats)
+                    self.username = username
+                case NewState(state):
+                    self._take_state(state)
+                case HintAnswer(seat, event):
+                    self._take_hint(seat, event)
+                case EventLog(_, events):
+                    self.log_events = events
+                case Refused(code, message):
+                    self.toast(self.tr.error(code, message), error=True)
+                case Status("offline"):
                     self.toast(self.tr("status.offline"), error=True)
 
     def _take_state(self, state) -> None:
@@ -469,7 +474,7 @@ class TableApp:
             self.close_panel()
         self.panel = name
         self.panel_scroll = 0
-        seat = self.shown or (self.seats[0] if self.seats else None)
+        seat = self.acting_seat()
         if seat is not None and self.allowed(seat, "pause"):
             self.send(seat, "pause")
             self.panel_paused_seat = seat
@@ -489,7 +494,7 @@ class TableApp:
             self.conn.act(seat, "resume", None)
 
     def press(self, name: str) -> None:
-        seat = self.shown or (self.seats[0] if self.seats else None)
+        seat = self.acting_seat()
         if name in ("rules", "log"):
             self.open_panel(name)
         elif name == "hint":
@@ -569,7 +574,7 @@ class TableApp:
         )
         self.dirty = True
 
-    def hit_at(self, pos) -> tuple | None:
+    def hit_at(self, pos) -> Tap | None:
         for hit in reversed(self.hits):  # drawn last = on top
             if hit.rect.collidepoint(pos):
                 return hit.action
@@ -581,9 +586,9 @@ class TableApp:
                 self.scroll_panel(-p.dy * 40)
             return
         if p.kind == "down":
-            action = self.hit_at(p.pos)
-            if action and action[0] == "tile" and self.my_turn(self.shown):
-                self.drag = Drag(action[1], p.pos)
+            tap = self.hit_at(p.pos)
+            if isinstance(tap, PickTile) and self.my_turn(self.shown):
+                self.drag = Drag(tap.tile, p.pos)
             return
         if p.kind == "move":
             if self.drag and p.dragging:
@@ -599,62 +604,71 @@ class TableApp:
                 return
             if p.dragging:
                 return
-            action = self.hit_at(p.pos)
-            if action:
-                self.tap(action)
+            tap = self.hit_at(p.pos)
+            if tap is not None:
+                self.tap(tap)
 
     def drop(self, tile: str, pos) -> None:
         """A tile dragged onto an end plays there (the drop is the confirmation)."""
         for hit in reversed(self.hits):
-            if hit.action[0] == "target" and hit.rect.inflate(24, 24).collidepoint(pos):
-                self.play(tile, hit.action[1])
+            if isinstance(hit.action, PlaceAt) and hit.rect.inflate(24, 24).collidepoint(pos):
+                self.play(tile, hit.action.end)
                 return
         self.selected = tile
         self.chosen_end = None
 
-    def tap(self, action: tuple) -> None:
-        kind = action[0]
-        if kind == "tile":
-            self.select(action[1])
-        elif kind == "target":
-            if self.selected:
-                self.play(self.selected, action[1])
-        elif kind == "button":
-            self.press(action[1])
-        elif kind == "handoff":
-            self._show(action[1])
-        elif kind in ("accept", "claim_redeal"):
-            self.send(action[1], kind)
-        elif kind == "opener":
-            self.send(action[1], "choose_opener", opener=action[2])
-        elif kind == "skip_landing":
-            self.finale = None
-        elif kind == "continue":
-            newest = self.newest
-            self.revealed_upto = len(newest.view.get("results") or []) if newest else 0
-            self.finale = None
-            if len(self.seats) > 1:
-                # Pass-and-play: the reveal was for everyone; the next private screen,
-                # whoever's it is, starts with a hand-off.
-                self.shown = self.handoff_done = None
-        elif kind == "match_seen":
-            self.match_end_seen = True
-        elif kind == "lobby":
-            if self.on_lobby is not None:
-                self.on_lobby()
-        elif kind == "close_panel":
-            self.close_panel()
-        elif kind == "confirm":
-            what, self.confirm = self.confirm, None
-            seat = self.shown or (self.seats[0] if self.seats else None)
-            if action[1] and what and seat is not None:
-                self.send(seat, what)
-                if what == "new_match":
-                    self.revealed_upto = self._results_seen = None
-                    self.finale = None
-                    self.match_end_seen = True
-        elif kind == "new_match":
-            self.press("new_match")
+    def tap(self, tap: Tap) -> None:
+        match tap:
+            case PickTile(tile):
+                self.select(tile)
+            case PlaceAt(end):
+                if self.selected:
+                    self.play(self.selected, end)
+            case Press(button):
+                self.press(button)
+            case HandOver(seat):
+                self._show(seat)
+            case Accept(seat):
+                self.send(seat, "accept")
+            case ClaimRedeal(seat):
+                self.send(seat, "claim_redeal")
+            case ChooseOpener(seat, opener):
+                self.send(seat, "choose_opener", opener=opener)
+            case SkipLanding():
+                self.finale = None
+            case Continue():
+                self._result_seen()
+            case MatchSeen():
+                self.match_end_seen = True
+            case BackToLobby():
+                if self.on_lobby is not None:
+                    self.on_lobby()
+            case ClosePanel():
+                self.close_panel()
+            case Answer(yes):
+                self._answer(yes)
+            case NewMatch():
+                self.press("new_match")
+
+    def _result_seen(self) -> None:
+        newest = self.newest
+        self.revealed_upto = len(newest.view.get("results") or []) if newest else 0
+        self.finale = None
+        if len(self.seats) > 1:
+            # Pass-and-play: the reveal was for everyone; the next private screen,
+            # whoever's it is, starts with a hand-off.
+            self.shown = self.handoff_done = None
+
+    def _answer(self, yes: bool) -> None:
+        """The restart / new game question was answered."""
+        what, self.confirm = self.confirm, None
+        seat = self.acting_seat()
+        if yes and what and seat is not None:
+            self.send(seat, what)
+            if what == "new_match":
+                self.revealed_upto = self._results_seen = None
+                self.finale = None
+                self.match_end_seen = True
 
     def command(self, name: str) -> None:
         """A keyboard command (``input.KEYS``), meaning what the current screen offers."""
@@ -664,7 +678,7 @@ class TableApp:
         screen = self.decide()
         if self.confirm:
             if name in ("confirm", "cancel"):
-                self.tap(("confirm", name == "confirm"))
+                self._answer(name == "confirm")
             return
         if self.panel:
             if name == "cancel":
@@ -682,19 +696,19 @@ class TableApp:
             return
         if screen.kind == "landing":
             if name in ("confirm", "cancel"):
-                self.tap(("skip_landing",))
+                self.tap(SkipLanding())
             elif name in ("rules", "log"):
                 self.open_panel(name)
             return
         if screen.kind == "reveal":
             if name in ("confirm", "cancel"):
-                self.tap(("continue",))
+                self.tap(Continue())
             elif name in ("rules", "log"):
                 self.open_panel(name)
             return
         if screen.kind == "match_over":
             if name in ("confirm", "cancel"):
-                self.tap(("match_seen",))
+                self.tap(MatchSeen())
             elif name in ("rules", "log", "language"):
                 self.press(name)
             return

@@ -33,6 +33,7 @@ import pygame  # noqa: E402
 from clients.sdk import SeatState  # noqa: E402
 from clients.table.app import TableApp  # noqa: E402
 from clients.table.config import Settings  # noqa: E402
+from clients.table.connection import NewState, Ready  # noqa: E402
 
 VIEWS = Path(__file__).with_name("bench_views.json")
 
@@ -84,8 +85,8 @@ def app_on(name: str, size: tuple[int, int]) -> tuple[TableApp, SeatState]:
         connection, Settings(lang="en", speed="normal", sound=False), size=size, save_settings=False
     )
     app.open_window()
-    connection.updates.put(("ready", {"username": "bench", "seats": [state.seat], "table": None}))
-    connection.updates.put(("state", state))
+    connection.updates.put(Ready("bench", (state.seat,), None))
+    connection.updates.put(NewState(state))
     app.tick([])
     return app, state
 

@@ -1,14 +1,15 @@
 """The table client's only link to the server: the SDK (``clients.sdk``) in a worker thread.
 
-The pygame loop never waits on the network. It calls ``act`` / ``hint`` / ``fetch_events``
-(which only queue a command) and once per frame ``poll()`` for what came back:
+The pygame loop never waits on the network (``worker.Worker``). It calls ``act`` /
+``hint`` / ``fetch_events`` (which only queue a command) and once per frame ``poll()``
+for what came back, one frozen dataclass each:
 
-    ("ready", info)            account name, held seats, table
-    ("state", SeatState)       a seat's new view (from a push, a REST answer or a refetch)
-    ("hint", seat, event)      the server's hint (appends nothing)
-    ("events", seat, [..])     the table log as that seat may see it
-    ("error", code, message)   the server refused (code as the server sent it)
-    ("status", name)           "connecting" | "online" | "offline"
+    Ready(username, seats, table)   account name, held seats, table
+    NewState(state)                 a seat's new view (from a push, a REST answer or a refetch)
+    HintAnswer(seat, event)         the server's hint (appends nothing)
+    EventLog(seat, events)          the table log as that seat may see it
+    Refused(code, message)          the server refused (code as the server sent it)
+    Status(name)                    "connecting" | "online" | "offline"
 
 Pushes come from the SDK's ``PushSubscription`` (WebSocket, reconnects by itself). When
 the push channel is down the worker long-polls over REST instead, so the table keeps
@@ -18,21 +19,98 @@ Idempotency-Key until the server answers (it applies one key at most once).
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from clients.sdk import (
     ApiError,
     ConnectionLost,
     DekabesClient,
+    PushSubscription,
     SeatState,
     StaleVersion,
+    Table,
     new_action_key,
 )
+from clients.table.worker import Status, Worker
+
+__all__ = [
+    "Connection",
+    "EventLog",
+    "HintAnswer",
+    "NewState",
+    "Ready",
+    "Refused",
+    "Status",
+    "Update",
+    "still_meant",
+]
 
 OFFLINE_POLL = 1.0  # s between REST polls while pushes are down
+
+
+# ---------------------------------------------------------------------- what comes back
+@dataclass(frozen=True)
+class Ready:
+    username: str
+    seats: tuple[int, ...]
+    table: Table | None
+
+
+@dataclass(frozen=True)
+class NewState:
+    state: SeatState
+
+
+@dataclass(frozen=True)
+class HintAnswer:
+    seat: int
+    event: dict | None
+
+
+@dataclass(frozen=True)
+class EventLog:
+    seat: int
+    events: list[dict]
+
+
+@dataclass(frozen=True)
+class Refused:
+    code: str
+    message: str
+
+
+Update = Ready | NewState | HintAnswer | EventLog | Refused | Status
+
+
+# ---------------------------------------------------------------------- what the loop asks
+@dataclass(frozen=True)
+class _Act:
+    seat: int
+    type: str
+    version: int | None
+    fields: dict[str, Any] = field(hash=False)
+    key: str
+
+
+@dataclass(frozen=True)
+class _AskHint:
+    seat: int
+
+
+@dataclass(frozen=True)
+class _FetchEvents:
+    seat: int
+
+
+@dataclass(frozen=True)
+class _Refresh:
+    pass
+
+
+_Command = _Act | _AskHint | _FetchEvents | _Refresh
 
 
 def still_meant(type_: str, fields: dict, before: SeatState | None, after: SeatState) -> bool:
@@ -58,7 +136,7 @@ def still_meant(type_: str, fields: dict, before: SeatState | None, after: SeatS
     return False
 
 
-class Connection:
+class Connection(Worker[_Command, Update]):
     def __init__(
         self,
         base_url: str,
@@ -68,6 +146,7 @@ class Connection:
         use_push: bool = True,
         client: DekabesClient | None = None,
     ):
+        super().__init__(name=f"table-{code}")
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.code = code.upper()
@@ -75,16 +154,11 @@ class Connection:
         self.use_push = use_push
         self.seats: list[int] = []
         self.username = ""
-        self.status = "connecting"
         self.requests_sent = 0
         self._client = client or DekabesClient(
             self.base_url, token, timeout=8.0, retries=2, user_agent="dekabes-table"
         )
-        self._commands: queue.Queue = queue.Queue()
-        self._updates: queue.Queue = queue.Queue()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"table-{code}", daemon=True)
-        self._sub = None
+        self._sub: PushSubscription | None = None
         self.version = -1
         self._last_rest = 0.0
         self.busy = threading.Event()  # an action is on its way
@@ -92,48 +166,29 @@ class Connection:
 
     # ------------------------------------------------------------------ UI side
     def start(self) -> Connection:
-        self._thread.start()
+        self._begin()
         return self
 
-    def poll(self) -> list[tuple]:
-        out = []
-        while True:
-            try:
-                out.append(self._updates.get_nowait())
-            except queue.Empty:
-                return out
-
-    def act(self, seat: int, type: str, version: int | None = None, **fields) -> None:
+    def act(self, seat: int, type: str, version: int | None = None, **fields: Any) -> None:
         self.busy.set()
-        self._commands.put(("act", seat, type, version, fields, new_action_key()))
+        self._send(_Act(seat, type, version, fields, new_action_key()))
 
     def hint(self, seat: int) -> None:
-        self._commands.put(("hint", seat))
+        self._send(_AskHint(seat))
 
     def fetch_events(self, seat: int) -> None:
-        self._commands.put(("events", seat))
+        self._send(_FetchEvents(seat))
 
     def refresh(self) -> None:
-        self._commands.put(("refresh",))
+        self._send(_Refresh())
 
     def close(self) -> None:
-        self._stop.set()
-        self._commands.put(("stop",))
-        if self._thread.is_alive() and threading.current_thread() is not self._thread:
-            self._thread.join(timeout=5)
+        self._end()
         if self._sub is not None:
             self._sub.close()
         self._client.close()
 
     # ------------------------------------------------------------------ worker side
-    def _emit(self, *item) -> None:
-        self._updates.put(item)
-
-    def _set_status(self, status: str) -> None:
-        if status != self.status:
-            self.status = status
-            self._emit("status", status)
-
     def _state(self, state: SeatState) -> None:
         old = self._views.get(state.seat)
         if old is None or state.version >= old.version:
@@ -142,7 +197,7 @@ class Connection:
             self.version = state.version
         if self._sub is not None:
             self._sub.observe(state.seat, state.version)
-        self._emit("state", state)
+        self._emit(NewState(state))
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -150,7 +205,7 @@ class Connection:
                 self._connect()
                 break
             except ApiError as problem:
-                self._emit("error", problem.code, problem.message)
+                self._emit(Refused(problem.code, problem.message))
                 if problem.code in ("not_authenticated", "not_found", "not_your_seat"):
                     self._set_status("offline")
                     return
@@ -159,20 +214,17 @@ class Connection:
                 self._set_status("offline")
                 self._stop.wait(OFFLINE_POLL)
         while not self._stop.is_set():
-            try:
-                command = self._commands.get(timeout=0.05)
-            except queue.Empty:
-                command = None
+            command = self._next_command(timeout=0.05)
+            if self._stop.is_set():
+                return
             try:
                 if command is not None:
-                    if command[0] == "stop":
-                        return
                     self._do(command)
                 self._pump_pushes()
             except ConnectionLost:
                 self._set_status("offline")
             except Exception as problem:  # never let the worker die: report and go on
-                self._emit("error", "client_error", str(problem))
+                self._emit(Refused("client_error", str(problem)))
 
     def _connect(self) -> None:
         me = self._client.me()
@@ -184,7 +236,7 @@ class Connection:
         if not held:
             raise ApiError("not_your_seat", f"{me.username} holds no seat at {self.code}")
         self.seats = held
-        self._emit("ready", {"username": me.username, "seats": held, "table": table})
+        self._emit(Ready(me.username, tuple(held), table))
         self._refetch()
         self._set_status("online")
         if self.use_push:
@@ -219,30 +271,29 @@ class Connection:
                 self._last_rest = time.monotonic()
                 self._set_status("offline")
 
-    def _do(self, command: tuple) -> None:
-        kind = command[0]
-        if kind == "act":
-            _, seat, type_, version, fields, key = command
-            self._act(seat, type_, version, fields, key)
-        elif kind == "hint":
-            seat = command[1]
-            try:
-                answer = self._client.hint(self.code, seat)
-            except ApiError as problem:
-                self._emit("error", problem.code, problem.message)
-                return
-            event = answer.get("hint", answer.get("event")) if isinstance(answer, dict) else None
-            self._emit("hint", seat, event)
-        elif kind == "events":
-            seat = command[1]
-            try:
-                events = self._client.all_events(self.code, seat)
-            except ApiError as problem:
-                self._emit("error", problem.code, problem.message)
-                return
-            self._emit("events", seat, events)
-        elif kind == "refresh":
-            self._refetch()
+    def _do(self, command: _Command) -> None:
+        match command:
+            case _Act(seat, type_, version, fields, key):
+                self._act(seat, type_, version, fields, key)
+            case _AskHint(seat):
+                try:
+                    answer = self._client.hint(self.code, seat)
+                except ApiError as problem:
+                    self._emit(Refused(problem.code, problem.message))
+                    return
+                event = (
+                    answer.get("hint", answer.get("event")) if isinstance(answer, dict) else None
+                )
+                self._emit(HintAnswer(seat, event))
+            case _FetchEvents(seat):
+                try:
+                    events = self._client.all_events(self.code, seat)
+                except ApiError as problem:
+                    self._emit(Refused(problem.code, problem.message))
+                    return
+                self._emit(EventLog(seat, events))
+            case _Refresh():
+                self._refetch()
 
     def _act(
         self, seat: int, type_: str, version: int | None, fields: dict[str, Any], key: str
@@ -260,7 +311,7 @@ class Connection:
                 except ConnectionLost:
                     self._set_status("offline")
                     if attempts >= 30:
-                        self._emit("error", "connection_lost", "")
+                        self._emit(Refused("connection_lost", ""))
                         return
                     self._stop.wait(OFFLINE_POLL)
                     continue
@@ -279,10 +330,10 @@ class Connection:
                         # (another seat accepted, a pause): send it again, as a new action.
                         expected, key = after.version, new_action_key()
                         continue
-                    self._emit("error", problem.code, problem.message)
+                    self._emit(Refused(problem.code, problem.message))
                     return
                 except ApiError as problem:
-                    self._emit("error", problem.code, problem.message)
+                    self._emit(Refused(problem.code, problem.message))
                     return
                 self._set_status("online")
                 self._state(state)

@@ -23,8 +23,21 @@ import pygame
 from clients.table import config
 from clients.table import input as table_input
 from clients.table.i18n import Translator, detect_language, next_language
-from clients.table.lobby_service import LeagueInfo, LobbyService, TableEntry
+from clients.table.lobby_service import (
+    BotMade,
+    Created,
+    Failed,
+    League,
+    LeagueInfo,
+    LobbyService,
+    Opened,
+    SignedIn,
+    SignedOut,
+    TableEntry,
+    Tables,
+)
 from clients.table.ui import Hit, Screen, Toast
+from clients.table.worker import Status
 
 LEVELS = ("house", "random", "greedy", "medium", "strong", "expert")
 FIELD_MAX = 120
@@ -159,28 +172,28 @@ class Lobby:
     def pump(self) -> None:
         for update in self.service.poll():
             self.dirty = True
-            kind = update[0]
-            if kind == "status":
-                self.status = update[1]
-            elif kind == "signed_in":
-                self._signed_in(*update[1:])
-            elif kind == "signed_out":
-                self._signed_out(update[1])
-            elif kind == "tables":
-                self.unfinished, self.finished = list(update[1]), list(update[2])
-                self._ensure_runners()
-            elif kind == "league":
-                self._take_league(update[1])
-            elif kind == "bot":
-                self._take_bot(*update[1:])
-            elif kind == "created":
-                self.toast(self.tr("lobby.created", code=update[1]))
-            elif kind == "opened":
-                self.busy = False
-                if self.on_open is not None:
-                    self.on_open(self.server, self.token, update[1], list(update[2]))
-            elif kind == "error":
-                self._error(update[1], update[2])
+            match update:
+                case Status(name):
+                    self.status = name
+                case SignedIn(server, username, token):
+                    self._signed_in(server, username, token)
+                case SignedOut(revoked):
+                    self._signed_out(revoked)
+                case Tables(unfinished, finished):
+                    self.unfinished, self.finished = list(unfinished), list(finished)
+                    self._ensure_runners()
+                case League(info):
+                    self._take_league(info)
+                case BotMade(level, username, token):
+                    self._take_bot(level, username, token)
+                case Created(code):
+                    self.toast(self.tr("lobby.created", code=code))
+                case Opened(code, seats):
+                    self.busy = False
+                    if self.on_open is not None:
+                        self.on_open(self.server, self.token, code, list(seats))
+                case Failed(code, context):
+                    self._error(code, context)
 
     def _signed_in(self, server: str, username: str, token: str) -> None:
         self.busy = False

@@ -1,15 +1,17 @@
 """The lobby's link to the server: the SDK in a worker thread, like ``connection.py`` for
-the table. The pygame loop queues a command and reads what came back with ``poll()``:
+the table (both are a ``worker.Worker``). The pygame loop queues a command and reads
+what came back with ``poll()``, one frozen dataclass each:
 
-    ("status", "connecting" | "online" | "offline")
-    ("signed_in", server, username, token)
-    ("signed_out", revoked)                 revoked False: the server cannot revoke tokens
-    ("tables", unfinished, finished)        lists of ``TableEntry``
-    ("opened", code, seats)                 a table to sit at now (created or joined)
-    ("created", code)
-    ("bot", level, username, token)         a computer-player account made for a level
-    ("league", LeagueInfo)                  my clubs and my tables of the current rounds
-    ("error", code, context)                the server's code (or a client one), and what was tried
+    Status(name)                            "connecting" | "online" | "offline"
+    SignedIn(server, username, token)
+    SignedOut(revoked)                      revoked False: the server cannot revoke tokens
+    Tables(unfinished, finished)            lists of ``TableEntry``
+    Opened(code, seats)                     a table to sit at now (created or joined)
+    Created(code)
+    BotMade(level, username, token)         a computer-player account made for a level
+    League(info)                            ``LeagueInfo``: my clubs and league tables
+    Failed(code, context)                   the server's code (or a client one), and what
+                                            was tried (the command's ``name``)
 
 Losing the connection is not an error: the worker says "offline" and retries the last
 refresh until the server answers again.
@@ -17,12 +19,14 @@ refresh until the server answers again.
 
 from __future__ import annotations
 
-import queue
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from clients.sdk import ApiError, ConnectionLost, DekabesClient, Table
+from clients.table.worker import Status, Worker
 
 RETRY = 3.0  # s between retries while the server is unreachable
 LEAGUE_WAIT = 25.0  # s a league long-poll waits for news
@@ -45,6 +49,109 @@ class LeagueInfo:
     version: int | None = None
 
 
+# ---------------------------------------------------------------------- what comes back
+@dataclass(frozen=True)
+class SignedIn:
+    server: str
+    username: str
+    token: str
+
+
+@dataclass(frozen=True)
+class SignedOut:
+    revoked: bool
+
+
+@dataclass(frozen=True)
+class Tables:
+    unfinished: list[TableEntry]
+    finished: list[TableEntry]
+
+
+@dataclass(frozen=True)
+class Opened:
+    code: str
+    seats: list[int]
+
+
+@dataclass(frozen=True)
+class Created:
+    code: str
+
+
+@dataclass(frozen=True)
+class BotMade:
+    level: str
+    username: str
+    token: str
+
+
+@dataclass(frozen=True)
+class League:
+    info: LeagueInfo
+
+
+@dataclass(frozen=True)
+class Failed:
+    code: str
+    context: str
+
+
+LobbyUpdate = SignedIn | SignedOut | Tables | Opened | Created | BotMade | League | Failed | Status
+
+
+# ---------------------------------------------------------------------- what the loop asks
+@dataclass(frozen=True)
+class _SignIn:
+    name: ClassVar[str] = "sign_in"
+    server: str
+    username: str
+    password: str = field(repr=False)
+    register: bool
+
+
+@dataclass(frozen=True)
+class _Resume:
+    name: ClassVar[str] = "resume"
+    server: str
+    username: str
+    token: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class _SignOut:
+    name: ClassVar[str] = "sign_out"
+
+
+@dataclass(frozen=True)
+class _Refresh:
+    name: ClassVar[str] = "refresh"
+
+
+@dataclass(frozen=True)
+class _Create:
+    name: ClassVar[str] = "create"
+    seats: dict[int, str] = field(hash=False)
+    bots: dict[int, str] = field(hash=False)
+
+
+@dataclass(frozen=True)
+class _Join:
+    name: ClassVar[str] = "join"
+    code: str
+
+
+@dataclass(frozen=True)
+class _MakeBot:
+    name: ClassVar[str] = "make_bot"
+    level: str
+
+
+_LobbyCommand = _SignIn | _Resume | _SignOut | _Refresh | _Create | _Join | _MakeBot
+# Reads the lobby repeats by itself until the server answers again.
+_RETRIED = (_Refresh, _Resume)
+
+
 @dataclass
 class _Session:
     server: str
@@ -60,88 +167,72 @@ def bot_name(username: str, level: str) -> str:
     return f"{username[: 40 - len(level) - 1]}-{level}"
 
 
-class LobbyService:
-    def __init__(self, client_factory=None):
-        self._factory = client_factory or (
+ClientFactory = Callable[[str, "str | None"], DekabesClient]
+
+
+class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
+    def __init__(self, client_factory: ClientFactory | None = None):
+        super().__init__(name="lobby")
+        self._factory: ClientFactory = client_factory or (
             lambda url, token: DekabesClient(
                 url, token, timeout=8.0, retries=1, user_agent="dekabes-table-lobby"
             )
         )
-        self._commands: queue.Queue = queue.Queue()
-        self._updates: queue.Queue = queue.Queue()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="lobby", daemon=True)
         self._session: _Session | None = None
-        self._pending: tuple | None = None  # the command to retry once back online
+        self._pending: _LobbyCommand | None = None  # the command to retry once back online
         self._league_thread: threading.Thread | None = None
         self._league_generation = 0
-        self.status = "connecting"
 
     # ------------------------------------------------------------------ UI side
     def start(self) -> LobbyService:
-        self._thread.start()
+        self._begin()
         return self
 
-    def poll(self) -> list[tuple]:
-        out = []
-        while True:
-            try:
-                out.append(self._updates.get_nowait())
-            except queue.Empty:
-                return out
+    def sign_in(self, server: str, username: str, password: str, register: bool = False) -> None:
+        self._send(_SignIn(server, username, password, register))
 
-    def sign_in(self, server: str, username: str, password: str, register: bool = False):
-        self._commands.put(("sign_in", server, username, password, register))
-
-    def resume(self, server: str, username: str, token: str):
+    def resume(self, server: str, username: str, token: str) -> None:
         """Use a remembered token (checked with ``GET /api/me``)."""
-        self._commands.put(("resume", server, username, token))
+        self._send(_Resume(server, username, token))
 
-    def sign_out(self):
-        self._commands.put(("sign_out",))
+    def sign_out(self) -> None:
+        self._send(_SignOut())
 
-    def refresh(self):
-        self._commands.put(("refresh",))
+    def refresh(self) -> None:
+        self._send(_Refresh())
 
-    def create(self, seats: dict[int, str], bots: dict[int, str]):
-        self._commands.put(("create", seats, bots))
+    def create(self, seats: dict[int, str], bots: dict[int, str]) -> None:
+        self._send(_Create(seats, bots))
 
-    def join(self, code: str):
-        self._commands.put(("join", code.strip().upper()))
+    def join(self, code: str) -> None:
+        self._send(_Join(code.strip().upper()))
 
-    def make_bot(self, level: str):
-        self._commands.put(("make_bot", level))
+    def make_bot(self, level: str) -> None:
+        self._send(_MakeBot(level))
 
-    def close(self):
-        self._stop.set()
+    def close(self) -> None:
         self._league_generation += 1
-        self._commands.put(("stop",))
-        if self._thread.is_alive() and threading.current_thread() is not self._thread:
-            self._thread.join(timeout=5)
+        self._end()
 
     # ------------------------------------------------------------------ worker side
-    def _emit(self, *item) -> None:
-        self._updates.put(item)
-
-    def _set_status(self, status: str) -> None:
-        if status != self.status:
-            self.status = status
-            self._emit("status", status)
+    def _signed_in(self) -> _Session:
+        if self._session is None or not self._session.token:
+            raise ApiError("not_authenticated", "not signed in")
+        return self._session
 
     def _client(self) -> DekabesClient:
-        session = self._session
+        session = self._signed_in()
         return self._factory(session.server, session.token)
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            try:
-                command = self._commands.get(timeout=RETRY if self._pending else None)
-            except queue.Empty:
+            command = self._next_command(timeout=RETRY if self._pending else None)
+            if self._stop.is_set():
+                return
+            if command is None:
                 command = self._pending  # offline: try again
             if command is None:
                 continue
-            if command[0] == "stop":
-                return
             try:
                 self._do(command)
                 self._pending = None
@@ -149,77 +240,77 @@ class LobbyService:
             except ConnectionLost:
                 self._set_status("offline")
                 # sign-in and sign-out are the player's to repeat; reads are retried
-                retried = command[0] in ("refresh", "resume")
-                if not retried or (command[0] == "resume" and self._pending is None):
+                retried = isinstance(command, _RETRIED)
+                if not retried or (isinstance(command, _Resume) and self._pending is None):
                     # said once; a remembered sign-in keeps being retried meanwhile
-                    self._emit("error", "connection_lost", command[0])
+                    self._emit(Failed("connection_lost", command.name))
                 self._pending = command if retried else None
             except ApiError as problem:
                 self._pending = None
                 self._set_status("online")
-                self._emit("error", problem.code, command[0])
+                self._emit(Failed(problem.code, command.name))
             except Exception:  # never a traceback in the lobby
                 self._pending = None
-                self._emit("error", "client_error", command[0])
+                self._emit(Failed("client_error", command.name))
 
-    def _do(self, command: tuple) -> None:
-        kind = command[0]
-        if kind == "sign_in":
-            _, server, username, password, register = command
-            self._session = _Session(server)
-            with self._factory(server, None) as client:
-                account = (client.register if register else client.login)(username, password)
-            self._session.token, self._session.username = account.token, account.username
-            self._emit("signed_in", server, account.username, account.token)
-            self._refresh()
-        elif kind == "resume":
-            _, server, username, token = command
-            self._session = _Session(server, token, username)
-            with self._client() as client:
-                me = client.me()
-            self._session.username = me.username
-            self._emit("signed_in", server, me.username, token)
-            self._refresh()
-        elif kind == "sign_out":
-            self._league_generation += 1
-            session, self._session = self._session, None
-            revoked = True
-            if session is not None and session.token:
-                with self._factory(session.server, session.token) as client:
-                    revoked = client.logout()
-            self._emit("signed_out", revoked)
-        elif kind == "refresh":
-            self._refresh()
-        elif kind == "create":
-            _, seats, bots = command
-            with self._client() as client:
-                table = client.create_table(
-                    seats, join=[n for n, k in seats.items() if k == "human"][:1], bots=bots
-                )
-            self._emit("created", table.code)
-            self._emit("opened", table.code, [min(n for n, k in seats.items() if k == "human")])
-        elif kind == "join":
-            self._join(command[1])
-        elif kind == "make_bot":
-            level = command[1]
-            with self._client() as client:
-                name = bot_name(self._session.username, level)
-                try:
-                    account = client.register_bot(name)
-                except ApiError as problem:
-                    if problem.code != "username_taken":
-                        raise
-                    account = client.register_bot(
-                        bot_name(f"{self._session.username[:30]}-{uuid.uuid4().hex[:4]}", level)
-                    )
-            self._emit("bot", level, account.username, account.token)
+    def _do(self, command: _LobbyCommand) -> None:
+        match command:
+            case _SignIn(server, username, password, register):
+                self._session = _Session(server)
+                with self._factory(server, None) as client:
+                    account = (client.register if register else client.login)(username, password)
+                self._session.token, self._session.username = account.token, account.username
+                self._emit(SignedIn(server, account.username, account.token or ""))
+                self._refresh()
+            case _Resume(server, username, token):
+                self._session = _Session(server, token, username)
+                with self._client() as client:
+                    me = client.me()
+                self._session.username = me.username
+                self._emit(SignedIn(server, me.username, token))
+                self._refresh()
+            case _SignOut():
+                self._league_generation += 1
+                session, self._session = self._session, None
+                revoked = True
+                if session is not None and session.token:
+                    with self._factory(session.server, session.token) as client:
+                        revoked = client.logout()
+                self._emit(SignedOut(revoked))
+            case _Refresh():
+                self._refresh()
+            case _Create(seats, bots):
+                self._create(seats, bots)
+            case _Join(code):
+                self._join(code)
+            case _MakeBot(level):
+                self._make_bot(level)
+
+    def _create(self, seats: dict[int, str], bots: dict[int, str]) -> None:
+        humans = [n for n, k in seats.items() if k == "human"]
+        with self._client() as client:
+            table = client.create_table(seats, join=humans[:1], bots=bots)
+        self._emit(Created(table.code))
+        self._emit(Opened(table.code, [min(humans)]))
+
+    def _make_bot(self, level: str) -> None:
+        me = self._signed_in().username
+        with self._client() as client:
+            try:
+                account = client.register_bot(bot_name(me, level))
+            except ApiError as problem:
+                if problem.code != "username_taken":
+                    raise
+                account = client.register_bot(bot_name(f"{me[:30]}-{uuid.uuid4().hex[:4]}", level))
+        self._emit(BotMade(level, account.username, account.token or ""))
 
     def _join(self, code: str) -> None:
+        me = self._signed_in().username
         with self._client() as client:
             table = client.table(code)
-            held = table.seats_held_by(self._session.username)
+            held = table.seats_held_by(me)
             if held:
-                self._emit("opened", table.code, held)
+                self._emit(Opened(table.code, held))
                 return
             free = [
                 n
@@ -229,15 +320,16 @@ class LobbyService:
             if not free:
                 raise ApiError("no_free_seat", "no free human seat")
             client.join(table.code, free[0])
-            self._emit("opened", table.code, [free[0]])
+            self._emit(Opened(table.code, [free[0]]))
 
     def _refresh(self) -> None:
         if self._session is None or not self._session.token:
             return
+        me = self._session.username
         with self._client() as client:
             tables = client.tables()
-            me = self._session.username
-            unfinished, finished = [], []
+            unfinished: list[TableEntry] = []
+            finished: list[TableEntry] = []
             replay_checked = False
             replay_offered = False
             for table in tables:
@@ -260,7 +352,7 @@ class LobbyService:
                     replay_offered = client.replay_url(table.code) is not None
                 replay = f"{client.base_url}/tables/{table.code}/replay" if replay_offered else None
                 finished.append(TableEntry(table, held, winner, scores, replay))
-        self._emit("tables", unfinished, finished)
+        self._emit(Tables(unfinished, finished))
         self._refresh_league()
 
     # ------------------------------------------------------------------ league
@@ -277,7 +369,7 @@ class LobbyService:
             except ApiError as problem:
                 if problem.status in (404, 405):
                     session.league_supported = False
-                    self._emit("league", LeagueInfo(False))
+                    self._emit(League(LeagueInfo(False)))
                     return
                 raise
         session.league_supported = True
@@ -300,13 +392,13 @@ class LobbyService:
         version = data.get("version")
         if self._session is not None:
             self._session.league_version = version
-        self._emit("league", LeagueInfo(True, names, tables, version))
+        self._emit(League(LeagueInfo(True, names, tables, version)))
 
     def _start_league_poll(self) -> None:
         if self._league_thread is not None and self._league_thread.is_alive():
             return
         generation = self._league_generation
-        session = self._session
+        session = self._signed_in()
 
         def poll() -> None:
             client = self._factory(session.server, session.token)

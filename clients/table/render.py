@@ -17,7 +17,25 @@ from clients.table import draw as d
 from clients.table import layout as lay
 from clients.table.i18n.catalog import MESSAGES
 from clients.table.i18n.rules import RULES
-from clients.table.ui import Hit
+from clients.table.screens import ends_before_last_tile, finished_view
+from clients.table.ui import (
+    Accept,
+    Answer,
+    BackToLobby,
+    ChooseOpener,
+    ClaimRedeal,
+    ClosePanel,
+    Continue,
+    HandOver,
+    Hit,
+    MatchSeen,
+    NewMatch,
+    PickTile,
+    PlaceAt,
+    Press,
+    SkipLanding,
+    Tap,
+)
 
 BUTTONS = (
     "hint",
@@ -49,11 +67,11 @@ def buttons(app) -> tuple[str, ...]:
     return BUTTONS + (("lobby",) if getattr(app, "on_lobby", None) else ())
 
 
-_frame_hits: list[Hit] = []  # the hits of the frame being drawn (see ``draw``)
+_frame_hits: list[Hit[Tap]] = []  # the hits of the frame being drawn (see ``draw``)
 
 
-def _hit(app, rect, *action) -> None:
-    _frame_hits.append(Hit(pygame.Rect(rect), tuple(action)))
+def _hit(app, rect, tap: Tap) -> None:
+    _frame_hits.append(Hit(pygame.Rect(rect), tap))
 
 
 def _keep_hits(keep) -> None:
@@ -62,7 +80,7 @@ def _keep_hits(keep) -> None:
 
 def _modal(app) -> None:
     """What is drawn next covers the table: keep only the toolbar tappable."""
-    _keep_hits(lambda h: h.action[0] == "button")
+    _keep_hits(lambda h: isinstance(h.action, Press))
 
 
 def table_layout(app) -> lay.TableLayout:
@@ -94,7 +112,7 @@ def draw(app, screen, surface: pygame.Surface | None = None) -> list[Hit]:
         draw_handoff(app, surface, screen.seat)
     elif kind in ("landing", "reveal"):
         # The finished board of the hand that just ended, not the next deal.
-        draw_table(app, surface, screen.seat, private=False, view=_finished_view(app.newest.view))
+        draw_table(app, surface, screen.seat, private=False, view=finished_view(app.newest.view))
         if kind == "landing":
             draw_landing(app, surface, screen.seat)
         else:
@@ -113,12 +131,6 @@ def draw(app, screen, surface: pygame.Surface | None = None) -> list[Hit]:
         draw_confirm(app, surface)
     draw_toasts(app, surface, modal)
     return list(_frame_hits)
-
-
-def _finished_view(view: dict) -> dict:
-    from clients.table.app import finished_view
-
-    return finished_view(view)
 
 
 def _centre_message(app, surface, value: str) -> None:
@@ -380,8 +392,6 @@ def draw_line(app, surface, layout, view: dict, seat: int) -> None:
 def _mark_last_ends(app, surface, placed, view: dict) -> None:
     """The finished board: frame the last tile and the other open end, each with the
     number it showed before that tile was played (why it was, or was not, a Dékabès)."""
-    from clients.table.app import ends_before_last_tile
-
     last = (app.newest.view.get("last_hand") if app.newest else None) or {}
     before = ends_before_last_tile(last) if last.get("result") == "domino" else None
     if before is None or len(placed.tiles) < 2:
@@ -443,7 +453,7 @@ def draw_targets(app, surface, placed, view: dict, seat: int) -> None:
                     bold=True,
                     anchor="midbottom",
                 )
-            _hit(app, lay.touch_rect(ghost.union(rect)), "target", key)
+            _hit(app, lay.touch_rect(ghost.union(rect)), PlaceAt(key))
             continue
         colour = (255, 255, 255) if my_turn else (150, 190, 165)
         d.dashed_rect(surface, rect, colour, width=2)
@@ -459,7 +469,7 @@ def draw_targets(app, surface, placed, view: dict, seat: int) -> None:
                 anchor="center",
             )
         if my_turn:
-            _hit(app, lay.touch_rect(rect), "target", key)
+            _hit(app, lay.touch_rect(rect), PlaceAt(key))
 
 
 def hand_rects(app, layout, hand: list[str]) -> list[pygame.Rect]:
@@ -518,7 +528,7 @@ def draw_hand(app, surface, layout, view: dict, seat: int) -> None:
         )
         if playable:
             d.marker_triangle(surface, rect.centerx, rect.top, max(5, rect.w // 6), d.GOLD)
-        _hit(app, lay.touch_rect(rect), "tile", tile)
+        _hit(app, lay.touch_rect(rect), PickTile(tile))
 
 
 def guidance(app, view: dict, seat: int) -> str:
@@ -584,7 +594,7 @@ def draw_toolbar(app, surface, layout, seat, view) -> None:
     for name, rect in zip(buttons(app), layout.buttons):
         enabled = button_enabled(app, name, seat, view)
         d.button(surface, rect, button_label(app, name), enabled, hot=(app.panel == name))
-        _hit(app, rect, "button", name)
+        _hit(app, rect, Press(name))
 
 
 # ---------------------------------------------------------------------------- private screens
@@ -603,11 +613,11 @@ def _dialog(surface, width: int, height: int) -> pygame.Rect:
     return box
 
 
-def _buttons(app, surface, area: pygame.Rect, items: list[tuple[str, tuple]]) -> None:
+def _buttons(app, surface, area: pygame.Rect, items: list[tuple[str, Tap]]) -> None:
     rects = lay.centered_buttons(area, [d.text_width(label, 18, True) for label, _ in items])
     for (label, action), rect in zip(items, rects):
         d.button(surface, rect, label, size=18)
-        _hit(app, rect, *action)
+        _hit(app, rect, action)
 
 
 def _big_hand(surface, area: pygame.Rect, hand: list[str]) -> None:
@@ -656,9 +666,9 @@ def draw_accept(app, surface, seat: int) -> None:
     for note in notes:
         rect = d.text(surface, note, (box.centerx, y), 16, d.INK, anchor="midtop", wrap=box.w - 40)
         y = rect.bottom + 6
-    items = [(app.tr("btn.accept"), ("accept", seat))]
+    items = [(app.tr("btn.accept"), Accept(seat))]
     if view.get("can_claim_redeal"):
-        items.append((app.tr("btn.claim_redeal"), ("claim_redeal", seat)))
+        items.append((app.tr("btn.claim_redeal"), ClaimRedeal(seat)))
     _buttons(app, surface, pygame.Rect(box.x, box.bottom - 76, box.w, 60), items)
 
 
@@ -694,8 +704,8 @@ def draw_opener(app, surface, seat: int) -> None:
         surface,
         pygame.Rect(box.x, box.bottom - 76, box.w, 60),
         [
-            (app.tr("btn.opener_self", n=seat), ("opener", seat, seat)),
-            (app.tr("btn.opener_partner", n=partner), ("opener", seat, partner)),
+            (app.tr("btn.opener_self", n=seat), ChooseOpener(seat, seat)),
+            (app.tr("btn.opener_partner", n=partner), ChooseOpener(seat, partner)),
         ],
     )
 
@@ -735,7 +745,7 @@ def draw_handoff(app, surface, seat: int) -> None:
         anchor="center",
         within=surface.get_rect().inflate(-40, 0),
     )
-    _hit(app, surface.get_rect(), "handoff", seat)
+    _hit(app, surface.get_rect(), HandOver(seat))
 
 
 def result_banner(app, last: dict) -> str:
@@ -750,8 +760,6 @@ def result_banner(app, last: dict) -> str:
 def why_line(app, last: dict) -> str | None:
     """The Dékabès question of a domino: the engine's verdict (``last_hand.dekabes``) with
     the two ends the last tile met. The client never judges it itself."""
-    from clients.table.app import ends_before_last_tile
-
     before = ends_before_last_tile(last) if last.get("result") == "domino" else None
     if before is None:
         return None
@@ -807,7 +815,7 @@ def draw_landing(app, surface, seat: int | None) -> None:
         anchor="center",
         within=layout.message,
     )
-    _hit(app, surface.get_rect(), "skip_landing")
+    _hit(app, surface.get_rect(), SkipLanding())
 
 
 def draw_reveal(app, surface, seat: int | None) -> None:
@@ -921,7 +929,7 @@ def draw_reveal(app, surface, seat: int | None) -> None:
         app,
         surface,
         pygame.Rect(box.x, box.bottom - 70, box.w, 60),
-        [(app.tr("btn.continue"), ("continue",))],
+        [(app.tr("btn.continue"), Continue())],
     )
 
 
@@ -995,10 +1003,10 @@ def draw_match_over(app, surface, seat: int | None) -> None:
         y += 30
     items = []
     if app.allowed(seat, "new_match"):
-        items.append((app.tr("btn.new_game"), ("new_match",)))
+        items.append((app.tr("btn.new_game"), NewMatch()))
     if app.on_lobby is not None:
-        items.append((app.tr("btn.lobby"), ("lobby",)))
-    items.append((app.tr("btn.view_board"), ("match_seen",)))
+        items.append((app.tr("btn.lobby"), BackToLobby()))
+    items.append((app.tr("btn.view_board"), MatchSeen()))
     _buttons(app, surface, pygame.Rect(box.x, box.bottom - 76, box.w, 60), items)
 
 
@@ -1147,9 +1155,9 @@ def draw_panel(app, surface) -> None:
         bar_h = max(30, content.h * content.h // image.get_height())
         top = content.y + (content.h - bar_h) * scroll // max(1, image.get_height() - content.h)
         pygame.draw.rect(surface, d.MUTED, (box.right - 12, top, 6, bar_h), border_radius=3)
-    _hit(app, close, "close_panel")
+    _hit(app, close, ClosePanel())
     # the toolbar under the panel stays reachable only for the panel buttons themselves
-    _keep_hits(lambda h: h.action[0] != "button" or h.action[1] in ("rules", "log"))
+    _keep_hits(lambda h: not isinstance(h.action, Press) or h.action.button in ("rules", "log"))
 
 
 @lru_cache(maxsize=8)
@@ -1187,7 +1195,7 @@ def draw_confirm(app, surface) -> None:
         app,
         surface,
         pygame.Rect(box.x, box.bottom - 80, box.w, 60),
-        [(app.tr("btn.yes"), ("confirm", True)), (app.tr("btn.no"), ("confirm", False))],
+        [(app.tr("btn.yes"), Answer(True)), (app.tr("btn.no"), Answer(False))],
     )
 
 

@@ -1,6 +1,8 @@
 """Which screen the table client shows: a pure function of the newest seat views and a
 small snapshot of the screen's own state (``UiState``). No pygame, no network; the
-controller (``app.TableApp.decide``) applies what it implies (showing a seat)."""
+controller (``app.TableApp.decide``) applies what it implies (showing a seat). Also the
+finished board a hand-end screen shows, read off the server's ``last_hand`` (used by
+the controller and by the drawing, which import this module and not each other)."""
 
 from __future__ import annotations
 
@@ -63,3 +65,37 @@ def screen_for(newest: dict | None, views: dict[int, dict], ui: UiState) -> Scre
     if view.get("phase") == "choose_opener" and view.get("to_act") == seat:
         return Screen("opener", seat)
     return Screen("table", seat)
+
+
+def finished_view(view: dict) -> dict:
+    """The view of the board as the last hand ended (from the server's ``last_hand``):
+    the finished line, the tiles left, no hand of one's own, nobody to act."""
+    last = view.get("last_hand") or {}
+    line = last.get("line") or []
+    hands = last.get("hands") or {}
+    return {
+        **view,
+        "phase": "hand_over",
+        "to_act": None,
+        "legal": [],
+        "hand": [],
+        "line": line,
+        "turns": last.get("turns") or [],
+        "hand_no": last.get("hand_no"),
+        "tile_counts": {k: len(v or []) for k, v in hands.items()},
+        "accepted": {},
+        "ends": [line[0]["a"], line[-1]["b"]] if line else None,
+    }
+
+
+def ends_before_last_tile(last: dict) -> tuple[str, int, int] | None:
+    """(the last tile, left end, right end) just before the hand's last tile was played,
+    read from the finished line (line items are ``a``-``b`` left to right)."""
+    line = last.get("line") or []
+    plays = [t for t in last.get("turns") or [] if t.get("type") == "play"]
+    if len(line) < 2 or not plays or plays[-1].get("end") not in ("left", "right"):
+        return None
+    tile = plays[-1]["tile"]
+    if plays[-1]["end"] == "left":
+        return tile, line[0]["b"], line[-1]["b"]
+    return tile, line[0]["a"], line[-1]["a"]

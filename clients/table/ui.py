@@ -3,16 +3,97 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import pygame
 
+ActionT = TypeVar("ActionT")
+
 
 @dataclass(frozen=True)
-class Hit:
-    """A tappable region of the last frame and what a tap there means."""
+class Hit(Generic[ActionT]):
+    """A tappable region of the last frame and what a tap there means (a ``Tap`` at the
+    table, a tuple in the lobby)."""
 
     rect: pygame.Rect
-    action: tuple
+    action: ActionT
+
+
+# ---------------------------------------------------------------------- what a tap means
+@dataclass(frozen=True)
+class Tap:
+    """What a tap on a region of the table means (``TableApp.tap``)."""
+
+
+@dataclass(frozen=True)
+class PickTile(Tap):
+    tile: str  # a tile of the hand: select it (or put it back)
+
+
+@dataclass(frozen=True)
+class PlaceAt(Tap):
+    end: str  # an open end or its ghost: "left" | "right" | "center"
+
+
+@dataclass(frozen=True)
+class Press(Tap):
+    button: str  # a toolbar button (``render.BUTTONS``)
+
+
+@dataclass(frozen=True)
+class HandOver(Tap):
+    seat: int  # pass-and-play: the device is now with this seat
+
+
+@dataclass(frozen=True)
+class Accept(Tap):
+    seat: int
+
+
+@dataclass(frozen=True)
+class ClaimRedeal(Tap):
+    seat: int
+
+
+@dataclass(frozen=True)
+class ChooseOpener(Tap):
+    seat: int
+    opener: int
+
+
+@dataclass(frozen=True)
+class SkipLanding(Tap):
+    pass
+
+
+@dataclass(frozen=True)
+class Continue(Tap):
+    pass  # the hand's result was seen
+
+
+@dataclass(frozen=True)
+class MatchSeen(Tap):
+    pass  # the match-end screen: look at the board
+
+
+@dataclass(frozen=True)
+class NewMatch(Tap):
+    pass  # the match-end screen's New game
+
+
+@dataclass(frozen=True)
+class BackToLobby(Tap):
+    pass
+
+
+@dataclass(frozen=True)
+class ClosePanel(Tap):
+    pass
+
+
+@dataclass(frozen=True)
+class Answer(Tap):
+    yes: bool  # the restart / new game question
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
 """The runner's decision layer on real engine seat views (no server needed)."""
 
 import random
+import threading
 
 import pytest
 
 from clients.bots.__main__ import parse_args
 from clients.bots.policy import _checked, choose_event
-from clients.bots.runner import seats_to_act
+from clients.bots.runner import RunnerOptions, RunnerStats, TableWorker, seats_to_act
 from clients.sdk import SeatState
 from engine import Match
 from engine.bots import LEVELS
@@ -112,3 +113,60 @@ def test_token_can_come_from_a_file_or_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("DEKABES_TOKEN", "from-env")
     assert parse_args([]).token == "from-env"
     assert parse_args(["--token-file", str(secret)]).token == "from-file"
+
+
+class FinishedTableClient:
+    """A server whose table ``T`` is over, seat 2 held by ``bot``; records long-polls."""
+
+    def __init__(self, stop):
+        self.stop = stop
+        self.long_polls = 0
+        table = {
+            "code": "T",
+            "phase": "match_over",
+            "seats": {
+                "1": {"kind": "human", "player": "ann"},
+                "2": {"kind": "bot", "player": "bot"},
+            },
+        }
+        self.state = SeatState.from_json(
+            {"version": 40, "table": table, "view": {"phase": "match_over", "seat": 2}}, seat=2
+        )
+
+    def table(self, code):
+        return self.state.table
+
+    def seat_view(self, code, seat, wait=None, after=None):
+        if wait is not None:
+            self.long_polls += 1
+            self.stop.set()  # a worker that waits on a finished table would wait for long
+        return self.state
+
+
+def test_a_discovered_table_is_left_as_soon_as_its_match_is_over():
+    # Discovery brings a worker back if the owner starts a new match (tests/clients/
+    # test_bot_runner_live.py); staying on the finished table only holds a long-poll open.
+    stop = threading.Event()
+    client = FinishedTableClient(stop)
+    worker = TableWorker(
+        client, "T", "bot", RunnerOptions(delay=0), RunnerStats(), stop, follow_forever=False
+    )
+    assert worker._serve() is True
+    assert client.long_polls == 0
+
+
+def test_a_linger_caps_the_long_poll_at_its_end():
+    stop = threading.Event()
+    client = FinishedTableClient(stop)
+    asked = []
+    original = client.seat_view
+
+    def seat_view(code, seat, wait=None, after=None):
+        asked.append(wait)
+        return original(code, seat, wait, after)
+
+    client.seat_view = seat_view
+    options = RunnerOptions(delay=0, linger=2.0, poll_wait=25.0)
+    worker = TableWorker(client, "T", "bot", options, RunnerStats(), stop, follow_forever=False)
+    assert worker._serve() is False  # stopped while lingering
+    assert [w for w in asked if w is not None] and all(w <= 2.0 for w in asked if w is not None)

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -225,5 +226,38 @@ def test_no_bot_action_while_paused_and_no_spinning(live_server_url):
         )
         assert not accepted.view["accepted"]["1"]
         assert runner.stats.actions >= 3
+    finally:
+        runner.stop()
+
+
+def test_a_house_bot_leaves_a_finished_table_and_comes_back_for_a_new_match(live_server_url):
+    owner = member(live_server_url)
+    bot = bot_of(owner)
+    table = human_table(owner, bot.username)
+    runner = Runner(
+        DekabesClient(live_server_url, bot.token),
+        RunnerOptions(level="greedy", delay=0, discover_every=0.5, poll_wait=5, seed=9),
+    ).start()
+    try:
+        state = owner.wait_until(table.code, 1, _human_turn, timeout=60)
+        while not state.match_over:  # seat 1 plays its first legal event to the end
+            owner.send_event(table.code, state.legal[0], expected_version=state.version)
+            state = owner.wait_until(table.code, 1, _human_turn, timeout=60)
+        # The bot does not hold the finished table: its worker ends, no long-poll waits.
+        deadline = time.monotonic() + 60
+        while table.code in runner.workers and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert table.code not in runner.workers
+        left = owner.seat_view(table.code, 1)
+        assert left.match_over
+        assert "new_match" in left.allowed
+        fresh = owner.act(table.code, 1, "new_match", expected_version=left.version)
+        assert fresh.phase == "accept"
+        # Discovery sees the table playing again and the bots accept the new deal.
+        accepted = owner.wait_until(
+            table.code, 1, lambda s: all(s.view["accepted"][k] for k in ("2", "3", "4")), timeout=30
+        )
+        assert not accepted.view["accepted"]["1"]
+        assert runner.stats.rejected == 0
     finally:
         runner.stop()

@@ -24,6 +24,7 @@ from clients.sdk import DekabesClient
 from clients.table.app import TableApp
 from clients.table.config import Settings
 from clients.table.connection import Connection
+from clients.table.ui import Accept, PickTile, PlaceAt, Tap
 
 ARTIFACTS = (
     Path(
@@ -104,14 +105,15 @@ class TableDriver:
         return len(self.owner.all_events(self.code, self.app.seats[0]))
 
     # ------------------------------------------------------------------ the client's screen
-    def hit(self, *action) -> tuple[int, int]:
+    def hit(self, want) -> tuple[int, int]:
+        """Where to tap for ``want``: a ``Tap`` (equal), or a ``Tap`` class (any of it)."""
         for hit in reversed(self.app.hits):
-            if hit.action[: len(action)] == action:
+            if means(hit.action, want):
                 return hit.rect.center
-        raise AssertionError(f"nothing to tap for {action}: {[h.action for h in self.app.hits]}")
+        raise AssertionError(f"nothing to tap for {want}: {[h.action for h in self.app.hits]}")
 
-    def has_hit(self, *action) -> bool:
-        return any(h.action[: len(action)] == action for h in self.app.hits)
+    def has_hit(self, want) -> bool:
+        return any(means(h.action, want) for h in self.app.hits)
 
     def legal_tiles(self, seat: int | None = None) -> dict:
         return self.app.legal_plays(seat or self.app.shown)
@@ -171,7 +173,7 @@ class TableDriver:
     def accept_by_tap(self) -> None:
         self.until(lambda: self.screen.kind == "accept", what="the accept screen")
         before = self.app.newest.version
-        self.tap(self.hit("accept"))
+        self.tap(self.hit(Accept))
         self.until(lambda: self.app.newest.version > before, what="the accept to land")
 
     def my_turn(self) -> bool:
@@ -185,8 +187,8 @@ class TableDriver:
         """Tap a legal tile, then its ghost on an end. Returns the tile."""
         legal = self.legal_tiles()
         tile = sorted(legal)[0]
-        self.tap(self.hit("tile", tile))
-        self.tap(self.hit("target", legal[tile][0]))
+        self.tap(self.hit(PickTile(tile)))
+        self.tap(self.hit(PlaceAt(legal[tile][0])))
         return tile
 
     def close(self) -> None:
@@ -196,6 +198,11 @@ class TableDriver:
             if self.runner is not None:
                 self.runner.stop()
             pygame.quit()
+
+
+def means(action: Tap, want: Tap | type[Tap]) -> bool:
+    """Does a region's ``action`` answer ``want`` (a ``Tap``, or a ``Tap`` class)?"""
+    return isinstance(action, want) if isinstance(want, type) else action == want
 
 
 def ivory_pixels(surface: pygame.Surface) -> int:

@@ -16,9 +16,11 @@ import time
 import pygame
 import pytest
 
-from clients.table.app import TableApp, ends_before_last_tile, finished_view
+from clients.table.app import TableApp
 from clients.table.config import Settings
 from clients.table.render import log_lines, why_line
+from clients.table.screens import ends_before_last_tile, finished_view
+from clients.table.ui import Accept, ClaimRedeal, Continue, HandOver, PickTile, PlaceAt, SkipLanding
 from engine import Match
 from engine.match import deal_event
 from tests.engine.helpers import random_event, start
@@ -41,12 +43,12 @@ def _about_to_win(m: Match) -> bool:
 
 def _play_last_tile(app, conn):
     if app.tick([]).kind == "handoff":
-        tap(app, "handoff", 1)
+        tap(app, HandOver(1))
     legal = app.legal_plays(1)
     tile = next(iter(legal))
-    tap(app, "tile", tile)
+    tap(app, PickTile(tile))
     if app.chosen_end is None:
-        tap(app, "target", legal[tile][0])
+        tap(app, PlaceAt(legal[tile][0]))
     return tile
 
 
@@ -68,7 +70,7 @@ def test_the_last_tile_lands_on_the_finished_board_and_the_next_deal_waits_for_c
     screen = app.tick([])
     assert screen.kind == "landing"
     assert tile in app.flights, "the last tile flies to its place"
-    assert not any(h.action[0] in ("tile", "accept") for h in app.hits), "nothing private"
+    assert not any(isinstance(h.action, (PickTile, Accept)) for h in app.hits), "nothing private"
     board = finished_view(app.newest.view)
     assert [i["tile"] for i in board["line"]] == [
         i["tile"] for i in conn.match.seat_view(1)["last_hand"]["line"]
@@ -79,10 +81,10 @@ def test_the_last_tile_lands_on_the_finished_board_and_the_next_deal_waits_for_c
     assert ivory_pixels(app.screen_surface) > 0, "the finished line is drawn"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pygame.image.save(app.screen_surface, str(ARTIFACTS / "landing.png"))
-    tap(app, "skip_landing")  # a tap skips the wait
+    tap(app, SkipLanding())  # a tap skips the wait
     assert app.tick([]).kind == "reveal"
-    assert not any(h.action[0] == "accept" for h in app.hits)
-    tap(app, "continue")
+    assert not any(isinstance(h.action, Accept) for h in app.hits)
+    tap(app, Continue())
     assert app.tick([]).kind == "accept", "the next deal only after Continue"
 
 
@@ -165,7 +167,7 @@ def test_a_redeal_is_announced():
         ]
     )
     app, conn = app_for(m, [1])
-    tap(app, "claim_redeal", 1)
+    tap(app, ClaimRedeal(1))
     conn.match.apply(deal_event(random.Random(4)))
     conn.version += 1
     conn.push()
@@ -186,7 +188,7 @@ def test_an_illegal_tap_is_explained_once():
     app, conn = app_for(m, [1])
     legal = app.legal_plays(1)
     tile = next(t for t in app.view_of(1)["hand"] if t not in legal)
-    tap(app, "tile", tile)
+    tap(app, PickTile(tile))
     from clients.table.render import guidance
 
     assert guidance(app, app.view_of(1), 1) == f"{tile} does not fit an open end."

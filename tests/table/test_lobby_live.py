@@ -23,7 +23,14 @@ from clients.sdk import DekabesClient, NotAuthenticated
 from clients.table import config
 from clients.table.lobby import Lobby
 from clients.table.shell import Shell
-from tests.table.driver import ARTIFACTS, PASSWORD
+from clients.table.ui import Accept, Press, Tap
+from tests.table.driver import ARTIFACTS, PASSWORD, means
+
+
+def _answers(action, want: tuple) -> bool:
+    if isinstance(action, Tap):
+        return len(want) == 1 and means(action, want[0])
+    return isinstance(action, tuple) and action[: len(want)] == want
 
 
 class LobbyDriver:
@@ -68,13 +75,14 @@ class LobbyDriver:
         return self.shell.active.hits
 
     def hit(self, *action):
+        """A lobby region (its tuple, or the tuple's start) or a table one (a ``Tap``)."""
         for hit in reversed(self.hits()):
-            if hit.action[: len(action)] == action:
+            if _answers(hit.action, action):
                 return hit.rect.center
         raise AssertionError(f"nothing to tap for {action}: {[h.action for h in self.hits()]}")
 
     def has_hit(self, *action):
-        return any(h.action[: len(action)] == action for h in self.hits())
+        return any(_answers(h.action, action) for h in self.hits())
 
     def tap(self, *action):
         pos = self.hit(*action)
@@ -180,12 +188,12 @@ def test_register_create_a_table_with_computers_play_go_back_and_reopen(lobby_fa
     bots = {info.player for n, info in table.seats.items() if n != 1}
     assert bots == {f"{name}-greedy"}, bots
     assert drv.runners, "my computer players run while the lobby is open"
-    drv.tap("accept", 1)
+    drv.tap(Accept(1))
     drv.until(
-        lambda: drv.screen.kind in ("table", "opener") and drv.has_hit("button", "lobby"),
+        lambda: drv.screen.kind in ("table", "opener") and drv.has_hit(Press("lobby")),
         what="play",
     )
-    drv.tap("button", "lobby")
+    drv.tap(Press("lobby"))
     assert drv.shell.table is None
     drv.until(lambda: any(e.table.code == code for e in drv.lobby.unfinished), what="my table")
     drv.tap("open", code)
@@ -213,11 +221,9 @@ def test_join_a_table_by_its_code(lobby_factory, live_server_url):
     )
     drv.until(lambda: drv.shell.table is not None, what="the joined table")
     assert drv.shell.connection.code == table.code
-    drv.until(
-        lambda: drv.shell.table.seats == [3] and drv.has_hit("button", "lobby"), what="seat 3"
-    )
+    drv.until(lambda: drv.shell.table.seats == [3] and drv.has_hit(Press("lobby")), what="seat 3")
     # a code that does not exist: a sentence, not a traceback
-    drv.tap("button", "lobby")
+    drv.tap(Press("lobby"))
     drv.type("code", "NOSUCH")
     drv.tap("join")
     drv.until(

@@ -22,10 +22,24 @@ import pytest
 from clients.sdk import SeatState
 from clients.table.app import TableApp
 from clients.table.config import Settings
+from clients.table.connection import EventLog, HintAnswer, NewState, Ready, Refused
 from clients.table.layout import MIN_TOUCH
+from clients.table.ui import (
+    Accept,
+    Answer,
+    ChooseOpener,
+    ClaimRedeal,
+    Continue,
+    HandOver,
+    MatchSeen,
+    NewMatch,
+    PickTile,
+    PlaceAt,
+    Press,
+)
 from engine import Match
 from tests.engine.helpers import random_event, start
-from tests.table.driver import ivory_pixels
+from tests.table.driver import ivory_pixels, means
 
 ALL_HUMAN = {"1": "human", "2": "human", "3": "human", "4": "human"}
 
@@ -43,15 +57,14 @@ class EngineTable:
         self.busy = threading.Event()
         self.sent: list[dict] = []
         self.updates: queue.Queue = queue.Queue()
-        self.updates.put(("ready", {"username": "me", "seats": seats, "table": None}))
+        self.updates.put(Ready("me", tuple(seats), None))
         self.push()
 
     def push(self) -> None:
         for seat in self.seats:
             allowed = [e["type"] for e in self.match.legal_events(seat)] + ["pause", "new_match"]
             self.updates.put(
-                (
-                    "state",
+                NewState(
                     SeatState.from_json(
                         {
                             "version": self.version,
@@ -80,16 +93,16 @@ class EngineTable:
         try:
             self.match.apply(event)
         except Exception as problem:  # the engine's typed rejection
-            self.updates.put(("error", getattr(problem, "code", "bad_event"), str(problem)))
+            self.updates.put(Refused(getattr(problem, "code", "bad_event"), str(problem)))
             return
         self.version += 1
         self.push()
 
     def hint(self, seat):
-        self.updates.put(("hint", seat, (self.match.legal_events(seat) or [None])[0]))
+        self.updates.put(HintAnswer(seat, (self.match.legal_events(seat) or [None])[0]))
 
     def fetch_events(self, seat):
-        self.updates.put(("events", seat, []))
+        self.updates.put(EventLog(seat, []))
 
     def close(self):
         pass
@@ -118,14 +131,15 @@ def app_for(match: Match, seats: list[int], lang: str = "en", size=(1280, 800)):
     return app, conn
 
 
-def tap(app, *action):
+def tap(app, want):
+    """Tap the topmost region meaning ``want`` (a ``Tap``, or a ``Tap`` class: any of it)."""
     for hit in reversed(app.hits):
-        if hit.action[: len(action)] == action:
+        if means(hit.action, want):
             pos = hit.rect.center
             pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
             pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
             return app.tick()
-    raise AssertionError(f"no {action} on screen: {[h.action for h in app.hits]}")
+    raise AssertionError(f"no {want} on screen: {[h.action for h in app.hits]}")
 
 
 @pytest.fixture(autouse=True)
@@ -140,7 +154,7 @@ def test_the_representative_chooses_the_opener_on_its_screen():
     app, conn = app_for(m, [rep])
     assert app.tick([]).kind == "opener"
     partner = (rep + 1) % 4 + 1
-    tap(app, "opener", rep, partner)
+    tap(app, ChooseOpener(rep, partner))
     assert conn.sent[-1] == {"type": "choose_opener", "seat": rep, "opener": partner}
     assert conn.match.phase == "play" and conn.match.to_act == partner
 
@@ -159,8 +173,8 @@ def test_a_seat_with_five_doubles_may_claim_a_redeal_or_keep_the_hand():
     )
     app, conn = app_for(m, [1])
     assert app.tick([]).kind == "accept"
-    assert any(h.action == ("claim_redeal", 1) for h in app.hits)
-    tap(app, "claim_redeal", 1)
+    assert any(h.action == ClaimRedeal(1) for h in app.hits)
+    tap(app, ClaimRedeal(1))
     assert conn.sent[-1]["type"] == "claim_redeal" and conn.match.phase == "deal"
 
 
@@ -172,7 +186,7 @@ def test_no_redeal_button_without_five_doubles_and_keys_accept():
     )
     app, conn = app_for(m, [1])
     assert app.tick([]).kind == "accept"
-    assert not any(h.action[0] == "claim_redeal" for h in app.hits)
+    assert not any(isinstance(h.action, ClaimRedeal) for h in app.hits)
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0))
     app.tick()
     assert conn.sent[-1] == {"type": "accept", "seat": 1}
@@ -188,8 +202,8 @@ def test_end_of_match_shows_the_winner_and_offers_a_new_game(seats):
 
     last = m.seat_view(1)["last_hand"]
     assert result_banner(app, last).split("!")[0].split(":")[0] in ("DOMINO", "DÉKABÈS", "BLOCK")
-    assert not any(h.action == ("new_match",) for h in app.hits), "the hand's result first"
-    tap(app, "continue")
+    assert not any(h.action == NewMatch() for h in app.hits), "the hand's result first"
+    tap(app, Continue())
     # The match's own moment (the seat asked is the viewer, not the reveal's last row).
     assert app.tick([]).kind == "match_over"
     view = m.seat_view(1)
@@ -200,9 +214,9 @@ def test_end_of_match_shows_the_winner_and_offers_a_new_game(seats):
     assert summary["dekabes"] == {
         t: sum(1 for r in m.results if r["team"] == t and r["dekabes"]) for t in ("A", "B")
     }
-    tap(app, "new_match")
+    tap(app, NewMatch())
     assert app.confirm == "new_match"
-    tap(app, "confirm", True)
+    tap(app, Answer(True))
     assert conn.sent[-1]["type"] == "new_match"
 
 
@@ -214,7 +228,7 @@ def test_the_match_end_can_be_closed_to_look_at_the_board():
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pygame.image.save(app.screen_surface, str(ARTIFACTS / "match-over.png"))
-    tap(app, "match_seen")
+    tap(app, MatchSeen())
     assert app.tick([]).kind == "table"
 
 
@@ -255,7 +269,7 @@ def test_resizing_the_window_lays_the_table_out_again():
 def test_server_errors_are_shown_in_the_players_language():
     m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
     app, conn = app_for(m, [1], lang="ru")
-    conn.updates.put(("error", "not_your_turn", "seat 1 may not play now"))
+    conn.updates.put(Refused("not_your_turn", "seat 1 may not play now"))
     app.tick([])
     assert any(t.text == "Сейчас не ваш ход." or "ход" in t.text for t in app.toasts), app.toasts
     assert app.tick([]).kind == "table"  # the table stays usable
@@ -284,27 +298,27 @@ def test_pass_and_play_never_shows_a_hand_to_the_wrong_seat():
         screen = app.tick([])
         if screen.kind == "handoff":
             assert ivory_pixels(app.screen_surface) == 0
-            tap(app, "handoff", screen.seat)
+            tap(app, HandOver(screen.seat))
             shown_before = screen.seat
             continue
         if screen.kind == "reveal":
             break
         assert screen.seat == shown_before, "a seat's screen came without a hand-off"
         hand = conn.match.seat_view(screen.seat)["hand"]
-        drawn = sorted(h.action[1] for h in app.hits if h.action[0] == "tile")
+        drawn = sorted(h.action.tile for h in app.hits if isinstance(h.action, PickTile))
         assert drawn in ([], sorted(hand))
         if screen.kind == "accept":
-            tap(app, "accept", screen.seat)
+            tap(app, Accept(screen.seat))
         elif screen.kind == "opener":
-            tap(app, "opener", screen.seat, screen.seat)
+            tap(app, ChooseOpener(screen.seat, screen.seat))
         elif app.my_turn(screen.seat):
             legal = app.legal_plays(screen.seat)
             if not legal:  # a forced pass (the server does it)
                 conn.act(screen.seat, "pass")
                 continue
             tile = rng.choice(sorted(legal))
-            tap(app, "tile", tile)
-            tap(app, "target", legal[tile][0])
+            tap(app, PickTile(tile))
+            tap(app, PlaceAt(legal[tile][0]))
         if conn.match.needs_deal():
             break
     assert shown_before is not None
@@ -320,7 +334,7 @@ def test_language_switch_in_the_window_is_remembered(tmp_path, monkeypatch):
     app = TableApp(conn, config.load(), lang="en", size=(1280, 800), save_settings=True)
     app.open_window()
     app.tick([])
-    tap(app, "button", "language")
+    tap(app, Press("language"))
     assert app.tr.lang == "es"
     from clients.table.render import button_label
 
@@ -328,7 +342,7 @@ def test_language_switch_in_the_window_is_remembered(tmp_path, monkeypatch):
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g, mod=0))
     app.tick()
     assert app.tr.lang == "ru" and config.load().lang == "ru"
-    tap(app, "button", "speed")
+    tap(app, Press("speed"))
     assert config.load().speed == app.settings.speed != "normal"
 
 
@@ -349,17 +363,17 @@ def test_a_played_tile_slides_into_place_without_blocking_input():
     app.open_window()
     app.tick([])
     if app.decide().kind == "handoff":
-        tap(app, "handoff", 1)
+        tap(app, HandOver(1))
     legal = app.legal_plays(1)
     tile = sorted(legal)[0]
-    tap(app, "tile", tile)
-    tap(app, "target", legal[tile][0])
+    tap(app, PickTile(tile))
+    tap(app, PlaceAt(legal[tile][0]))
     app.tick([])  # the new view arrives
     assert tile in app.flights, "the tile slides from the hand to the line"
     # Seat 2 is next on this device; the flight keeps going while the hand-off is tapped.
     screen = app.tick([])
     if screen.kind == "handoff":
-        tap(app, "handoff", screen.seat)
+        tap(app, HandOver(screen.seat))
     assert app.decide().kind in ("table", "handoff")
     import time as _time
 
@@ -378,12 +392,12 @@ def test_a_big_window_scales_the_table_up_and_taps_still_land():
     assert app.window_size == (1920, 1080) and app.size == (1422, 800)
     assert app.screen_surface.get_size() == (1920, 1080)
     tile = sorted(app.legal_plays(1))[0]
-    hit = next(h for h in app.hits if h.action == ("tile", tile))
+    hit = next(h for h in app.hits if h.action == PickTile(tile))
     x, y = (round(v * app.scale) for v in hit.rect.center)  # window pixels
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1))
     app.tick()
     assert app.selected == tile
     small, _ = app_for(m, [1], size=(1280, 800))
-    small_hit = next(h for h in small.hits if h.action == ("tile", tile))
+    small_hit = next(h for h in small.hits if h.action == PickTile(tile))
     assert hit.rect.w * app.scale > small_hit.rect.w * 1.3, "tiles grow with the window"

@@ -3,6 +3,7 @@ modules (the benchmark included) must not load the engine or the server."""
 
 from __future__ import annotations
 
+import ast
 import pkgutil
 import subprocess
 import sys
@@ -30,3 +31,23 @@ def test_no_table_module_imports_the_engine_or_the_server():
     assert done.returncode == 0, done.stderr
     assert "clients.table.bench" in modules and "clients.table.app" in modules
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
+
+
+def imported_table_modules(module: str) -> set[str]:
+    """The ``clients.table`` modules a module's source imports (anywhere in it)."""
+    source = (ROOT / "clients" / "table" / f"{module}.py").read_text(encoding="utf-8")
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {n for n in names if n.startswith("clients.table.")}
+
+
+def test_the_drawing_and_the_screen_choice_do_not_import_the_controller():
+    # app imports render and screens; they must not import it back (no cycle).
+    assert {"clients.table.render", "clients.table.screens"} <= imported_table_modules("app")
+    for module in ("render", "screens", "ui", "layout", "draw"):
+        assert "clients.table.app" not in imported_table_modules(module), module
