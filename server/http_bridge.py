@@ -1,12 +1,13 @@
-"""HTTP for Daphne: Django's request handling run whole in a pool thread.
+"""HTTP for Daphne: Django's request handling run whole in a pool thread (a2wsgi).
 
 Django's own ASGI handler hops between the event loop and a fresh thread several
 times per request (request signals, each sync middleware, the view, closing the
 response): on this 2-core machine that cost ~4.5 ms a request against ~0.5 ms for
-the same request handled synchronously. Our views are synchronous (DRF), so this
-bridge reads the request body on the loop, hands one WSGI call to a thread of a
-fixed pool, and writes the response back: one hop each way. WebSockets still go
-through Channels on the same loop (``server.asgi``).
+the same request handled synchronously. Our views are synchronous (DRF), so the
+request body is read on the loop and one WSGI call runs on a thread of a fixed pool
+through a2wsgi (``a2wsgi.WSGIMiddleware``, a maintained WSGI-in-ASGI adapter). What
+this module adds around it is ours: the body limit, the hashing pool and parked
+long-polls. WebSockets still go through Channels on the same loop (``server.asgi``).
 
 Two pools: every request runs on the *quick* pool (``DEKABES_HTTP_THREADS``, default
 1 thread: under the GIL, threads contending for the interpreter cost more than they
@@ -29,8 +30,8 @@ Password hashing:
   priority (``lowest_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
   requests wait; past that the answer is ``503 server_busy`` with ``Retry-After``.
 
-Against a2wsgi 1.10.10 (``a2wsgi.WSGIMiddleware`` in this bridge's place, one worker
-thread like the quick pool; 2026-12-03, a 2-core machine shared with other sessions at
+Measured against this module's former hand-written WSGI call (a2wsgi 1.10.10 with one
+worker thread like the quick pool; 2026-12-03, a 2-core machine shared with other sessions at
 load 8-10, bridge and a2wsgi alternated in the same sitting, ``python -m server.bench``):
 
 =============================================  ===============  ===============
@@ -48,11 +49,9 @@ defaults (600 actions, 1,200 GETs, 100/s)
   again: open loop                             19.7 / 603 / 1,736    19.9 / 62 / 1,080
 =============================================  ===============  ===============
 
-CPU per action is within 10 % (the run-to-run spread on this machine is larger than the
-difference); 100 actions/s overloads the machine either way. a2wsgi alone does not do
-what this module adds around the WSGI call (the body limit before reading, the hashing
-pool at nice 19 with its 503 queue, parked long-polls): a replacement keeps those around
-a2wsgi's call and drops only ``wsgi_environ`` and ``_handle``.
+("bridge": this module's own WSGI call, ``wsgi_environ`` and ``_handle``, before a2wsgi
+took their place.) CPU per action is within 10 % (the run-to-run spread on this machine
+is larger than the difference); 100 actions/s overloads the machine either way.
 
 Bodies: past ``settings.DEKABES_MAX_BODY`` (64 KB) a request is answered ``413
 body_too_large`` (JSON) without reading the rest, whether it announced its length or
@@ -64,7 +63,6 @@ arrives; the check here covers any other ASGI server.
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import re
 import sys
@@ -72,6 +70,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
+from a2wsgi import WSGIMiddleware
 from django.conf import settings
 
 from server.errors import json_body
@@ -132,44 +131,9 @@ def too_large_body() -> bytes:
     )
 
 
-def wsgi_environ(scope: dict, body: bytes) -> dict:
-    """The WSGI environ (PEP 3333) of an ASGI HTTP scope."""
-    server = scope.get("server") or ("localhost", 80)
-    client = scope.get("client") or ("", 0)
-    path = scope.get("path", "/")
-    environ = {
-        "REQUEST_METHOD": scope["method"],
-        "SCRIPT_NAME": scope.get("root_path", "").encode("utf-8").decode("latin-1"),
-        "PATH_INFO": path.encode("utf-8").decode("latin-1"),
-        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
-        "SERVER_NAME": str(server[0]),
-        "SERVER_PORT": str(server[1] if server[1] is not None else 80),
-        "REMOTE_ADDR": str(client[0]),
-        "REMOTE_PORT": str(client[1]),
-        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": scope.get("scheme", "http"),
-        "wsgi.input": io.BytesIO(body),
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-    }
-    for raw_name, raw_value in scope.get("headers", []):
-        name = raw_name.decode("latin-1").upper().replace("-", "_")
-        value = raw_value.decode("latin-1")
-        if name == "CONTENT_TYPE":
-            environ["CONTENT_TYPE"] = value
-        elif name == "CONTENT_LENGTH":
-            environ["CONTENT_LENGTH"] = value
-        else:
-            key = f"HTTP_{name}"
-            environ[key] = f"{environ[key]},{value}" if key in environ else value
-    return environ
-
-
 class WsgiBridge:
-    """An ASGI HTTP application around a WSGI one, one pool thread per request."""
+    """Daphne's HTTP application: Django (WSGI) on a2wsgi's thread pools, with the body
+    limit, the hashing pool and parked long-polls around it."""
 
     def __init__(
         self,
@@ -178,11 +142,8 @@ class WsgiBridge:
         hash_threads: int = HASH_THREADS,
         hash_queue: int = HASH_QUEUE,
     ):
-        self.wsgi_app = wsgi_app
-        self.quick = ThreadPoolExecutor(max_workers=quick_threads, thread_name_prefix="http")
-        self.hashing = ThreadPoolExecutor(
-            max_workers=hash_threads, thread_name_prefix="hash", initializer=lowest_cpu_priority
-        )
+        self.quick = _a2wsgi(wsgi_app, quick_threads, "http")
+        self.hashing = _a2wsgi(wsgi_app, hash_threads, "hash", initializer=lowest_cpu_priority)
         self.hash_queue = hash_queue
         self.hashing_now = 0  # requests given to the hashing pool, not yet answered
 
@@ -198,75 +159,69 @@ class WsgiBridge:
         loop = asyncio.get_running_loop()
         notify.use_event_loop(loop)  # pushes from pool threads go through this loop
         waits.use(loop)  # and long-polls wait on it
+        scope = {"http_version": "1.1", **scope}
+        body = await self._read_body(scope, receive, send)
+        if body is None:
+            return
+        if hashes_a_password(scope):
+            return await self._hash(scope, body, receive, send)
+        if not is_long_poll(scope):
+            return await self.quick(scope, _replay(body, receive), send)
+        parking = longpoll.Parking()
+        scope = {**scope, longpoll.ENVIRON_KEY: parking}  # a2wsgi: environ["asgi.scope"]
+        held = _Held()
+        await self.quick(scope, _replay(body, receive), held.send)
+        if parking.wait is None:  # answered at once: nothing to wait for
+            return await held.flush(send)
+        try:
+            gone = asyncio.ensure_future(receive())  # only http.disconnect can come now
+            try:
+                await waits.wait(
+                    parking.wait,
+                    parking.seconds,
+                    lambda read: loop.run_in_executor(self.quick.executor, read),
+                    gone,
+                )
+                left = gone.done()
+            finally:
+                gone.cancel()
+            if left:
+                return  # the client left while it waited
+            parking.resumed = True
+            await self.quick(scope, _replay(body, receive), send)
+        finally:
+            parking.give_back()
+
+    async def _read_body(self, scope, receive, send) -> bytes | None:
+        """The whole body, or None once answered ``413`` (or the client left)."""
         limit = settings.DEKABES_MAX_BODY
         length = declared_length(scope)
         if length is not None and length > limit:
-            return await self._answer(send, 413, too_large_body())
+            await self._answer(send, 413, too_large_body())
+            return None
         body = bytearray()
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
-                return
+                return None
             body += message.get("body", b"")
             if len(body) > limit:
-                return await self._answer(send, 413, too_large_body())
-            if not message.get("more_body"):
-                break
-        environ = wsgi_environ(scope, bytes(body))
-        if hashes_a_password(scope):
-            status, headers, chunks = await self._hash(loop, send, environ)
-            if status is None:
-                return
-        else:
-            parking = longpoll.Parking() if is_long_poll(scope) else None
-            if parking is not None:
-                environ[longpoll.ENVIRON_KEY] = parking
-            status, headers, chunks = await loop.run_in_executor(self.quick, self._handle, environ)
-            if parking is not None and parking.wait is not None:
-                answer = await self._long_poll(
-                    loop, scope, bytes(body), receive, parking, parking.wait
-                )
-                if answer is None:
-                    return  # the client left while it waited
-                status, headers, chunks = answer
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": b"".join(chunks)})
-
-    async def _long_poll(
-        self, loop, scope, body: bytes, receive, parking: longpoll.Parking, wait: longpoll.Wait
-    ):
-        """Wait on the loop for the parked request's notice, then run it again to answer.
-        None if the client disconnected meanwhile (its slot is given back either way)."""
-        gone = asyncio.ensure_future(receive())  # only http.disconnect can come now
-        try:
-            await waits.wait(
-                wait,
-                parking.seconds,
-                lambda read: loop.run_in_executor(self.quick, read),
-                gone,
-            )
-            if gone.done():
+                await self._answer(send, 413, too_large_body())
                 return None
-            parking.resumed = True
-            environ = wsgi_environ(scope, body)
-            environ[longpoll.ENVIRON_KEY] = parking
-            return await loop.run_in_executor(self.quick, self._handle, environ)
-        finally:
-            gone.cancel()
-            parking.give_back()
+            if not message.get("more_body"):
+                return bytes(body)
 
-    async def _hash(self, loop, send, environ):
+    async def _hash(self, scope, body: bytes, receive, send):
         if self.hashing_now >= self.hash_queue:
-            await self._answer(
+            return await self._answer(
                 send,
                 503,
                 json_body("server_busy", "too many logins at once; try again in a moment"),
                 [(b"retry-after", b"2")],
             )
-            return None, None, None
         self.hashing_now += 1  # counted on the loop's thread only: no lock needed
         try:
-            return await loop.run_in_executor(self.hashing, self._handle, environ)
+            await self.hashing(scope, _replay(body, receive), send)
         finally:
             self.hashing_now -= 1
 
@@ -281,27 +236,40 @@ class WsgiBridge:
         )
         await send({"type": "http.response.body", "body": body})
 
-    def _handle(self, environ: dict):
-        started: dict = {}
 
-        def start_response(status, response_headers, exc_info=None):
-            started["status"] = int(status.split(" ", 1)[0])
-            started["headers"] = [
-                (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response_headers
-            ]
-            return lambda data: chunks.append(data)
+def _a2wsgi(wsgi_app, threads: int, name: str, initializer=None):
+    """a2wsgi's adapter on a pool of our own (named threads, an initializer)."""
+    adapter = WSGIMiddleware(wsgi_app, workers=threads)
+    adapter.executor.shutdown(wait=False)
+    adapter.executor = ThreadPoolExecutor(
+        max_workers=threads, thread_name_prefix=name, initializer=initializer
+    )
+    return adapter
 
-        chunks: list[bytes] = []
-        result = self.wsgi_app(environ, start_response)
-        try:
-            for chunk in result:
-                if chunk:
-                    chunks.append(chunk)
-        finally:
-            close = getattr(result, "close", None)
-            if close is not None:
-                close()  # Django sends request_finished here (closes old DB connections)
-        return started["status"], started["headers"], chunks
+
+def _replay(body: bytes, receive):
+    """The body already read, then the client's own messages (a disconnect)."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replayed():
+        return pending.pop() if pending else await receive()
+
+    return replayed
+
+
+class _Held:
+    """A parked request's first answer is a placeholder: held here, sent only when the
+    request was in fact answered at once."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict] = []
+
+    async def send(self, message: dict) -> None:
+        self.messages.append(message)
+
+    async def flush(self, send) -> None:
+        for message in self.messages:
+            await send(message)
 
 
 def limit_daphne_bodies() -> None:

@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     from clients.table.sound import RATE
 
     settings = config.load()
-    size = tuple(settings.window)
+    size: tuple[int, int] = (int(settings.window[0]), int(settings.window[1]))
     if args.size:
         w, _, h = args.size.lower().partition("x")
         size = (max(480, int(w)), max(360, int(h)))

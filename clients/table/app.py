@@ -10,6 +10,7 @@ of the frame (``app.hits``) that the next pointer event is tested against.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import pygame
@@ -17,13 +18,13 @@ import pygame
 from clients.table import config, render, sound
 from clients.table import input as table_input
 from clients.table.connection import (
-    Connection,
     EventLog,
     HintAnswer,
     NewState,
     Ready,
     Refused,
     Status,
+    TableLink,
 )
 from clients.table.i18n import Translator, detect_language, next_language
 from clients.table.screens import (
@@ -76,12 +77,12 @@ def ui_scale(window: tuple[int, int]) -> float:
 class TableApp:
     def __init__(
         self,
-        connection: Connection,
+        connection: TableLink,
         settings: config.Settings | None = None,
         lang: str | None = None,
         size: tuple[int, int] | None = None,
         save_settings: bool = True,
-        on_quit=None,
+        on_quit: Callable[[], None] | None = None,
     ):
         self.conn = connection
         self.settings = settings or config.Settings()
@@ -89,7 +90,8 @@ class TableApp:
         if lang:
             self.settings.lang = lang
         self.tr = Translator(self.settings.lang or detect_language())
-        self.window_size = tuple(size or tuple(self.settings.window))
+        width, height = size or self.settings.window
+        self.window_size: tuple[int, int] = (int(width), int(height))
         self.size = self.window_size  # the drawing's size (smaller when scaled up)
         self.scale = 1.0
         self._canvas: pygame.Surface | None = None
@@ -125,7 +127,7 @@ class TableApp:
         self._deal_seen: dict[int, tuple] = {}  # seat -> (hand_no, hand) of its last deal
         self.finale: Finale | None = None  # the hand end being shown
         self.match_end_seen = False  # the match-end screen was dismissed
-        self.on_lobby = None  # set when a lobby opened this table
+        self.on_lobby: Callable[[], None] | None = None  # set when a lobby opened this table
         self.dirty = True  # something changed: draw a frame
         self._last_screen: Screen | None = None
         self.sound = sound.Sounds(enabled=self.settings.sound)
@@ -180,7 +182,8 @@ class TableApp:
             {seat: state.view for seat, state in self.states.items()},
             self.ui_state(),
         )
-        if screen.kind in ("accept", "opener", "table") and screen.seat != self.shown:
+        private = screen.kind in ("accept", "opener", "table")
+        if private and screen.seat is not None and screen.seat != self.shown:
             self._show(screen.seat)
         return screen
 
@@ -233,8 +236,8 @@ class TableApp:
             self.dirty = True
         if self.screen_surface is not None and (force or self.dirty or self.animating()):
             self.dirty = False
-            self.hits = render.draw(self, screen, self._drawing_surface())
-            if self.scale != 1.0:
+            self.hits = render.draw(self, screen, self._drawing_surface(self.screen_surface))
+            if self._canvas is not None and self.scale != 1.0:
                 pygame.transform.smoothscale(
                     self._canvas, self.screen_surface.get_size(), self.screen_surface
                 )
@@ -243,11 +246,11 @@ class TableApp:
             del self.frame_ms[:-600]
         return screen
 
-    def _drawing_surface(self) -> pygame.Surface:
+    def _drawing_surface(self, window: pygame.Surface) -> pygame.Surface:
         if self.scale == 1.0:
-            return self.screen_surface
+            return window
         if self._canvas is None or self._canvas.get_size() != self.size:
-            self._canvas = pygame.Surface(self.size).convert(self.screen_surface)
+            self._canvas = pygame.Surface(self.size).convert(window)
         return self._canvas
 
     def animating(self) -> bool:
@@ -279,7 +282,7 @@ class TableApp:
             self.close_panel()
         self.running = False
         if self.save_settings:
-            self.settings.window = tuple(self.window_size)
+            self.settings.window = self.window_size
             config.save(self.settings)
         if self.on_quit:
             self.on_quit()
@@ -403,7 +406,9 @@ class TableApp:
         elif kind == "pass":
             self.toast(self.tr("hint.pass"))
 
-    def send(self, seat: int, action: str, **fields) -> None:
+    def send(self, seat: int | None, action: str, **fields) -> None:
+        if seat is None:  # no seat of ours is on screen yet: nothing to act for
+            return
         state = self.states.get(seat)
         self.conn.act(seat, action, state.version if state else None, **fields)
 
@@ -691,7 +696,7 @@ class TableApp:
                 self.scroll_panel(-(200 if name == "page_up" else 40))
             return
         if screen.kind == "handoff":
-            if name == "confirm":
+            if name == "confirm" and screen.seat is not None:
                 self._show(screen.seat)
             return
         if screen.kind == "landing":

@@ -23,6 +23,7 @@ import statistics
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -33,7 +34,7 @@ import pygame  # noqa: E402
 from clients.sdk import SeatState  # noqa: E402
 from clients.table.app import TableApp  # noqa: E402
 from clients.table.config import Settings  # noqa: E402
-from clients.table.connection import NewState, Ready  # noqa: E402
+from clients.table.connection import NewState, Ready, Update  # noqa: E402
 
 VIEWS = Path(__file__).with_name("bench_views.json")
 
@@ -46,18 +47,25 @@ class OfflineConnection:
 
     def __init__(self):
         self.busy = threading.Event()
-        self.updates = queue.Queue()
+        self.updates: queue.Queue[Update] = queue.Queue()
 
-    def poll(self):
+    def poll(self) -> list[Update]:
         out = []
         while not self.updates.empty():
             out.append(self.updates.get())
         return out
 
-    def act(self, *args, **kwargs):
+    def act(self, seat: int, type: str, version: int | None = None, **fields: Any) -> None:
         pass
 
-    hint = fetch_events = refresh = close = act
+    def hint(self, seat: int) -> None:
+        pass
+
+    def fetch_events(self, seat: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 def recorded(name: str) -> SeatState:
@@ -144,7 +152,7 @@ def main(argv=None) -> int:
         "p99_ms": round(times[int(len(times) * 0.99) - 1], 2),
         "max_ms": round(times[-1], 2),
     }
-    if args.screenshot:
+    if args.screenshot and app.screen_surface is not None:
         pygame.image.save(app.screen_surface, args.screenshot)
     if args.idle > 0:
         result.update(idle_cpu(args.idle, size))

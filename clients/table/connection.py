@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from clients.sdk import (
     ApiError,
@@ -44,6 +44,7 @@ __all__ = [
     "Ready",
     "Refused",
     "Status",
+    "TableLink",
     "Update",
     "still_meant",
 ]
@@ -134,6 +135,21 @@ def still_meant(type_: str, fields: dict, before: SeatState | None, after: SeatS
             for e in legal
         )
     return False
+
+
+class TableLink(Protocol):
+    """What the table's controller needs of its link to the server (``Connection``, or a
+    stand-in: the benchmark's, the offline tests' engine fold)."""
+
+    status: str
+    code: str
+    busy: threading.Event
+
+    def poll(self) -> list[Update]: ...
+    def act(self, seat: int, type: str, version: int | None = None, **fields: Any) -> None: ...
+    def hint(self, seat: int) -> None: ...
+    def fetch_events(self, seat: int) -> None: ...
+    def close(self) -> None: ...
 
 
 class Connection(Worker[_Command, Update]):

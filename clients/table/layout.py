@@ -14,6 +14,7 @@ double is drawn across the line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pygame import Rect
 
@@ -95,7 +96,7 @@ def layout_line(line: list[dict], area: Rect, max_unit: int = 36, min_unit: int 
     area = Rect(area)
     empty = not line
     # items: ("target", end) | ("tile", index)
-    items: list[tuple[str, object]] = []
+    items: list[tuple[str, Any]] = []  # ("tile", int) | ("target", str | None)
     if empty:
         items.append(("target", None))
     else:
@@ -142,7 +143,7 @@ def layout_line(line: list[dict], area: Rect, max_unit: int = 36, min_unit: int 
             extra = (block_w - row_widths[r]) / (len(members) - 1)  # justify: the snake turns
         row_y = by + r * (2 * unit + row_gap)
         cursor = float(bx if forward else bx + block_w)
-        for k, i in enumerate(members):
+        for _k, i in enumerate(members):
             w = widths[i]
             if forward:
                 x = cursor

@@ -13,6 +13,7 @@ password never is.
 
 from __future__ import annotations
 
+import subprocess
 import time
 import webbrowser
 from dataclasses import dataclass
@@ -62,7 +63,7 @@ def normalise_server(text: str) -> str | None:
         text = "http://" + text
     try:
         parts = urlsplit(text)
-        parts.port  # raises on a bad port
+        _ = parts.port  # raises on a bad port
     except ValueError:
         return None
     if parts.scheme not in ("http", "https") or not parts.hostname or " " in text:
@@ -91,7 +92,7 @@ class Lobby:
         self.service = service or LobbyService()
         self.on_open = on_open
         self._start_runner = start_runner
-        self.runners: dict[str, object] = {}  # bot username -> its runner process
+        self.runners: dict[str, subprocess.Popen] = {}  # bot username -> its runner process
         self.screen_surface: pygame.Surface | None = None
         self.running = True
         self.hits: list[Hit] = []

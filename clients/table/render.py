@@ -382,7 +382,7 @@ def draw_line(app, surface, layout, view: dict, seat: int) -> None:
             k = _ease(max(0.0, (now - flight.started) / duration))
             ox, oy = flight.origin
             rect.center = (round(ox + (rect.centerx - ox) * k), round(oy + (rect.centery - oy) * k))
-        d.tile(surface, rect, item.left, item.right, item.across)
+        d.tile(surface, rect, item.left or 0, item.right or 0, item.across)
     if view.get("phase") == "hand_over":
         _mark_last_ends(app, surface, placed, view)
     else:
@@ -503,7 +503,7 @@ def draw_hand(app, surface, layout, view: dict, seat: int) -> None:
         pygame.draw.rect(surface, d.DANGER, rect, border_radius=5)
         d.text(surface, tag, rect.center, 15, d.WHITE, bold=True, anchor="center")
     _pass_flash(app, surface, seat, (area.centerx, area.y + 14))
-    for tile, rect in zip(hand, hand_rects(app, layout, hand)):
+    for tile, rect in zip(hand, hand_rects(app, layout, hand), strict=False):
         a, b = (int(x) for x in tile.split("-"))
         rect = pygame.Rect(rect)
         playable = tile in legal
@@ -591,7 +591,7 @@ def button_enabled(app, name: str, seat: int | None, view: dict) -> bool:
 
 def draw_toolbar(app, surface, layout, seat, view) -> None:
     pygame.draw.rect(surface, (16, 40, 30), layout.toolbar)
-    for name, rect in zip(buttons(app), layout.buttons):
+    for name, rect in zip(buttons(app), layout.buttons, strict=False):
         enabled = button_enabled(app, name, seat, view)
         d.button(surface, rect, button_label(app, name), enabled, hot=(app.panel == name))
         _hit(app, rect, Press(name))
@@ -615,13 +615,15 @@ def _dialog(surface, width: int, height: int) -> pygame.Rect:
 
 def _buttons(app, surface, area: pygame.Rect, items: list[tuple[str, Tap]]) -> None:
     rects = lay.centered_buttons(area, [d.text_width(label, 18, True) for label, _ in items])
-    for (label, action), rect in zip(items, rects):
+    for (label, action), rect in zip(items, rects, strict=False):
         d.button(surface, rect, label, size=18)
         _hit(app, rect, action)
 
 
 def _big_hand(surface, area: pygame.Rect, hand: list[str]) -> None:
-    for tile, rect in zip(hand, lay.layout_hand(area, len(hand), lift=0, max_unit=40)):
+    for tile, rect in zip(
+        hand, lay.layout_hand(area, len(hand), lift=0, max_unit=40), strict=False
+    ):
         a, b = (int(x) for x in tile.split("-"))
         d.tile(surface, rect, a, b, True)
 
@@ -666,7 +668,7 @@ def draw_accept(app, surface, seat: int) -> None:
     for note in notes:
         rect = d.text(surface, note, (box.centerx, y), 16, d.INK, anchor="midtop", wrap=box.w - 40)
         y = rect.bottom + 6
-    items = [(app.tr("btn.accept"), Accept(seat))]
+    items: list[tuple[str, Tap]] = [(app.tr("btn.accept"), Accept(seat))]
     if view.get("can_claim_redeal"):
         items.append((app.tr("btn.claim_redeal"), ClaimRedeal(seat)))
     _buttons(app, surface, pygame.Rect(box.x, box.bottom - 76, box.w, 60), items)
@@ -773,7 +775,7 @@ def _banner_colour(last: dict):
         return d.GOLD
     if last.get("result") == "tie":
         return d.MUTED
-    return d.TEAM_COLOURS.get(last.get("team"), d.MUTED)
+    return d.TEAM_COLOURS.get(str(last.get("team")), d.MUTED)
 
 
 def draw_landing(app, surface, seat: int | None) -> None:
@@ -1001,7 +1003,7 @@ def draw_match_over(app, surface, seat: int | None) -> None:
             within=box.inflate(-32, 0),
         )
         y += 30
-    items = []
+    items: list[tuple[str, Tap]] = []
     if app.allowed(seat, "new_match"):
         items.append((app.tr("btn.new_game"), NewMatch()))
     if app.on_lobby is not None:
@@ -1013,7 +1015,7 @@ def draw_match_over(app, surface, seat: int | None) -> None:
 # ---------------------------------------------------------------------------- panels
 @lru_cache(maxsize=16)
 def _rules_surface(lang: str, width: int) -> pygame.Surface:
-    blocks = []
+    blocks: list[pygame.Surface | tuple[int, pygame.Surface]] = []
     for heading, paragraphs in RULES[lang]:
         blocks.append(d.font(20, True).render(heading, True, d.INK, None, width))
         for paragraph in paragraphs:

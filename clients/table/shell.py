@@ -11,7 +11,7 @@ import pygame
 
 from clients.table import config
 from clients.table.app import IDLE_POLL, TableApp
-from clients.table.connection import Connection
+from clients.table.connection import Connection, TableLink
 from clients.table.lobby import Lobby
 
 VAR = Path(__file__).resolve().parents[2] / "var"
@@ -57,7 +57,7 @@ class Shell:
             lambda url, token, code, seats: Connection(url, token, code, seats=seats).start()
         )
         self.table: TableApp | None = None
-        self.connection = None
+        self.connection: TableLink | None = None
         self.surface: pygame.Surface | None = None
         self.running = True
 
@@ -83,9 +83,10 @@ class Shell:
         return self.surface
 
     def open_table(self, server: str, token: str, code: str, seats: list[int]) -> None:
-        self.connection = self._connection_factory(server, token, code, seats)
+        connection = self._connection_factory(server, token, code, seats)
+        self.connection = connection
         app = TableApp(
-            self.connection,
+            connection,
             self.settings,
             size=self.lobby.size,
             save_settings=self.save_settings,

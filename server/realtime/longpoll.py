@@ -3,7 +3,7 @@
 A view that would wait describes what it waits for (a ``Wait``) and calls ``hold``:
 
 - under Daphne the bridge (``server.http_bridge``) put a ``Parking`` in the request's
-  environ; ``hold`` leaves the ``Wait`` there and the view returns ``parked()`` at once.
+  ASGI scope; ``hold`` leaves the ``Wait`` there and the view returns ``parked()`` at once.
   The bridge then waits on the event loop for the commit notice
   (``server.realtime.waits``), up to the deadline, and runs the request again — this
   time ``hold`` returns False at once and the view answers with the state it reads.
@@ -54,7 +54,7 @@ class Parking:
 def hold(request, user, wait: Wait, seconds: float) -> bool:
     """True: the request is parked, return ``parked()`` now. False: answer now (the
     version has passed, the wait is over, or the bridge woke the request)."""
-    parking = request.META.get(ENVIRON_KEY)
+    parking = parking_of(request)
     if parking is not None and parking.resumed:
         return False
     if wait.version_now() > wait.after:
@@ -70,6 +70,13 @@ def hold(request, user, wait: Wait, seconds: float) -> bool:
     finally:
         give_back()
     return False
+
+
+def parking_of(request) -> Parking | None:
+    """The request's ``Parking``: in the ASGI scope a2wsgi hands over as
+    ``environ["asgi.scope"]`` (``server.http_bridge``), or in the environ itself."""
+    scope = request.META.get("asgi.scope") or {}
+    return scope.get(ENVIRON_KEY) or request.META.get(ENVIRON_KEY)
 
 
 def parked() -> HttpResponse:

@@ -57,11 +57,11 @@ def test_the_line_snakes_inside_the_board_without_overlaps(size):
             assert not a.colliderect(b), (size, len(line), a, b)
         assert len(placed.tiles) == len(line)
         assert set(placed.targets) == ({"center"} if not line else {"left", "right"})
-        for item, shown in zip(line, placed.tiles):
+        for item, shown in zip(line, placed.tiles, strict=False):
             assert shown.across == (item["a"] == item["b"])
             assert {shown.left, shown.right} == {item["a"], item["b"]}
         # Each row reads in its own direction: the numbers that touch are equal.
-        for left, right in zip(placed.tiles, placed.tiles[1:]):
+        for left, right in zip(placed.tiles, placed.tiles[1:], strict=False):
             if left.rect.centery == right.rect.centery and not (left.across or right.across):
                 first, second = sorted((left, right), key=lambda p: p.rect.x)
                 assert first.right == second.left
@@ -76,7 +76,7 @@ def test_toolbar_and_hand_targets_are_big_enough_and_apart(size):
     assert all(Rect(0, 0, *size).contains(r) for r in layout.buttons)
     hand = layout_hand(layout.hand, 7)
     assert all(layout.hand.contains(r) for r in hand)
-    assert all(b.x - a.x >= MIN_TOUCH for a, b in zip(hand, hand[1:]))
+    assert all(b.x - a.x >= MIN_TOUCH for a, b in zip(hand, hand[1:], strict=False))
     assert touch_rect(Rect(10, 10, 8, 8)).size == (MIN_TOUCH, MIN_TOUCH)
 
 

@@ -52,7 +52,7 @@ def _check_chain(line: list[dict]) -> list[dict]:
     for item in line:
         x, y = (int(v) for v in item["tile"].split("-"))
         assert {x, y} == {item["a"], item["b"]}, item
-    for left, right in zip(line, line[1:]):
+    for left, right in zip(line, line[1:], strict=False):
         assert left["b"] == right["a"], (left, right)
     return line
 
@@ -99,7 +99,7 @@ def _euler_line(seed: int) -> list[dict]:
             walk.append(stack.pop())
     line = [
         {"tile": f"{min(a, b)}-{max(a, b)}", "a": a, "b": b, "seat": 1 + i % 4}
-        for i, (a, b) in enumerate(zip(walk, walk[1:]))
+        for i, (a, b) in enumerate(zip(walk, walk[1:], strict=False))
     ]
     assert len(line) == 28
     return _check_chain(line)
@@ -148,7 +148,7 @@ def _check_line(line: list[dict], placed: LineLayout, area: Rect, label) -> None
     for t in placed.targets.values():
         assert t.rect.size == (2 * u, u), (label, t.rect)
     # Tiles: doubles across, the right numbers, the right size.
-    for item, tile in zip(line, placed.tiles):
+    for item, tile in zip(line, placed.tiles, strict=False):
         double = item["a"] == item["b"]
         assert tile.tile == item["tile"], label
         assert tile.across == double, (label, item)
@@ -156,7 +156,7 @@ def _check_line(line: list[dict], placed: LineLayout, area: Rect, label) -> None
         in_line_order = (tile.left, tile.right) if tile.forward else (tile.right, tile.left)
         assert in_line_order == (item["a"], item["b"]), (label, item, tile)
     # Neighbours touch with the line's matching number, also where the snake turns.
-    for i, (prev, nxt) in enumerate(zip(placed.tiles, placed.tiles[1:])):
+    for i, (prev, nxt) in enumerate(zip(placed.tiles, placed.tiles[1:], strict=False)):
         shared = line[i]["b"]
         assert _join_number(prev, True) == shared == _join_number(nxt, False), (label, i)
         if prev.forward == nxt.forward:  # same row: the next tile follows on its side
@@ -383,7 +383,7 @@ def test_hand_tiles_in_the_table_hand_area(size):
             assert area.contains(r), (size, count, r)
             assert area.contains(r.move(0, -14)), "a legal tile is drawn 14 px higher"
             assert r.h == 2 * r.w, "hand tiles stand upright"
-        for a, b in zip(rects, rects[1:]):
+        for a, b in zip(rects, rects[1:], strict=False):
             assert not a.colliderect(b)
             if area.w - 24 >= MIN_TOUCH * count:  # wide enough for 44 px slots
                 assert b.x - a.x >= MIN_TOUCH, (size, count, a, b)
@@ -402,7 +402,7 @@ def test_hand_tiles_in_any_area(width, height):
         rects = layout_hand(area, count, lift=14)
         for r in rects:
             assert area.contains(r) and area.contains(r.move(0, -14)), (width, height, count, r)
-        for a, b in zip(rects, rects[1:]):
+        for a, b in zip(rects, rects[1:], strict=False):
             assert not a.colliderect(b), (width, height, count)
             if width - 24 >= MIN_TOUCH * count:  # wide enough for 44 px slots
                 assert b.x - a.x >= MIN_TOUCH, (width, height, count, a, b)

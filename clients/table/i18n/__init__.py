@@ -15,6 +15,7 @@ from clients.table.i18n.catalog import LANGUAGES, MESSAGES, PLURAL_CATEGORIES
 __all__ = [
     "LANGUAGES",
     "MESSAGES",
+    "PLURAL_CATEGORIES",
     "Translator",
     "plural_category",
     "detect_language",
