@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 # In the log, not in the engine record: the record of an annulled match still replays.
 SERVER_EVENT_TYPES = ("pause", "resume", "annul")
 # Least recently used tables leave first: a club with more active tables than this still
-# hits the cache for every table in play (a miss refolds the whole log).
+# hits the cache for every table in play (a miss starts from the newest snapshot).
 CACHE_SIZE = 1024
 # A snapshot once a table's log has grown this many events past its newest one: a cold
 # read then unpickles one state (~7 ms of CPU for a long match's, undo history included)
