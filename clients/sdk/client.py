@@ -134,11 +134,20 @@ class DekabesClient:
 
     # ------------------------------------------------------------------ accounts
     def register(self, username: str, password: str) -> Account:
-        account = Account.from_json(
-            self.request(
+        """A new account and its token. If the request had to be sent again (a timeout: the
+        password hash runs at low priority on a busy server) and the retry is told the name
+        is taken, the first attempt may have created it: signing in with the same password
+        tells, and then the account is ours."""
+        sent_before = self.request_count
+        try:
+            body = self.request(
                 "POST", "/api/auth/register", json={"username": username, "password": password}
             )
-        )
+        except ApiError as refused:
+            if refused.code != "username_taken" or self.request_count - sent_before < 2:
+                raise
+            return self.login(username, password)
+        account = Account.from_json(body)
         self.token = account.token
         return account
 

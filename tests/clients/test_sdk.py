@@ -1,7 +1,11 @@
 """SDK pieces that need no server: error mapping, URL building, JSON wrappers,
 and the retry path when nothing listens."""
 
+import http.server
+import json
 import socket
+import threading
+import time
 
 import pytest
 
@@ -109,3 +113,60 @@ def test_unreachable_server_raises_connection_lost_after_retries():
     with pytest.raises(ConnectionLost):
         client.act("K7Q2MX", 1, "accept", expected_version=3)
     assert client.request_count == 3  # the first try and two retries
+
+
+class _SlowFirstRegistration(http.server.BaseHTTPRequestHandler):
+    """A server whose first registration answers after the client gave up (it did create
+    the account), so the retry is told the name is taken; signing in then works."""
+
+    registrations = 0
+    answered_after_timeout = threading.Event()
+
+    def do_POST(self):  # noqa: N802 (http.server's name)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        if self.path == "/api/auth/register":
+            type(self).registrations += 1
+            if type(self).registrations == 1:
+                time.sleep(0.6)  # the client's timeout is 0.2 s
+                type(self).answered_after_timeout.set()
+                return self._answer(201, {"username": body["username"], "token": "first"})
+            return self._answer(409, {"code": "username_taken", "message": "taken"})
+        if self.path == "/api/auth/token" and body.get("password") == "right password 42":
+            return self._answer(200, {"username": body["username"], "token": "signed-in"})
+        return self._answer(400, {"code": "bad_credentials", "message": "no"})
+
+    def _answer(self, status, payload):
+        data = json.dumps(payload).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client stopped waiting: that is the point
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_registration_retried_after_a_timeout_signs_in_when_the_first_attempt_made_the_account():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SlowFirstRegistration)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        client = DekabesClient(url, retries=3, backoff=0.01, timeout=0.2)
+        account = client.register("ann", "right password 42")
+        assert account.token == "signed-in" == client.token
+        assert _SlowFirstRegistration.registrations == 2
+        # Without a retry, a taken name is the caller's answer, not a sign-in attempt.
+        with pytest.raises(ApiError) as taken:
+            DekabesClient(url, retries=3, backoff=0.01, timeout=5).register("ann", "other one 42")
+        assert taken.value.code == "username_taken"
+        assert _SlowFirstRegistration.answered_after_timeout.wait(5)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
