@@ -31,7 +31,7 @@ format: $(STAMP)
 # The whole suite on the embedded default (SQLite + in-memory channel layer); then, when
 # DATABASE_URL / REDIS_URL are set (.ci/run sets them when the services answer), the
 # store and realtime tests again against PostgreSQL / Redis.
-test: $(STAMP) browser
+test: $(STAMP) lint browser
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 	  echo "== backend run: DATABASE_URL=$${DATABASE_URL:-<unset>} REDIS_URL=$${REDIS_URL:-<unset>}"; \

@@ -90,7 +90,7 @@ def _decision(
         "win_played": round(means[played], 4),
         "win_best": round(means[best], 4),
         "loss": round(max(0.0, means[best] - means[played]), 4),
-        "moves": [{"event": e, "win": round(m, 4)} for e, m in zip(legal, means)],
+        "moves": [{"event": e, "win": round(m, 4)} for e, m in zip(legal, means, strict=True)],
     }
 
 

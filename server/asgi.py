@@ -23,7 +23,7 @@ from server.http_bridge import WsgiBridge, limit_daphne_bodies  # noqa: E402
 from server.realtime.auth import BrowserOriginValidator, TokenAuthMiddleware  # noqa: E402
 from server.realtime.routing import websocket_urlpatterns  # noqa: E402
 
-get_resolver().url_patterns
+get_resolver().url_patterns  # noqa: B018 -- builds the URL resolver now, not on a first request
 for _code, _name in settings.LANGUAGES:
     translation.activate(_code)
 translation.deactivate()

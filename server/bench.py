@@ -429,7 +429,7 @@ def synthetic_log(events: int, seed: int) -> list[dict]:
         elif m.phase == "accept":
             event = rng.choice([e for s in (1, 2, 3, 4) for e in m.legal_events(s)])
         else:
-            event = rng.choice(m.legal_events(m.to_act))
+            event = rng.choice([e for s in (1, 2, 3, 4) for e in m.legal_events(s)])
         m.apply(event)
         log.append(event)
     return log
@@ -557,7 +557,7 @@ def embedded_run(args) -> dict:
 def scale_out_run(args) -> dict:
     if not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
         raise SystemExit("--scale-out needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)")
-    runs = {}
+    runs: dict[str, dict] = {}
     for workers in sorted({1, args.workers}):
         with tempfile.TemporaryDirectory(prefix="dekabes-bench-") as tmp:
             processes, urls = start_server(Path(tmp), workers, scale_out=True, shared=False)

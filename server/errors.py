@@ -157,12 +157,13 @@ def exception_handler(exc, context):
         return Response({"code": "not_acceptable", "message": str(exc.detail)}, status=406)
     if isinstance(exc, exceptions.Throttled):
         response = Response({"code": "throttled", "message": str(exc.detail)}, status=429)
-        response["Retry-After"] = str(max(1, math.ceil(exc.wait or 1)))
+        wait = getattr(exc, "wait", None)  # set by DRF's throttling; not in its stubs
+        response["Retry-After"] = str(max(1, math.ceil(wait or 1)))
         return response
-    response = drf_exception_handler(exc, context)
-    if response is not None:
-        response.data = {"code": "error", "message": _flatten(response.data)}
-    return response
+    fallback = drf_exception_handler(exc, context)
+    if fallback is not None:
+        fallback.data = {"code": "error", "message": _flatten(fallback.data)}
+    return fallback
 
 
 def json_body(code: str, message: str, **extra) -> bytes:

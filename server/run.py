@@ -50,7 +50,7 @@ def machine_hosts(bound: str) -> list[str]:
         names.add(bound)
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None):
-            address = info[4][0]
+            address = str(info[4][0])
             names.add(f"[{address}]" if ":" in address else address)
     except OSError:
         pass

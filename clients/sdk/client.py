@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -214,9 +214,9 @@ class DekabesClient:
     # ------------------------------------------------------------------ tables
     def create_table(
         self,
-        seats: dict[str, Any],
+        seats: Mapping[int, str] | Mapping[str, str],
         join: list[int] | None = None,
-        bots: dict[str, Any] | None = None,
+        bots: Mapping[int, str] | Mapping[str, str] | None = None,
         **extra: Any,
     ) -> Table:
         """``seats`` like {1: "human", 2: "bot", ...}; ``bots`` maps bot seats to bot usernames."""

@@ -57,3 +57,6 @@ class Invite(models.Model):
     used_by = models.OneToOneField(
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="invite"
     )
+
+    def __str__(self) -> str:
+        return f"invite {self.pk}"  # never the code

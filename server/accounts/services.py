@@ -86,7 +86,7 @@ def _column_converters() -> list:
         return [None] * len(_USER_FIELDS)
 
     def to_datetime(value):
-        return connection.ops.convert_datetimefield_value(value, None, connection)
+        return connection.ops.convert_datetimefield_value(value, None, connection)  # type: ignore[attr-defined]  # SQLite's ops only
 
     kinds = {"DateTimeField": to_datetime, "BooleanField": bool}
     return [kinds.get(f.get_internal_type()) for f in _USER_FIELDS]
@@ -105,12 +105,12 @@ def token_owner(key: str) -> tuple[User, AccessToken] | None:
         value if convert is None or value is None else convert(value)
         for convert, value in zip(converters, row[: len(_USER_FIELDS)], strict=True)
     ]
-    user = User.from_db(connection.alias, None, values)
+    user = User.from_db(connection.alias, None, values)  # type: ignore[arg-type]  # None: all fields, in order (Django's documented use)
     if not user.is_active:
         return None
     token_id, token_name, created_at = row[len(_USER_FIELDS) :]
     if connection.vendor == "sqlite":  # a naive datetime: made aware as the ORM does
-        created_at = connection.ops.convert_datetimefield_value(created_at, None, connection)
+        created_at = connection.ops.convert_datetimefield_value(created_at, None, connection)  # type: ignore[attr-defined]  # SQLite's ops only
     token = AccessToken.from_db(
         connection.alias,
         ["id", "user_id", "name", "key_hash", "created_at"],
@@ -248,7 +248,7 @@ def account_json(user: User, token: str | None = None, device: str | None = None
         "id": user.id,
         "username": user.username,
         "is_bot": user.is_bot,
-        "owner": user.bot_owner.username if user.bot_owner_id else None,
+        "owner": user.bot_owner.username if user.bot_owner is not None else None,
     }
     if token is not None:
         data["token"] = token

@@ -18,7 +18,7 @@ from rest_framework.throttling import SimpleRateThrottle
 class _Throttle(SimpleRateThrottle):
     def get_rate(self):
         # Read now, not at import: the rates are settings a test or an operator may change.
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
 
     def __init__(self):
         self.rate = self.get_rate()

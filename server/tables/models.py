@@ -47,6 +47,9 @@ class Seat(models.Model):
         ]
         ordering = ["number"]
 
+    def __str__(self) -> str:
+        return f"table {self.table_id} seat {self.number} ({self.kind})"
+
 
 class EventManager(models.Manager):
     # Written by hand: every action appends its events, and Django's bulk_create spends
@@ -98,7 +101,8 @@ class Event(models.Model):
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     actor_kind = models.CharField(max_length=6, choices=ACTOR_KINDS)
-    command_id = models.CharField(max_length=80, null=True, blank=True)
+    # NULL (server events) never collides in the unique constraint below; "" would.
+    command_id = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = EventManager()
@@ -109,6 +113,9 @@ class Event(models.Model):
             models.UniqueConstraint(fields=["table", "command_id"], name="one_event_per_command"),
         ]
         ordering = ["table", "seq"]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} #{self.seq} {self.type}"  # never the payload (hidden hands)
 
 
 class ActionReceipt(models.Model):
@@ -127,6 +134,9 @@ class ActionReceipt(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "key"], name="one_receipt_per_key")]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} seat {self.seat} key {self.key}"
 
 
 class TableSnapshot(models.Model):

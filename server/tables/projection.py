@@ -23,6 +23,7 @@ import logging
 import pickle
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,6 +120,7 @@ def project(table: Table, upto: int | None = None) -> TableState:
     state = cached.copy() if cached is not None else None
     if state is None or (upto is not None and upto < state.version):
         state = _from_snapshot(table.pk, upto) or TableState(Match())
+    newer: Iterable[tuple[int, dict]]
     if upto is not None:
         newer = (
             Event.objects.filter(table=table, seq__gt=state.version, seq__lte=upto)

@@ -46,7 +46,7 @@ def table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
         return None
     pk, code, owner_id, rated, seed, created_at, owner_name = rows[0][:7]
     # Positional arguments in field order: Django's fast way to build an instance.
-    table = Table(pk, code, owner_id, bool(rated), seed, _datetime(created_at))
+    table = Table(pk, code, owner_id, bool(rated), seed, _datetime(created_at))  # type: ignore[misc]  # positional: the stubs know only keywords
     # Partial accounts (id, name, bot flag): enough to answer, never saved.
     people = {owner_id: User(id=owner_id, username=owner_name)}
     seats = []
@@ -67,7 +67,7 @@ def _datetime(value):
     # SQLite hands back a naive datetime (or text); Django's own converter makes it the
     # aware datetime the ORM gives. PostgreSQL's driver already answers an aware one.
     if connection.vendor == "sqlite":
-        return connection.ops.convert_datetimefield_value(value, None, connection)
+        return connection.ops.convert_datetimefield_value(value, None, connection)  # type: ignore[attr-defined]  # SQLite's ops only
     return value
 
 
@@ -85,8 +85,8 @@ def table_json(table: Table, state: TableState, seats: list[Seat] | None = None)
         "seats": {
             str(s.number): {
                 "kind": s.kind,
-                "player": s.player.username if s.player_id else None,
-                "is_bot": bool(s.player_id and s.player.is_bot),
+                "player": s.player.username if s.player is not None else None,
+                "is_bot": s.player is not None and s.player.is_bot,
             }
             for s in seats
         },

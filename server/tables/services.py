@@ -17,6 +17,7 @@ import random
 import secrets
 import string
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
@@ -63,9 +64,10 @@ def check_seat_plan(
     for n, name in bots.items():
         if seats.get(n) != "bot":
             raise validation_error(f"seat {n} is not a bot seat")
-        accounts[n] = User.objects.filter(username=name, is_bot=True).first()
-        if accounts[n] is None:
+        bot = User.objects.filter(username=name, is_bot=True).first()
+        if bot is None:
             raise validation_error(f"no bot account named {name!r}")
+        accounts[n] = bot
     return accounts
 
 
@@ -118,7 +120,7 @@ def do_create_seated_table(owner: User, players: dict[int, User], rated: bool = 
 
 
 def _create(
-    owner: User, seats: dict[int, str], players: dict[int, User | None], rated: bool
+    owner: User, seats: dict[int, str], players: Mapping[int, User | None], rated: bool
 ) -> Table:
     with writing(), transaction.atomic():
         table = Table.objects.create(
@@ -172,6 +174,7 @@ def do_join(user: User, table: Table, number: int) -> Table:
                 for s in Seat.objects.filter(table=table, player__isnull=False).select_related(
                     "player"
                 )
+                if s.player is not None
             ]
             check_one_seat_per_person(others + [user])
         seat.player = user
@@ -439,16 +442,17 @@ def do_annul(actor: User, table: Table, reason: str) -> TableState:
 
 def _consequences(table: Table, state: TableState) -> list[Event]:
     """The server's own events, folded: the next shuffle, and passes nobody can avoid."""
-    rows = []
+    rows: list[Event] = []
     while True:
         m = state.match
         if m.needs_deal():
             rng = random.Random(f"{table.secret_seed}:{state.version + 1}")
             event = deal_event(rng)
         else:
-            event = m.forced_pass()
-            if event is None:
+            passed = m.forced_pass()
+            if passed is None:
                 return rows
+            event = passed
         rows.append(_fold(table, state, event, actor=None, seat=None, actor_kind="server"))
 
 

@@ -113,12 +113,12 @@ class ActionSerializer(serializers.Serializer):
     )
 
 
-def _seat_keys(raw: dict, what: str) -> dict[int, object]:
-    out = {}
+def _seat_keys(raw: dict, what: str) -> dict[int, str]:
+    out: dict[int, str] = {}
     for key, value in raw.items():
         if str(key) not in ("1", "2", "3", "4"):
             raise validation_error(f'{what}: seats are "1" to "4"')
-        out[int(key)] = value
+        out[int(key)] = str(value)
     return out
 
 

@@ -47,7 +47,8 @@ def finished_record(hands: int, seed: int) -> list[dict]:
                 seat = next(s for s in (1, 2, 3, 4) if m.legal_events(s))
                 event = {"type": "accept", "seat": seat}
             else:
-                event = decide(m.seat_view(m.to_act), "random", rng)
+                seat = next(s for s in (1, 2, 3, 4) if m.legal_events(s))
+                event = decide(m.seat_view(seat), "random", rng)
             m.apply(event)
             events.append(event)
         if m.phase == "match_over" and len(m.results) == hands:

@@ -107,7 +107,7 @@ def players(names, rngs, match: Match):
     """``simulate(players=...)`` factory: "perfect" seats read ``match``; others are bots."""
     bots = bot_players([n if n != "perfect" else "random" for n in names], rngs)
     out = []
-    for name, rng, bot in zip(names, rngs, bots):
+    for name, rng, bot in zip(names, rngs, bots, strict=True):
         if name == "perfect":
             out.append(lambda view, rng=rng: decide(match, view, rng))
         else:

@@ -94,7 +94,6 @@ def answer_with_bots(p: Players, rng) -> dict:
 def test_undo_redo_and_restart_through_the_api():
     p = Players()
     rng = random.Random(3)
-    before = p.seat(1)
     human_play(p, rng)
     answered = answer_with_bots(p, rng)
     undone = p.act(1, {"type": "undo", "expected_version": answered["version"]})

@@ -30,7 +30,7 @@ def two_servers(tmp_path):
     """Two Daphne processes on one SQLite file; B answers several requests at once."""
     servers = []
     try:
-        for name, threads in (("a", "1"), ("b", "4")):
+        for _name, threads in (("a", "1"), ("b", "4")):
             servers.append(
                 LiveServer(
                     tmp_path,
