@@ -5,8 +5,9 @@ consistent with it (``sampler``: tile counts, the numbers passes ruled out). On 
 
 - **Inference** (``inference``): each sampled world counts in proportion to how
   likely it makes the other seats' plays this hand (importance weights), under a model
-  where players prefer heavy tiles and doubles; the partner's plays are read the same
-  way. Passes are hard facts already (the sampler never breaks them).
+  where players lay their doubles first (fitted to the strong level's plays); the
+  partner's plays are read the same way. Passes are hard facts already (the sampler
+  never breaks them).
 - **Search in each world** (``solver``): every legal move is followed by an alpha-beta
   search between the two teams a few plies deep, finished by the fast playout; once
   few tiles are left the search goes to the end of the hand (exact in that world).
