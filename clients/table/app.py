@@ -3,7 +3,9 @@
 The server's seat views are the truth. This class only keeps what belongs to the
 screen: which human seat's private screen is shown (pass-and-play), the selected tile
 and its preview, the open panel, the hand-end reveal waiting to be dismissed, toasts
-and animations. Drawing is ``render.draw(app)``; it also records the clickable regions
+and animations. It wires small collaborators: ``news`` (what is new in a view),
+``keys`` (the keyboard's tables), ``taps``, ``toolbar``, ``pointer``, ``moves``,
+``panels``. Drawing is ``render.draw(app, screen)``, which returns the clickable regions
 of the frame (``app.hits``) that the next pointer event is tested against.
 """
 
@@ -11,11 +13,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 import pygame
 
-from clients.table import config, render, sound
+from clients.table import config, keys, moves, panels, pointer, render, sound, taps, toolbar
 from clients.table import input as table_input
 from clients.table.connection import (
     EventLog,
@@ -26,7 +27,9 @@ from clients.table.connection import (
     Status,
     TableLink,
 )
-from clients.table.i18n import Translator, detect_language, next_language
+from clients.table.i18n import Translator, detect_language
+from clients.table.layout import ui_scale
+from clients.table.news import HandEnd, News, hint_text
 from clients.table.screens import (
     UiState,
     ends_before_last_tile,
@@ -35,30 +38,16 @@ from clients.table.screens import (
     seat_needing_the_device,
 )
 from clients.table.ui import (
-    Accept,
-    Answer,
-    BackToLobby,
-    ChooseOpener,
-    ClaimRedeal,
-    ClosePanel,
-    Continue,
     Drag,
     Finale,
     Flight,
-    HandOver,
     Hit,
-    MatchSeen,
-    NewMatch,
-    PickTile,
-    PlaceAt,
-    Press,
     Screen,
-    SkipLanding,
     Tap,
     Toast,
 )
 
-__all__ = ["TableApp", "Screen", "Hit", "finished_view", "ends_before_last_tile"]
+__all__ = ["TableApp", "Screen", "Hit", "finished_view", "ends_before_last_tile", "ui_scale"]
 
 # A pass stays flagged this long after it happened (seconds).
 PASS_FLASH = 1.6
@@ -66,12 +55,6 @@ PASS_FLASH = 1.6
 LANDING_HOLD = 1.0
 # While nothing moves the loop wakes this often for input and the network (seconds).
 IDLE_POLL = 1 / 30
-
-
-def ui_scale(window: tuple[int, int]) -> float:
-    """How much bigger than the 1280×800 design the window is (1 up to 15 % more)."""
-    ratio = min(window[0] / 1280, window[1] / 800)
-    return 1.0 if ratio < 1.15 else min(2.0, round(ratio, 3))
 
 
 class TableApp:
@@ -95,7 +78,7 @@ class TableApp:
         self.size = self.window_size  # the drawing's size (smaller when scaled up)
         self.scale = 1.0
         self._canvas: pygame.Surface | None = None
-        self._set_window_size(self.window_size)
+        self.set_window_size(self.window_size)
         self.on_quit = on_quit
         self.screen_surface: pygame.Surface | None = None
         self.running = True
@@ -121,10 +104,7 @@ class TableApp:
         self.pointer = table_input.PointerTracker(lambda: self.window_size)
         self.message = ""
         self.frame_ms: list[float] = []
-        self._line_seen: list[str] | None = None  # None: nothing seen yet on this screen
-        self._turns_seen = 0
-        self._results_seen: int | None = None  # None: nothing seen yet
-        self._deal_seen: dict[int, tuple] = {}  # seat -> (hand_no, hand) of its last deal
+        self.news = News()  # what the player has seen (``news.py``)
         self.finale: Finale | None = None  # the hand end being shown
         self.match_end_seen = False  # the match-end screen was dismissed
         self.on_lobby: Callable[[], None] | None = None  # set when a lobby opened this table
@@ -184,14 +164,14 @@ class TableApp:
         )
         private = screen.kind in ("accept", "opener", "table")
         if private and screen.seat is not None and screen.seat != self.shown:
-            self._show(screen.seat)
+            self.show(screen.seat)
         return screen
 
-    def _show(self, seat: int) -> None:
+    def show(self, seat: int) -> None:
         self.shown = seat
         self.handoff_done = seat
         self.clear_selection()
-        self._line_seen = None  # what this seat's screen shows now is not "new"
+        self.news.forget_screen()  # what this seat's screen shows now is not "new"
         if seat in self.states:
             self._note_changes(self.states[seat].view)
 
@@ -200,7 +180,7 @@ class TableApp:
         render.clear_caches()
         pygame.display.set_caption(self.tr("app.title"))
         if pygame.display.get_driver() != "dummy":  # headless: any size is fine
-            self._set_window_size(
+            self.set_window_size(
                 config.fit_to_display(self.window_size, pygame.display.get_desktop_sizes())
             )
         self.screen_surface = pygame.display.set_mode(self.window_size, pygame.RESIZABLE)
@@ -324,62 +304,43 @@ class TableApp:
 
     def _note_hand_end(self, state) -> None:
         """A hand just ended: show its finished board (the last tile landing) first."""
-        view = state.view
-        results = len(view.get("results") or [])
-        seen, self._results_seen = self._results_seen, results
-        if seen is None or results <= seen or not view.get("last_hand"):
-            if seen is not None and results < seen:
-                self.match_end_seen = False  # a new match began
+        ended = self.news.hand_end(state.view)
+        if ended is True:
+            self.match_end_seen = False  # a new match began
+        if not isinstance(ended, HandEnd):
             return
         now = time.monotonic()
-        last = view["last_hand"]
-        self.finale = Finale(
-            last.get("hand_no") or 0, results, now, LANDING_HOLD + self.settings.anim_ms / 1000
-        )
+        hold = LANDING_HOLD + self.settings.anim_ms / 1000
+        self.finale = Finale(ended.hand_no, ended.results, now, hold)
         self.match_end_seen = False
         self.clear_selection()
-        plays = [t for t in last.get("turns") or [] if t.get("type") == "play"]
-        if plays and self.settings.anim_ms > 0 and plays[-1]["tile"] not in (self._line_seen or []):
-            origin = render.seat_anchor(self, plays[-1]["seat"])
-            self.flights[plays[-1]["tile"]] = Flight(plays[-1]["tile"], origin, now)
-        self._line_seen = [item["tile"] for item in last.get("line") or []]
-        self._turns_seen = len(last.get("turns") or [])
+        if ended.last_tile and self.settings.anim_ms > 0:
+            self._fly(*ended.last_tile, now)
         self.sound.play("tile")
 
     def _note_redeal(self, state) -> None:
         """A claimed redeal gives the same hand number a new deal: say so."""
-        view = state.view
-        if view.get("phase") != "accept":
-            return
-        key = (view.get("hand_no"), tuple(view.get("hand") or ()))
-        old = self._deal_seen.get(state.seat)
-        self._deal_seen[state.seat] = key
-        if old is not None and old[0] == key[0] and old[1] != key[1] and state.seat in self.seats:
+        if self.news.redealt(state.seat, state.view) and state.seat in self.seats:
             self.toast(self.tr("toast.redeal"))
 
     def _note_changes(self, view: dict) -> None:
         """Start the animations of what is new since the last view shown."""
         now = time.monotonic()
-        line = [item["tile"] for item in view.get("line", [])]
-        turns = view.get("turns", [])
-        seen = self._line_seen
-        if seen is not None and len(line) > len(seen) and set(seen) <= set(line):
+        changes = self.news.changes(view)
+        if changes.placed:
             if self.settings.anim_ms > 0:
-                for item in view["line"]:
-                    if item["tile"] not in seen:
-                        origin = render.seat_anchor(self, item.get("seat"))
-                        self.flights[item["tile"]] = Flight(item["tile"], origin, now)
+                for tile, seat in changes.placed:
+                    self._fly(tile, seat, now)
             self.sound.play("tile")
-        if seen is not None and len(turns) > self._turns_seen:
-            for turn in turns[self._turns_seen :]:
-                if turn.get("type") == "pass":
-                    self.pass_flash[turn["seat"]] = now
-                    self.sound.play("pass")
-                    if turn["seat"] == self.shown:
-                        # The server passes for a seat that cannot play: tell its player.
-                        self.toast(self.tr("play.pass_forced"))
-        self._line_seen = line
-        self._turns_seen = len(turns)
+        for seat in changes.passes:
+            self.pass_flash[seat] = now
+            self.sound.play("pass")
+            if seat == self.shown:
+                # The server passes for a seat that cannot play: tell its player.
+                self.toast(self.tr("play.pass_forced"))
+
+    def _fly(self, tile: str, seat: int | None, now: float) -> None:
+        self.flights[tile] = Flight(tile, render.seat_anchor(self, seat), now)
 
     def _take_hint(self, seat: int, event: dict | None) -> None:
         state = self.states.get(seat)
@@ -387,24 +348,12 @@ class TableApp:
             self.toast(self.tr("hint.none"))
             return
         self.hint = {"seat": seat, "version": state.version, "event": event}
-        kind = event.get("type")
-        if kind == "play":
+        if event.get("type") == "play":
             self.selected = event["tile"]
             self.chosen_end = event.get("end") or "center"
-            if not state.view.get("line"):
-                self.toast(self.tr("hint.open", tile=event["tile"]))
-            else:
-                self.toast(
-                    self.tr("hint.play", tile=event["tile"], end=self.tr(f"end.{self.chosen_end}"))
-                )
-        elif kind == "accept":
-            self.toast(self.tr("hint.accept"))
-        elif kind == "claim_redeal":
-            self.toast(self.tr("hint.claim"))
-        elif kind == "choose_opener":
-            self.toast(self.tr("hint.opener", n=event["opener"]))
-        elif kind == "pass":
-            self.toast(self.tr("hint.pass"))
+        text = hint_text(self.tr, event, opening=not state.view.get("line"))
+        if text:
+            self.toast(text)
 
     def send(self, seat: int | None, action: str, **fields) -> None:
         if seat is None:  # no seat of ours is on screen yet: nothing to act for
@@ -417,18 +366,12 @@ class TableApp:
         self.toasts.append(Toast(value, time.monotonic() + seconds, error))
         self.dirty = True
 
-    # ------------------------------------------------------------------ moves
+    # ------------------------------------------------------------------ moves and panels
     def legal_plays(self, seat: int | None) -> dict[str, list[str]]:
-        """tile -> the ends it may go to ("left"/"right", or "center" to open)."""
-        out: dict[str, list[str]] = {}
-        for event in self.view_of(seat).get("legal", []):
-            if event.get("type") == "play":
-                out.setdefault(event["tile"], []).append(event.get("end") or "center")
-        return out
+        return moves.legal_plays(self.view_of(seat))
 
     def my_turn(self, seat: int | None) -> bool:
-        view = self.view_of(seat)
-        return view.get("phase") == "play" and view.get("to_act") == seat
+        return moves.my_turn(self.view_of(seat), seat)
 
     def clear_selection(self) -> None:
         self.selected = None
@@ -436,139 +379,42 @@ class TableApp:
         self.drag = None
 
     def select(self, tile: str) -> None:
-        seat = self.shown
-        if self.selected == tile:
-            self.clear_selection()
-            return
-        self.selected = tile
-        self.chosen_end = None
-        ends = self.legal_plays(seat).get(tile, [])
-        if not self.my_turn(seat):
-            return
-        if len(ends) == 1:  # no end: the guidance line says why, once
-            self.chosen_end = ends[0]
-        self.sound.play("click")
+        moves.select(self, tile)
 
     def play(self, tile: str, end: str | None) -> bool:
-        """Send the play if it is legal; otherwise explain. True when sent."""
-        seat = self.shown
-        ends = self.legal_plays(seat).get(tile, [])
-        if not self.my_turn(seat) or not ends:
-            self.toast(self.tr("play.not_legal", tile=tile), error=True)
-            return False
-        if end is None:
-            if len(ends) > 1:
-                self.toast(self.tr("play.choose_end", tile=tile))
-                return False
-            end = ends[0]
-        if end not in ends:
-            self.toast(self.tr("err.tile_does_not_fit"), error=True)
-            return False
-        fields = {"tile": tile} if end == "center" else {"tile": tile, "end": end}
-        self.send(seat, "play", **fields)
-        self.clear_selection()
-        self.hint = None
-        return True
+        return moves.play(self, tile, end)
 
-    # ------------------------------------------------------------------ panels and buttons
     def open_panel(self, name: str) -> None:
-        if self.panel == name:
-            self.close_panel()
-            return
-        if self.panel:
-            self.close_panel()
-        self.panel = name
-        self.panel_scroll = 0
-        seat = self.acting_seat()
-        if seat is not None and self.allowed(seat, "pause"):
-            self.send(seat, "pause")
-            self.panel_paused_seat = seat
-        if name == "log" and seat is not None:
-            self.log_events = None
-            self.conn.fetch_events(seat)
+        panels.open_panel(self, name)
 
     def scroll_panel(self, by: int) -> None:
-        """Scroll the open panel, never past its text (the extent comes from render)."""
-        self.panel_scroll = max(0, min(self.panel_scroll + by, render.panel_scroll_max(self)))
+        panels.scroll_panel(self, by)
 
     def close_panel(self) -> None:
-        self.panel = None
-        seat = self.panel_paused_seat
-        self.panel_paused_seat = None
-        if seat is not None:
-            self.conn.act(seat, "resume", None)
+        panels.close_panel(self)
 
     def press(self, name: str) -> None:
-        seat = self.acting_seat()
-        if name in ("rules", "log"):
-            self.open_panel(name)
-        elif name == "hint":
-            if seat is not None and self.view_of(seat).get("legal"):
-                self.conn.hint(seat)
-            else:
-                self.toast(self.tr("hint.none"))
-        elif name in ("undo", "redo"):
-            if seat is not None and self.allowed(seat, name):
-                self.send(seat, name)
-            else:
-                self.toast(self.tr(f"err.nothing_to_{name}"))
-        elif name in ("restart_hand", "new_match"):
-            if seat is not None and self.allowed(seat, name):
-                self.confirm = name
-            else:
-                self.toast(self.tr("toast.not_allowed"))
-        elif name == "lobby":
-            if self.on_lobby is not None:
-                self.on_lobby()
-        elif name == "language":
-            self.set_language(next_language(self.tr.lang))
-        elif name == "sound":
-            self.settings.sound = not self.settings.sound
-            self.sound.enabled = self.settings.sound
-            self.toast(self.tr("toast.sound_on" if self.settings.sound else "toast.sound_off"))
-            self._save()
-        elif name == "speed":
-            speed = self.settings.next_speed()
-            self.toast(self.tr("toast.speed", speed=self.tr(f"speed.{speed}")))
-            self._save()
+        toolbar.press(self, name)
 
     def set_language(self, lang: str) -> None:
         self.tr = Translator(lang)
         self.settings.lang = self.tr.lang
         pygame.display.set_caption(self.tr("app.title"))
         self.toast(self.tr("lang.switched", name=self.tr("lang.name")))
-        self._save()
+        self.save()
 
-    def _save(self) -> None:
+    def save(self) -> None:
         if self.save_settings:
             config.save(self.settings)
 
     # ------------------------------------------------------------------ input
     def handle_event(self, event) -> None:
-        if event.type == pygame.QUIT:
-            self.quit()
-            return
-        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
-            surface = pygame.display.get_surface()
-            if surface is not None:
-                self.screen_surface = surface
-                self._set_window_size(surface.get_size())
-            return
-        command = table_input.key_action(event)
-        if command:
-            self.command(command)
-            return
-        for pointer in self.pointer.feed(event):
-            if self.scale != 1.0:  # window pixels -> the drawing's pixels
-                pointer = replace(
-                    pointer, pos=self.to_drawing(pointer.pos), start=self.to_drawing(pointer.start)
-                )
-            self.pointer_event(pointer)
+        pointer.handle_event(self, event)
 
     def to_drawing(self, pos) -> tuple[int, int]:
         return int(pos[0] / self.scale), int(pos[1] / self.scale)
 
-    def _set_window_size(self, size) -> None:
+    def set_window_size(self, size) -> None:
         """A big window draws the table at a smaller size and scales it up, so tiles and
         text grow with the window instead of floating in an empty board."""
         self.window_size = (int(size[0]), int(size[1]))
@@ -580,180 +426,19 @@ class TableApp:
         self.dirty = True
 
     def hit_at(self, pos) -> Tap | None:
-        for hit in reversed(self.hits):  # drawn last = on top
-            if hit.rect.collidepoint(pos):
-                return hit.action
-        return None
-
-    def pointer_event(self, p: table_input.Pointer) -> None:
-        if p.kind == "wheel":
-            if self.panel:
-                self.scroll_panel(-p.dy * 40)
-            return
-        if p.kind == "down":
-            tap = self.hit_at(p.pos)
-            if isinstance(tap, PickTile) and self.my_turn(self.shown):
-                self.drag = Drag(tap.tile, p.pos)
-            return
-        if p.kind == "move":
-            if self.drag and p.dragging:
-                self.drag.active = True
-                self.drag.pos = p.pos
-            elif self.panel and p.dragging and p.source == "touch":
-                self.scroll_panel((self.pointer.start[1] - p.pos[1]) // 8)
-            return
-        if p.kind == "up":
-            drag, self.drag = self.drag, None
-            if drag and drag.active:
-                self.drop(drag.tile, p.pos)
-                return
-            if p.dragging:
-                return
-            tap = self.hit_at(p.pos)
-            if tap is not None:
-                self.tap(tap)
-
-    def drop(self, tile: str, pos) -> None:
-        """A tile dragged onto an end plays there (the drop is the confirmation)."""
-        for hit in reversed(self.hits):
-            if isinstance(hit.action, PlaceAt) and hit.rect.inflate(24, 24).collidepoint(pos):
-                self.play(tile, hit.action.end)
-                return
-        self.selected = tile
-        self.chosen_end = None
+        return pointer.hit_at(self.hits, pos)
 
     def tap(self, tap: Tap) -> None:
-        match tap:
-            case PickTile(tile):
-                self.select(tile)
-            case PlaceAt(end):
-                if self.selected:
-                    self.play(self.selected, end)
-            case Press(button):
-                self.press(button)
-            case HandOver(seat):
-                self._show(seat)
-            case Accept(seat):
-                self.send(seat, "accept")
-            case ClaimRedeal(seat):
-                self.send(seat, "claim_redeal")
-            case ChooseOpener(seat, opener):
-                self.send(seat, "choose_opener", opener=opener)
-            case SkipLanding():
-                self.finale = None
-            case Continue():
-                self._result_seen()
-            case MatchSeen():
-                self.match_end_seen = True
-            case BackToLobby():
-                if self.on_lobby is not None:
-                    self.on_lobby()
-            case ClosePanel():
-                self.close_panel()
-            case Answer(yes):
-                self._answer(yes)
-            case NewMatch():
-                self.press("new_match")
+        taps.tap(self, tap)
 
-    def _result_seen(self) -> None:
-        newest = self.newest
-        self.revealed_upto = len(newest.view.get("results") or []) if newest else 0
-        self.finale = None
-        if len(self.seats) > 1:
-            # Pass-and-play: the reveal was for everyone; the next private screen,
-            # whoever's it is, starts with a hand-off.
-            self.shown = self.handoff_done = None
-
-    def _answer(self, yes: bool) -> None:
-        """The restart / new game question was answered."""
-        what, self.confirm = self.confirm, None
-        seat = self.acting_seat()
-        if yes and what and seat is not None:
-            self.send(seat, what)
-            if what == "new_match":
-                self.revealed_upto = self._results_seen = None
-                self.finale = None
-                self.match_end_seen = True
+    def answer(self, yes: bool) -> None:
+        taps.answer(self, yes)
 
     def command(self, name: str) -> None:
-        """A keyboard command (``input.KEYS``), meaning what the current screen offers."""
+        """A keyboard command (``input.KEYS``), meaning what the current screen offers
+        (``keys.py``)."""
         if name == "quit":
             self.quit()
             return
         screen = self.decide()
-        if self.confirm:
-            if name in ("confirm", "cancel"):
-                self._answer(name == "confirm")
-            return
-        if self.panel:
-            if name == "cancel":
-                self.close_panel()
-            elif name in ("rules", "log"):
-                self.open_panel(name)  # the same key closes, the other switches
-            elif name == "page_down" or name == "end_right":
-                self.scroll_panel(200 if name == "page_down" else 40)
-            elif name == "page_up" or name == "end_left":
-                self.scroll_panel(-(200 if name == "page_up" else 40))
-            return
-        if screen.kind == "handoff":
-            if name == "confirm" and screen.seat is not None:
-                self._show(screen.seat)
-            return
-        if screen.kind == "landing":
-            if name in ("confirm", "cancel"):
-                self.tap(SkipLanding())
-            elif name in ("rules", "log"):
-                self.open_panel(name)
-            return
-        if screen.kind == "reveal":
-            if name in ("confirm", "cancel"):
-                self.tap(Continue())
-            elif name in ("rules", "log"):
-                self.open_panel(name)
-            return
-        if screen.kind == "match_over":
-            if name in ("confirm", "cancel"):
-                self.tap(MatchSeen())
-            elif name in ("rules", "log", "language"):
-                self.press(name)
-            return
-        if screen.kind == "accept":
-            if name in ("accept", "confirm"):
-                self.send(screen.seat, "accept")
-                return
-            if name == "claim_redeal" and self.view_of(screen.seat).get("can_claim_redeal"):
-                self.send(screen.seat, "claim_redeal")
-                return
-        if screen.kind == "opener" and name in ("choose_1", "choose_2"):
-            view = self.view_of(screen.seat)
-            opener = screen.seat if name == "choose_1" else view.get("partner")
-            self.send(screen.seat, "choose_opener", opener=opener)
-            return
-        if name in ("select_prev", "select_next"):
-            self._step_selection(-1 if name == "select_prev" else 1)
-        elif name in ("end_left", "end_right"):
-            self.chosen_end = "left" if name == "end_left" else "right"
-            if self.selected and self.chosen_end not in self.legal_plays(self.shown).get(
-                self.selected, []
-            ):
-                ends = self.legal_plays(self.shown).get(self.selected, [])
-                self.chosen_end = ends[0] if len(ends) == 1 else None
-        elif name == "confirm":
-            if self.selected:
-                self.play(self.selected, self.chosen_end)
-        elif name == "cancel":
-            self.clear_selection()
-        elif name in ("hint", "undo", "redo", "rules", "log", "language", "sound", "speed"):
-            self.press(name)
-
-    def _step_selection(self, step: int) -> None:
-        hand = self.view_of(self.shown).get("hand", [])
-        if not hand:
-            return
-        if self.selected in hand:
-            index = (hand.index(self.selected) + step) % len(hand)
-        else:
-            legal = [t for t in hand if t in self.legal_plays(self.shown)]
-            index = hand.index(legal[0]) if legal else (0 if step > 0 else len(hand) - 1)
-        self.selected = None
-        self.select(hand[index])
+        keys.command_for(name, screen, bool(self.confirm), bool(self.panel))(self, screen)

@@ -308,3 +308,9 @@ def centered_buttons(
         rects.append(Rect(x, area.y, w, height))
         x += w + gap
     return rects
+
+
+def ui_scale(window: tuple[int, int]) -> float:
+    """How much bigger than the 1280×800 design the window is (1 up to 15 % more)."""
+    ratio = min(window[0] / 1280, window[1] / 800)
+    return 1.0 if ratio < 1.15 else min(2.0, round(ratio, 3))

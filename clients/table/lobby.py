@@ -37,7 +37,24 @@ from clients.table.lobby_service import (
     TableEntry,
     Tables,
 )
-from clients.table.ui import Hit, Screen, Toast
+from clients.table.ui import (
+    CreateTable,
+    FocusField,
+    Hit,
+    JoinByCode,
+    LobbyTap,
+    NextLanguage,
+    NextLevel,
+    OpenReplay,
+    OpenTable,
+    Refresh,
+    Register,
+    Screen,
+    SignIn,
+    SignOut,
+    Toast,
+    ToggleSeat,
+)
 from clients.table.worker import Status
 
 LEVELS = ("house", "random", "greedy", "medium", "strong", "expert")
@@ -95,7 +112,7 @@ class Lobby:
         self.runners: dict[str, subprocess.Popen] = {}  # bot username -> its runner process
         self.screen_surface: pygame.Surface | None = None
         self.running = True
-        self.hits: list[Hit] = []
+        self.hits: list[Hit[LobbyTap]] = []
         self.pointer = table_input.PointerTracker(lambda: self.size)
         self.toasts: list[Toast] = []
         self.message: tuple[str, bool] | None = None  # (text, is_error) under the form
@@ -387,13 +404,13 @@ class Lobby:
         for pointer in self.pointer.feed(event):
             if pointer.kind == "up" and not pointer.dragging:
                 action = self.hit_at(pointer.pos)
-                if action:
+                if action is not None:
                     self.tap(action)
 
     def _field_visible(self, name: str) -> bool:
         return (name == "code") == (self.username is not None)
 
-    def hit_at(self, pos) -> tuple | None:
+    def hit_at(self, pos) -> LobbyTap | None:
         for hit in reversed(self.hits):
             if hit.rect.collidepoint(pos):
                 return hit.action
@@ -422,35 +439,34 @@ class Lobby:
             if pasted:
                 field.value = (field.value + pasted.strip())[:FIELD_MAX]
 
-    def tap(self, action: tuple) -> None:
-        kind = action[0]
-        if kind == "field":
-            self.focus = action[1]
-        elif kind == "sign_in":
-            self.submit_sign_in(register=False)
-        elif kind == "register":
-            self.submit_sign_in(register=True)
-        elif kind == "sign_out":
-            self.sign_out()
-        elif kind == "refresh":
-            self.service.refresh()
-        elif kind == "open":
-            self.open_table(action[1])
-        elif kind == "replay":
-            self.open_url(action[1])
-        elif kind == "seat":
-            n = action[1]
-            self.create_seats[n] = "human" if self.create_seats[n] == "bot" else "bot"
-        elif kind == "level":
-            self.level = LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)]
-        elif kind == "create":
-            self.create()
-        elif kind == "join":
-            self.join()
-        elif kind == "language":
-            self.tr = Translator(next_language(self.tr.lang))
-            self.settings.lang = self.tr.lang
-            self._save()
+    def tap(self, action: LobbyTap) -> None:
+        match action:
+            case FocusField(name):
+                self.focus = name
+            case SignIn():
+                self.submit_sign_in(register=False)
+            case Register():
+                self.submit_sign_in(register=True)
+            case SignOut():
+                self.sign_out()
+            case Refresh():
+                self.service.refresh()
+            case OpenTable(code):
+                self.open_table(code)
+            case OpenReplay(url):
+                self.open_url(url)
+            case ToggleSeat(n):
+                self.create_seats[n] = "human" if self.create_seats[n] == "bot" else "bot"
+            case NextLevel():
+                self.level = LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)]
+            case CreateTable():
+                self.create()
+            case JoinByCode():
+                self.join()
+            case NextLanguage():
+                self.tr = Translator(next_language(self.tr.lang))
+                self.settings.lang = self.tr.lang
+                self._save()
 
 
 def _clipboard() -> str:

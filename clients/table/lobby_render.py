@@ -8,7 +8,22 @@ import time
 import pygame
 
 from clients.table import draw as d
-from clients.table.ui import Hit
+from clients.table.ui import (
+    CreateTable,
+    FocusField,
+    Hit,
+    JoinByCode,
+    LobbyTap,
+    NextLanguage,
+    NextLevel,
+    OpenReplay,
+    OpenTable,
+    Refresh,
+    Register,
+    SignIn,
+    SignOut,
+    ToggleSeat,
+)
 
 ROW_H = 52
 GAP = 12
@@ -16,13 +31,13 @@ GAP = 12
 
 class _Frame:
     def __init__(self):
-        self.hits: list[Hit] = []
+        self.hits: list[Hit[LobbyTap]] = []
 
-    def hit(self, rect, *action) -> None:
-        self.hits.append(Hit(pygame.Rect(rect), tuple(action)))
+    def hit(self, rect, action: LobbyTap) -> None:
+        self.hits.append(Hit(pygame.Rect(rect), action))
 
 
-def draw(lobby, screen) -> list[Hit]:
+def draw(lobby, screen) -> list[Hit[LobbyTap]]:
     surface = lobby.screen_surface
     frame = _Frame()
     surface.fill(d.FELT)
@@ -34,10 +49,10 @@ def draw(lobby, screen) -> list[Hit]:
     return frame.hits
 
 
-def _button(surface, frame, rect, label, *action, enabled=True, size=17) -> None:
+def _button(surface, frame, rect, label, action: LobbyTap, enabled=True, size=17) -> None:
     d.button(surface, rect, label, enabled, size=size)
     if enabled:
-        frame.hit(rect, *action)
+        frame.hit(rect, action)
 
 
 def _field(lobby, surface, frame, rect: pygame.Rect, name: str, label: str) -> None:
@@ -68,7 +83,7 @@ def _field(lobby, surface, frame, rect: pygame.Rect, name: str, label: str) -> N
             (min(inner.right, drawn.right + 2), rect.bottom - 10),
             2,
         )
-    frame.hit(rect, "field", name)
+    frame.hit(rect, FocusField(name))
 
 
 def _status_line(lobby) -> tuple[str, tuple] | None:
@@ -98,7 +113,7 @@ def draw_sign_in(lobby, surface, frame) -> None:
         within=inner,
     )
     language = pygame.Rect(w - 150, 8, 140, 44)
-    _button(surface, frame, language, tr("btn.language"), "language")
+    _button(surface, frame, language, tr("btn.language"), NextLanguage())
     y = card.y + 86
     field_h = 44 if card.h >= 440 else 38
     step = field_h + 34 if card.h >= 440 else field_h + 28
@@ -116,7 +131,7 @@ def draw_sign_in(lobby, surface, frame) -> None:
         frame,
         pygame.Rect(buttons.x, buttons.y, half, buttons.h),
         tr("btn.sign_in"),
-        "sign_in",
+        SignIn(),
         enabled=not lobby.busy,
     )
     _button(
@@ -124,7 +139,7 @@ def draw_sign_in(lobby, surface, frame) -> None:
         frame,
         pygame.Rect(buttons.right - half, buttons.y, half, buttons.h),
         tr("btn.register"),
-        "register",
+        Register(),
         enabled=not lobby.busy,
     )
     y = buttons.bottom + 12
@@ -151,9 +166,9 @@ def draw_home(lobby, surface, frame) -> None:
     bar = pygame.Rect(0, 0, w, 56)
     pygame.draw.rect(surface, d.FELT_DARK, bar)
     labels = [
-        (tr("btn.sign_out"), "sign_out"),
-        (tr("btn.language"), "language"),
-        (tr("btn.refresh"), "refresh"),
+        (tr("btn.sign_out"), SignOut()),
+        (tr("btn.language"), NextLanguage()),
+        (tr("btn.refresh"), Refresh()),
     ]
     x = w - 8
     for label, action in labels:
@@ -203,7 +218,13 @@ def _section(surface, title: str, area: pygame.Rect, y: int) -> int:
 
 
 def _row(
-    surface, frame, area: pygame.Rect, y: int, text: str, sub: str, button: tuple[str, tuple] | None
+    surface,
+    frame,
+    area: pygame.Rect,
+    y: int,
+    text: str,
+    sub: str,
+    button: tuple[str, LobbyTap] | None,
 ) -> int:
     row = pygame.Rect(area.x, y, area.w, ROW_H - 6)
     pygame.draw.rect(surface, d.PANEL, row, border_radius=8)
@@ -211,7 +232,7 @@ def _row(
     if button:
         bw = min(150, max(96, d.text_width(button[0], 16, True) + 28))
         rect = pygame.Rect(row.right - bw - 4, row.y + 1, bw, row.h - 2)
-        _button(surface, frame, rect, button[0], *button[1], size=16)
+        _button(surface, frame, rect, button[0], button[1], size=16)
         room = rect.x - row.x - 16
     box = pygame.Rect(row.x + 10, row.y, room, row.h)
     d.text(surface, text, (row.x + 10, row.y + 4), 16, d.INK, bold=True, within=box)
@@ -252,7 +273,7 @@ def draw_tables(lobby, surface, frame, area: pygame.Rect) -> int:
             y,
             f"{entry.table.code} · {phase}",
             _players(lobby, entry),
-            (tr("btn.open"), ("open", entry.table.code)),
+            (tr("btn.open"), OpenTable(entry.table.code)),
         )
     y = _section(surface, tr("lobby.finished"), area, y + GAP)
     if not lobby.finished:
@@ -263,7 +284,7 @@ def draw_tables(lobby, surface, frame, area: pygame.Rect) -> int:
         result = ""
         if entry.winner and entry.scores:
             result = tr("lobby.winner", team=entry.winner, a=entry.scores[0], b=entry.scores[1])
-        button = (tr("btn.replay"), ("replay", entry.replay)) if entry.replay else None
+        button = (tr("btn.replay"), OpenReplay(entry.replay)) if entry.replay else None
         created = (entry.table.raw.get("created_at") or "")[:16].replace("T", " ")
         y = _row(
             surface,
@@ -339,7 +360,7 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
                 ty,
                 text,
                 tr("lobby.rated"),
-                (tr("btn.play_now"), ("open", table.get("code"))),
+                (tr("btn.play_now"), OpenTable(table.get("code"))),
             )
     y = card.bottom + GAP
     # A new casual table: who sits where, how strong the computers are.
@@ -355,14 +376,14 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
         col, line = divmod(i + 1, 2)
         rect = pygame.Rect(inner.x + col * (half + GAP), by + line * 50, half, 44)
         key = "lobby.seat_bot" if lobby.create_seats[n] == "bot" else "lobby.seat_human"
-        _button(surface, frame, rect, tr(key, n=n), "seat", n, size=15)
+        _button(surface, frame, rect, tr(key, n=n), ToggleSeat(n), size=15)
     level = pygame.Rect(inner.x, by + 100, inner.w, 44)
     _button(
         surface,
         frame,
         level,
         tr("lobby.level", level=tr(f"level.{lobby.level}")),
-        "level",
+        NextLevel(),
         enabled="bot" in lobby.create_seats.values(),
         size=15,
     )
@@ -371,7 +392,7 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
         frame,
         pygame.Rect(inner.x, by + 150, inner.w, 48),
         tr("btn.create"),
-        "create",
+        CreateTable(),
         enabled=not lobby.busy,
     )
     return card.bottom + GAP
@@ -393,7 +414,7 @@ def draw_join(lobby, surface, frame, area: pygame.Rect, y: int) -> int:
         frame,
         pygame.Rect(field.right + GAP, field.y, bw, 42),
         tr("btn.join"),
-        "join",
+        JoinByCode(),
         enabled=not lobby.busy,
     )
     return card.bottom + GAP

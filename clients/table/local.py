@@ -20,7 +20,6 @@ from pathlib import Path
 
 import requests
 
-from clients.bots.launch import start_runner, stop_runner
 from clients.sdk import DekabesClient
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +55,8 @@ class LocalTable:
 
     def stop(self) -> None:
         if self.runner is not None:
+            from clients.bots.launch import stop_runner  # the bots' package loads the engine
+
             stop_runner(self.runner)
             self.runner = None
         if self.server is not None and self.server.poll() is None:
@@ -146,6 +147,9 @@ def start_local(
         _wait_until_up(url, server, log)
         bots = [n for n in (1, 2, 3, 4) if n not in humans]
         if bots:
+            # a separate process; imported here because the bots' package loads the engine
+            from clients.bots.launch import start_runner
+
             local.runner = start_runner(
                 url, bot_token, level=level, delay=delay, log=str(var / "table-bots.log")
             )

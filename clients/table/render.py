@@ -9,6 +9,7 @@ only) until the hand-end reveal.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import lru_cache
 
 import pygame
@@ -67,20 +68,25 @@ def buttons(app) -> tuple[str, ...]:
     return BUTTONS + (("lobby",) if getattr(app, "on_lobby", None) else ())
 
 
-_frame_hits: list[Hit[Tap]] = []  # the hits of the frame being drawn (see ``draw``)
+class Hits:
+    """The tap targets of one frame (topmost last), collected by the drawing functions it
+    is handed to: ``draw`` makes one per frame and returns what it gathered."""
 
+    def __init__(self) -> None:
+        self.items: list[Hit[Tap]] = []
 
-def _hit(app, rect, tap: Tap) -> None:
-    _frame_hits.append(Hit(pygame.Rect(rect), tap))
+    def add(self, rect, tap: Tap) -> None:
+        self.items.append(Hit(pygame.Rect(rect), tap))
 
+    def keep(self, keep: Callable[[Hit[Tap]], bool]) -> None:
+        self.items = [h for h in self.items if keep(h)]
 
-def _keep_hits(keep) -> None:
-    _frame_hits[:] = [h for h in _frame_hits if keep(h)]
+    def modal(self) -> None:
+        """What is drawn next covers the table: keep only the toolbar tappable."""
+        self.keep(lambda h: isinstance(h.action, Press))
 
-
-def _modal(app) -> None:
-    """What is drawn next covers the table: keep only the toolbar tappable."""
-    _keep_hits(lambda h: isinstance(h.action, Press))
+    def clear(self) -> None:
+        self.items = []
 
 
 def table_layout(app) -> lay.TableLayout:
@@ -102,35 +108,37 @@ def draw(app, screen, surface: pygame.Surface | None = None) -> list[Hit]:
     """Draw one frame (on ``surface``, the window by default) at ``app.size``; returns its
     hits (topmost last), in the drawing's pixels."""
     surface = surface or app.screen_surface
-    _frame_hits.clear()
+    hits = Hits()
     surface.fill(d.FELT)
     kind = screen.kind
     modal = kind in ("reveal", "accept", "opener", "match_over") or bool(app.panel or app.confirm)
     if kind == "connecting":
         _centre_message(app, surface, app.tr("status.connecting"))
     elif kind == "handoff":
-        draw_handoff(app, surface, screen.seat)
+        draw_handoff(app, surface, hits, screen.seat)
     elif kind in ("landing", "reveal"):
         # The finished board of the hand that just ended, not the next deal.
-        draw_table(app, surface, screen.seat, private=False, view=finished_view(app.newest.view))
+        draw_table(
+            app, surface, hits, screen.seat, private=False, view=finished_view(app.newest.view)
+        )
         if kind == "landing":
-            draw_landing(app, surface, screen.seat)
+            draw_landing(app, surface, hits, screen.seat)
         else:
-            draw_reveal(app, surface, screen.seat)
+            draw_reveal(app, surface, hits, screen.seat)
     else:
-        draw_table(app, surface, screen.seat, private=(kind != "match_over"))
+        draw_table(app, surface, hits, screen.seat, private=(kind != "match_over"))
         if kind == "accept":
-            draw_accept(app, surface, screen.seat)
+            draw_accept(app, surface, hits, screen.seat)
         elif kind == "opener":
-            draw_opener(app, surface, screen.seat)
+            draw_opener(app, surface, hits, screen.seat)
         elif kind == "match_over":
-            draw_match_over(app, surface, screen.seat)
+            draw_match_over(app, surface, hits, screen.seat)
     if app.panel and kind != "handoff":
-        draw_panel(app, surface)
+        draw_panel(app, surface, hits)
     if app.confirm:
-        draw_confirm(app, surface)
+        draw_confirm(app, surface, hits)
     draw_toasts(app, surface, modal)
-    return list(_frame_hits)
+    return hits.items
 
 
 def _centre_message(app, surface, value: str) -> None:
@@ -148,7 +156,9 @@ def _centre_message(app, surface, value: str) -> None:
 
 
 # ---------------------------------------------------------------------------- the table
-def draw_table(app, surface, seat: int, private: bool = True, view: dict | None = None) -> None:
+def draw_table(
+    app, surface, hits: Hits, seat: int, private: bool = True, view: dict | None = None
+) -> None:
     """The table as ``seat`` sees it; ``private=False`` leaves its hand face down;
     ``view`` replaces the seat's current view (the finished board of the last hand)."""
     layout = table_layout(app)
@@ -156,13 +166,13 @@ def draw_table(app, surface, seat: int, private: bool = True, view: dict | None 
     draw_topbar(app, surface, layout, view)
     for position in ("right", "top", "left"):
         draw_seat_box(app, surface, layout.seats[position], view, lay.seat_at(seat, position))
-    draw_line(app, surface, layout, view, seat)
+    draw_line(app, surface, hits, layout, view, seat)
     if private:
-        draw_hand(app, surface, layout, view, seat)
+        draw_hand(app, surface, hits, layout, view, seat)
     else:
         pygame.draw.rect(surface, d.FELT_DARK, layout.hand)
     draw_guidance(app, surface, layout, view, seat)
-    draw_toolbar(app, surface, layout, seat, view)
+    draw_toolbar(app, surface, hits, layout, seat, view)
     if app.drag and app.drag.active:
         a, b = (int(x) for x in app.drag.tile.split("-"))
         unit = max(24, layout.hand.h // 4)
@@ -368,7 +378,7 @@ def _ease(t: float) -> float:
     return 1 - (1 - t) ** 3
 
 
-def draw_line(app, surface, layout, view: dict, seat: int) -> None:
+def draw_line(app, surface, hits: Hits, layout, view: dict, seat: int) -> None:
     board = layout.board
     pygame.draw.rect(surface, d.FELT_DARK, board, border_radius=16)
     line = view.get("line", [])
@@ -386,7 +396,7 @@ def draw_line(app, surface, layout, view: dict, seat: int) -> None:
     if view.get("phase") == "hand_over":
         _mark_last_ends(app, surface, placed, view)
     else:
-        draw_targets(app, surface, placed, view, seat)
+        draw_targets(app, surface, hits, placed, view, seat)
 
 
 def _mark_last_ends(app, surface, placed, view: dict) -> None:
@@ -420,7 +430,7 @@ def _mark_last_ends(app, surface, placed, view: dict) -> None:
         )
 
 
-def draw_targets(app, surface, placed, view: dict, seat: int) -> None:
+def draw_targets(app, surface, hits: Hits, placed, view: dict, seat: int) -> None:
     my_turn = app.my_turn(seat)
     ends = view.get("ends")
     legal = app.legal_plays(seat) if my_turn else {}
@@ -453,7 +463,7 @@ def draw_targets(app, surface, placed, view: dict, seat: int) -> None:
                     bold=True,
                     anchor="midbottom",
                 )
-            _hit(app, lay.touch_rect(ghost.union(rect)), PlaceAt(key))
+            hits.add(lay.touch_rect(ghost.union(rect)), PlaceAt(key))
             continue
         colour = (255, 255, 255) if my_turn else (150, 190, 165)
         d.dashed_rect(surface, rect, colour, width=2)
@@ -469,14 +479,14 @@ def draw_targets(app, surface, placed, view: dict, seat: int) -> None:
                 anchor="center",
             )
         if my_turn:
-            _hit(app, lay.touch_rect(rect), PlaceAt(key))
+            hits.add(lay.touch_rect(rect), PlaceAt(key))
 
 
 def hand_rects(app, layout, hand: list[str]) -> list[pygame.Rect]:
     return lay.layout_hand(layout.hand, len(hand))
 
 
-def draw_hand(app, surface, layout, view: dict, seat: int) -> None:
+def draw_hand(app, surface, hits: Hits, layout, view: dict, seat: int) -> None:
     area = layout.hand
     pygame.draw.rect(surface, d.FELT_DARK, area)
     hand = view.get("hand", [])
@@ -528,7 +538,7 @@ def draw_hand(app, surface, layout, view: dict, seat: int) -> None:
         )
         if playable:
             d.marker_triangle(surface, rect.centerx, rect.top, max(5, rect.w // 6), d.GOLD)
-        _hit(app, lay.touch_rect(rect), PickTile(tile))
+        hits.add(lay.touch_rect(rect), PickTile(tile))
 
 
 def guidance(app, view: dict, seat: int) -> str:
@@ -589,12 +599,12 @@ def button_enabled(app, name: str, seat: int | None, view: dict) -> bool:
     return True
 
 
-def draw_toolbar(app, surface, layout, seat, view) -> None:
+def draw_toolbar(app, surface, hits: Hits, layout, seat, view) -> None:
     pygame.draw.rect(surface, (16, 40, 30), layout.toolbar)
     for name, rect in zip(buttons(app), layout.buttons, strict=False):
         enabled = button_enabled(app, name, seat, view)
         d.button(surface, rect, button_label(app, name), enabled, hot=(app.panel == name))
-        _hit(app, rect, Press(name))
+        hits.add(rect, Press(name))
 
 
 # ---------------------------------------------------------------------------- private screens
@@ -613,11 +623,11 @@ def _dialog(surface, width: int, height: int) -> pygame.Rect:
     return box
 
 
-def _buttons(app, surface, area: pygame.Rect, items: list[tuple[str, Tap]]) -> None:
+def _buttons(app, surface, hits: Hits, area: pygame.Rect, items: list[tuple[str, Tap]]) -> None:
     rects = lay.centered_buttons(area, [d.text_width(label, 18, True) for label, _ in items])
     for (label, action), rect in zip(items, rects, strict=False):
         d.button(surface, rect, label, size=18)
-        _hit(app, rect, action)
+        hits.add(rect, action)
 
 
 def _big_hand(surface, area: pygame.Rect, hand: list[str]) -> None:
@@ -628,8 +638,8 @@ def _big_hand(surface, area: pygame.Rect, hand: list[str]) -> None:
         d.tile(surface, rect, a, b, True)
 
 
-def draw_accept(app, surface, seat: int) -> None:
-    _modal(app)
+def draw_accept(app, surface, hits: Hits, seat: int) -> None:
+    hits.modal()
     view = app.view_of(seat)
     box = _dialog(surface, 720, 430)
     y = box.y + 20
@@ -671,11 +681,11 @@ def draw_accept(app, surface, seat: int) -> None:
     items: list[tuple[str, Tap]] = [(app.tr("btn.accept"), Accept(seat))]
     if view.get("can_claim_redeal"):
         items.append((app.tr("btn.claim_redeal"), ClaimRedeal(seat)))
-    _buttons(app, surface, pygame.Rect(box.x, box.bottom - 76, box.w, 60), items)
+    _buttons(app, surface, hits, pygame.Rect(box.x, box.bottom - 76, box.w, 60), items)
 
 
-def draw_opener(app, surface, seat: int) -> None:
-    _modal(app)
+def draw_opener(app, surface, hits: Hits, seat: int) -> None:
+    hits.modal()
     view = app.view_of(seat)
     partner = view.get("partner")
     box = _dialog(surface, 720, 400)
@@ -704,6 +714,7 @@ def draw_opener(app, surface, seat: int) -> None:
     _buttons(
         app,
         surface,
+        hits,
         pygame.Rect(box.x, box.bottom - 76, box.w, 60),
         [
             (app.tr("btn.opener_self", n=seat), ChooseOpener(seat, seat)),
@@ -712,7 +723,7 @@ def draw_opener(app, surface, seat: int) -> None:
     )
 
 
-def draw_handoff(app, surface, seat: int) -> None:
+def draw_handoff(app, surface, hits: Hits, seat: int) -> None:
     """Pass-and-play: nothing private on screen, no tile at all, until the tap."""
     w, h = surface.get_size()
     surface.fill((18, 28, 40))
@@ -747,7 +758,7 @@ def draw_handoff(app, surface, seat: int) -> None:
         anchor="center",
         within=surface.get_rect().inflate(-40, 0),
     )
-    _hit(app, surface.get_rect(), HandOver(seat))
+    hits.add(surface.get_rect(), HandOver(seat))
 
 
 def result_banner(app, last: dict) -> str:
@@ -778,9 +789,9 @@ def _banner_colour(last: dict):
     return d.TEAM_COLOURS.get(str(last.get("team")), d.MUTED)
 
 
-def draw_landing(app, surface, seat: int | None) -> None:
+def draw_landing(app, surface, hits: Hits, seat: int | None) -> None:
     """The hand's last tile lands on the finished board; the result follows (tap: now)."""
-    _modal(app)
+    hits.modal()
     last = app.newest.view.get("last_hand") or {}
     layout = table_layout(app)
     lines = [result_banner(app, last)]
@@ -817,12 +828,12 @@ def draw_landing(app, surface, seat: int | None) -> None:
         anchor="center",
         within=layout.message,
     )
-    _hit(app, surface.get_rect(), SkipLanding())
+    hits.add(surface.get_rect(), SkipLanding())
 
 
-def draw_reveal(app, surface, seat: int | None) -> None:
+def draw_reveal(app, surface, hits: Hits, seat: int | None) -> None:
     """End of hand: all four hands, pips, result, points, scores, next base."""
-    _modal(app)
+    hits.modal()
     view = app.newest.view
     last = view.get("last_hand") or {}
     box = _dialog(surface, 900, 660)
@@ -930,6 +941,7 @@ def draw_reveal(app, surface, seat: int | None) -> None:
     _buttons(
         app,
         surface,
+        hits,
         pygame.Rect(box.x, box.bottom - 70, box.w, 60),
         [(app.tr("btn.continue"), Continue())],
     )
@@ -951,9 +963,9 @@ def match_summary(view: dict) -> dict:
     return {"won": won, "dekabes": dekabes, "ties": ties}
 
 
-def draw_match_over(app, surface, seat: int | None) -> None:
+def draw_match_over(app, surface, hits: Hits, seat: int | None) -> None:
     """The match's own moment: winner, final score, hands won, Dékabès; what next."""
-    _modal(app)
+    hits.modal()
     view = app.view_of(seat)
     box = _dialog(surface, 720, 420)
     winner = view.get("winner")
@@ -1009,7 +1021,7 @@ def draw_match_over(app, surface, seat: int | None) -> None:
     if app.on_lobby is not None:
         items.append((app.tr("btn.lobby"), BackToLobby()))
     items.append((app.tr("btn.view_board"), MatchSeen()))
-    _buttons(app, surface, pygame.Rect(box.x, box.bottom - 76, box.w, 60), items)
+    _buttons(app, surface, hits, pygame.Rect(box.x, box.bottom - 76, box.w, 60), items)
 
 
 # ---------------------------------------------------------------------------- panels
@@ -1133,8 +1145,8 @@ def panel_scroll_max(app) -> int:
     return max(0, _panel_image(app, content.w).get_height() - content.h)
 
 
-def draw_panel(app, surface) -> None:
-    _modal(app)
+def draw_panel(app, surface, hits: Hits) -> None:
+    hits.modal()
     w, h = surface.get_size()
     box, content = _panel_boxes(app)
     veil = pygame.Surface((w, h - box.y + 6), pygame.SRCALPHA)
@@ -1157,9 +1169,9 @@ def draw_panel(app, surface) -> None:
         bar_h = max(30, content.h * content.h // image.get_height())
         top = content.y + (content.h - bar_h) * scroll // max(1, image.get_height() - content.h)
         pygame.draw.rect(surface, d.MUTED, (box.right - 12, top, 6, bar_h), border_radius=3)
-    _hit(app, close, ClosePanel())
+    hits.add(close, ClosePanel())
     # the toolbar under the panel stays reachable only for the panel buttons themselves
-    _keep_hits(lambda h: not isinstance(h.action, Press) or h.action.button in ("rules", "log"))
+    hits.keep(lambda h: not isinstance(h.action, Press) or h.action.button in ("rules", "log"))
 
 
 @lru_cache(maxsize=8)
@@ -1179,8 +1191,8 @@ def clear_caches() -> None:
     _log_surface.cache_clear()
 
 
-def draw_confirm(app, surface) -> None:
-    _frame_hits.clear()
+def draw_confirm(app, surface, hits: Hits) -> None:
+    hits.clear()
     box = _dialog(surface, 560, 220)
     question = app.tr("confirm.restart" if app.confirm == "restart_hand" else "confirm.new_game")
     d.text(
@@ -1196,6 +1208,7 @@ def draw_confirm(app, surface) -> None:
     _buttons(
         app,
         surface,
+        hits,
         pygame.Rect(box.x, box.bottom - 80, box.w, 60),
         [(app.tr("btn.yes"), Answer(True)), (app.tr("btn.no"), Answer(False))],
     )

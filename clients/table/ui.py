@@ -13,7 +13,7 @@ ActionT = TypeVar("ActionT")
 @dataclass(frozen=True)
 class Hit(Generic[ActionT]):
     """A tappable region of the last frame and what a tap there means (a ``Tap`` at the
-    table, a tuple in the lobby)."""
+    table, a ``LobbyTap`` in the lobby)."""
 
     rect: pygame.Rect
     action: ActionT
@@ -94,6 +94,72 @@ class ClosePanel(Tap):
 @dataclass(frozen=True)
 class Answer(Tap):
     yes: bool  # the restart / new game question
+
+
+# ---------------------------------------------------------------- what a lobby tap means
+@dataclass(frozen=True)
+class LobbyTap:
+    """What a tap on a region of the lobby means (``Lobby.tap``)."""
+
+
+@dataclass(frozen=True)
+class FocusField(LobbyTap):
+    name: str  # a text field: "server" | "username" | "password" | "code"
+
+
+@dataclass(frozen=True)
+class SignIn(LobbyTap):
+    pass
+
+
+@dataclass(frozen=True)
+class Register(LobbyTap):
+    pass
+
+
+@dataclass(frozen=True)
+class SignOut(LobbyTap):
+    pass
+
+
+@dataclass(frozen=True)
+class Refresh(LobbyTap):
+    pass
+
+
+@dataclass(frozen=True)
+class OpenTable(LobbyTap):
+    code: str  # one of my tables, or my league table (Play now)
+
+
+@dataclass(frozen=True)
+class OpenReplay(LobbyTap):
+    url: str  # a finished match's web replay
+
+
+@dataclass(frozen=True)
+class ToggleSeat(LobbyTap):
+    seat: int  # a new table's seat: a player or a computer
+
+
+@dataclass(frozen=True)
+class NextLevel(LobbyTap):
+    pass  # the new table's computer level
+
+
+@dataclass(frozen=True)
+class CreateTable(LobbyTap):
+    pass
+
+
+@dataclass(frozen=True)
+class JoinByCode(LobbyTap):
+    pass  # the code field's table
+
+
+@dataclass(frozen=True)
+class NextLanguage(LobbyTap):
+    pass
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from clients.sdk import DekabesClient
 from clients.table.app import TableApp
 from clients.table.config import Settings
 from clients.table.connection import Connection
-from clients.table.ui import Accept, PickTile, PlaceAt, Tap
+from clients.table.ui import Accept, LobbyTap, PickTile, PlaceAt, Tap
 
 ARTIFACTS = (
     Path(
@@ -200,8 +200,8 @@ class TableDriver:
             pygame.quit()
 
 
-def means(action: Tap, want: Tap | type[Tap]) -> bool:
-    """Does a region's ``action`` answer ``want`` (a ``Tap``, or a ``Tap`` class)?"""
+def means(action: Tap | LobbyTap, want: Tap | LobbyTap | type[Tap] | type[LobbyTap]) -> bool:
+    """Does a region's ``action`` answer ``want`` (a ``Tap`` or ``LobbyTap``, or its class)?"""
     return isinstance(action, want) if isinstance(want, type) else action == want
 
 

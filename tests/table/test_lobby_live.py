@@ -23,14 +23,22 @@ from clients.sdk import DekabesClient, NotAuthenticated
 from clients.table import config
 from clients.table.lobby import Lobby
 from clients.table.shell import Shell
-from clients.table.ui import Accept, Press, Tap
+from clients.table.ui import (
+    Accept,
+    CreateTable,
+    FocusField,
+    JoinByCode,
+    LobbyTap,
+    NextLevel,
+    OpenTable,
+    Press,
+    Refresh,
+    Register,
+    SignIn,
+    SignOut,
+    Tap,
+)
 from tests.table.driver import ARTIFACTS, PASSWORD, means
-
-
-def _answers(action, want: tuple) -> bool:
-    if isinstance(action, Tap):
-        return len(want) == 1 and means(action, want[0])
-    return isinstance(action, tuple) and action[: len(want)] == want
 
 
 class LobbyDriver:
@@ -74,18 +82,19 @@ class LobbyDriver:
     def hits(self):
         return self.shell.active.hits
 
-    def hit(self, *action):
-        """A lobby region (its tuple, or the tuple's start) or a table one (a ``Tap``)."""
+    def hit(self, want: Tap | LobbyTap | type[LobbyTap]):
+        """Where to tap for ``want``: a lobby region (a ``LobbyTap``, or its class) or a
+        table one (a ``Tap``)."""
         for hit in reversed(self.hits()):
-            if _answers(hit.action, action):
+            if means(hit.action, want):
                 return hit.rect.center
-        raise AssertionError(f"nothing to tap for {action}: {[h.action for h in self.hits()]}")
+        raise AssertionError(f"nothing to tap for {want}: {[h.action for h in self.hits()]}")
 
-    def has_hit(self, *action):
-        return any(_answers(h.action, action) for h in self.hits())
+    def has_hit(self, want: Tap | LobbyTap | type[LobbyTap]):
+        return any(means(h.action, want) for h in self.hits())
 
-    def tap(self, *action):
-        pos = self.hit(*action)
+    def tap(self, want: Tap | LobbyTap | type[LobbyTap]):
+        pos = self.hit(want)
         pygame.event.post(
             pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False)
         )
@@ -93,7 +102,7 @@ class LobbyDriver:
         self.tick()
 
     def type(self, field, text):
-        self.tap("field", field)
+        self.tap(FocusField(field))
         for _ in range(len(self.lobby.fields[field].value)):
             pygame.event.post(
                 pygame.event.Event(
@@ -107,7 +116,7 @@ class LobbyDriver:
         name = name or f"lb{uuid.uuid4().hex[:10]}"
         self.type("username", name)
         self.type("password", PASSWORD)
-        self.tap("register" if register else "sign_in")
+        self.tap(Register() if register else SignIn())
         self.until(lambda: self.screen.kind == "lobby", what="the lobby")
         return name
 
@@ -179,8 +188,8 @@ def test_register_create_a_table_with_computers_play_go_back_and_reopen(lobby_fa
     assert DekabesClient(drv.url, token).me().username == name
     # seat 3 stays a computer, level "easy" (greedy): the lobby makes my bot account
     while drv.lobby.level != "greedy":
-        drv.tap("level")
-    drv.tap("create")
+        drv.tap(NextLevel())
+    drv.tap(CreateTable())
     drv.until(lambda: drv.shell.table is not None, what="the table to open")
     code = drv.shell.connection.code
     drv.until(lambda: drv.screen.kind == "accept", what="the deal to accept")
@@ -196,7 +205,7 @@ def test_register_create_a_table_with_computers_play_go_back_and_reopen(lobby_fa
     drv.tap(Press("lobby"))
     assert drv.shell.table is None
     drv.until(lambda: any(e.table.code == code for e in drv.lobby.unfinished), what="my table")
-    drv.tap("open", code)
+    drv.tap(OpenTable(code))
     drv.until(
         lambda: drv.shell.table is not None and drv.screen.kind in ("table", "opener"),
         what="the table again",
@@ -225,7 +234,7 @@ def test_join_a_table_by_its_code(lobby_factory, live_server_url):
     # a code that does not exist: a sentence, not a traceback
     drv.tap(Press("lobby"))
     drv.type("code", "NOSUCH")
-    drv.tap("join")
+    drv.tap(JoinByCode())
     drv.until(
         lambda: any(t.text == "That table was not found." for t in drv.lobby.toasts),
         what="the not-found sentence",
@@ -245,7 +254,7 @@ def test_a_wrong_password_is_a_sentence_in_the_players_language(lobby_factory, l
     drv = lobby_factory(lang=lang)
     drv.type("username", f"nobody{uuid.uuid4().hex[:6]}")
     drv.type("password", "wrong password 123")
-    drv.tap("sign_in")
+    drv.tap(SignIn())
     drv.until(lambda: drv.lobby.message and drv.lobby.message[0] == sentence, what=sentence)
     assert drv.screen.kind == "signin"
 
@@ -256,13 +265,13 @@ def test_a_taken_name_and_a_bad_address_are_explained(lobby_factory, live_server
     drv = lobby_factory()
     drv.type("username", taken)
     drv.type("password", PASSWORD)
-    drv.tap("register")
+    drv.tap(Register())
     drv.until(
         lambda: drv.lobby.message and drv.lobby.message[0] == "That name is taken.",
         what="the taken name",
     )
     drv.type("server", "http://exa mple:99x")
-    drv.tap("sign_in")
+    drv.tap(SignIn())
     assert drv.lobby.message[0].startswith("That is not a server address")
 
 
@@ -270,7 +279,7 @@ def test_sign_out_revokes_the_token_when_the_server_can(lobby_factory, tmp_path)
     drv = lobby_factory()
     drv.sign_up()
     token = drv.lobby.token
-    drv.tap("sign_out")
+    drv.tap(SignOut())
     drv.until(lambda: drv.screen.kind == "signin", what="signed out")
     saved = json.loads((tmp_path / "cfg0" / "table.json").read_text())
     assert drv.url not in saved["accounts"], "the token is forgotten here"
@@ -300,7 +309,7 @@ def test_losing_the_server_is_shown_and_the_lobby_recovers(
     try:
         drv.sign_up()
         restartable_server.stop()
-        drv.tap("refresh")
+        drv.tap(Refresh())
         drv.until(lambda: drv.lobby.status == "offline", timeout=60, what="offline")
         drv.tick()
         drv.screenshot("lobby-offline")
@@ -355,7 +364,7 @@ def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, 
         for n, b in enumerate(bots)
     ]
     drv.runners.extend(runners)
-    drv.tap("refresh")
+    drv.tap(Refresh())
     drv.until(
         lambda: drv.lobby.league.supported and f"Club {slug}" in drv.lobby.league.clubs,
         what="my club in the lobby",
@@ -379,7 +388,7 @@ def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, 
     assert any(t.text == f"Your league table is ready: {code}" for t in drv.lobby.toasts)
     drv.tick()
     drv.screenshot("lobby-league")
-    drv.tap("open", code)
+    drv.tap(OpenTable(code))
     drv.until(lambda: drv.shell.table is not None and drv.shell.table.seats, what="the rated seat")
     assert drv.shell.connection.code == code
     assert told_after < 15, f"told {told_after:.1f} s after the round started"
@@ -389,7 +398,7 @@ def test_a_server_without_club_computers_says_so(lobby_factory):
     drv = lobby_factory()  # the test server has no "house" bot account
     drv.sign_up()
     assert drv.lobby.level == "house"
-    drv.tap("create")
+    drv.tap(CreateTable())
     drv.until(
         lambda: any(
             t.text.startswith("This server has no club computers") for t in drv.lobby.toasts
@@ -405,10 +414,10 @@ def test_an_unreachable_server_is_explained_and_the_form_stays_usable(lobby_fact
     drv = lobby_factory(url=f"http://127.0.0.1:{free_port()}")  # nothing listens there
     drv.type("username", "someone")
     drv.type("password", PASSWORD)
-    drv.tap("sign_in")
+    drv.tap(SignIn())
     drv.until(
         lambda: drv.lobby.message and drv.lobby.message[0].startswith("No answer from that server"),
         timeout=60,
         what="the unreachable sentence",
     )
-    assert not drv.lobby.busy and drv.has_hit("sign_in"), "the player can fix the address"
+    assert not drv.lobby.busy and drv.has_hit(SignIn()), "the player can fix the address"

@@ -212,6 +212,16 @@ def test_the_lobby_forms_are_reachable_in_every_window(size):
     from clients.table.config import Settings
     from clients.table.lobby import Lobby
     from clients.table.lobby_service import LeagueInfo, TableEntry
+    from clients.table.ui import (
+        CreateTable,
+        FocusField,
+        JoinByCode,
+        OpenTable,
+        Register,
+        SignIn,
+        SignOut,
+        ToggleSeat,
+    )
 
     pygame.init()
     d.clear_caches()
@@ -223,7 +233,7 @@ def test_the_lobby_forms_are_reachable_in_every_window(size):
         lobby.screen_surface = surface
         lobby.tick([])
         window = pygame.Rect(0, 0, *size)
-        for action in (("field", "server"), ("field", "password"), ("sign_in",), ("register",)):
+        for action in (FocusField("server"), FocusField("password"), SignIn(), Register()):
             assert any(h.action == action and window.contains(h.rect) for h in lobby.hits), action
         lobby.username = "ann"
         lobby.unfinished = [TableEntry(_bot_table("K7Q2MX"), (1,))] * 4
@@ -232,12 +242,12 @@ def test_the_lobby_forms_are_reachable_in_every_window(size):
         )
         lobby.tick([])
         for action in (
-            ("create",),
-            ("join",),
-            ("field", "code"),
-            ("sign_out",),
-            ("seat", 4),
-            ("open", "LG1234"),
+            CreateTable(),
+            JoinByCode(),
+            FocusField("code"),
+            SignOut(),
+            ToggleSeat(4),
+            OpenTable("LG1234"),
         ):
             assert any(h.action == action and window.contains(h.rect) for h in lobby.hits), action
     finally:

@@ -51,3 +51,16 @@ def test_the_drawing_and_the_screen_choice_do_not_import_the_controller():
     assert {"clients.table.render", "clients.table.screens"} <= imported_table_modules("app")
     for module in ("render", "screens", "ui", "layout", "draw"):
         assert "clients.table.app" not in imported_table_modules(module), module
+
+
+def test_the_drawing_keeps_no_state_of_its_own():
+    # A frame's tap targets are gathered in a collector made by ``draw`` and returned,
+    # never in a module-level list (only constants, in capitals, live at module level).
+    import clients.table.render as render
+
+    mutable = [
+        name
+        for name, value in vars(render).items()
+        if isinstance(value, (list, dict, set)) and not name.isupper() and not name.startswith("__")
+    ]
+    assert mutable == []
