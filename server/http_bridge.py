@@ -100,17 +100,23 @@ def hashes_a_password(scope: dict) -> bool:
     return scope.get("method") == "POST" and scope.get("path", "").rstrip("/") in PASSWORD_PATHS
 
 
+HASH_NICE = int(os.environ.get("DEKABES_HASH_NICE", "10"))
+
+
 def lowest_cpu_priority() -> None:
-    """Nice 19 for the calling thread (Linux: a thread id is a scheduling entity).
+    """Nice ``DEKABES_HASH_NICE`` (default 10) for the calling thread (Linux: a thread id
+    is a scheduling entity).
 
     Off the request thread is not enough: the kernel shares CPU between processes (or
     sessions) first, so a busy hashing thread would halve the request thread's share of
-    this process's. At nice 19 a hash only gets the CPU the request thread leaves.
-    Measured in docs/server.md ("Limits").
+    this process's. At nice 10 a hash gets about a tenth of a core against a busy request
+    thread. Not 19: against any other busy process on the machine a nice-19 thread gets
+    ~1.5 % of a core, and a 0.35 s hash took over 10 s (logins timed out under
+    ``stress --cpu 2``). Measured in docs/server.md ("Limits").
     """
     if sys.platform.startswith("linux"):
         try:
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICE)
         except OSError:
             pass
 
