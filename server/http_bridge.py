@@ -26,8 +26,8 @@ Password hashing:
 - the endpoints that hash a password (login, registration, password change: ~0.3 s of
   PBKDF2 each), which run on the *hashing* pool (``DEKABES_HASH_THREADS``, default 1), so
   a login flood never stands in front of a game action. PBKDF2 releases the GIL, so the
-  quick thread keeps running meanwhile, and the hashing thread runs at the lowest CPU
-  priority (``lowest_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
+  quick thread keeps running meanwhile, and the hashing thread runs at a low CPU
+  priority (nice 10, ``lowest_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
   requests wait; past that the answer is ``503 server_busy`` with ``Retry-After``.
 
 Measured against this module's former hand-written WSGI call (a2wsgi 1.10.10 with one
