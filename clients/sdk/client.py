@@ -269,9 +269,9 @@ class DekabesClient:
             page += 1
         return [c for c in out if c.get("your_role")] if mine else out
 
-    def league_tables(self, wait: float | None = None, after: int | None = None) -> dict[str, Any]:
-        """My tables of the current league rounds; with ``wait``/``after`` a long-poll that
-        answers as soon as they change past version ``after``."""
+    def _long_poll(self, wait: float | None, after: int | None) -> tuple[dict[str, Any], float]:
+        """The query of a long-poll (``wait`` capped at the server's maximum) and the
+        request timeout that leaves the server that long to answer."""
         params: dict[str, Any] = {}
         timeout = self.timeout
         if wait:
@@ -280,6 +280,12 @@ class DekabesClient:
             timeout = self.timeout + wait
         if after is not None:
             params["after"] = int(after)
+        return params, timeout
+
+    def league_tables(self, wait: float | None = None, after: int | None = None) -> dict[str, Any]:
+        """My tables of the current league rounds; with ``wait``/``after`` a long-poll that
+        answers as soon as they change past version ``after``."""
+        params, timeout = self._long_poll(wait, after)
         result: dict[str, Any] = self.request(
             "GET", "/api/me/league-tables", params=params or None, timeout=timeout
         )
@@ -299,14 +305,7 @@ class DekabesClient:
     ) -> SeatState:
         """The seat's view. With ``wait`` (seconds, max 30) and ``after`` (a version) this
         long-polls: it returns as soon as the table moves past ``after``."""
-        params: dict[str, Any] = {}
-        timeout = self.timeout
-        if wait:
-            wait = min(float(wait), MAX_LONG_POLL)
-            params["wait"] = f"{wait:g}"
-            timeout = self.timeout + wait
-        if after is not None:
-            params["after"] = int(after)
+        params, timeout = self._long_poll(wait, after)
         data = self.request(
             "GET", f"{self._seat_path(code, seat)}", params=params or None, timeout=timeout
         )
