@@ -229,7 +229,7 @@ def do_action(
     ``StaleVersion`` when ``action["expected_version"]`` is not the table's version."""
     seats = selectors.load_seats(table) if seats is None else seats
     holder = check_holder(user, table, seat, seats)
-    digest = request_hash(seat, action)
+    digest = request_hash(seat, action) if key else ""
     try:
         with writing(), transaction.atomic():
             locked = _lock_table(table)
