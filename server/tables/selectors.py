@@ -15,7 +15,7 @@ from django.db.models import Max
 
 from engine import dump_record
 from engine.bots import decide
-from engine.table_commands import available_commands
+from engine.table_commands import available_commands, seats_to_act
 from server.accounts.models import User
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
@@ -174,6 +174,9 @@ def seat_response(
         "seat": number,
         "paused": state.paused,
         "allowed": allowed_actions(table, seat, state, view, user),
+        # who the match waits for (the engine's reading of the public view), so that
+        # thin clients need no rule of their own to find the seat to show
+        "seats_to_act": [] if state.annulled is not None else seats_to_act(view),
         "table": table_json(table, state, seats),
         "view": view,
     }
