@@ -8,7 +8,7 @@ Everything is integers and tuples so a rollout costs a few microseconds.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from engine.tiles import (
     DOUBLE_MASK,
@@ -138,14 +138,24 @@ def is_dekabes(tid: int, left: int, right: int) -> bool:
     return OTHER[tid][left] >= 0 and OTHER[tid][right] >= 0
 
 
+def block_team(pips: Sequence[int]) -> int | None:
+    """A blocked hand's winning team (RULES §5): the team of the seat with the lowest
+    pip count; None (a tie) when a seat of each team has it."""
+    low = min(pips)
+    team_a = pips[0] == low or pips[2] == low
+    team_b = pips[1] == low or pips[3] == low
+    if team_a and team_b:
+        return None
+    return 0 if team_a else 1
+
+
 def block_winner(pips: list[int]) -> tuple[int | None, int | None]:
     """(winning team or None for a tie, the lowest-pip seat of the winners)."""
-    low = min(pips)
-    holders = [i for i in range(4) if pips[i] == low]
-    teams = {team_of(i) for i in holders}
-    if len(teams) == 2:
+    team = block_team(pips)
+    if team is None:
         return None, None
-    return teams.pop(), holders[0]
+    low = min(pips)
+    return team, next(i for i in range(4) if pips[i] == low)
 
 
 def deal_masks(rng: random.Random) -> list[int]:

@@ -11,7 +11,7 @@ Result codes: team * 2 + dekabes for a win (team 0 = A, 1 = B), ``TIE`` for a ti
 
 from __future__ import annotations
 
-from engine.core import FIT_MASK, block_winner
+from engine.core import FIT_MASK, block_team
 from engine.tiles import DOUBLE_MASK, NUM_MASK, OTHER, TILE_HI, TILE_LO, TILE_PIPS, mask_pips
 
 TIE = 4
@@ -24,8 +24,8 @@ WEIGHT: tuple[int, ...] = tuple(
 
 
 def block_code(hands: list[int]) -> int:
-    """The result code of a blocked hand (``core.block_winner`` on the pip counts)."""
-    team, _ = block_winner([mask_pips(h) for h in hands])
+    """The result code of a blocked hand (``core.block_team`` on the pip counts)."""
+    team = block_team([mask_pips(h) for h in hands])
     return TIE if team is None else team * 2
 
 

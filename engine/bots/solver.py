@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.bots.rollout import TIE, WEIGHT, playout
+from engine.bots.rollout import WEIGHT, block_code, playout
 from engine.core import FIT_MASK
-from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_LO, TILE_PIPS
+from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_LO
 
 INF_DEPTH = 10**6
 
@@ -28,11 +28,6 @@ _ORDER = tuple(sorted(range(28), key=lambda t: -WEIGHT[t]))
 # the search loops over at most 13 tiles instead of 28.
 _FIT_ORDER: tuple[tuple[int, ...], ...] = tuple(
     tuple(t for t in _ORDER if FIT_MASK[k] >> t & 1) for k in range(49)
-)
-# Pips of each 7-bit slice of a hand mask (tiles 0-6, 7-13, 14-20, 21-27).
-_SLICE_PIPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sum(TILE_PIPS[base + b] for b in range(7) if m >> b & 1) for m in range(128))
-    for base in (0, 7, 14, 21)
 )
 
 
@@ -52,22 +47,6 @@ class Knows(Protocol):
     def left(self) -> int: ...
     @property
     def right(self) -> int: ...
-
-
-def hand_pips(mask: int) -> int:
-    s0, s1, s2, s3 = _SLICE_PIPS
-    return s0[mask & 127] + s1[mask >> 7 & 127] + s2[mask >> 14 & 127] + s3[mask >> 21]
-
-
-def fast_block_code(hands: list[int]) -> int:
-    """``rollout.block_code``: the lowest pip count wins for its team, a tie if both."""
-    p0, p1, p2, p3 = (hand_pips(h) for h in hands)
-    low = min(p0, p1, p2, p3)
-    team_a = p0 == low or p2 == low
-    team_b = p1 == low or p3 == low
-    if team_a and team_b:
-        return TIE
-    return 0 if team_a else 2
 
 
 def search(
@@ -113,7 +92,7 @@ def _search(
     legal = hand & FIT_MASK[ends]
     if not legal:
         if passes == 3:
-            return values[fast_block_code(hands)]
+            return values[block_code(hands)]
         return _search(
             hands, left, right, (seat + 1) & 3, passes + 1, values, depth - 1, alpha, beta, counter
         )

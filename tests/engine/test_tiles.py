@@ -8,7 +8,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import IllegalEventError, Tile
-from engine.tiles import ALL_TILES_MASK, DOUBLE_MASK, TILE_PIPS, TILE_TEXT, mask_texts, tile_id
+from engine.tiles import (
+    ALL_TILES_MASK,
+    DOUBLE_MASK,
+    TILE_PIPS,
+    TILE_TEXT,
+    mask_pips,
+    mask_texts,
+    tile_id,
+)
 
 numbers = st.integers(0, 6)
 
@@ -61,3 +69,9 @@ def test_mask_texts_lists_every_tile_of_a_mask_in_id_order():
     ]
     for mask in masks:
         assert mask_texts(mask) == [TILE_TEXT[i] for i in range(28) if mask >> i & 1], mask
+
+
+def test_mask_pips_adds_up_the_pips_of_every_tile_of_a_mask():
+    rng = random.Random(5)
+    for mask in [0, (1 << 28) - 1, 1 << 27] + [rng.getrandbits(28) for _ in range(2000)]:
+        assert mask_pips(mask) == sum(TILE_PIPS[i] for i in range(28) if mask >> i & 1), mask
