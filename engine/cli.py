@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from engine.errors import IllegalEventError
-from engine.match import Match, deal_event, load_record
+from engine.match import Match, load_record
 
 
 def fold_file(path: str) -> Match:
@@ -132,31 +132,34 @@ def random_hands_per_second(seconds: float = 2.0) -> float:
 
 
 def thousand_event_record(size: int = 1000, seed: int = 7) -> list[dict[str, Any]]:
-    """A legal casual record of exactly ``size`` events: random play, new matches, undos."""
-    from engine.bots import decide
+    """A legal casual record of exactly ``size`` events: random play (``autoplay``), an
+    undo now and then, a new match after each one ends."""
+    from engine.autoplay import autoplay, bot_players
 
     rng = random.Random(seed)
     seats = {"1": "human", "2": "bot", "3": "bot", "4": "bot"}
-    events = [{"type": "match_started", "seats": seats, "rated": False}]
+    events: list[dict[str, Any]] = [{"type": "match_started", "seats": seats, "rated": False}]
     m = Match()
     m.apply(events[0])
+    players = bot_players(["random"] * 4, [random.Random(rng.getrandbits(64)) for _ in range(4)])
+    undo_now = [False]
+
+    def interrupt(match: Match) -> bool:
+        if len(events) >= size:
+            return True
+        undo_now[0] = match.can_undo() and rng.random() < 0.03
+        return undo_now[0]
+
     while len(events) < size:
         if m.phase == "match_over":
-            event = {"type": "new_match", "seat": 1}
-        elif m.needs_deal():
-            event = deal_event(rng)
-        elif m.phase == "accept":
-            accepting = next(s for s in range(1, 5) if m.legal_events(s))
-            event = {"type": "accept", "seat": accepting}
-        elif m.can_undo() and rng.random() < 0.03:
-            event = {"type": "undo", "seat": 1}
+            command: dict[str, Any] = {"type": "new_match", "seat": 1}
         else:
-            to_act = m.to_act
-            if to_act is None:
-                raise RuntimeError(f"nobody is to act in phase {m.phase}")
-            event = decide(m.seat_view(to_act), "random", rng)
-        m.apply(event)
-        events.append(event)
+            autoplay(m, players, rng, on_event=events.append, stop=interrupt)
+            if len(events) >= size or not undo_now[0]:
+                continue
+            command = {"type": "undo", "seat": 1}
+        m.apply(command)
+        events.append(command)
     return events
 
 

@@ -29,28 +29,21 @@ from pathlib import Path
 
 
 def finished_record(hands: int, seed: int) -> list[dict]:
-    """Random legal play (engine bots, seeded shuffles) until a match lasts ``hands`` hands."""
-    from engine import Match, deal_event
-    from engine.bots import decide
+    """Random legal play (``engine.autoplay``, seeded) until a match lasts ``hands`` hands."""
+    from engine import Match
+    from engine.autoplay import ALL_BOT_SEATS, autoplay, bot_players
 
     for attempt in range(100_000):
         rng = random.Random(seed * 1_000_003 + attempt)
-        events = [
-            {"type": "match_started", "seats": {str(n): "bot" for n in (1, 2, 3, 4)}, "rated": True}
+        events: list[dict] = [
+            {"type": "match_started", "seats": dict(ALL_BOT_SEATS), "rated": True}
         ]
         m = Match()
         m.apply(events[0])
-        while m.phase != "match_over" and m.hand_no <= hands:
-            if m.needs_deal():
-                event = deal_event(rng)
-            elif m.phase == "accept":
-                seat = next(s for s in (1, 2, 3, 4) if m.legal_events(s))
-                event = {"type": "accept", "seat": seat}
-            else:
-                seat = next(s for s in (1, 2, 3, 4) if m.legal_events(s))
-                event = decide(m.seat_view(seat), "random", rng)
-            m.apply(event)
-            events.append(event)
+        players = bot_players(
+            ["random"] * 4, [random.Random(rng.getrandbits(64)) for _ in range(4)]
+        )
+        autoplay(m, players, rng, on_event=events.append, stop=lambda m: m.hand_no > hands)
         if m.phase == "match_over" and len(m.results) == hands:
             return events
     raise SystemExit(f"no {hands}-hand match found")
