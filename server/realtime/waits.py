@@ -126,6 +126,11 @@ class Waits:
         if not waiter.future.done():
             waiter.future.cancel()
 
+    def listening_to(self, group: str) -> bool:
+        """Whether a long-poll of this process waits on ``group`` now (any thread: a
+        look at a dict the loop changes, as good as the moment it is taken)."""
+        return bool(self._waiting.get(group))
+
     def waiting(self) -> int:
         """Long-polls waiting now (for tests and figures)."""
         return sum(len(w) for w in self._waiting.values())
