@@ -51,6 +51,8 @@ from pathlib import Path
 
 import requests
 
+from server.run import daphne_command
+
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "a long enough password 42"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -88,16 +90,7 @@ def start_server(workdir: Path, workers: int = 1, scale_out: bool = False, share
             listener = listeners[0 if shared else index]
             processes.append(
                 subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "daphne",
-                        "--fd",
-                        str(listener.fileno()),
-                        "--access-log",
-                        os.devnull,
-                        APPLICATION,
-                    ],
+                    daphne_command(fd=listener.fileno(), application=APPLICATION, access_log=False),
                     cwd=ROOT,
                     env=env,
                     pass_fds=(listener.fileno(),),

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import requests
 
+from server.run import daphne_command
+
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "a long enough password 42"
 
@@ -50,18 +52,7 @@ def start(root: Path, workdir: Path, env_extra: dict) -> tuple[subprocess.Popen,
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "--access-log",
-            os.devnull,
-            "server.asgi:application",
-        ],
+        daphne_command(port=port, access_log=False),
         cwd=root,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+APP = "server.asgi:application"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -145,7 +146,7 @@ def main(argv=None) -> int:
         if args.workers == 1:
             servers.append(
                 subprocess.Popen(
-                    [python, "-m", "daphne", "-b", args.host, "-p", str(args.port), APP],
+                    daphne_command(host=args.host, port=args.port),
                     cwd=ROOT,
                     env=env,
                 )
@@ -168,7 +169,22 @@ def main(argv=None) -> int:
             stop_runner(runner)
 
 
-APP = "server.asgi:application"
+def daphne_command(
+    *,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    fd: int | None = None,
+    application: str = APP,
+    access_log: bool = True,
+) -> list[str]:
+    """The command line of one Daphne process serving ``application``: on ``host``
+    and ``port``, or on the inherited listening socket ``fd`` (workers sharing one
+    socket). ``access_log=False`` sends the access log nowhere. The one place the
+    project's servers are started from: this runner, the benchmarks, the demo seed
+    and the tests' live servers."""
+    where = ["--fd", str(fd)] if fd is not None else ["-b", host, "-p", str(port)]
+    quiet = [] if access_log else ["--access-log", os.devnull]
+    return [sys.executable, "-m", "daphne", *where, *quiet, application]
 
 
 def start_workers(host: str, port: int, workers: int, env: dict) -> list[subprocess.Popen]:
@@ -183,7 +199,7 @@ def start_workers(host: str, port: int, workers: int, env: dict) -> list[subproc
         for _ in range(workers):
             started.append(
                 subprocess.Popen(
-                    [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), APP],
+                    daphne_command(fd=listener.fileno()),
                     cwd=ROOT,
                     env=env,
                     pass_fds=(listener.fileno(),),

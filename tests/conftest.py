@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from server.run import daphne_command
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -62,16 +64,7 @@ class LiveServer:
         )
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(self.port),
-                    "server.asgi:application",
-                ],
+                daphne_command(port=self.port),
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,

@@ -13,7 +13,6 @@ import logging
 import os
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from server.accounts.models import User
 from server.accounts.services import issue_token
 from server.league import services
 from server.league.models import Club, Match, Membership, Round, Season
+from server.run import daphne_command
 
 ROOT = Path(__file__).resolve().parents[4]
 BOTS = [f"demo-bot-{n}" for n in range(1, 9)]
@@ -145,16 +145,7 @@ def _start_daphne():
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         env["DEKABES_SQLITE_PATH"] = str(settings.DATABASES["default"]["NAME"])
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "server.asgi:application",
-        ],
+        daphne_command(port=port),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
