@@ -27,7 +27,7 @@ Password hashing:
   PBKDF2 each), which run on the *hashing* pool (``DEKABES_HASH_THREADS``, default 1), so
   a login flood never stands in front of a game action. PBKDF2 releases the GIL, so the
   quick thread keeps running meanwhile, and the hashing thread runs at a low CPU
-  priority (nice 10, ``lowest_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
+  priority (nice 10, ``low_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
   requests wait; past that the answer is ``503 server_busy`` with ``Retry-After``.
 
 Measured against this module's former hand-written WSGI call (a2wsgi 1.10.10 with one
@@ -105,7 +105,7 @@ def hashes_a_password(scope: dict) -> bool:
 HASH_NICE = int(os.environ.get("DEKABES_HASH_NICE", "10"))
 
 
-def lowest_cpu_priority() -> None:
+def low_cpu_priority() -> None:
     """Nice ``DEKABES_HASH_NICE`` (default 10) for the calling thread (Linux: a thread id
     is a scheduling entity).
 
@@ -152,7 +152,7 @@ class WsgiBridge:
     ):
         wsgi_app = _reading_the_body_read(wsgi_app)
         self.quick = _a2wsgi(wsgi_app, quick_threads, "http")
-        self.hashing = _a2wsgi(wsgi_app, hash_threads, "hash", initializer=lowest_cpu_priority)
+        self.hashing = _a2wsgi(wsgi_app, hash_threads, "hash", initializer=low_cpu_priority)
         self.hash_queue = hash_queue
         self.hashing_now = 0  # requests given to the hashing pool, not yet answered
 

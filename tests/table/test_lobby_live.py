@@ -394,8 +394,9 @@ def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, 
     assert told_after < 15, f"told {told_after:.1f} s after the round started"
 
 
-def test_a_server_without_club_computers_says_so(lobby_factory):
-    drv = lobby_factory()  # the test server has no "house" bot account
+def test_a_server_without_club_computers_says_so(lobby_factory, restartable_server):
+    # A server of its own: another test may have made a "house" account on the shared one.
+    drv = lobby_factory(url=restartable_server.url)
     drv.sign_up()
     assert drv.lobby.level == "house"
     drv.tap(CreateTable())
