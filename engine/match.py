@@ -67,6 +67,8 @@ EventType = Literal[
 Emit = Callable[[dict[str, Any]], None]
 Picker = Callable[[str, int], int]
 """``pick(phase, count) -> index`` of the listed legal event a player chooses."""
+RandBits = Callable[[int], int]
+"""A ``random.Random``'s ``getrandbits`` (see ``Match.advance``)."""
 HandResult = Literal["domino", "block", "tie"]
 WINNING_SCORE = 4
 _END_OF = {"left": LEFT, "right": RIGHT}
@@ -98,6 +100,11 @@ _TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
 _Listed = tuple[dict[str, Any], int, int | None, str, str | None]
 # _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
 _BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
+# _BIT_LENGTH[n] == n.bit_length() for a count of listed play events (at most 14)
+_BIT_LENGTH = tuple(n.bit_length() for n in range(15))
+
+
+SEAT_KEYS = ("1", "2", "3", "4")  # seat_key(0..3)
 
 
 def seat_key(index: int) -> str:
@@ -348,6 +355,11 @@ class Match:
         checkpoint needs them). It stops at a deal, at the end of the match, or at a
         seat without a picker (only seats of kind ``bot`` use theirs). Applying the
         chosen events one by one with ``apply`` gives exactly the same match.
+
+        A picker may also have ``randbits``, a ``random.Random``'s own ``getrandbits``
+        (or None): it promises that its choice in the phases ``choose_opener`` and
+        ``play`` is that rng's ``randrange(count)``, and the fold then draws the number
+        itself, exactly as ``random.Random`` does (the same draws, without the calls).
         """
         s = self._s
         if s is None or s.phase in ("deal", "match_over"):
@@ -356,22 +368,28 @@ class Match:
         pickers = [
             pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
         ]
+        draws = [getattr(pick, "randbits", None) for pick in pickers]
         record = emit is not None or bool(self._checkpoints)
         moved = False
         try:
-            moved = self._advance(s, pickers, emit, record)
+            moved = self._advance(s, pickers, draws, emit, record)
         finally:
             if moved:
                 self._redo_stack.clear()
 
     def _advance(
-        self, s: FoldState, pickers: list[Picker | None], emit: Emit | None, record: bool
+        self,
+        s: FoldState,
+        pickers: list[Picker | None],
+        draws: list[RandBits | None],
+        emit: Emit | None,
+        record: bool,
     ) -> bool:
         moved = False
         while True:
             phase = s.phase
             if phase == "play":
-                moved = self._play_picked(s, pickers, emit, record) or moved
+                moved = self._play_picked(s, pickers, draws, emit, record) or moved
                 if s.phase == "play":
                     break  # a seat without a picker is to act
                 continue
@@ -382,22 +400,29 @@ class Match:
                 if pick is None:
                     break
                 entitled = (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5
-                kind = "claim_redeal" if _checked_pick(pick, phase, 1 + entitled) else "accept"
+                claim = _checked_pick(pick, phase, 1 + entitled)
                 moved = True
-                event: dict[str, Any] = {"type": kind, "seat": index + 1}
-                if not record:  # the event is not kept: apply it without the bookkeeping
-                    _HANDLERS[kind](self, s, index, event)
+                if not record:  # the event is not kept: only its transition
+                    if claim:
+                        _redeal(s)
+                    else:
+                        _accept_deal(s, index)
                     continue
+                kind = "claim_redeal" if claim else "accept"
+                event: dict[str, Any] = {"type": kind, "seat": index + 1}
             elif phase == "choose_opener":
                 index = _required(s.representative)
                 pick = pickers[index]
                 if pick is None:
                     break
                 openers = sorted((index, partner_of(index)))
-                opener = openers[_checked_pick(pick, phase, 2)]
+                opener = openers[_drawn_pick(pick, draws[index], phase, 2)]
+                moved = True
+                if not record:  # the event is not kept: only its transition (a bot's)
+                    _set_opener(s, opener)
+                    continue
                 kind = "choose_opener"
                 event = {"type": kind, "seat": index + 1, "opener": opener + 1}
-                moved = True
             else:  # deal, match_over
                 break
             self._do(kind, index, event)
@@ -406,22 +431,27 @@ class Match:
         return moved
 
     def _play_picked(
-        self, s: FoldState, pickers: list[Picker | None], emit: Emit | None, record: bool
+        self,
+        s: FoldState,
+        pickers: list[Picker | None],
+        draws: list[RandBits | None],
+        emit: Emit | None,
+        record: bool,
     ) -> bool:
         """The play phase on locals: plays and passes while the seat to act has a picker
         or must pass. The same transitions as ``_lay`` and ``_pass`` (a test checks
         both give the same records), inlined because this is self-play's hot loop."""
         core = s.core
         if core.left == EMPTY:  # the opening: any tile (6-6 in a match's first hand)
-            pick = pickers[core.to_act]
+            seat = core.to_act
+            pick = pickers[seat]
             if pick is None:
                 return False
-            legal = core.playable_mask(core.to_act)
-            index = _checked_pick(pick, "play", legal.bit_count())
+            legal = core.playable_mask(seat)
+            index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
             for _ in range(index):
                 legal &= legal - 1
             tid = (legal & -legal).bit_length() - 1
-            seat = core.to_act
             _lay(s, seat, tid, None)
             if record:
                 event = play_event(seat + 1, tid, None)
@@ -433,7 +463,7 @@ class Match:
             moved = False
         hands, line, turns, lacks = core.hands, s.line, s.turns, s.lacks
         left, right, seat, passes = core.left, core.right, core.to_act, core.passes
-        fit_mask, both_mask, other = FIT_MASK, _BOTH_MASK, OTHER
+        fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
         effective = self._effective
         ended = None
         try:  # the fold is written back even if a picker fails
@@ -456,14 +486,22 @@ class Match:
                         ended = "block"
                         break
                     continue
-                pick = pickers[seat]
-                if pick is None:
-                    break
+                randbits = draws[seat]
+                if randbits is None:
+                    pick = pickers[seat]
+                    if pick is None:
+                        break
                 both = legal & both_mask[ends]  # tiles that fit either end: listed twice
                 count = legal.bit_count() + both.bit_count() if both else legal.bit_count()
-                index = pick("play", count)
-                if type(index) is not int or not 0 <= index < count:
-                    raise ValueError(f"a picker chose {index!r} among {count} legal events")
+                if randbits is not None:  # _randbelow(randbits, count), written out
+                    bits = bit_length[count]
+                    index = randbits(bits)
+                    while index >= count:
+                        index = randbits(bits)
+                else:
+                    index = pick("play", count)
+                    if type(index) is not int or not 0 <= index < count:
+                        raise ValueError(f"a picker chose {index!r} among {count} legal events")
                 if both:  # the index-th listed event: tiles ascending, left before right
                     while True:
                         low = legal & -legal
@@ -473,8 +511,9 @@ class Match:
                         index -= width
                         legal ^= low
                 else:
-                    for _ in range(index):
+                    while index:
                         legal &= legal - 1
+                        index -= 1
                     low = legal & -legal
                     width = 1
                 tid = low.bit_length() - 1
@@ -576,9 +615,7 @@ class Match:
             raise IllegalEventError("wrong_phase", "there is no deal to accept")
         if s.accepted >> seat & 1:
             raise IllegalEventError("already_accepted", "you have already accepted this deal")
-        s.accepted |= 1 << seat
-        if s.accepted == 0b1111:
-            _start_hand(s)
+        _accept_deal(s, seat)
         return None
 
     def _claim_redeal(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
@@ -588,10 +625,7 @@ class Match:
             raise IllegalEventError("already_accepted", "you have already accepted this deal")
         if (s.dealt[seat] & DOUBLE_MASK).bit_count() < 5:
             raise IllegalEventError("not_entitled", "a redeal needs five or more doubles")
-        s.accepted = 0
-        s.redeal_pending = True
-        s.redeals += 1
-        s.phase = "deal"
+        _redeal(s)
         return None
 
     def _choose_opener(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
@@ -608,9 +642,7 @@ class Match:
         if team_of(chosen) != team_of(seat):
             raise IllegalEventError("opener_not_on_team", "the opener must be you or your partner")
         before = s.copy() if s.seats[seat] == "human" else None
-        s.phase = "play"
-        s.opener = chosen
-        s.core.to_act = chosen
+        _set_opener(s, chosen)
         return before
 
     def _play(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
@@ -909,6 +941,28 @@ def _begin_deal(s: FoldState, hands: list[int]) -> None:
     s.phase = "accept"
 
 
+def _accept_deal(s: FoldState, seat: int) -> None:
+    """Seat index ``seat`` accepts the deal (checked); the fourth acceptance starts the hand."""
+    s.accepted |= 1 << seat
+    if s.accepted == 0b1111:
+        _start_hand(s)
+
+
+def _redeal(s: FoldState) -> None:
+    """A redeal claim (checked): the same hand is dealt again."""
+    s.accepted = 0
+    s.redeal_pending = True
+    s.redeals += 1
+    s.phase = "deal"
+
+
+def _set_opener(s: FoldState, opener: int) -> None:
+    """The representative's choice (checked): seat index ``opener`` opens the hand."""
+    s.phase = "play"
+    s.opener = opener
+    s.core.to_act = opener
+
+
 def _lay(s: FoldState, seat: int, tid: int, end: int | None) -> FoldState | None:
     """Seat index ``seat`` lays ``tid`` (already checked legal); the undo checkpoint."""
     core = s.core
@@ -970,7 +1024,7 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
         "team": None if team is None else TEAMS[team],
         "points": points,
         "dekabes": dekabes,
-        "pips": {seat_key(i): pips[i] for i in range(4)},
+        "pips": dict(zip(SEAT_KEYS, pips, strict=True)),
     }
     s.results = s.results + (record,)
     s.last_hand = Reveal(
@@ -1008,6 +1062,23 @@ def _checked_pick(pick: Picker, phase: str, count: int) -> int:
     index = pick(phase, count)
     if type(index) is not int or not 0 <= index < count:
         raise ValueError(f"a picker chose {index!r} among {count} legal events")
+    return index
+
+
+def _drawn_pick(pick: Picker, randbits: RandBits | None, phase: str, count: int) -> int:
+    """``pick(phase, count)``, checked; drawn by the fold for a ``randbits`` picker."""
+    if randbits is None:
+        return _checked_pick(pick, phase, count)
+    return _randbelow(randbits, count)
+
+
+def _randbelow(randbits: RandBits, count: int) -> int:
+    """``randrange(count)`` of the ``random.Random`` whose ``getrandbits`` is ``randbits``
+    (its ``_randbelow_with_getrandbits``): the same draws give the same number."""
+    bits = _BIT_LENGTH[count]
+    index = randbits(bits)
+    while index >= count:
+        index = randbits(bits)
     return index
 
 

@@ -18,11 +18,10 @@ from typing import Any
 
 from engine.core import EMPTY
 from engine.encoding import line_view, turns_view
-from engine.match import FoldState, Match, SeatViewBase, use_seat_view
+from engine.match import SEAT_KEYS, FoldState, Match, SeatViewBase, use_seat_view
 from engine.tiles import mask_texts
 
 TEAM_NAMES = ("A", "B")
-SEAT_KEYS = ("1", "2", "3", "4")
 
 
 def seat_view(match: Match, seat: int) -> dict[str, Any]:
