@@ -486,11 +486,10 @@ class Match:
                         ended = "block"
                         break
                     continue
+                pick = pickers[seat]
+                if pick is None:
+                    break
                 randbits = draws[seat]
-                if randbits is None:
-                    pick = pickers[seat]
-                    if pick is None:
-                        break
                 both = legal & both_mask[ends]  # tiles that fit either end: listed twice
                 count = legal.bit_count() + both.bit_count() if both else legal.bit_count()
                 if randbits is not None:  # _randbelow(randbits, count), written out
