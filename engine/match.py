@@ -173,6 +173,7 @@ class FoldState:
         self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
         self.results: tuple[dict[str, Any], ...] = ()
         self.last_hand: Reveal | None = None
+        # the state as the hand began (restart_hand returns to it); its own is None
         self.hand_start: FoldState | None = None
 
     def copy(self) -> FoldState:
@@ -707,7 +708,9 @@ class Match:
             restarted.accepted = 0b1111
             _start_hand(restarted)
         else:
-            restarted = _required_state(s.hand_start).copy()
+            start = _required_state(s.hand_start)
+            restarted = start.copy()
+            restarted.hand_start = start
         self._s = restarted
         self._barrier()
 
@@ -992,9 +995,9 @@ def _start_hand(s: FoldState) -> None:
     else:
         s.core.must_open_66 = False
         s.phase = "choose_opener"
-    snapshot = s.copy()
-    snapshot.hand_start = snapshot
-    s.hand_start = snapshot
+    # the snapshot's own hand_start stays None: a self-reference would be a cycle, and
+    # every hand's snapshot (and the last hand it shows) would wait for the cyclic GC
+    s.hand_start = s.copy()
 
 
 def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
