@@ -69,9 +69,15 @@ class HandCore:
         self.must_open_66 = must_open_66
 
     def copy(self) -> HandCore:
-        return HandCore(
-            self.hands, self.left, self.right, self.to_act, self.passes, self.must_open_66
-        )
+        # not through __init__: every hand's snapshot and every rollout copies one
+        new = HandCore.__new__(HandCore)
+        new.hands = self.hands.copy()
+        new.left = self.left
+        new.right = self.right
+        new.to_act = self.to_act
+        new.passes = self.passes
+        new.must_open_66 = self.must_open_66
+        return new
 
     def __repr__(self) -> str:
         return (

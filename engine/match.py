@@ -100,6 +100,8 @@ _TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
 _Listed = tuple[dict[str, Any], int, int | None, str, str | None]
 # _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
 _BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
+# _OPENERS[i]: the seat indexes of i's team in seat order (the listed opener choices)
+_OPENERS = ((0, 2), (1, 3), (0, 2), (1, 3))
 # _BIT_LENGTH[n] == n.bit_length() for a count of listed play events (at most 14)
 _BIT_LENGTH = tuple(n.bit_length() for n in range(15))
 
@@ -109,10 +111,6 @@ SEAT_KEYS = ("1", "2", "3", "4")  # seat_key(0..3)
 
 def seat_key(index: int) -> str:
     return str(index + 1)
-
-
-def partner_of(index: int) -> int:
-    return (index + 2) & 3
 
 
 class FoldState:
@@ -400,8 +398,10 @@ class Match:
                 pick = pickers[index]
                 if pick is None:
                     break
-                entitled = (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5
-                claim = _checked_pick(pick, phase, 1 + entitled)
+                count = 2 if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5 else 1
+                claim = pick(phase, count)  # 1: the redeal claim, listed second
+                if type(claim) is not int or not 0 <= claim < count:
+                    raise ValueError(f"a picker chose {claim!r} among {count} legal events")
                 moved = True
                 if not record:  # the event is not kept: only its transition
                     if claim:
@@ -416,8 +416,7 @@ class Match:
                 pick = pickers[index]
                 if pick is None:
                     break
-                openers = sorted((index, partner_of(index)))
-                opener = openers[_drawn_pick(pick, draws[index], phase, 2)]
+                opener = _OPENERS[index][_drawn_pick(pick, draws[index], phase, 2)]
                 moved = True
                 if not record:  # the event is not kept: only its transition (a bot's)
                     _set_opener(s, opener)
@@ -440,9 +439,12 @@ class Match:
         record: bool,
     ) -> bool:
         """The play phase on locals: plays and passes while the seat to act has a picker
-        or must pass. The same transitions as ``_lay`` and ``_pass`` (a test checks
-        both give the same records), inlined because this is self-play's hot loop."""
+        or must pass; True if any was made. The same transitions as ``_lay`` and
+        ``_pass`` (a test checks both give the same records), inlined because this is
+        self-play's hot loop."""
         core = s.core
+        turns = s.turns
+        turns_before = len(turns)  # every play and pass adds a turn
         if core.left == EMPTY:  # the opening: any tile (6-6 in a match's first hand)
             seat = core.to_act
             pick = pickers[seat]
@@ -459,13 +461,9 @@ class Match:
                 self._effective.append(event)
                 if emit is not None:
                     emit(event)
-            moved = True
-        else:
-            moved = False
-        hands, line, turns, lacks = core.hands, s.line, s.turns, s.lacks
+        hands, line, lacks, effective = core.hands, s.line, s.lacks, self._effective
         left, right, seat, passes = core.left, core.right, core.to_act, core.passes
         fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
-        effective = self._effective
         ended = None
         try:  # the fold is written back even if a picker fails
             while True:
@@ -480,55 +478,59 @@ class Match:
                         effective.append(event)
                         if emit is not None:
                             emit(event)
-                    moved = True
                     passes += 1
                     seat = (seat + 1) & 3
                     if passes >= 4:
                         ended = "block"
                         break
                     continue
-                pick = pickers[seat]
-                if pick is None:
-                    break
-                randbits = draws[seat]
                 both = legal & both_mask[ends]  # tiles that fit either end: listed twice
                 count = legal.bit_count() + both.bit_count() if both else legal.bit_count()
-                if randbits is not None:  # _randbelow(randbits, count), written out
+                randbits = draws[seat]
+                if randbits is not None:  # _drawn_pick(pick, randbits, "play", count) written out
                     bits = bit_length[count]
                     index = randbits(bits)
                     while index >= count:
                         index = randbits(bits)
                 else:
-                    index = pick("play", count)
-                    if type(index) is not int or not 0 <= index < count:
-                        raise ValueError(f"a picker chose {index!r} among {count} legal events")
-                if both:  # the index-th listed event: tiles ascending, left before right
+                    pick = pickers[seat]
+                    if pick is None:
+                        break
+                    index = _checked_pick(pick, "play", count)
+                # the index-th listed event: tiles ascending, a tile fitting both ends
+                # listed twice (left, then right)
+                if both:
                     while True:
                         low = legal & -legal
-                        width = 2 if both & low else 1
-                        if index < width:
+                        if not both & low:
+                            if not index:
+                                tid = low.bit_length() - 1
+                                end = LEFT if other[tid][left] >= 0 else RIGHT
+                                break
+                            index -= 1
+                        elif index < 2:
+                            tid = low.bit_length() - 1
+                            end = index
                             break
-                        index -= width
+                        else:
+                            index -= 2
                         legal ^= low
                 else:
                     while index:
                         legal &= legal - 1
                         index -= 1
                     low = legal & -legal
-                    width = 1
-                tid = low.bit_length() - 1
-                row = other[tid]
-                if width == 2:
-                    end = index
-                else:
-                    end = LEFT if row[left] >= 0 else RIGHT
+                    tid = low.bit_length() - 1
+                    end = LEFT if other[tid][left] >= 0 else RIGHT
                 turns.append((seat, tid, end, left, right))
                 if end == LEFT:
-                    line.insert(0, (tid, row[left], left, seat))
-                    left = row[left]
+                    new = other[tid][left]
+                    line.insert(0, (tid, new, left, seat))
+                    left = new
                 else:
-                    line.append((tid, right, row[right], seat))
-                    right = row[right]
+                    new = other[tid][right]
+                    line.append((tid, right, new, seat))
+                    right = new
                 if record:
                     event = {
                         "type": "play",
@@ -539,7 +541,6 @@ class Match:
                     effective.append(event)
                     if emit is not None:
                         emit(event)
-                moved = True
                 hand ^= low
                 hands[seat] = hand
                 passes = 0
@@ -551,10 +552,10 @@ class Match:
             core.left, core.right, core.to_act, core.passes = left, right, seat, passes
         if ended == "domino":
             # Dékabès: the last tile, not a double, fitted both ends (it was listed twice)
-            _end_hand(s, "domino", (seat - 1) & 3, width == 2 and not DOUBLE_MASK & low)
+            _end_hand(s, "domino", (seat - 1) & 3, bool(both & low) and not DOUBLE_MASK & low)
         elif ended == "block":
             _end_hand(s, "block", None, False)
-        return moved
+        return len(turns) != turns_before
 
     def _before_change(self) -> None:
         if self._views:
@@ -879,10 +880,7 @@ def _legal_events_of(s: FoldState, seat: int) -> list[dict[str, Any]]:
     if s.phase == "choose_opener":
         if index != s.representative:
             return []
-        return [
-            {"type": "choose_opener", "seat": seat, "opener": o + 1}
-            for o in sorted((index, partner_of(index)))
-        ]
+        return [{"type": "choose_opener", "seat": seat, "opener": o + 1} for o in _OPENERS[index]]
     if s.phase == "play" and s.core.to_act == index:
         placements = s.core.placements(index)
         if not placements:
@@ -1068,15 +1066,11 @@ def _checked_pick(pick: Picker, phase: str, count: int) -> int:
 
 
 def _drawn_pick(pick: Picker, randbits: RandBits | None, phase: str, count: int) -> int:
-    """``pick(phase, count)``, checked; drawn by the fold for a ``randbits`` picker."""
+    """``pick(phase, count)``, checked; for a ``randbits`` picker the fold draws its
+    ``randrange(count)`` as ``random.Random._randbelow`` does: the same draws, the same
+    number (the play loop has this written out)."""
     if randbits is None:
         return _checked_pick(pick, phase, count)
-    return _randbelow(randbits, count)
-
-
-def _randbelow(randbits: RandBits, count: int) -> int:
-    """``randrange(count)`` of the ``random.Random`` whose ``getrandbits`` is ``randbits``
-    (its ``_randbelow_with_getrandbits``): the same draws give the same number."""
     bits = _BIT_LENGTH[count]
     index = randbits(bits)
     while index >= count:
