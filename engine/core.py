@@ -112,7 +112,7 @@ class HandCore:
         return out
 
     def pips(self) -> list[int]:
-        return [mask_pips(h) for h in self.hands]
+        return list(map(mask_pips, self.hands))
 
     # -- moves (validated by the caller) ---------------------------------------------
     def play(self, tid: int, end: int | None) -> bool:

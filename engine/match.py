@@ -1024,7 +1024,7 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
         "team": None if team is None else TEAMS[team],
         "points": points,
         "dekabes": dekabes,
-        "pips": dict(zip(SEAT_KEYS, pips, strict=True)),
+        "pips": {"1": pips[0], "2": pips[1], "3": pips[2], "4": pips[3]},
     }
     s.results = s.results + (record,)
     s.last_hand = Reveal(
