@@ -100,6 +100,8 @@ _TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
 _Listed = tuple[dict[str, Any], int, int | None, str, str | None]
 # _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
 _BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
+# _NEXT_TO_ACCEPT[accepted]: the lowest seat index that has not accepted (-1: none)
+_NEXT_TO_ACCEPT = tuple(next((i for i in range(4) if not a >> i & 1), -1) for a in range(16))
 # _OPENERS[i]: the seat indexes of i's team in seat order (the listed opener choices)
 _OPENERS = ((0, 2), (1, 3), (0, 2), (1, 3))
 # _BIT_LENGTH[n] == n.bit_length() for a count of listed play events (at most 14)
@@ -393,8 +395,7 @@ class Match:
                     break  # a seat without a picker is to act
                 continue
             if phase == "accept":
-                unaccepted = ~s.accepted & 0b1111
-                index = (unaccepted & -unaccepted).bit_length() - 1  # the lowest seat
+                index = _NEXT_TO_ACCEPT[s.accepted]
                 pick = pickers[index]
                 if pick is None:
                     break
