@@ -61,20 +61,39 @@ def mask_ids(mask: int) -> list[int]:
 
 
 def mask_texts(mask: int) -> list[str]:
-    return [TILE_TEXT[i] for i in mask_ids(mask)]
+    """Tile texts in a mask, ascending by id (four table lookups, one per 7 bits: a
+    seat view writes out nine or more hands)."""
+    return list(
+        _TEXTS_BY_CHUNK[0][mask & 127]
+        + _TEXTS_BY_CHUNK[1][mask >> 7 & 127]
+        + _TEXTS_BY_CHUNK[2][mask >> 14 & 127]
+        + _TEXTS_BY_CHUNK[3][mask >> 21 & 127]
+    )
 
 
-# _PIPS_OF_7_BITS[k][m]: the pips of the tiles 7k..7k+6 in the 7-bit mask m (a hand's
-# pips in four look-ups: counting hands is what every finished hand and rollout does)
-_PIPS_OF_7_BITS = tuple(
-    tuple(sum(TILE_PIPS[7 * k + i] for i in range(7) if m >> i & 1) for m in range(128))
+# _TEXTS_BY_CHUNK[k][bits]: the texts of tiles 7k..7k+6 present in ``bits`` (7 bits)
+_TEXTS_BY_CHUNK = tuple(
+    tuple(tuple(TILE_TEXT[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128))
     for k in range(4)
 )
 
 
 def mask_pips(mask: int) -> int:
-    p0, p1, p2, p3 = _PIPS_OF_7_BITS
-    return p0[mask & 127] + p1[mask >> 7 & 127] + p2[mask >> 14 & 127] + p3[mask >> 21 & 127]
+    """The pips of the tiles in a mask (four table lookups, like ``mask_texts``: every
+    finished hand and every rollout counts hands)."""
+    return (
+        _PIPS_BY_CHUNK[0][mask & 127]
+        + _PIPS_BY_CHUNK[1][mask >> 7 & 127]
+        + _PIPS_BY_CHUNK[2][mask >> 14 & 127]
+        + _PIPS_BY_CHUNK[3][mask >> 21 & 127]
+    )
+
+
+# _PIPS_BY_CHUNK[k][bits]: the pips of tiles 7k..7k+6 present in ``bits`` (7 bits)
+_PIPS_BY_CHUNK = tuple(
+    tuple(sum(TILE_PIPS[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128))
+    for k in range(4)
+)
 
 
 @total_ordering

@@ -22,6 +22,8 @@ from engine.match import SEAT_KEYS, FoldState, Match, SeatViewBase, use_seat_vie
 from engine.tiles import mask_texts
 
 TEAM_NAMES = ("A", "B")
+# _NUMBERS_IN[bits]: the numbers 0-6 whose bit is set (a seat's ``lacks``), ascending
+_NUMBERS_IN = tuple(tuple(n for n in range(7) if bits >> n & 1) for bits in range(128))
 
 
 def seat_view(match: Match, seat: int) -> dict[str, Any]:
@@ -88,7 +90,11 @@ class SeatView(SeatViewBase):
 
     def to_dict(self) -> dict[str, Any]:
         """Every entry, in the documented order, as a plain dict."""
-        return {key: self[key] for key in VIEW_KEYS}
+        values = self._values
+        for key, build in _BUILDERS.items():  # the server builds two views an action
+            if key not in values:
+                values[key] = build(self)
+        return {key: values[key] for key in VIEW_KEYS}
 
     def freeze(self) -> None:
         """Called by the match before its state changes (``Match.watch``): build every
@@ -145,7 +151,7 @@ class SeatView(SeatViewBase):
 
     def _lacks(self) -> dict[str, list[int]]:
         lacks = self._state().lacks
-        return {SEAT_KEYS[i]: [n for n in range(7) if lacks[i] >> n & 1] for i in range(4)}
+        return {SEAT_KEYS[i]: list(_NUMBERS_IN[lacks[i]]) for i in range(4)}
 
     def _last_hand(self) -> dict[str, Any] | None:
         last = self._state().last_hand

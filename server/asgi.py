@@ -1,6 +1,7 @@
 """ASGI entry point for Daphne: HTTP through Django (``http_bridge``), WebSockets
 through Channels."""
 
+import gc
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.settings")
@@ -32,6 +33,12 @@ translation.deactivate()
 # needs no separate web server in front.
 http_app = WsgiBridge(StaticFilesHandler(WSGIHandler()))
 limit_daphne_bodies()  # Daphne refuses oversized bodies before queueing them
+
+# Everything loaded so far lives as long as the process: out of the collector's sight.
+# A full collection otherwise walks these ~120,000 objects (35-40 ms on this machine),
+# a pause that lands on whichever request triggers it: the open loop's p99.
+gc.collect()
+gc.freeze()
 
 application = ProtocolTypeRouter(
     {

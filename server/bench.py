@@ -280,19 +280,32 @@ def in_groups(drivers: list[TableDriver], threads: int) -> list[list[TableDriver
     return [drivers[i::threads] for i in range(threads)]
 
 
-def measure_cpu(processes, drivers, actions: int, gets: int, threads: int = 4) -> dict:
+def measure_cpu(
+    processes, drivers, actions: int, gets: int, threads: int = 4, rounds: int = 4
+) -> dict:
+    """CPU per action and per trivial GET, in ``rounds`` alternating batches of each, so
+    that a change in the machine's load lands on both alike."""
     groups = in_groups(drivers, threads)
     run_split(groups, max(len(drivers), actions // 10), TableDriver.act)  # warm up
     run_split(groups, max(len(groups), gets // 10), TableDriver.trivial_get)
     extra_before = sum(d.extra_gets for d in drivers)
     load = load_average()
-    started = cpu_seconds(processes)
-    run_split(groups, actions, TableDriver.act)
-    action_cpu = cpu_seconds(processes) - started
+    action_cpu = get_cpu = 0.0
+    per_round = []
+    for index in range(rounds):
+        batch_actions = actions // rounds + (index < actions % rounds)
+        batch_gets = gets // rounds + (index < gets % rounds)
+        started = cpu_seconds(processes)
+        run_split(groups, batch_actions, TableDriver.act)
+        middle = cpu_seconds(processes)
+        run_split(groups, batch_gets, TableDriver.trivial_get)
+        ended = cpu_seconds(processes)
+        action_cpu += middle - started
+        get_cpu += ended - middle
+        if ended > middle:
+            ratio = ((middle - started) / batch_actions) / ((ended - middle) / batch_gets)
+            per_round.append(round(ratio, 2))
     extra = sum(d.extra_gets for d in drivers) - extra_before
-    started = cpu_seconds(processes)
-    run_split(groups, gets, TableDriver.trivial_get)
-    get_cpu = cpu_seconds(processes) - started
     per_action, per_get = action_cpu / actions, get_cpu / gets
     return {
         "tables": len(drivers),
@@ -302,6 +315,7 @@ def measure_cpu(processes, drivers, actions: int, gets: int, threads: int = 4) -
         "server_cpu_ms_per_action": round(per_action * 1000, 3),
         "server_cpu_ms_per_trivial_get": round(per_get * 1000, 3),
         "action_cpu_vs_trivial_get": round(per_action / per_get, 2),
+        "ratio_per_round": per_round,
         "load_average": load,
     }
 

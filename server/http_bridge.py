@@ -63,6 +63,8 @@ arrives; the check here covers any other ASGI server.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import io
 import os
 import re
 import sys
@@ -148,6 +150,7 @@ class WsgiBridge:
         hash_threads: int = HASH_THREADS,
         hash_queue: int = HASH_QUEUE,
     ):
+        wsgi_app = _reading_the_body_read(wsgi_app)
         self.quick = _a2wsgi(wsgi_app, quick_threads, "http")
         self.hashing = _a2wsgi(wsgi_app, hash_threads, "hash", initializer=lowest_cpu_priority)
         self.hash_queue = hash_queue
@@ -169,6 +172,7 @@ class WsgiBridge:
         body = await self._read_body(scope, receive, send)
         if body is None:
             return
+        _body_read.set(body)  # a2wsgi runs the WSGI call in a copy of this context
         if hashes_a_password(scope):
             return await self._hash(scope, body, receive, send)
         if not is_long_poll(scope):
@@ -251,6 +255,24 @@ def _a2wsgi(wsgi_app, threads: int, name: str, initializer=None):
         max_workers=threads, thread_name_prefix=name, initializer=initializer
     )
     return adapter
+
+
+# The body this request's coroutine read (``_read_body``), for its WSGI call.
+_body_read: contextvars.ContextVar[bytes | None] = contextvars.ContextVar("body_read", default=None)
+
+
+def _reading_the_body_read(wsgi_app):
+    """The WSGI app reading the body the bridge already read, from memory: a2wsgi would
+    fetch it from the loop again (a round trip between threads, ~0.1 ms of CPU for
+    every POST, measured with ``make bench-server``)."""
+
+    def app(environ, start_response):
+        body = _body_read.get()
+        if body is not None:
+            environ["wsgi.input"] = io.BytesIO(body)
+        return wsgi_app(environ, start_response)
+
+    return app
 
 
 def _replay(body: bytes, receive):

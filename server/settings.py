@@ -12,6 +12,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+import orjson
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("DEKABES_VAR_DIR", BASE_DIR / "var"))
@@ -244,6 +245,9 @@ REST_FRAMEWORK = {
     # The client address is the connection's, not a client-sent X-Forwarded-For; behind
     # a reverse proxy set DEKABES_PROXIES to the number of proxies in front.
     "NUM_PROXIES": _env_int("DEKABES_PROXIES", 0),
+    # The hot path's orjson renderer (server/tables/views.py) writes what the standard
+    # JSON renderer would: integer keys as strings.
+    "ORJSON_RENDERER_OPTIONS": (orjson.OPT_NON_STR_KEYS,),
 }
 
 SPECTACULAR_SETTINGS = {

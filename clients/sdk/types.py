@@ -82,6 +82,8 @@ class SeatState:
     view: dict[str, Any]
     table: Table | None
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    # the seats the match waits for now (the server's ``seats_to_act``, from the engine)
+    seats_to_act: list[int] = field(default_factory=list)
 
     @classmethod
     def from_json(cls, data: dict[str, Any], code: str = "", seat: int | None = None) -> SeatState:
@@ -97,6 +99,7 @@ class SeatState:
             view=view,
             table=table,
             raw=data,
+            seats_to_act=[int(n) for n in data.get("seats_to_act") or []],
         )
 
     @property

@@ -146,7 +146,11 @@ class TableApp:
 
     def seat_needing_the_device(self) -> int | None:
         newest = self.newest
-        return None if newest is None else seat_needing_the_device(newest.view, self.ui_state())
+        return (
+            None
+            if newest is None
+            else seat_needing_the_device(newest.seats_to_act, self.ui_state())
+        )
 
     def decide(self) -> Screen:
         """The screen now (``screens.screen_for``); a private screen of another seat than
@@ -159,8 +163,8 @@ class TableApp:
             self.revealed_upto = min(self.revealed_upto, results)
         screen = screen_for(
             newest.view if newest else None,
-            {seat: state.view for seat, state in self.states.items()},
             self.ui_state(),
+            newest.seats_to_act if newest else (),
         )
         private = screen.kind in ("accept", "opener", "table")
         if private and screen.seat is not None and screen.seat != self.shown:

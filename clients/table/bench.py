@@ -80,6 +80,7 @@ def recorded(name: str) -> SeatState:
             "paused": False,
             "allowed": allowed,
             "view": data["view"],
+            "seats_to_act": data["seats_to_act"],
         },
         code="BENCH1",
         seat=data["seat"],

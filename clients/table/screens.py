@@ -6,6 +6,7 @@ the controller and by the drawing, which import this module and not each other).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clients.table.ui import Finale, Screen
@@ -22,22 +23,23 @@ class UiState:
     now: float
 
 
-def seat_needing_the_device(newest: dict, ui: UiState) -> int | None:
-    """The held seat that must act now, preferring the one already on screen."""
-    phase = newest.get("phase")
-    if phase == "accept":
-        waiting = [s for s in ui.seats if not newest.get("accepted", {}).get(str(s))]
-        if ui.shown in waiting:
-            return ui.shown
-        return waiting[0] if waiting else None
-    if phase in ("choose_opener", "play") and newest.get("to_act") in ui.seats:
-        return newest["to_act"]
-    return None
+def seat_needing_the_device(waiting: Sequence[int], ui: UiState) -> int | None:
+    """The held seat that must act now, preferring the one already on screen.
+    ``waiting``: the seats the match waits for (the server's ``seats_to_act``)."""
+    held = [seat for seat in waiting if seat in ui.seats]
+    if ui.shown in held:
+        return ui.shown
+    return held[0] if held else None
 
 
-def screen_for(newest: dict | None, views: dict[int, dict], ui: UiState) -> Screen:
+# Phases whose decision has a screen of its own (a play is made on the table itself).
+DECISION_SCREENS = {"accept": "accept", "choose_opener": "opener"}
+
+
+def screen_for(newest: dict | None, ui: UiState, waiting: Sequence[int]) -> Screen:
     """``newest``: the newest view among the seats held (public facts are the same in
-    all); ``views``: each held seat's own view."""
+    all); ``waiting``: the seats the match waits for at its version (the server's
+    ``seats_to_act``)."""
     if newest is None:
         return Screen("connecting")
     results = newest.get("results") or []
@@ -54,16 +56,13 @@ def screen_for(newest: dict | None, views: dict[int, dict], ui: UiState) -> Scre
         return Screen("reveal", viewer)
     if newest.get("phase") == "match_over" and not ui.match_end_seen:
         return Screen("match_over", viewer)
-    seat = seat_needing_the_device(newest, ui) or viewer
+    seat = seat_needing_the_device(waiting, ui) or viewer
     if seat is None:
         return Screen("connecting")
     if len(ui.seats) > 1 and seat != ui.shown and ui.handoff_done != seat:
         return Screen("handoff", seat)
-    view = views.get(seat) or newest
-    if view.get("phase") == "accept" and not view.get("accepted", {}).get(str(seat)):
-        return Screen("accept", seat)
-    if view.get("phase") == "choose_opener" and view.get("to_act") == seat:
-        return Screen("opener", seat)
+    if seat in waiting and newest.get("phase") in DECISION_SCREENS:
+        return Screen(DECISION_SCREENS[newest["phase"]], seat)
     return Screen("table", seat)
 
 

@@ -44,18 +44,36 @@ def _send(group: str, message: dict, what: str) -> None:
     # The group's name travels with the message: one process-wide channel hears the
     # groups its long-polls wait on (``waits``) and must tell them apart.
     message = {**message, "group": group}
-    waits.notice(group, message.get("version"))  # this process's long-polls, at once
+    loop = _loop
+    if loop is not None and loop.is_running():
+        if _on_loop():
+            _deliver(group, message, what)
+        else:  # a request thread: one hop to the loop for both (~60 µs of CPU each)
+            loop.call_soon_threadsafe(_deliver, group, message, what)
+        return
+    waits.notice(group, message.get("version"))  # no server loop (management commands)
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        if _loop is not None and _loop.is_running() and not _on_loop():
-            future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _loop)
-            future.add_done_callback(lambda f: _report(f, what))
-        else:
-            async_to_sync(layer.group_send)(group, message)
+        async_to_sync(layer.group_send)(group, message)
     except Exception:  # a push is a courtesy: clients resync by version over REST
         log.warning("push for %s failed", what, exc_info=True)
+
+
+def _deliver(group: str, message: dict, what: str) -> None:
+    """On the server's loop: wake this process's long-polls, then tell the channel layer
+    (the connections of this process and, through Redis, of the others)."""
+    waits.notice(group, message.get("version"))
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        task = asyncio.ensure_future(layer.group_send(group, message))
+    except Exception:
+        log.warning("push for %s failed", what, exc_info=True)
+        return
+    task.add_done_callback(lambda done: _report(done, what))
 
 
 def _on_loop() -> bool:

@@ -7,6 +7,8 @@ The table's state is never stored: it is the engine's fold over ``Event`` rows
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection, models
@@ -51,6 +53,20 @@ class Seat(models.Model):
         return f"table {self.table_id} seat {self.number} ({self.kind})"
 
 
+class NewEvent(NamedTuple):
+    """A log row to append: the columns of an ``Event`` without building a model
+    instance (~15 µs each, and an action writes one to three)."""
+
+    table_id: int
+    seq: int
+    type: str
+    payload: dict
+    actor_id: int | None
+    seat: int | None
+    actor_kind: str
+    command_id: str | None = None
+
+
 class EventManager(models.Manager):
     # Written by hand: every action appends its events, and Django's bulk_create spends
     # more time compiling the INSERT than the database spends running it.
@@ -66,7 +82,7 @@ class EventManager(models.Manager):
         "created_at",
     )
 
-    def append(self, events: list[Event]) -> None:
+    def append(self, events: Sequence[Event | NewEvent]) -> None:
         """Write new log rows in one INSERT statement (the same rows bulk_create writes)."""
         if not events:
             return

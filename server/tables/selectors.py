@@ -7,12 +7,15 @@ other seats until the hand they started has ended.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from django.db import connection
 from django.db.models import Max
 
 from engine import dump_record
 from engine.bots import decide
-from engine.table_commands import available_commands
+from engine.table_commands import available_commands, seats_to_act
 from server.accounts.models import User
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
@@ -37,8 +40,38 @@ _TABLE_AND_SEATS = f"""
      ORDER BY s.number"""
 
 
+# Full tables, by code: once all four seats are taken nothing in those rows can change
+# (a table's columns are fixed at creation, a taken seat is never given up, accounts are
+# never renamed or deleted), so every process may keep them. ~0.15 ms of SQL and model
+# building saved on each of an action's two requests. Shared read-only objects.
+FULL_TABLES_KEPT = 4096
+_full_tables: OrderedDict[str, tuple[Table, list[Seat]]] = OrderedDict()
+_full_tables_lock = threading.Lock()
+
+
 def table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
     """The table with invite ``code`` (owner loaded) and its seats (players loaded)."""
+    with _full_tables_lock:
+        found = _full_tables.get(code)
+        if found is not None:
+            _full_tables.move_to_end(code)
+            return found
+    found = _read_table_and_seats(code)
+    if found is not None and all(seat.player_id is not None for seat in found[1]):
+        with _full_tables_lock:
+            _full_tables[code] = found
+            while len(_full_tables) > FULL_TABLES_KEPT:
+                _full_tables.popitem(last=False)
+    return found
+
+
+def forget_full_tables() -> None:
+    """Tests that rewrite rows under a running process start from the database again."""
+    with _full_tables_lock:
+        _full_tables.clear()
+
+
+def _read_table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
     with connection.cursor() as cursor:
         cursor.execute(_TABLE_AND_SEATS, [code])
         rows = cursor.fetchall()
@@ -141,6 +174,9 @@ def seat_response(
         "seat": number,
         "paused": state.paused,
         "allowed": allowed_actions(table, seat, state, view, user),
+        # who the match waits for (the engine's reading of the public view), so that
+        # thin clients need no rule of their own to find the seat to show
+        "seats_to_act": [] if state.annulled is not None else seats_to_act(view),
         "table": table_json(table, state, seats),
         "view": view,
     }

@@ -28,7 +28,7 @@ from server.accounts.models import User
 from server.errors import ApiError, rule_error, validation_error
 from server.tables import projection, selectors
 from server.tables.errors import StaleVersion
-from server.tables.models import ActionReceipt, Event, Seat, Table
+from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table
 from server.tables.projection import TableState
 from server.tables.signals import match_ended
 
@@ -229,7 +229,7 @@ def do_action(
     ``StaleVersion`` when ``action["expected_version"]`` is not the table's version."""
     seats = selectors.load_seats(table) if seats is None else seats
     holder = check_holder(user, table, seat, seats)
-    digest = request_hash(seat, action)
+    digest = request_hash(seat, action) if key else ""
     try:
         with writing(), transaction.atomic():
             locked = _lock_table(table)
@@ -390,7 +390,7 @@ def _fold(
     seat: int | None,
     actor_kind: str,
     command_id: str | None = None,
-) -> Event:
+) -> NewEvent:
     """Fold ``event`` into ``state`` (or raise the engine's refusal); its unsaved log row."""
     trial = state.copy()
     seq = state.version + 1
@@ -401,12 +401,12 @@ def _fold(
     state.match, state.version = trial.match, trial.version
     state.paused_by, state.revealed_upto = trial.paused_by, trial.revealed_upto
     state.annulled = trial.annulled
-    return Event(
-        table=table,
+    return NewEvent(
+        table_id=table.pk,
         seq=seq,
         type=event["type"],
         payload=event,
-        actor=actor,
+        actor_id=None if actor is None else actor.pk,
         seat=seat,
         actor_kind=actor_kind,
         command_id=command_id,
@@ -440,9 +440,9 @@ def do_annul(actor: User, table: Table, reason: str) -> TableState:
     return state
 
 
-def _consequences(table: Table, state: TableState) -> list[Event]:
+def _consequences(table: Table, state: TableState) -> list[NewEvent]:
     """The server's own events, folded: the next shuffle, and passes nobody can avoid."""
-    rows: list[Event] = []
+    rows: list[NewEvent] = []
     while True:
         m = state.match
         if m.needs_deal():

@@ -6,6 +6,7 @@ import re
 
 from django.conf import settings
 from django.http import HttpResponse
+from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -30,6 +31,7 @@ from server.errors import ApiError, not_found, validation_error
 from server.realtime import longpoll
 from server.realtime.groups import table_group
 from server.tables import projection, selectors, services
+from server.tables.action_body import parse_action_body
 from server.tables.models import Table
 
 TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")
@@ -101,6 +103,9 @@ class StrictCharField(serializers.CharField):
 
 
 class ActionSerializer(serializers.Serializer):
+    """The action body as published (OpenAPI); ``action_body.parse_action_body`` checks it
+    on the hot path, and a test keeps the two in agreement."""
+
     type = serializers.ChoiceField(choices=services.ACTION_TYPES)
     expected_version = StrictIntegerField(
         min_value=0, help_text="the version your decision was made on"
@@ -176,7 +181,14 @@ class JoinView(APIView):
         return Response(selectors.table_json(table, projection.project(table)))
 
 
+# The seat response is the hot path's biggest body (~4 KB: the seat view with the last
+# hand shown): orjson writes it in ~10 µs where the standard library takes ~110 µs.
+HOT_PATH_RENDERERS = [ORJSONRenderer]
+
+
 class SeatView(APIView):
+    renderer_classes = HOT_PATH_RENDERERS
+
     @extend_schema(
         parameters=[
             OpenApiParameter(
@@ -220,6 +232,8 @@ def _long_poll_args(request) -> tuple[float, int | None]:
 
 
 class ActionView(APIView):
+    renderer_classes = HOT_PATH_RENDERERS
+
     @extend_schema(
         request=ActionSerializer,
         parameters=[
@@ -237,7 +251,7 @@ class ActionView(APIView):
     )
     def post(self, request, code, seat):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
-        data = dict(strict(ActionSerializer, request))
+        data = parse_action_body(request.data)
         key = request.headers.get("Idempotency-Key") or data.pop("command_id", None)
         data.pop("command_id", None)
         if key is not None and not (1 <= len(key) <= 80):

@@ -1,13 +1,22 @@
 """Tiles are small values: parse/print round trips, both orientations, ordering."""
 
 import pickle
+import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import IllegalEventError, Tile
-from engine.tiles import ALL_TILES_MASK, DOUBLE_MASK, TILE_PIPS, TILE_TEXT, mask_texts, tile_id
+from engine.tiles import (
+    ALL_TILES_MASK,
+    DOUBLE_MASK,
+    TILE_PIPS,
+    TILE_TEXT,
+    mask_pips,
+    mask_texts,
+    tile_id,
+)
 
 numbers = st.integers(0, 6)
 
@@ -51,3 +60,22 @@ def test_malformed_tiles_are_bad_event(text):
 def test_tiles_are_frozen():
     with pytest.raises(AttributeError):
         Tile.parse("3-5").a = 4
+
+
+def test_mask_texts_lists_every_tile_of_a_mask_in_id_order():
+    rng = random.Random(4)
+    masks = [0, (1 << 28) - 1, 1, 1 << 27, 1 << 7, 1 << 21] + [
+        rng.getrandbits(28) for _ in range(2000)
+    ]
+    for mask in masks:
+        assert mask_texts(mask) == [TILE_TEXT[i] for i in range(28) if mask >> i & 1], mask
+
+
+def test_mask_pips_adds_the_pips_of_every_tile_of_a_mask():
+    rng = random.Random(5)
+    masks = [0, (1 << 28) - 1, 1, 1 << 27, 1 << 7, 1 << 21] + [
+        rng.getrandbits(28) for _ in range(2000)
+    ]
+    for mask in masks:
+        assert mask_pips(mask) == sum(TILE_PIPS[i] for i in range(28) if mask >> i & 1), mask
+    assert mask_pips((1 << 28) - 1) == 168  # the double-six set

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from server.accounts.models import User
 from server.accounts.services import issue_token
-from server.tables import projection
+from server.tables import projection, selectors
 from server.tables.models import Event, Table
 
 _names = itertools.count()
@@ -31,9 +31,12 @@ def fresh_rate_limits():
 
 @pytest.fixture(autouse=True)
 def fresh_projection_cache():
+    # rolled-back tests reuse primary keys: no fold and no table row outlives its test
     projection.forget()
+    selectors.forget_full_tables()
     yield
     projection.forget()
+    selectors.forget_full_tables()
 
 
 def client_for(user: User) -> APIClient:

@@ -7,13 +7,22 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from server.tables.models import Event
+from server.tables.models import Event, NewEvent
 from tests.server.conftest import Players
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 
-def test_appended_rows_read_back_as_written():
+def as_model(**fields):
+    return Event(**fields)
+
+
+def as_row(*, table, actor, **fields):  # what the action path appends (services._fold)
+    return NewEvent(table_id=table.pk, actor_id=None if actor is None else actor.pk, **fields)
+
+
+@pytest.mark.parametrize("make", [as_model, as_row], ids=["Event", "NewEvent"])
+def test_appended_rows_read_back_as_written(make):
     p = Players()
     start = Event.objects.filter(table=p.table).count()
     payloads = [
@@ -23,7 +32,7 @@ def test_appended_rows_read_back_as_written():
     before = timezone.now()
     Event.objects.append(
         [
-            Event(
+            make(
                 table=p.table,
                 seq=start + 1,
                 type="play",
@@ -33,7 +42,7 @@ def test_appended_rows_read_back_as_written():
                 actor_kind="human",
                 command_id="key-1",
             ),
-            Event(
+            make(
                 table=p.table,
                 seq=start + 2,
                 type="annul",

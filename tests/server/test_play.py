@@ -195,3 +195,26 @@ def test_dropping_the_projection_cache_gives_the_same_state():
     cached = [p.seat(n) for n in (1, 2, 3, 4)]
     projection.forget()
     assert [p.seat(n) for n in (1, 2, 3, 4)] == cached
+
+
+def test_every_seat_response_names_the_seats_the_match_waits_for():
+    """``seats_to_act`` (the engine's reading, so thin clients restate no rule): the
+    seats with a legal event now, the same in every seat's response."""
+    p = Players(kinds=("human", "human", "human", "human"))
+    rng = random.Random(11)
+    phases = set()
+    for _ in range(80):
+        bodies = {n: p.seat(n) for n in (1, 2, 3, 4)}
+        with_a_move = [n for n in (1, 2, 3, 4) if bodies[n]["view"]["legal"]]
+        assert all(body["seats_to_act"] == with_a_move for body in bodies.values())
+        phases.add(bodies[1]["view"]["phase"])
+        if not with_a_move:
+            break
+        body = bodies[rng.choice(with_a_move)]
+        response = p.send(rng.choice(body["view"]["legal"]), body["version"])
+        assert response.status_code == 200, response.content
+        answer = response.json()
+        assert answer["seats_to_act"] == [n for n in (1, 2, 3, 4) if p.seat(n)["view"]["legal"]], (
+            "the action's own answer names them too"
+        )
+    assert {"accept", "play"} <= phases

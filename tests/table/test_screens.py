@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from clients.table.screens import UiState, screen_for
 from clients.table.ui import Finale
+from engine.table_commands import seats_to_act
 from tests.table.test_table_offline import match_where
 
 
@@ -21,17 +22,17 @@ def ui(
 
 
 def test_nothing_yet_is_connecting():
-    assert screen_for(None, {}, ui()).kind == "connecting"
+    assert screen_for(None, ui(), []).kind == "connecting"
 
 
 def test_accepting_and_the_pass_and_play_hand_off():
     m = match_where(lambda m: m.phase == "accept")
     views = {n: m.seat_view(n) for n in (1, 2, 3, 4)}
-    assert screen_for(views[1], {1: views[1]}, ui()).kind == "accept"
+    assert screen_for(views[1], ui(), seats_to_act(views[1])).kind == "accept"
     # four seats on one device: a seat's private screen only after its hand-off
-    first = screen_for(views[1], views, ui(seats=(1, 2, 3, 4)))
+    first = screen_for(views[1], ui(seats=(1, 2, 3, 4)), seats_to_act(views[1]))
     assert (first.kind, first.seat) == ("handoff", 1)
-    after = screen_for(views[1], views, ui(seats=(1, 2, 3, 4), handoff_done=1))
+    after = screen_for(views[1], ui(seats=(1, 2, 3, 4), handoff_done=1), seats_to_act(views[1]))
     assert (after.kind, after.seat) == ("accept", 1)
 
 
@@ -40,11 +41,17 @@ def test_the_hand_end_lands_then_reveals_and_the_match_end_follows():
     view = m.seat_view(1)
     n = len(view["results"])
     finale = Finale(view["last_hand"]["hand_no"], n, started=99.5, hold=1.0)
-    assert screen_for(view, {1: view}, ui(revealed_upto=n - 1, finale=finale)).kind == "landing"
+    assert (
+        screen_for(view, ui(revealed_upto=n - 1, finale=finale), seats_to_act(view)).kind
+        == "landing"
+    )
     late = ui(revealed_upto=n - 1, finale=finale, now=101.0)
-    assert screen_for(view, {1: view}, late).kind == "reveal"
-    assert screen_for(view, {1: view}, ui(revealed_upto=n)).kind == "match_over"
-    assert screen_for(view, {1: view}, ui(revealed_upto=n, match_end_seen=True)).kind == "table"
+    assert screen_for(view, late, seats_to_act(view)).kind == "reveal"
+    assert screen_for(view, ui(revealed_upto=n), seats_to_act(view)).kind == "match_over"
+    assert (
+        screen_for(view, ui(revealed_upto=n, match_end_seen=True), seats_to_act(view)).kind
+        == "table"
+    )
 
 
 def test_the_representative_chooses_on_its_own_screen():
@@ -52,4 +59,6 @@ def test_the_representative_chooses_on_its_own_screen():
     rep = m.to_act
     view = m.seat_view(rep)
     done = len(view["results"])  # the hand that led here was seen
-    assert screen_for(view, {rep: view}, ui(seats=(rep,), revealed_upto=done)).kind == "opener"
+    assert (
+        screen_for(view, ui(seats=(rep,), revealed_upto=done), seats_to_act(view)).kind == "opener"
+    )

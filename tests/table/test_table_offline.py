@@ -38,6 +38,7 @@ from clients.table.ui import (
     Press,
 )
 from engine import Match
+from engine.table_commands import seats_to_act
 from tests.engine.helpers import random_event, start
 from tests.table.driver import ivory_pixels, means
 
@@ -72,6 +73,7 @@ class EngineTable:
                             "paused": False,
                             "allowed": allowed,
                             "view": self.match.seat_view(seat),
+                            "seats_to_act": seats_to_act(self.match.seat_view(seat)),
                         },
                         code=self.code,
                         seat=seat,

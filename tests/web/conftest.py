@@ -19,11 +19,14 @@ TILE_TEXT = re.compile(r"(?<![\d.-])[0-6]-[0-6](?![\d-])")
 @pytest.fixture(autouse=True)
 def fresh_projection_cache():
     """Each test's tables start unfolded (rolled-back tests reuse primary keys)."""
-    from server.tables import projection
+    from server.tables import projection, selectors
 
+    # rolled-back tests reuse primary keys: no fold and no table row outlives its test
     projection.forget()
+    selectors.forget_full_tables()
     yield
     projection.forget()
+    selectors.forget_full_tables()
 
 
 def tiles_in(text: str) -> set[str]:
