@@ -199,3 +199,21 @@ def test_a_random_subclass_picker_is_asked_not_drawn_for():
         m.deal(deal_rng)
         m.advance([picker] * 4)
     assert Counting.calls > 0  # one per play choice, as decide would have made
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_autoplay_hands_plays_that_many_hands_at_a_time_and_the_same_match(fast):
+    for seed in range(3):
+        whole, whole_record = _play(["random"] * 4, seed, fast=fast)
+        m = Match()
+        m.apply({"type": "match_started", "seats": dict.fromkeys("1234", "bot")})
+        players = bot_players(["random"] * 4, [random.Random(seed * 10 + i) for i in range(4)])
+        if not fast:
+            players = _without_pick(players)
+        deal_rng, record = random.Random(seed), []
+        while m.phase != "match_over":
+            before = m.hands_finished
+            autoplay(m, players, deal_rng, hands=2, on_event=record.append)
+            assert m.hands_finished == before + 2 or m.phase == "match_over"
+        assert dump_record(record) == dump_record(whole_record)
+        _same_match(m, whole)
