@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
+from engine.bots import decider, picker
 from engine.match import Match, Picker, deal_event
 
 Player = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -32,8 +33,6 @@ def bot_players(
     A level that can choose from the number of legal events alone (``random``) gets a
     ``pick`` too (``Match.advance``), which ``autoplay`` uses instead of the view.
     """
-    from engine.bots import decider, picker
-
     players: list[Player] = []
     for level, rng in zip(levels, rngs, strict=True):
         choose = decider(level)
@@ -71,9 +70,16 @@ class BotPlayer:
 
 
 def new_bot_match(rated: bool = False) -> Match:
-    match = Match()
-    match.apply({"type": "match_started", "seats": dict(ALL_BOT_SEATS), "rated": rated})
-    return match
+    """A started match with four bot seats (a copy of one kept per ``rated``: a copy of
+    a fresh match is a fresh match, at a third of the cost; simulate makes many)."""
+    fresh = _FRESH_MATCHES.get(rated)
+    if fresh is None:
+        fresh = _FRESH_MATCHES[rated] = Match()
+        fresh.apply({"type": "match_started", "seats": dict(ALL_BOT_SEATS), "rated": rated})
+    return fresh.copy()
+
+
+_FRESH_MATCHES: dict[bool, Match] = {}
 
 
 def autoplay(
@@ -82,6 +88,7 @@ def autoplay(
     deal_rng: random.Random,
     *,
     until: Literal["hand", "match"] = "match",
+    hands: int | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
     stop: Callable[[Match], bool] | None = None,
 ) -> Match:
@@ -89,12 +96,16 @@ def autoplay(
 
     ``players[i]`` decides for seat ``i + 1``; ``deal_rng`` shuffles every deal. Each
     applied event is passed to ``on_event`` (e.g. to write the record). A hand that is
-    already over when called (phase ``deal``) means: play the next one. ``stop(match)``,
-    asked before every event, ends the play early when true.
+    already over when called (phase ``deal``) means: play the next one. ``hands``: stop
+    once that many more hands have ended, or the match (``until="hand"`` is
+    ``hands=1``). ``stop(match)``, asked before every event, ends the play early when
+    true.
     """
     apply = match.apply
     view = match.view
-    hands_at_start = match.hands_finished
+    if hands is None and until == "hand":
+        hands = 1
+    last_hand = None if hands is None else match.hands_finished + hands
     # players that choose from the number of legal events skip the view (same match)
     pickers = [getattr(player, "pick", None) for player in players]
     fast = stop is None and any(pick is not None for pick in pickers)
@@ -103,7 +114,7 @@ def autoplay(
         if phase == "match_over" or (stop is not None and stop(match)):
             return match
         if phase == "deal":
-            if until == "hand" and match.hands_finished > hands_at_start:
+            if last_hand is not None and match.hands_finished >= last_hand:
                 return match
             if fast:
                 match.deal(deal_rng, on_event)

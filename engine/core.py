@@ -69,9 +69,15 @@ class HandCore:
         self.must_open_66 = must_open_66
 
     def copy(self) -> HandCore:
-        return HandCore(
-            self.hands, self.left, self.right, self.to_act, self.passes, self.must_open_66
-        )
+        # not through __init__: every hand's snapshot and every rollout copies one
+        new = HandCore.__new__(HandCore)
+        new.hands = self.hands.copy()
+        new.left = self.left
+        new.right = self.right
+        new.to_act = self.to_act
+        new.passes = self.passes
+        new.must_open_66 = self.must_open_66
+        return new
 
     def __repr__(self) -> str:
         return (
@@ -106,7 +112,7 @@ class HandCore:
         return out
 
     def pips(self) -> list[int]:
-        return [mask_pips(h) for h in self.hands]
+        return list(map(mask_pips, self.hands))
 
     # -- moves (validated by the caller) ---------------------------------------------
     def play(self, tid: int, end: int | None) -> bool:
@@ -158,17 +164,28 @@ def block_winner(pips: list[int]) -> tuple[int | None, int | None]:
     return team, next(i for i in range(4) if pips[i] == low)
 
 
+# One bit per tile, and the (n, bits) of each draw below n that random.Random.shuffle
+# makes for 28 items (n = 28 down to 2; bits = n.bit_length(), as _randbelow uses).
+_TILE_BITS = tuple(1 << tid for tid in range(28))
+_SHUFFLE_DRAWS = tuple((n, n.bit_length()) for n in range(28, 1, -1))
+
+
 def deal_masks(rng: random.Random) -> list[int]:
-    """Shuffle the 28 tiles and deal seven to each seat."""
-    order = list(range(28))
-    rng.shuffle(order)
-    hands = []
-    for s in range(4):
-        mask = 0
-        for tid in order[s * 7 : (s + 1) * 7]:
-            mask |= 1 << tid
-        hands.append(mask)
-    return hands
+    """Shuffle the 28 tiles and deal seven to each seat (the seat's mask: the sum of
+    its seven tile bits)."""
+    order = list(_TILE_BITS)
+    if type(rng) is random.Random:
+        # rng.shuffle(order) written out (one deal per hand): the same getrandbits draws
+        # in the same order, so the same deal and the same rng state after it
+        getrandbits = rng.getrandbits
+        for n, bits in _SHUFFLE_DRAWS:
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+            order[n - 1], order[j] = order[j], order[n - 1]
+    else:  # a subclass may draw otherwise: let it shuffle
+        rng.shuffle(order)
+    return [sum(order[0:7]), sum(order[7:14]), sum(order[14:21]), sum(order[21:28])]
 
 
 def holder_of(hands: list[int], tid: int) -> int:

@@ -67,6 +67,8 @@ EventType = Literal[
 Emit = Callable[[dict[str, Any]], None]
 Picker = Callable[[str, int], int]
 """``pick(phase, count) -> index`` of the listed legal event a player chooses."""
+RandBits = Callable[[int], int]
+"""A ``random.Random``'s ``getrandbits`` (see ``Match.advance``)."""
 HandResult = Literal["domino", "block", "tie"]
 WINNING_SCORE = 4
 _END_OF = {"left": LEFT, "right": RIGHT}
@@ -98,14 +100,19 @@ _TABLE_COMMAND_SET = frozenset(TABLE_COMMANDS)
 _Listed = tuple[dict[str, Any], int, int | None, str, str | None]
 # _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
 _BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
+# _NEXT_TO_ACCEPT[accepted]: the lowest seat index that has not accepted (-1: none)
+_NEXT_TO_ACCEPT = tuple(next((i for i in range(4) if not a >> i & 1), -1) for a in range(16))
+# _OPENERS[i]: the seat indexes of i's team in seat order (the listed opener choices)
+_OPENERS = ((0, 2), (1, 3), (0, 2), (1, 3))
+# _BIT_LENGTH[n] == n.bit_length() for a count of listed play events (at most 14)
+_BIT_LENGTH = tuple(n.bit_length() for n in range(15))
+
+
+SEAT_KEYS = ("1", "2", "3", "4")  # seat_key(0..3)
 
 
 def seat_key(index: int) -> str:
     return str(index + 1)
-
-
-def partner_of(index: int) -> int:
-    return (index + 2) & 3
 
 
 class FoldState:
@@ -166,6 +173,7 @@ class FoldState:
         self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
         self.results: tuple[dict[str, Any], ...] = ()
         self.last_hand: Reveal | None = None
+        # the state as the hand began (restart_hand returns to it); its own is None
         self.hand_start: FoldState | None = None
 
     def copy(self) -> FoldState:
@@ -348,6 +356,11 @@ class Match:
         checkpoint needs them). It stops at a deal, at the end of the match, or at a
         seat without a picker (only seats of kind ``bot`` use theirs). Applying the
         chosen events one by one with ``apply`` gives exactly the same match.
+
+        A picker may also have ``randbits``, a ``random.Random``'s own ``getrandbits``
+        (or None): it promises that its choice in the phases ``choose_opener`` and
+        ``play`` is that rng's ``randrange(count)``, and the fold then draws the number
+        itself, exactly as ``random.Random`` does (the same draws, without the calls).
         """
         s = self._s
         if s is None or s.phase in ("deal", "match_over"):
@@ -356,48 +369,61 @@ class Match:
         pickers = [
             pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
         ]
+        draws = [getattr(pick, "randbits", None) for pick in pickers]
         record = emit is not None or bool(self._checkpoints)
         moved = False
         try:
-            moved = self._advance(s, pickers, emit, record)
+            moved = self._advance(s, pickers, draws, emit, record)
         finally:
             if moved:
                 self._redo_stack.clear()
 
     def _advance(
-        self, s: FoldState, pickers: list[Picker | None], emit: Emit | None, record: bool
+        self,
+        s: FoldState,
+        pickers: list[Picker | None],
+        draws: list[RandBits | None],
+        emit: Emit | None,
+        record: bool,
     ) -> bool:
         moved = False
         while True:
             phase = s.phase
             if phase == "play":
-                moved = self._play_picked(s, pickers, emit, record) or moved
+                moved = self._play_picked(s, pickers, draws, emit, record) or moved
                 if s.phase == "play":
                     break  # a seat without a picker is to act
                 continue
             if phase == "accept":
-                unaccepted = ~s.accepted & 0b1111
-                index = (unaccepted & -unaccepted).bit_length() - 1  # the lowest seat
+                index = _NEXT_TO_ACCEPT[s.accepted]
                 pick = pickers[index]
                 if pick is None:
                     break
-                entitled = (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5
-                kind = "claim_redeal" if _checked_pick(pick, phase, 1 + entitled) else "accept"
+                count = 2 if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5 else 1
+                claim = pick(phase, count)  # 1: the redeal claim, listed second
+                if type(claim) is not int or not 0 <= claim < count:
+                    raise ValueError(f"a picker chose {claim!r} among {count} legal events")
                 moved = True
-                event: dict[str, Any] = {"type": kind, "seat": index + 1}
-                if not record:  # the event is not kept: apply it without the bookkeeping
-                    _HANDLERS[kind](self, s, index, event)
+                if not record:  # the event is not kept: only its transition
+                    if claim:
+                        _redeal(s)
+                    else:
+                        _accept_deal(s, index)
                     continue
+                kind = "claim_redeal" if claim else "accept"
+                event: dict[str, Any] = {"type": kind, "seat": index + 1}
             elif phase == "choose_opener":
                 index = _required(s.representative)
                 pick = pickers[index]
                 if pick is None:
                     break
-                openers = sorted((index, partner_of(index)))
-                opener = openers[_checked_pick(pick, phase, 2)]
+                opener = _OPENERS[index][_drawn_pick(pick, draws[index], phase, 2)]
+                moved = True
+                if not record:  # the event is not kept: only its transition (a bot's)
+                    _set_opener(s, opener)
+                    continue
                 kind = "choose_opener"
                 event = {"type": kind, "seat": index + 1, "opener": opener + 1}
-                moved = True
             else:  # deal, match_over
                 break
             self._do(kind, index, event)
@@ -406,35 +432,39 @@ class Match:
         return moved
 
     def _play_picked(
-        self, s: FoldState, pickers: list[Picker | None], emit: Emit | None, record: bool
+        self,
+        s: FoldState,
+        pickers: list[Picker | None],
+        draws: list[RandBits | None],
+        emit: Emit | None,
+        record: bool,
     ) -> bool:
         """The play phase on locals: plays and passes while the seat to act has a picker
-        or must pass. The same transitions as ``_lay`` and ``_pass`` (a test checks
-        both give the same records), inlined because this is self-play's hot loop."""
+        or must pass; True if any was made. The same transitions as ``_lay`` and
+        ``_pass`` (a test checks both give the same records), inlined because this is
+        self-play's hot loop."""
         core = s.core
+        turns = s.turns
+        turns_before = len(turns)  # every play and pass adds a turn
         if core.left == EMPTY:  # the opening: any tile (6-6 in a match's first hand)
-            pick = pickers[core.to_act]
+            seat = core.to_act
+            pick = pickers[seat]
             if pick is None:
                 return False
-            legal = core.playable_mask(core.to_act)
-            index = _checked_pick(pick, "play", legal.bit_count())
+            legal = core.playable_mask(seat)
+            index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
             for _ in range(index):
                 legal &= legal - 1
             tid = (legal & -legal).bit_length() - 1
-            seat = core.to_act
             _lay(s, seat, tid, None)
             if record:
                 event = play_event(seat + 1, tid, None)
                 self._effective.append(event)
                 if emit is not None:
                     emit(event)
-            moved = True
-        else:
-            moved = False
-        hands, line, turns, lacks = core.hands, s.line, s.turns, s.lacks
+        hands, line, lacks, effective = core.hands, s.line, s.lacks, self._effective
         left, right, seat, passes = core.left, core.right, core.to_act, core.passes
-        fit_mask, both_mask, other = FIT_MASK, _BOTH_MASK, OTHER
-        effective = self._effective
+        fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
         ended = None
         try:  # the fold is written back even if a picker fails
             while True:
@@ -449,47 +479,59 @@ class Match:
                         effective.append(event)
                         if emit is not None:
                             emit(event)
-                    moved = True
                     passes += 1
                     seat = (seat + 1) & 3
                     if passes >= 4:
                         ended = "block"
                         break
                     continue
-                pick = pickers[seat]
-                if pick is None:
-                    break
                 both = legal & both_mask[ends]  # tiles that fit either end: listed twice
                 count = legal.bit_count() + both.bit_count() if both else legal.bit_count()
-                index = pick("play", count)
-                if type(index) is not int or not 0 <= index < count:
-                    raise ValueError(f"a picker chose {index!r} among {count} legal events")
-                if both:  # the index-th listed event: tiles ascending, left before right
+                randbits = draws[seat]
+                if randbits is not None:  # _drawn_pick(pick, randbits, "play", count) written out
+                    bits = bit_length[count]
+                    index = randbits(bits)
+                    while index >= count:
+                        index = randbits(bits)
+                else:
+                    pick = pickers[seat]
+                    if pick is None:
+                        break
+                    index = _checked_pick(pick, "play", count)
+                # the index-th listed event: tiles ascending, a tile fitting both ends
+                # listed twice (left, then right)
+                if both:
                     while True:
                         low = legal & -legal
-                        width = 2 if both & low else 1
-                        if index < width:
+                        if not both & low:
+                            if not index:
+                                tid = low.bit_length() - 1
+                                end = LEFT if other[tid][left] >= 0 else RIGHT
+                                break
+                            index -= 1
+                        elif index < 2:
+                            tid = low.bit_length() - 1
+                            end = index
                             break
-                        index -= width
+                        else:
+                            index -= 2
                         legal ^= low
                 else:
-                    for _ in range(index):
+                    while index:
                         legal &= legal - 1
+                        index -= 1
                     low = legal & -legal
-                    width = 1
-                tid = low.bit_length() - 1
-                row = other[tid]
-                if width == 2:
-                    end = index
-                else:
-                    end = LEFT if row[left] >= 0 else RIGHT
+                    tid = low.bit_length() - 1
+                    end = LEFT if other[tid][left] >= 0 else RIGHT
                 turns.append((seat, tid, end, left, right))
                 if end == LEFT:
-                    line.insert(0, (tid, row[left], left, seat))
-                    left = row[left]
+                    new = other[tid][left]
+                    line.insert(0, (tid, new, left, seat))
+                    left = new
                 else:
-                    line.append((tid, right, row[right], seat))
-                    right = row[right]
+                    new = other[tid][right]
+                    line.append((tid, right, new, seat))
+                    right = new
                 if record:
                     event = {
                         "type": "play",
@@ -500,7 +542,6 @@ class Match:
                     effective.append(event)
                     if emit is not None:
                         emit(event)
-                moved = True
                 hand ^= low
                 hands[seat] = hand
                 passes = 0
@@ -512,10 +553,10 @@ class Match:
             core.left, core.right, core.to_act, core.passes = left, right, seat, passes
         if ended == "domino":
             # Dékabès: the last tile, not a double, fitted both ends (it was listed twice)
-            _end_hand(s, "domino", (seat - 1) & 3, width == 2 and not DOUBLE_MASK & low)
+            _end_hand(s, "domino", (seat - 1) & 3, bool(both & low) and not DOUBLE_MASK & low)
         elif ended == "block":
             _end_hand(s, "block", None, False)
-        return moved
+        return len(turns) != turns_before
 
     def _before_change(self) -> None:
         if self._views:
@@ -576,9 +617,7 @@ class Match:
             raise IllegalEventError("wrong_phase", "there is no deal to accept")
         if s.accepted >> seat & 1:
             raise IllegalEventError("already_accepted", "you have already accepted this deal")
-        s.accepted |= 1 << seat
-        if s.accepted == 0b1111:
-            _start_hand(s)
+        _accept_deal(s, seat)
         return None
 
     def _claim_redeal(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
@@ -588,10 +627,7 @@ class Match:
             raise IllegalEventError("already_accepted", "you have already accepted this deal")
         if (s.dealt[seat] & DOUBLE_MASK).bit_count() < 5:
             raise IllegalEventError("not_entitled", "a redeal needs five or more doubles")
-        s.accepted = 0
-        s.redeal_pending = True
-        s.redeals += 1
-        s.phase = "deal"
+        _redeal(s)
         return None
 
     def _choose_opener(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
@@ -608,9 +644,7 @@ class Match:
         if team_of(chosen) != team_of(seat):
             raise IllegalEventError("opener_not_on_team", "the opener must be you or your partner")
         before = s.copy() if s.seats[seat] == "human" else None
-        s.phase = "play"
-        s.opener = chosen
-        s.core.to_act = chosen
+        _set_opener(s, chosen)
         return before
 
     def _play(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
@@ -676,7 +710,9 @@ class Match:
             restarted.accepted = 0b1111
             _start_hand(restarted)
         else:
-            restarted = _required_state(s.hand_start).copy()
+            start = _required_state(s.hand_start)
+            restarted = start.copy()
+            restarted.hand_start = start
         self._s = restarted
         self._barrier()
 
@@ -845,10 +881,7 @@ def _legal_events_of(s: FoldState, seat: int) -> list[dict[str, Any]]:
     if s.phase == "choose_opener":
         if index != s.representative:
             return []
-        return [
-            {"type": "choose_opener", "seat": seat, "opener": o + 1}
-            for o in sorted((index, partner_of(index)))
-        ]
+        return [{"type": "choose_opener", "seat": seat, "opener": o + 1} for o in _OPENERS[index]]
     if s.phase == "play" and s.core.to_act == index:
         placements = s.core.placements(index)
         if not placements:
@@ -909,6 +942,28 @@ def _begin_deal(s: FoldState, hands: list[int]) -> None:
     s.phase = "accept"
 
 
+def _accept_deal(s: FoldState, seat: int) -> None:
+    """Seat index ``seat`` accepts the deal (checked); the fourth acceptance starts the hand."""
+    s.accepted |= 1 << seat
+    if s.accepted == 0b1111:
+        _start_hand(s)
+
+
+def _redeal(s: FoldState) -> None:
+    """A redeal claim (checked): the same hand is dealt again."""
+    s.accepted = 0
+    s.redeal_pending = True
+    s.redeals += 1
+    s.phase = "deal"
+
+
+def _set_opener(s: FoldState, opener: int) -> None:
+    """The representative's choice (checked): seat index ``opener`` opens the hand."""
+    s.phase = "play"
+    s.opener = opener
+    s.core.to_act = opener
+
+
 def _lay(s: FoldState, seat: int, tid: int, end: int | None) -> FoldState | None:
     """Seat index ``seat`` lays ``tid`` (already checked legal); the undo checkpoint."""
     core = s.core
@@ -939,9 +994,9 @@ def _start_hand(s: FoldState) -> None:
     else:
         s.core.must_open_66 = False
         s.phase = "choose_opener"
-    snapshot = s.copy()
-    snapshot.hand_start = snapshot
-    s.hand_start = snapshot
+    # the snapshot's own hand_start stays None: a self-reference would be a cycle, and
+    # every hand's snapshot (and the last hand it shows) would wait for the cyclic GC
+    s.hand_start = s.copy()
 
 
 def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
@@ -970,7 +1025,7 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
         "team": None if team is None else TEAMS[team],
         "points": points,
         "dekabes": dekabes,
-        "pips": {seat_key(i): pips[i] for i in range(4)},
+        "pips": {"1": pips[0], "2": pips[1], "3": pips[2], "4": pips[3]},
     }
     s.results = s.results + (record,)
     s.last_hand = Reveal(
@@ -1008,6 +1063,19 @@ def _checked_pick(pick: Picker, phase: str, count: int) -> int:
     index = pick(phase, count)
     if type(index) is not int or not 0 <= index < count:
         raise ValueError(f"a picker chose {index!r} among {count} legal events")
+    return index
+
+
+def _drawn_pick(pick: Picker, randbits: RandBits | None, phase: str, count: int) -> int:
+    """``pick(phase, count)``, checked; for a ``randbits`` picker the fold draws its
+    ``randrange(count)`` as ``random.Random._randbelow`` does: the same draws, the same
+    number (the play loop has this written out)."""
+    if randbits is None:
+        return _checked_pick(pick, phase, count)
+    bits = _BIT_LENGTH[count]
+    index = randbits(bits)
+    while index >= count:
+        index = randbits(bits)
     return index
 
 

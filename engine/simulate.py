@@ -166,18 +166,15 @@ def _play_match(
         players = bot_players(levels, seat_rngs, expert_iterations)
     else:
         players = factory(levels, seat_rngs, m)
-    played = 0
-    while m.phase != "match_over":
-        autoplay(m, players, deal_rng, until="hand")
-        result = m.last_result
-        if result is None:
-            raise RuntimeError("autoplay returned before the hand ended")
+    # the whole match, or its first hands_left hands when the quota ends inside it
+    autoplay(m, players, deal_rng, hands=hands_left)
+    for result in m.results:
         _count_hand(totals, result, bot_team)
-        played += 1
-        if hands_left is not None and played >= hands_left:
-            totals["redeals"] += m.redeals
-            return  # the quota ends inside this match: its hands count, the match not
     totals["redeals"] += m.redeals
+    if hands_left is not None and m.hands_finished >= hands_left:
+        return  # the quota ends inside this match (or with it): its hands count, the match not
+    if m.phase != "match_over":
+        raise RuntimeError("autoplay returned before the match ended")
     totals["matches"] += 1
     winner = m.winner
     if winner is None:

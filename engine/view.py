@@ -18,11 +18,10 @@ from typing import Any
 
 from engine.core import EMPTY
 from engine.encoding import line_view, turns_view
-from engine.match import FoldState, Match, SeatViewBase, use_seat_view
+from engine.match import SEAT_KEYS, FoldState, Match, SeatViewBase, use_seat_view
 from engine.tiles import mask_texts
 
 TEAM_NAMES = ("A", "B")
-SEAT_KEYS = ("1", "2", "3", "4")
 # _NUMBERS_IN[bits]: the numbers 0-6 whose bit is set (a seat's ``lacks``), ascending
 _NUMBERS_IN = tuple(tuple(n for n in range(7) if bits >> n & 1) for bits in range(128))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any
 
 LEVELS = ("random", "greedy", "medium", "strong", "expert")
@@ -27,20 +28,29 @@ Decide = Callable[..., dict[str, Any]]
 def decider(level: str) -> Decide:
     """The decision function ``f(view, rng) -> event`` of a level (no checks, for loops
     that call it many times with their own rng)."""
-    if level not in _MODULES:
-        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
-    decide: Decide = importlib.import_module(_MODULES[level]).decide
+    decide: Decide = _level_module(level).decide
     return decide
 
 
 def picker(level: str, rng: random.Random) -> Callable[[str, int], int] | None:
     """The level's ``pick(phase, count) -> index`` bound to ``rng`` (see
     ``Match.advance``), or None for a level that must read the view."""
-    if level == "random":
-        from engine.bots import random_bot
+    if level != "random":
+        return None
+    pick: Callable[[str, int], int] = _level_module(level).picker(rng)
+    return pick
 
-        return random_bot.picker(rng)
-    return None
+
+def _level_module(level: str) -> ModuleType:
+    module = _LOADED.get(level)
+    if module is None:
+        if level not in _MODULES:
+            raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
+        module = _LOADED[level] = importlib.import_module(_MODULES[level])
+    return module
+
+
+_LOADED: dict[str, ModuleType] = {}  # level -> its module once imported (asked per match)
 
 
 def decide(view: Mapping[str, Any], level: str, rng: random.Random | None = None) -> dict[str, Any]:

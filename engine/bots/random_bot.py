@@ -15,21 +15,32 @@ def decide(view: View, rng: random.Random) -> Event:
     return legal[rng.randrange(len(legal))]
 
 
-def picker(rng: random.Random) -> Callable[[str, int], int]:
+class RandomPicker:
     """``decide``'s choice as an index into the listed legal events, from their number
     alone (see ``Match.advance``): self-play with this level needs no seat view.
 
     Same rng draws as ``decide``, so both paths give the same match. In the accept
-    phase the second listed event, when there is one, is the redeal claim.
+    phase the second listed event, when there is one, is the redeal claim. ``randbits``
+    (a ``random.Random``'s own ``getrandbits``, else None) tells the fold that a play
+    choice is ``rng.randrange(count)``, so it may draw that number itself.
     """
-    # randrange(n) is _randbelow(n) for n >= 1: the same draws, a call less per move
-    randrange: Callable[[int], int] = (
-        getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange  # noqa: B009
-    )
 
-    def pick(phase: str, count: int) -> int:
+    __slots__ = ("randbits", "_randrange")
+
+    def __init__(self, rng: random.Random) -> None:
+        exact = type(rng) is random.Random
+        self.randbits: Callable[[int], int] | None = rng.getrandbits if exact else None
+        # randrange(n) is _randbelow(n) for n >= 1: the same draws, a call less per move
+        self._randrange: Callable[[int], int] = (
+            getattr(rng, "_randbelow") if exact else rng.randrange  # noqa: B009
+        )
+
+    def __call__(self, phase: str, count: int) -> int:
         if phase == "accept":
             return count - 1
-        return randrange(count)
+        return self._randrange(count)
 
-    return pick
+
+def picker(rng: random.Random) -> Callable[[str, int], int]:
+    """The level's picker bound to ``rng`` (``RandomPicker``)."""
+    return RandomPicker(rng)

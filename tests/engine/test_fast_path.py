@@ -157,3 +157,63 @@ def test_deal_is_apply_of_deal_event():
         fast.deal(random.Random(1))
     assert err.value.code == "wrong_phase"
     _same_match(fast, slow)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_folds_own_draws_for_a_randbits_picker_are_the_pickers_choices(seed):
+    """``randbits``: the fold draws ``randrange(count)`` itself; calling the same picker
+    (a plain function without ``randbits``) must give the same match."""
+    from engine.bots.random_bot import RandomPicker
+
+    records = []
+    for drawn_by_the_fold in (True, False):
+        pickers = [RandomPicker(random.Random(seed * 4 + i)) for i in range(4)]
+        assert all(p.randbits is not None for p in pickers)
+        if not drawn_by_the_fold:
+            pickers = [lambda phase, count, p=p: p(phase, count) for p in pickers]
+        m = new_bot_match()
+        record = []
+        deal_rng = random.Random(seed)
+        while m.phase != "match_over":
+            m.deal(deal_rng, record.append)
+            m.advance(pickers, record.append)
+        records.append(dump_record(record))
+    assert records[0] == records[1]
+
+
+def test_a_random_subclass_picker_is_asked_not_drawn_for():
+    from engine.bots.random_bot import RandomPicker
+
+    class Counting(random.Random):
+        calls = 0
+
+        def randrange(self, *args, **kwargs):
+            Counting.calls += 1
+            return super().randrange(*args, **kwargs)
+
+    picker = RandomPicker(Counting(5))
+    assert picker.randbits is None  # its own randrange might draw otherwise
+    m = new_bot_match()
+    deal_rng = random.Random(5)
+    while not m.hands_finished:  # (a redeal claim plays no tile)
+        m.deal(deal_rng)
+        m.advance([picker] * 4)
+    assert Counting.calls > 0  # one per play choice, as decide would have made
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_autoplay_hands_plays_that_many_hands_at_a_time_and_the_same_match(fast):
+    for seed in range(3):
+        whole, whole_record = _play(["random"] * 4, seed, fast=fast)
+        m = Match()
+        m.apply({"type": "match_started", "seats": dict.fromkeys("1234", "bot")})
+        players = bot_players(["random"] * 4, [random.Random(seed * 10 + i) for i in range(4)])
+        if not fast:
+            players = _without_pick(players)
+        deal_rng, record = random.Random(seed), []
+        while m.phase != "match_over":
+            before = m.hands_finished
+            autoplay(m, players, deal_rng, hands=2, on_event=record.append)
+            assert m.hands_finished == before + 2 or m.phase == "match_over"
+        assert dump_record(record) == dump_record(whole_record)
+        _same_match(m, whole)

@@ -255,6 +255,17 @@ def test_restart_hand_returns_to_the_accepted_deal_with_the_scores_of_its_start(
     assert not m.can_undo() and not m.can_redo()
 
 
+def test_restart_hand_again_and_again_returns_to_the_same_start():
+    m = choosing()
+    rep = m.to_act
+    at_start = [m.seat_view(seat) for seat in (1, 2, 3, 4)], m.summary()
+    for _ in range(3):
+        m.apply({"type": "choose_opener", "seat": rep, "opener": rep})
+        m.apply(m.legal_events(rep)[0])
+        m.apply({"type": "restart_hand", "seat": 1})
+        assert ([m.seat_view(seat) for seat in (1, 2, 3, 4)], m.summary()) == at_start
+
+
 def test_restart_in_the_accept_phase_accepts_the_latest_deal_for_all_four():
     m = fold(start(), DEAL_B, {"type": "accept", "seat": 3})
     m.apply({"type": "restart_hand", "seat": 1})

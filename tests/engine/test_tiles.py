@@ -71,7 +71,11 @@ def test_mask_texts_lists_every_tile_of_a_mask_in_id_order():
         assert mask_texts(mask) == [TILE_TEXT[i] for i in range(28) if mask >> i & 1], mask
 
 
-def test_mask_pips_adds_up_the_pips_of_every_tile_of_a_mask():
+def test_mask_pips_adds_the_pips_of_every_tile_of_a_mask():
     rng = random.Random(5)
-    for mask in [0, (1 << 28) - 1, 1 << 27] + [rng.getrandbits(28) for _ in range(2000)]:
+    masks = [0, (1 << 28) - 1, 1, 1 << 27, 1 << 7, 1 << 21] + [
+        rng.getrandbits(28) for _ in range(2000)
+    ]
+    for mask in masks:
         assert mask_pips(mask) == sum(TILE_PIPS[i] for i in range(28) if mask >> i & 1), mask
+    assert mask_pips((1 << 28) - 1) == 168  # the double-six set
