@@ -15,7 +15,6 @@ from server.errors import validation_error
 from server.tables.services import ACTION_TYPES
 
 ENDS = ("left", "right")
-FIELDS = frozenset(("type", "expected_version", "tile", "end", "opener", "command_id"))
 MAX_INTEGER_TEXT = 1000  # DRF's IntegerField.MAX_STRING_LENGTH
 _ACTION_TYPE_SET = frozenset(ACTION_TYPES)
 _WHOLE_NUMBER_TEXT = re.compile(r"\.0*\s*$")  # "2.0" counts as 2, as DRF reads it
@@ -115,4 +114,5 @@ _CHECKS = (
     ("opener", _opener),
     ("command_id", _text(80)),
 )
+FIELDS = frozenset(name for name, _ in _CHECKS)
 _REQUIRED = frozenset(("type", "expected_version"))
