@@ -400,9 +400,7 @@ class Match:
                 if pick is None:
                     break
                 count = 2 if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5 else 1
-                claim = pick(phase, count)  # 1: the redeal claim, listed second
-                if type(claim) is not int or not 0 <= claim < count:
-                    raise ValueError(f"a picker chose {claim!r} among {count} legal events")
+                claim = _checked_pick(pick, phase, count)  # 1: the redeal claim, listed second
                 moved = True
                 if not record:  # the event is not kept: only its transition
                     if claim:
