@@ -63,7 +63,6 @@ arrives; the check here covers any other ASGI server.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import io
 import os
 import re
@@ -172,7 +171,7 @@ class WsgiBridge:
         body = await self._read_body(scope, receive, send)
         if body is None:
             return
-        _body_read.set(body)  # a2wsgi runs the WSGI call in a copy of this context
+        scope[BODY_KEY] = body  # for the WSGI call (a2wsgi: environ["asgi.scope"])
         if hashes_a_password(scope):
             return await self._hash(scope, body, receive, send)
         if not is_long_poll(scope):
@@ -257,8 +256,8 @@ def _a2wsgi(wsgi_app, threads: int, name: str, initializer=None):
     return adapter
 
 
-# The body this request's coroutine read (``_read_body``), for its WSGI call.
-_body_read: contextvars.ContextVar[bytes | None] = contextvars.ContextVar("body_read", default=None)
+# The scope key of the body the bridge already read (``_read_body``).
+BODY_KEY = "dekabes.body"
 
 
 def _reading_the_body_read(wsgi_app):
@@ -267,7 +266,7 @@ def _reading_the_body_read(wsgi_app):
     every POST, measured with ``make bench-server``)."""
 
     def app(environ, start_response):
-        body = _body_read.get()
+        body = environ.get("asgi.scope", {}).get(BODY_KEY)
         if body is not None:
             environ["wsgi.input"] = io.BytesIO(body)
         return wsgi_app(environ, start_response)
