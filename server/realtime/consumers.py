@@ -1,6 +1,7 @@
-"""One WebSocket endpoint per table: ``/ws/tables/{code}[?seat=N]``.
+"""The WebSocket endpoints: one per table, ``/ws/tables/{code}[?seat=N]``, and the
+account's lobby, ``/ws/me``; what they share is ``AccountSocket``.
 
-A connection subscribes to the seats its account holds (or the one it asks for) and
+A table connection subscribes to the seats its account holds (or the one it asks for) and
 receives ``{"type": "view", "seat", "version", ...}`` after every committed change, one
 message per seat, each with that seat's own view, and a ``{"type": "ping"}`` every few
 seconds; it may send ``{"type": "ping"}`` too. Nothing is replayed on connect: a client
@@ -30,7 +31,12 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class AccountSocket(AsyncJsonWebsocketConsumer):
+    """What every socket of an account does alike: it must be signed in, it counts
+    against the account's socket cap (``DEKABES_MAX_SOCKETS``) until it closes, it is
+    refused with a close code the client can read, it joins the groups its kind asks for,
+    and it is pinged every ``WS_PING_SECONDS`` (and answers a ping with a pong)."""
+
     async def connect(self):
         self.groups_joined: list[str] = []
         self.pinger = None
@@ -38,31 +44,70 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         if user is None:
             return await self._refuse(CLOSE_NOT_AUTHENTICATED)
-        code = self.scope["url_route"]["kwargs"]["code"]
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        asked = query.get("seat", [None])[0]
-        found = await self._seats(code, user, asked)
-        if found is None:
-            return await self._refuse(CLOSE_NOT_FOUND)
-        table, seats = found
-        if not seats:
-            return await self._refuse(CLOSE_NOT_YOUR_SEAT)
+        self.user = user
+        refused = await self.subscribe()
+        if refused is not None:
+            return await self._refuse(refused)
         if not limits.sockets.take(user.pk, settings.DEKABES_MAX_SOCKETS):
             return await self._refuse(CLOSE_TOO_MANY_SOCKETS)
         self.slot_of = user.pk
         await self.accept()
-        self.table, self.seats, self.user = table, seats, user
-        self.sent_version = 0
-        group = table_group(table.pk)
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.groups_joined.append(group)
+        for group in self.groups_to_follow():
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
         self.pinger = asyncio.ensure_future(self._ping_forever())
+        await self.opened()
+
+    async def subscribe(self) -> int | None:
+        """What this socket follows, found before it is accepted; a close code refuses it."""
+        return None
+
+    def groups_to_follow(self) -> list[str]:
+        raise NotImplementedError
+
+    async def opened(self) -> None:
+        """Sent once the socket is open and in its groups."""
 
     async def _refuse(self, code: int) -> None:
         # Accept first: a close before the handshake completes reaches the client as a
         # bare HTTP 403, without the code the docs promise.
         await self.accept()
         await self.close(code=code)
+
+    async def _ping_forever(self):
+        while True:
+            await asyncio.sleep(settings.WS_PING_SECONDS)
+            await self.send_json({"type": "ping"})
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def disconnect(self, code):
+        if self.slot_of is not None:
+            limits.sockets.give_back(self.slot_of)
+            self.slot_of = None
+        if self.pinger is not None:
+            self.pinger.cancel()
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+
+class TableConsumer(AccountSocket):
+    async def subscribe(self) -> int | None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        found = await self._seats(code, self.user, query.get("seat", [None])[0])
+        if found is None:
+            return CLOSE_NOT_FOUND
+        self.table, self.seats = found
+        if not self.seats:
+            return CLOSE_NOT_YOUR_SEAT
+        self.sent_version = 0
+        return None
+
+    def groups_to_follow(self) -> list[str]:
+        return [table_group(self.table.pk)]
 
     @database_sync_to_async
     def _seats(self, code, user, asked):
@@ -75,15 +120,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if asked is not None:
             held = [n for n in held if str(n) == asked]
         return table, sorted(held)
-
-    async def _ping_forever(self):
-        while True:
-            await asyncio.sleep(settings.WS_PING_SECONDS)
-            await self.send_json({"type": "ping"})
-
-    async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
 
     async def table_changed(self, message):
         for payload in await self._views():
@@ -106,46 +142,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             for n in held
         ]
 
-    async def disconnect(self, code):
-        if self.slot_of is not None:
-            limits.sockets.give_back(self.slot_of)
-            self.slot_of = None
-        if self.pinger is not None:
-            self.pinger.cancel()
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
 
-
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(AccountSocket):
     """``/ws/me``: the account's lobby. On connect and whenever a round seats the account
     (or one of its league matches ends) it receives ``{"type": "league_tables",
     "version", "tables"}`` — the same body as ``GET /api/me/league-tables``."""
 
-    async def connect(self):
-        self.group = None
-        self.pinger = None
-        self.slot_of = None
-        user = self.scope.get("user")
-        if user is None:
-            return await self._refuse(CLOSE_NOT_AUTHENTICATED)
-        if not limits.sockets.take(user.pk, settings.DEKABES_MAX_SOCKETS):
-            return await self._refuse(CLOSE_TOO_MANY_SOCKETS)
-        self.slot_of = user.pk
-        await self.accept()
-        self.user = user
-        self.group = account_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self.pinger = asyncio.ensure_future(self._ping_forever())
+    def groups_to_follow(self) -> list[str]:
+        return [account_group(self.user.pk)]
+
+    async def opened(self) -> None:
         await self.league_tables({})
-
-    async def _ping_forever(self):
-        while True:
-            await asyncio.sleep(settings.WS_PING_SECONDS)
-            await self.send_json({"type": "ping"})
-
-    async def receive_json(self, content, **kwargs):
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
 
     async def league_tables(self, message):
         await self.send_json({"type": "league_tables", **await self._tables()})
@@ -155,16 +162,3 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         from server.league.selectors import my_league_tables
 
         return my_league_tables(self.user)
-
-    async def _refuse(self, code: int) -> None:
-        await self.accept()  # as TableConsumer._refuse: the code must reach the client
-        await self.close(code=code)
-
-    async def disconnect(self, code):
-        if self.slot_of is not None:
-            limits.sockets.give_back(self.slot_of)
-            self.slot_of = None
-        if self.pinger is not None:
-            self.pinger.cancel()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)

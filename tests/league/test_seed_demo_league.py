@@ -1,0 +1,98 @@
+"""``manage.py seed_demo_league`` on a fresh database, the way the README runs it.
+
+The command starts Daphne and eight bot runners of its own, so it runs here as a
+process of its own against a file database (random bots: ~15 s); everything it leaves
+behind is read back through the league's selectors and the engine's ``replay``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# What the seeded league looks like, through the league's own reads.
+READ_BACK = """
+import json
+from server.league import selectors
+from server.league.models import Match, Season
+season = Season.objects.get(club__slug="demo")
+matches = Match.objects.filter(season=season).order_by("id")
+print(json.dumps({
+    "rounds": list(season.rounds.order_by("number").values_list("number", "status")),
+    "matches": [m.status for m in matches],
+    "records": [selectors.record_text(m) for m in matches if m.status == "finished"],
+    "standings": selectors.standings(season),
+    "ratings": selectors.club_ratings(season.club).count(),
+}))
+"""
+
+
+def manage(db: Path, *args: str, timeout: float) -> str:
+    """Run ``manage.py`` on ``db``; its whole process group is stopped whatever happens."""
+    env = {**os.environ, "DEKABES_SQLITE_PATH": str(db)}
+    env.pop("DATABASE_URL", None)
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # Daphne, started by the command, is in its group
+    )
+    try:
+        out, _ = process.communicate(timeout=timeout)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+    assert process.returncode == 0, out
+    return out
+
+
+def test_seeding_a_fresh_database_plays_two_rounds_that_standings_and_replay_agree_on(tmp_path):
+    db = tmp_path / "demo.sqlite3"
+    manage(db, "migrate", "-v0", timeout=120)
+    out = manage(db, "seed_demo_league", "--level", "random", "--timeout", "200", timeout=240)
+    assert "round 1: finished" in out and "round 2: finished" in out, out
+    assert "4 matches" in out, out
+
+    league = json.loads(manage(db, "shell", "-c", READ_BACK, timeout=120).splitlines()[-1])
+    assert league["rounds"] == [[1, "finished"], [2, "finished"]]
+    assert league["matches"] == ["finished"] * 4  # eight players: two tables a round
+
+    standings = league["standings"]
+    assert sorted(row["player"]["username"] for row in standings) == [
+        f"demo-bot-{n}" for n in range(1, 9)
+    ]
+    assert [row["position"] for row in standings] == list(range(1, 9))
+    assert all(row["played"] == 2 and row["byes"] == 0 for row in standings)
+    assert sum(row["wins"] for row in standings) == 4 * 2  # a match has two winners
+    assert league["ratings"] == 8
+
+    decided = 0
+    for number, text in enumerate(league["records"]):
+        record = tmp_path / f"match-{number}.jsonl"
+        record.write_text(text)
+        replay = subprocess.run(
+            [sys.executable, "-m", "engine", "replay", str(record)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+        summary = json.loads(replay.stdout.splitlines()[-1])
+        assert summary["phase"] == "match_over" and summary["winner"] in ("A", "B")
+        decided += sum(1 for hand in summary["results"] if hand["team"] is not None)
+    # Each hand a team wins counts for both of its players.
+    assert sum(row["hands_won"] for row in standings) == 2 * decided
+
+    again = manage(db, "seed_demo_league", "--level", "random", timeout=120)
+    assert "already seeded" in again, again
