@@ -66,7 +66,7 @@ class AccountSocket(AsyncJsonWebsocketConsumer):
         raise NotImplementedError
 
     async def opened(self) -> None:
-        """Sent once the socket is open and in its groups."""
+        """Called once the socket is open and in its groups (what to send first)."""
 
     async def _refuse(self, code: int) -> None:
         # Accept first: a close before the handshake completes reaches the client as a
