@@ -5,7 +5,6 @@ own temporary folder with no database settings, or in-process with nothing but a
 ``DekabesClient``.
 """
 
-import json
 import os
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import pytest
 from clients.bots import Runner, RunnerOptions
 from clients.sdk import DekabesClient, StaleVersion
 from engine import Match, load_record
+from tests.records import replay_summary
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "a long enough password 42"
@@ -85,20 +85,6 @@ def finish(process: subprocess.Popen, workdir: Path, timeout: float = 150) -> st
     log = (workdir / "runner.log").read_text()
     assert process.returncode == 0, log[-3000:]
     return log
-
-
-def replay_summary(record_text: str, tmp_path: Path) -> dict:
-    path = tmp_path / f"record-{uuid.uuid4().hex[:6]}.jsonl"
-    path.write_text(record_text)
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", str(path)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def test_runner_module_does_not_load_the_server():

@@ -9,32 +9,14 @@ no duplicate and no rejected decision, and whose record replays to the same summ
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import uuid
-from pathlib import Path
 
 from clients.bots import Runner, RunnerOptions
 from clients.sdk import DekabesClient
 from engine import Match, load_record
+from tests.records import replay_summary
 
-REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "a long enough password 42"
-
-
-def _replay(record_text: str, tmp_path: Path) -> dict:
-    path = tmp_path / "record.jsonl"
-    path.write_text(record_text)
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", str(path)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def test_runner_resumes_after_a_server_restart_mid_match(restartable_server, tmp_path):
@@ -89,7 +71,7 @@ def test_runner_resumes_after_a_server_restart_mid_match(restartable_server, tmp
 
     record = owner.record(table.code)
     assert record.startswith(before_record.rstrip("\n"))
-    summary = _replay(record, tmp_path)
+    summary = replay_summary(record, tmp_path)
     assert summary == Match.from_events(load_record(record)).summary() == folded.summary()
     assert summary["scores"] == final.view["scores"] and summary["winner"] == final.view["winner"]
 

@@ -23,6 +23,7 @@ from server.league.projections import rebuild
 from server.tables import projection
 from server.tables.models import Event, Table
 from tests.league.conftest import add_member, client_for, new_bot, new_club, new_member, play_out
+from tests.records import replay_summary
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
@@ -489,17 +490,7 @@ def test_annul_a_stuck_match(tmp_path):
         "match_annulled",
     )
     # The record still replays (the annul event is not an engine event).
-    record = league.org_api.get(f"/api/matches/{stuck.pk}/record").content
-    path = tmp_path / "annulled.jsonl"
-    path.write_bytes(record)
-    replay = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert replay.returncode == 0, replay.stdout
+    replay_summary(league.org_api.get(f"/api/matches/{stuck.pk}/record").content.decode(), tmp_path)
     play_out(other.table, random.Random(2))
     # Excluded from standings and ratings, kept in the history, and the round is over.
     rows = league.org_api.get(league.season_url("/standings")).json()["results"]
@@ -663,19 +654,9 @@ def test_match_record_replays_to_the_stored_result(tmp_path):
     league = League(members=8)
     league.start_round()
     league.play_round(1)
-    import json
-
     for match in Match.objects.filter(season_id=league.season):
-        path = tmp_path / f"{match.pk}.jsonl"
-        path.write_bytes(league.org_api.get(f"/api/matches/{match.pk}/record").content)
-        out = subprocess.run(
-            [sys.executable, "-m", "engine", "replay", str(path)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        summary = json.loads(out.stdout)
+        record = league.org_api.get(f"/api/matches/{match.pk}/record").content.decode()
+        summary = replay_summary(record, tmp_path)
         detail = league.org_api.get(f"/api/matches/{match.pk}").json()
         assert summary["phase"] == "match_over" and summary["scores"] == detail["score"]
         assert summary["winner"] == detail["winner"] and len(summary["results"]) == detail["hands"]

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.records import replay_summary
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # What the seeded league looks like, through the league's own reads.
@@ -77,18 +79,8 @@ def test_seeding_a_fresh_database_plays_two_rounds_that_standings_and_replay_agr
     assert league["ratings"] == 8
 
     decided = 0
-    for number, text in enumerate(league["records"]):
-        record = tmp_path / f"match-{number}.jsonl"
-        record.write_text(text)
-        replay = subprocess.run(
-            [sys.executable, "-m", "engine", "replay", str(record)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert replay.returncode == 0, replay.stdout + replay.stderr
-        summary = json.loads(replay.stdout.splitlines()[-1])
+    for text in league["records"]:
+        summary = replay_summary(text, tmp_path)
         assert summary["phase"] == "match_over" and summary["winner"] in ("A", "B")
         decided += sum(1 for hand in summary["results"] if hand["team"] is not None)
     # Each hand a team wins counts for both of its players.
