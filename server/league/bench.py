@@ -65,8 +65,8 @@ def populate(n_matches: int, n_players: int, n_bots: int, seed: int) -> dict:
     from server.league.models import (
         CheckIn,
         Club,
-        Match,
-        MatchSeat,
+        LeagueMatch,
+        LeagueMatchSeat,
         Membership,
         Rating,
         RatingPoint,
@@ -131,10 +131,10 @@ def populate(n_matches: int, n_players: int, n_bots: int, seed: int) -> dict:
             round_ = rounds[i // per_round]
             matches.append(_finished_match(rng, table, club, season, round_, number + 1))
             seatings.append(seats)
-        matches = Match.objects.bulk_create(matches)
-        MatchSeat.objects.bulk_create(
+        matches = LeagueMatch.objects.bulk_create(matches)
+        LeagueMatchSeat.objects.bulk_create(
             [
-                MatchSeat(
+                LeagueMatchSeat(
                     match=m, number=n, player=p, team="A" if n in (1, 3) else "B", is_bot=p.is_bot
                 )
                 for m, seats in zip(matches, seatings, strict=True)
@@ -178,7 +178,7 @@ def populate(n_matches: int, n_players: int, n_bots: int, seed: int) -> dict:
 
 
 def _finished_match(rng, table, club, season, round_, number):
-    from server.league.models import Match
+    from server.league.models import LeagueMatch
 
     winner = rng.choice("AB")
     hands_won = {"A": rng.randint(0, 3), "B": rng.randint(0, 3)}
@@ -187,7 +187,7 @@ def _finished_match(rng, table, club, season, round_, number):
     points = {t: hands_won[t] + rng.randint(0, 1) for t in "AB"}
     points[winner] = max(points[winner], 4)
     started = round_.started_at + dt.timedelta(seconds=number)
-    return Match(
+    return LeagueMatch(
         table=table,
         club=club,
         season=season,

@@ -1,7 +1,7 @@
 """The club league: organisation rows (clubs, seasons, rounds, who sits where) and
 projections (results, standings, ratings).
 
-Tables stay the one place where matches are played. A league ``Match`` points at its
+Tables stay the one place where matches are played. A ``LeagueMatch`` points at its
 ``Table``; its result fields, ``StandingRow``, ``Rating`` and ``RatingPoint`` are
 projections over the tables' event logs: ``manage.py rebuild_league`` drops and
 recomputes them to identical values. Nothing here is ever deleted by the API: a removed
@@ -147,7 +147,7 @@ class CheckIn(models.Model):
         )
 
 
-class Match(models.Model):
+class LeagueMatch(models.Model):
     """One match: a league table of a round, or a finished casual table.
 
     ``status``, ``winner`` and the counters are the projection of the table's log,
@@ -208,8 +208,8 @@ class Match(models.Model):
         return f"match {self.pk} ({self.status})"
 
 
-class MatchSeat(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+class LeagueMatchSeat(models.Model):
+    match = models.ForeignKey(LeagueMatch, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="match_seats")
     team = models.CharField(max_length=1)
@@ -278,7 +278,7 @@ class RatingPoint(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="rating_points")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_points")
+    match = models.ForeignKey(LeagueMatch, on_delete=models.CASCADE, related_name="rating_points")
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField()

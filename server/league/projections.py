@@ -19,8 +19,8 @@ from server.league import standings as standings_model
 from server.league.models import (
     CheckIn,
     Club,
-    Match,
-    MatchSeat,
+    LeagueMatch,
+    LeagueMatchSeat,
     Rating,
     RatingPoint,
     Season,
@@ -32,7 +32,7 @@ from server.tables.projection import TableState
 
 
 # -- one match ------------------------------------------------------------------------------
-def apply_result(match: Match, state: TableState) -> None:
+def apply_result(match: LeagueMatch, state: TableState) -> None:
     """Write the result of the match ``state`` ended (or annulled) with its last event."""
     summary = state.match.summary()
     results = summary["results"]
@@ -72,12 +72,14 @@ def ending_state(table: Table) -> TableState | None:
 def match_lines(season: Season) -> list:
     """The season's finished matches as the standings module reads them."""
     seats: dict[int, dict[int, int]] = {}
-    for match_id, number, player_id in MatchSeat.objects.filter(
+    for match_id, number, player_id in LeagueMatchSeat.objects.filter(
         match__season=season, match__status="finished"
     ).values_list("match_id", "number", "player_id"):
         seats.setdefault(match_id, {})[number] = player_id
     lines = []
-    for m in Match.objects.filter(season=season, status="finished").order_by("finished_at", "id"):
+    for m in LeagueMatch.objects.filter(season=season, status="finished").order_by(
+        "finished_at", "id"
+    ):
         side_a: tuple[int | None, ...]
         side_b: tuple[int | None, ...]
         if season.format == "pairs":
@@ -115,7 +117,7 @@ def rebuild_standings(season: Season) -> None:
     if season.format == "individual":
         # House bots that only filled seats are substitutes, not entrants: no row.
         entrants = set(
-            MatchSeat.objects.filter(match__season=season, filler=False).values_list(
+            LeagueMatchSeat.objects.filter(match__season=season, filler=False).values_list(
                 "player_id", flat=True
             )
         ) | set(season_byes(season))
@@ -142,19 +144,19 @@ def rebuild_standings(season: Season) -> None:
 
 
 # -- ratings ---------------------------------------------------------------------------------
-def teams_of(match: Match) -> tuple[tuple[int, int], tuple[int, int]]:
+def teams_of(match: LeagueMatch) -> tuple[tuple[int, int], tuple[int, int]]:
     seats = dict(match.seats.values_list("number", "player_id"))
     return (seats[1], seats[3]), (seats[2], seats[4])
 
 
-def decided(match: Match) -> str:
+def decided(match: LeagueMatch) -> str:
     """The winning side of a finished match; anything else is a caller's bug."""
     if match.winner is None:
         raise ValueError(f"match {match.pk} has no result to project")
     return match.winner
 
 
-def rate(match: Match, current: dict | None = None) -> dict:
+def rate(match: LeagueMatch, current: dict | None = None) -> dict:
     """Rate one finished match: update the four players' ``Rating`` rows and add a
     ``RatingPoint`` each. ``current`` (rebuild) holds the club's ratings in memory."""
     club_id = match.club_id
@@ -200,7 +202,7 @@ def rate(match: Match, current: dict | None = None) -> dict:
 
 def rated_in_order(club: Club):
     """The club's rated finished matches in the order they finished."""
-    return Match.objects.filter(club=club, rated=True, status="finished").order_by(
+    return LeagueMatch.objects.filter(club=club, rated=True, status="finished").order_by(
         "finished_at", "id"
     )
 
@@ -214,7 +216,7 @@ def rebuild() -> dict:
         RatingPoint.objects.all().delete()
         Rating.objects.all().delete()
         StandingRow.objects.all().delete()
-        Match.objects.update(
+        LeagueMatch.objects.update(
             status="playing",
             finished_at=None,
             end_seq=None,
@@ -235,7 +237,7 @@ def rebuild() -> dict:
 
         for table in Table.objects.order_by("id"):
             state = ending_state(table)
-            match = Match.objects.filter(table=table).first()
+            match = LeagueMatch.objects.filter(table=table).first()
             if state is None:
                 continue
             match = match or _casual_match(table)
@@ -251,6 +253,6 @@ def rebuild() -> dict:
         from server.league.models import Round
 
         for round_ in Round.objects.filter(status__in=("started", "finished")):
-            playing = Match.objects.filter(round=round_, status="playing").exists()
+            playing = LeagueMatch.objects.filter(round=round_, status="playing").exists()
             Round.objects.filter(pk=round_.pk).update(status="started" if playing else "finished")
     return dict(counts)

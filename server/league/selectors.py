@@ -19,8 +19,8 @@ from server.errors import ApiError
 from server.league.models import (
     CheckIn,
     Club,
-    Match,
-    MatchSeat,
+    LeagueMatch,
+    LeagueMatchSeat,
     Membership,
     Pair,
     Rating,
@@ -65,15 +65,15 @@ def club_for_reader(slug: str, user: User | None) -> Club:
     return club
 
 
-def visible_matches(user: User | None) -> QuerySet[Match]:
+def visible_matches(user: User | None) -> QuerySet[LeagueMatch]:
     league = Q(club__in=visible_clubs(user))
     if user is None:
-        return Match.objects.filter(league)
-    played = MatchSeat.objects.filter(match=OuterRef("pk"), player=user)
-    return Match.objects.filter(league | (Q(club__isnull=True) & Exists(played)))
+        return LeagueMatch.objects.filter(league)
+    played = LeagueMatchSeat.objects.filter(match=OuterRef("pk"), player=user)
+    return LeagueMatch.objects.filter(league | (Q(club__isnull=True) & Exists(played)))
 
 
-def match_for_reader(match_id: int, user: User | None) -> Match:
+def match_for_reader(match_id: int, user: User | None) -> LeagueMatch:
     match = (
         visible_matches(user)
         .filter(pk=match_id)
@@ -196,9 +196,9 @@ def round_json(round_: Round) -> dict:
     }
 
 
-def round_matches(round_: Round) -> QuerySet[Match]:
+def round_matches(round_: Round) -> QuerySet[LeagueMatch]:
     return (
-        Match.objects.filter(round=round_)
+        LeagueMatch.objects.filter(round=round_)
         .select_related("table", "club", "season", "round")
         .prefetch_related("seats__player")
         .order_by("table_number")
@@ -275,7 +275,7 @@ def match_list(
     status: str | None = None,
     since: dt.date | None = None,
     until: dt.date | None = None,
-) -> QuerySet[Match]:
+) -> QuerySet[LeagueMatch]:
     matches = visible_matches(user)
     if club:
         matches = matches.filter(club__slug=club)
@@ -283,7 +283,7 @@ def match_list(
         matches = matches.filter(season_id=season)
     if player:
         matches = matches.filter(
-            Exists(MatchSeat.objects.filter(match=OuterRef("pk"), player__username=player))
+            Exists(LeagueMatchSeat.objects.filter(match=OuterRef("pk"), player__username=player))
         )
     if status:
         matches = matches.filter(status=status)
@@ -298,7 +298,7 @@ def match_list(
     )
 
 
-def match_json(m: Match) -> dict:
+def match_json(m: LeagueMatch) -> dict:
     over = m.status != "playing"
     if over:
         score = {"A": m.score_a, "B": m.score_b}
@@ -348,12 +348,12 @@ def pair_ref(pair: Pair | None) -> dict | None:
     return {"id": pair.pk, "name": pair.name} if pair is not None else None
 
 
-def check_match_over(m: Match) -> None:
+def check_match_over(m: LeagueMatch) -> None:
     if m.status == "playing":
         raise ApiError("match_in_progress", "the match is in progress: its score only", 409)
 
 
-def engine_events(m: Match) -> list[dict]:
+def engine_events(m: LeagueMatch) -> list[dict]:
     """The match's engine events up to its end (server events such as annul left out)."""
     rows = Event.objects.filter(table_id=m.table_id, seq__lte=m.end_seq).order_by("seq")
     return [
@@ -361,14 +361,14 @@ def engine_events(m: Match) -> list[dict]:
     ]
 
 
-def record_text(m: Match) -> str:
+def record_text(m: LeagueMatch) -> str:
     """JSON Lines that ``python -m engine replay`` accepts; an annulled match's record
     ends with its last finished hand."""
     check_match_over(m)
     return table_selectors.record_text(m.table)
 
 
-def hands_summary(m: Match) -> list[dict]:
+def hands_summary(m: LeagueMatch) -> list[dict]:
     """Hand by hand, from the engine's fold: deal, opener, line, turns, result, scores."""
     check_match_over(m)
     fold = EngineMatch()
@@ -407,7 +407,7 @@ def player_profile(username: str, viewer: User | None) -> dict:
 
 def league_tables_version(user: User) -> int:
     """Grows whenever a round seats the account or one of its league matches ends."""
-    counts = MatchSeat.objects.filter(player=user, match__club__isnull=False).aggregate(
+    counts = LeagueMatchSeat.objects.filter(player=user, match__club__isnull=False).aggregate(
         seated=Count("id"), done=Count("id", filter=~Q(match__status="playing"))
     )
     return counts["seated"] + counts["done"]
@@ -415,7 +415,9 @@ def league_tables_version(user: User) -> int:
 
 def my_league_tables(user: User) -> dict:
     seats = (
-        MatchSeat.objects.filter(player=user, match__club__isnull=False, match__status="playing")
+        LeagueMatchSeat.objects.filter(
+            player=user, match__club__isnull=False, match__status="playing"
+        )
         .select_related("match__table", "match__club", "match__season", "match__round")
         .order_by("match_id", "number")
     )

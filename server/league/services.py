@@ -23,8 +23,8 @@ from server.league.models import (
     CheckIn,
     Club,
     Invite,
-    Match,
-    MatchSeat,
+    LeagueMatch,
+    LeagueMatchSeat,
     Membership,
     Pair,
     Round,
@@ -328,7 +328,7 @@ def check_may_start(round_: Round) -> None:
         raise ApiError("round_in_progress", "the previous round is not finished", 409)
 
 
-def do_start_round(user: User, round_: Round) -> list[Match]:
+def do_start_round(user: User, round_: Round) -> list[LeagueMatch]:
     """Draw the round and create its rated tables, every seat assigned."""
     season = round_.season
     check_organizer(season.club, user)
@@ -368,7 +368,7 @@ def _draw_individual(round_: Round):
     )
     checked_in = set(present)
     history = []  # earlier tables of the season, house bots filling seats as None
-    for match in Match.objects.filter(season=season).prefetch_related("seats").order_by("id"):
+    for match in LeagueMatch.objects.filter(season=season).prefetch_related("seats").order_by("id"):
         seats = {s.number: None if s.filler else s.player_id for s in match.seats.all()}
         history.append(tuple(seats[n] for n in (1, 2, 3, 4)))
     draw = draw_individual(
@@ -435,7 +435,7 @@ def _draw_pairs(round_: Round):
     ]
     played = [
         frozenset((a, b))
-        for a, b in Match.objects.filter(season=season).values_list("pair_a_id", "pair_b_id")
+        for a, b in LeagueMatch.objects.filter(season=season).values_list("pair_a_id", "pair_b_id")
     ]
     # Pairs not ranked yet are drawn in a seeded order by the pairing module.
     draw = draw_pairs(
@@ -461,9 +461,9 @@ def _round_seed(round_: Round) -> int:
 
 def _open_match(
     user: User, round_: Round, number: int, seats: dict[int, User], pairs, fillers: set[int]
-) -> Match:
+) -> LeagueMatch:
     table = table_services.do_create_seated_table(user, seats, rated=True)
-    match = Match.objects.create(
+    match = LeagueMatch.objects.create(
         table=table,
         club=round_.season.club,
         season=round_.season,
@@ -479,11 +479,11 @@ def _open_match(
 
 
 def _seat_players(
-    match: Match, seats: dict[int, User], fillers: frozenset[int] | set[int] = frozenset()
+    match: LeagueMatch, seats: dict[int, User], fillers: frozenset[int] | set[int] = frozenset()
 ) -> None:
-    MatchSeat.objects.bulk_create(
+    LeagueMatchSeat.objects.bulk_create(
         [
-            MatchSeat(
+            LeagueMatchSeat(
                 match=match,
                 number=n,
                 player=p,
@@ -504,7 +504,7 @@ def _tell_players(user_ids: list[int]) -> None:
 
 
 # -- annul -----------------------------------------------------------------------------------
-def do_annul(user: User, match: Match, reason: str) -> Match:
+def do_annul(user: User, match: LeagueMatch, reason: str) -> LeagueMatch:
     """An organizer stops a stuck match: an ``annul`` event in the table's log."""
     if match.club is None:
         raise ApiError("not_a_league_match", "only league matches are annulled", 409)
@@ -518,7 +518,7 @@ def do_annul(user: User, match: Match, reason: str) -> Match:
 
 # -- results (receiver of tables.signals.match_ended) ------------------------------------------
 def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> None:
-    match = Match.objects.filter(table=table).select_related("season", "club").first()
+    match = LeagueMatch.objects.filter(table=table).select_related("season", "club").first()
     if match is None:
         match = _casual_match(table)
     elif match.status != "playing":
@@ -540,8 +540,8 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
     transaction.on_commit(lambda: _tell_players(seated))
 
 
-def _casual_match(table: Table) -> Match:
-    match = Match.objects.create(table=table, rated=table.rated, started_at=table.created_at)
+def _casual_match(table: Table) -> LeagueMatch:
+    match = LeagueMatch.objects.create(table=table, rated=table.rated, started_at=table.created_at)
     # A finished table has all four seats taken: no seat is empty here.
     seats = {s.number: s.player for s in table.seats.select_related("player") if s.player}
     _seat_players(match, seats)
@@ -549,5 +549,5 @@ def _casual_match(table: Table) -> Match:
 
 
 def _finish_round_if_done(round_id: int) -> None:
-    if not Match.objects.filter(round_id=round_id, status="playing").exists():
+    if not LeagueMatch.objects.filter(round_id=round_id, status="playing").exists():
         Round.objects.filter(pk=round_id).update(status="finished")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from server.accounts.models import User
 from server.league import selectors as league
 from server.league import services as league_services
-from server.league.models import Club, Match, MatchSeat, Round, Season
+from server.league.models import Club, LeagueMatch, LeagueMatchSeat, Round, Season
 
 RECENT_RESULTS = 10
 
@@ -150,15 +150,15 @@ def partner_and_opponent_records(
     finished matches that ``viewer`` may see (annulled ones left out)."""
     finished = league.visible_matches(viewer).filter(status="finished")
     mine = dict(
-        MatchSeat.objects.filter(player__username=username, match__in=finished).values_list(
+        LeagueMatchSeat.objects.filter(player__username=username, match__in=finished).values_list(
             "match_id", "team"
         )
     )
-    winners = dict(Match.objects.filter(pk__in=mine).values_list("id", "winner"))
+    winners = dict(LeagueMatch.objects.filter(pk__in=mine).values_list("id", "winner"))
     partners: dict[str, Record] = {}
     opponents: dict[str, Record] = {}
     others = (
-        MatchSeat.objects.filter(match_id__in=mine)
+        LeagueMatchSeat.objects.filter(match_id__in=mine)
         .exclude(player__username=username)
         .values_list("match_id", "team", "player__username", "is_bot")
     )

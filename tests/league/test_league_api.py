@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from server.league.models import (
-    Match,
-    MatchSeat,
+    LeagueMatch,
+    LeagueMatchSeat,
     Membership,
     Rating,
     RatingPoint,
@@ -68,7 +68,7 @@ class League:
         return response.json()
 
     def play_round(self, number, seed=0):
-        for match in Match.objects.filter(season_id=self.season, round__number=number):
+        for match in LeagueMatch.objects.filter(season_id=self.season, round__number=number):
             play_out(match.table, random.Random(seed + match.pk))
 
 
@@ -203,7 +203,7 @@ def test_members_club_is_visible_to_members_only():
         ):
             error(api.get(league.url(tail)), 403, "club_members_only")
         assert api.get(f"/api/matches?club={slug}").json()["count"] == 0
-        match = Match.objects.filter(club=league.club).first()
+        match = LeagueMatch.objects.filter(club=league.club).first()
         error(api.get(f"/api/matches/{match.pk}"), 404, "not_found")
         error(api.get(f"/api/matches/{match.pk}/record"), 404, "not_found")
         profile = api.get(f"/api/players/{member.username}").json()
@@ -312,7 +312,10 @@ def test_round_errors():
     error(league.org_api.post(base + "/start"), 409, "not_enough_players")
     error(league.org_api.get(league.season_url("/rounds/99")), 404, "not_found")
     error(league.org_api.get(league.url("/seasons/999999")), 404, "not_found")
-    assert not Table.objects.exists() or not Match.objects.filter(season_id=league.season).exists()
+    assert (
+        not Table.objects.exists()
+        or not LeagueMatch.objects.filter(season_id=league.season).exists()
+    )
 
 
 def test_house_bots_fill_the_seats():
@@ -329,7 +332,7 @@ def test_house_bots_fill_the_seats():
         409,
         "not_enough_house_bots",
     )
-    assert not Match.objects.filter(season_id=league.season).exists()
+    assert not LeagueMatch.objects.filter(season_id=league.season).exists()
     for bot in house:
         league.org_api.post(league.url("/members"), {"bot": bot.username}, format="json")
     round_ = league.org_api.post(league.season_url(f"/rounds/{number}/start")).json()
@@ -447,7 +450,9 @@ def test_rated_table_one_seat_per_person():
 def test_annul_a_stuck_match(tmp_path):
     league = League(members=8)
     league.start_round()
-    stuck, other = list(Match.objects.filter(season_id=league.season).order_by("table_number"))
+    stuck, other = list(
+        LeagueMatch.objects.filter(season_id=league.season).order_by("table_number")
+    )
     play_out(stuck.table, random.Random(1), stop_after=30)
     member_api = client_for(league.members[0])
     error(
@@ -509,7 +514,7 @@ def test_annul_a_stuck_match(tmp_path):
 # -- projections ------------------------------------------------------------------------------
 def snapshot() -> dict:
     matches = sorted(
-        Match.objects.values_list(
+        LeagueMatch.objects.values_list(
             "table_id",
             "status",
             "finished_at",
@@ -568,7 +573,7 @@ def test_rebuild_gives_identical_projections():
         league.start_round()
         league.play_round(number, seed=number * 100)
     league.start_round()
-    first = Match.objects.filter(season_id=league.season, round__number=4).first()
+    first = LeagueMatch.objects.filter(season_id=league.season, round__number=4).first()
     play_out(first.table, random.Random(9), stop_after=20)
     league.org_api.post(f"/api/matches/{first.pk}/annul", {"reason": "test"}, format="json")
     casual = (
@@ -647,14 +652,14 @@ def test_casual_history_only_to_its_players_and_pagination():
     hands = api.get(f"/api/matches/{match_id}/hands").json()["hands"]
     detail = api.get(f"/api/matches/{match_id}").json()
     assert len(hands) == detail["hands"] and hands[-1]["scores_after"] == detail["score"]
-    assert MatchSeat.objects.filter(match_id=match_id).count() == 4
+    assert LeagueMatchSeat.objects.filter(match_id=match_id).count() == 4
 
 
 def test_match_record_replays_to_the_stored_result(tmp_path):
     league = League(members=8)
     league.start_round()
     league.play_round(1)
-    for match in Match.objects.filter(season_id=league.season):
+    for match in LeagueMatch.objects.filter(season_id=league.season):
         record = league.org_api.get(f"/api/matches/{match.pk}/record").content.decode()
         summary = replay_summary(record, tmp_path)
         detail = league.org_api.get(f"/api/matches/{match.pk}").json()

@@ -12,7 +12,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 
 from server.asgi import application
-from server.league.models import Match
+from server.league.models import LeagueMatch
 from server.tables import projection
 from tests.league.conftest import client_for, new_member, play_out
 from tests.league.test_league_api import League
@@ -22,7 +22,7 @@ from tests.server.test_privacy import tiles_in
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 
-def league_endpoints(league: League, match: Match, player) -> list[str]:
+def league_endpoints(league: League, match: LeagueMatch, player) -> list[str]:
     season = league.season_url()
     return [
         "/api/clubs",
@@ -50,7 +50,7 @@ def league_endpoints(league: League, match: Match, player) -> list[str]:
 def test_no_tile_of_a_live_hand_through_the_league(actions):
     league = League(members=5)
     league.start_round(present=league.members[:4])
-    match = Match.objects.get(season_id=league.season)
+    match = LeagueMatch.objects.get(season_id=league.season)
     play_out(match.table, random.Random(actions), stop_after=actions)
     state = projection.project(match.table)
     assert state.match.phase in ("accept", "choose_opener", "play")

@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 READ_BACK = """
 import json
 from server.league import selectors
-from server.league.models import Match, Season
+from server.league.models import LeagueMatch, Season
 season = Season.objects.get(club__slug="demo")
-matches = Match.objects.filter(season=season).order_by("id")
+matches = LeagueMatch.objects.filter(season=season).order_by("id")
 print(json.dumps({
     "rounds": list(season.rounds.order_by("number").values_list("number", "status")),
     "matches": [m.status for m in matches],

@@ -25,7 +25,7 @@ if __name__ == "__main__":  # run as a script: Django first, then the models
 
 from server.accounts import services as accounts
 from server.league import services as league
-from server.league.models import Match, Round, Season
+from server.league.models import LeagueMatch, Round, Season
 from server.tables import projection
 from server.tables import services as table_services
 from server.tables.models import Seat, Table
@@ -92,12 +92,12 @@ def seed_league(seed: int = 11, members: tuple[str, ...] = MEMBERS, rounds: int 
         play_round(organizer, season, field, rng)
     live = play_round(organizer, season, field, rng, until_hand=2)
     finished = list(
-        Match.objects.filter(season=season, status="finished")
+        LeagueMatch.objects.filter(season=season, status="finished")
         .order_by("id")
         .values_list("id", flat=True)
     )
     playing = list(
-        Match.objects.filter(season=season, status="playing")
+        LeagueMatch.objects.filter(season=season, status="playing")
         .order_by("id")
         .values_list("id", flat=True)
     )

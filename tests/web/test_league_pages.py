@@ -8,7 +8,7 @@ from django.test import Client
 from engine import Match as EngineMatch
 from engine import load_record
 from server.league import selectors as league
-from server.league.models import Match, MatchSeat, Season
+from server.league.models import LeagueMatch, LeagueMatchSeat, Season
 from server.web.league_selectors import CHART_HEIGHT, CHART_PAD, rating_chart
 from tests.web.conftest import tiles_in
 from tests.web.league_seed import PASSWORD, seed_league
@@ -72,7 +72,7 @@ def test_organizer_forms_refuse_a_member_and_change_nothing(small_league):
     assert member.post(f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds").status_code == 403
     assert member.post(f"/matches/{lg['playing'][0]}/annul", {"reason": "x"}).status_code == 403
     assert Season.objects.count() == seasons
-    assert Match.objects.get(pk=lg["playing"][0]).status == "playing"
+    assert LeagueMatch.objects.get(pk=lg["playing"][0]).status == "playing"
     # Visitors are sent to sign in first.
     assert client(None).get(f"/clubs/{lg['club']}/organize").status_code == 302
 
@@ -85,7 +85,7 @@ def test_organizer_refusals_from_the_services_are_form_errors(small_league):
     assert page.status_code == 400 and "This round has started already." in page.content.decode()
     annul = organizer.post(f"/matches/{lg['playing'][0]}/annul", {"reason": "   "})
     assert annul.status_code == 400
-    assert Match.objects.get(pk=lg["playing"][0]).status == "playing"
+    assert LeagueMatch.objects.get(pk=lg["playing"][0]).status == "playing"
 
 
 def test_the_club_page_shows_a_live_round_with_scores_and_no_tile(small_league):
@@ -93,7 +93,7 @@ def test_the_club_page_shows_a_live_round_with_scores_and_no_tile(small_league):
     page = client("ana").get(f"/clubs/{lg['club']}/")
     body = page.content.decode()
     assert "Round 2 in progress" in body
-    live = Match.objects.get(pk=lg["playing"][0])
+    live = LeagueMatch.objects.get(pk=lg["playing"][0])
     assert f'data-match="{live.pk}"' in body
     start = body.index("live-round")
     assert not tiles_in(body[start : body.index("</section>", start)])
@@ -117,12 +117,14 @@ def test_an_annulled_match_shows_its_reason_and_no_replay(small_league):
 def test_partner_and_opponent_records_follow_the_finished_records(small_league):
     body = client(None).get("/players/ana").content.decode()
     won = played = 0
-    for m in Match.objects.filter(status="finished", seats__player__username="ana"):
+    for m in LeagueMatch.objects.filter(status="finished", seats__player__username="ana"):
         team = m.seats.get(player__username="ana").team
         winner = EngineMatch.from_events(load_record(league.record_text(m))).summary()["winner"]
         played += 1
         won += winner == team
-        partner = MatchSeat.objects.filter(match=m, team=team).exclude(player__username="ana").get()
+        partner = (
+            LeagueMatchSeat.objects.filter(match=m, team=team).exclude(player__username="ana").get()
+        )
         assert f'/players/{partner.player.username}"' in body
     assert played >= 1
     from server.web.league_selectors import partner_and_opponent_records

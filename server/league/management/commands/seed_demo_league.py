@@ -24,7 +24,7 @@ from django.db import close_old_connections
 from server.accounts.models import User
 from server.accounts.services import issue_token
 from server.league import services
-from server.league.models import Club, Match, Membership, Round, Season
+from server.league.models import Club, LeagueMatch, Membership, Round, Season
 from server.run import daphne_command
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -86,7 +86,7 @@ class Command(BaseCommand):
                     daphne.wait(10)
         self.stdout.write(
             f"demo league seeded: club demo, season {season.pk}, "
-            f"{Match.objects.filter(season=season, status='finished').count()} matches"
+            f"{LeagueMatch.objects.filter(season=season, status='finished').count()} matches"
         )
 
     def _play_round(self, organizer, season, number, deadline):
@@ -99,7 +99,7 @@ class Command(BaseCommand):
         self.stdout.write(f"round {number}: playing")
         while True:
             close_old_connections()
-            if not Match.objects.filter(round=round_, status="playing").exists():
+            if not LeagueMatch.objects.filter(round=round_, status="playing").exists():
                 break
             if time.monotonic() > deadline:
                 raise CommandError(f"round {number} did not finish in time")
