@@ -1,4 +1,5 @@
-"""``make bench-abuse``: what a login flood and a huge body do to everyone else.
+"""``make bench-abuse`` (``python -m bench.abuse``): what a login flood and a huge body do
+to everyone else.
 
 Starts its own Daphne (temporary SQLite, loopback only) and measures:
 1. a bystander's game action (GET the seat view + POST a legal action) at a fixed

@@ -1,7 +1,7 @@
-"""``python -m server.web.bench``: server time of the heaviest web pages, and the bytes
+"""``python -m bench.web_pages``: server time of the heaviest web pages, and the bytes
 of a replay page.
 
-1. A temporary SQLite database gets the league bench's club (``server.league.bench``:
+1. A temporary SQLite database gets the league bench's club (``bench.league_reads``:
    ``--matches`` finished rated matches, default 10,000, their seats, ratings history and
    standings). Django's test client then renders, in this process, ``/clubs/bench/`` ,
    ``/clubs/bench/standings``, ``/players/<one player>`` (chart over every rated match,
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="dk-web-bench-") as tmp:
-        from server.league import bench as league_bench
+        from bench import league_reads as league_bench
 
         league_bench.setup_django(Path(tmp))
         from django.db import connection

@@ -1,4 +1,5 @@
-"""``python -m server.league.bench``: server time of the league's heaviest reads.
+"""``make bench-league`` (``python -m bench.league_reads``): server time of the league's
+heaviest reads.
 
 A temporary SQLite database gets one public club with ``--matches`` finished rated matches
 (default 10,000) among ``--players`` players in one season, their seats, the ratings

@@ -1,4 +1,5 @@
-"""``make bench-server``: what a game action costs the server, and its latency at a set rate.
+"""``make bench-server`` (``python -m bench.server_actions``): what a game action costs the
+server, and its latency at a set rate.
 
 Starts Daphne (embedded default: a temporary SQLite file; ``--scale-out``: PostgreSQL +
 Redis from DATABASE_URL / REDIS_URL) on loopback and prints one JSON object:
@@ -13,7 +14,7 @@ Redis from DATABASE_URL / REDIS_URL) on loopback and prints one JSON object:
 2. **open_loop** — actions arrive on a fixed schedule (``--rate`` per second for
    ``--seconds``, spread over ``--tables`` tables, one action in flight per table).
    ``server_*`` percentiles are server-side: the two requests' times inside the server
-   process (``Server-Timing``, ``server.bench_asgi``: from the request reaching the
+   process (``Server-Timing``, ``bench.timed_asgi``: from the request reaching the
    application, its wait for a request thread included, to its answer). ``client_*``
    run from each action's *scheduled* time to its answer at the client, so a server (or
    client) falling behind shows as latency. Actions not started 10 s after the
@@ -57,7 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "a long enough password 42"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 GRACE = 10.0  # seconds past the schedule's end before unsent actions are dropped
-APPLICATION = "server.bench_asgi:application"  # the server's, with Server-Timing
+APPLICATION = "bench.timed_asgi:application"  # the server's, with Server-Timing
 
 
 def server_env(workdir: Path, scale_out: bool) -> dict:
@@ -510,7 +511,7 @@ def cold_tables(workdir: Path, sizes: list[int], repeats: int, scale_out: bool) 
         [
             sys.executable,
             "-m",
-            "server.bench",
+            "bench.server_actions",
             "--cold-child",
             ",".join(map(str, sizes)),
             "--cold-repeats",

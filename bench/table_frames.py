@@ -1,4 +1,4 @@
-"""Frame time and idle cost of the table client: ``python -m clients.table.bench``
+"""Frame time and idle cost of the table client: ``python -m bench.table_frames``
 (``make bench-table``).
 
 Frames: draws a full board at 1280×800 (a line of 21 tiles snaking across the board, a
@@ -9,7 +9,7 @@ Idle: runs the client's real loop (``TableApp.run``) for ``--idle`` seconds on a
 waiting to be accepted — the player thinking — and reports the process CPU time over
 that wall time, as a percentage of one core.
 
-The seat views come from ``bench_views.json`` (recorded from engine folds), so the
+The seat views come from ``table_views.json`` (recorded from engine folds), so the
 benchmark, like the client, needs no engine. Prints one JSON line.
 """
 
@@ -36,7 +36,7 @@ from clients.table.app import TableApp  # noqa: E402
 from clients.table.config import Settings  # noqa: E402
 from clients.table.connection import NewState, Ready, Update  # noqa: E402
 
-VIEWS = Path(__file__).with_name("bench_views.json")
+VIEWS = Path(__file__).with_name("table_views.json")
 
 
 class OfflineConnection:
