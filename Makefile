@@ -52,15 +52,18 @@ play: $(STAMP)
 	$(PY) -m clients.table --local --humans $(or $(HUMANS),1) --level $(or $(LEVEL),strong) \
 	  $(if $(LANG_UI),--lang $(LANG_UI))
 
+# The benchmarks live in bench/ (python -m bench.<module>, outside the product); their old
+# module names (python -m server.bench, clients.table.bench, ...) still forward to them.
+
 # Frame time of the table client drawing a full board at 1280x800 (headless).
 bench-table: $(STAMP)
-	$(PY) -m clients.table.bench
+	$(PY) -m bench.table_frames
 
 # What a game action costs the server (CPU vs a trivial GET, open-loop latency, 1/20/200
 # tables, cold tables), SQLite, loopback. SCALE_OUT=1: 1 vs 2 processes on DATABASE_URL +
 # REDIS_URL (PostgreSQL + Redis) instead.
 bench-server: $(STAMP)
-	$(PY) -m server.bench $(if $(SCALE_OUT),--scale-out)
+	$(PY) -m bench.server_actions $(if $(SCALE_OUT),--scale-out)
 
 # The demo league (docs/league.md): club "demo", eight house bots, two rounds played.
 .PHONY: seed-demo
@@ -71,11 +74,11 @@ seed-demo: $(STAMP)
 # League reads with 10,000 finished matches in one club (standings, ratings, match list).
 .PHONY: bench-league
 bench-league: $(STAMP)
-	$(PY) -m server.league.bench
+	$(PY) -m bench.league_reads
 
 # A login flood and a 400 MB body against a bystander's game actions (issue 11 figures).
 bench-abuse: $(STAMP)
-	$(PY) -m server.bench_abuse
+	$(PY) -m bench.abuse
 
 # Schema fuzzing against a live server: fails on any 5xx or answer outside the schema.
 check-security: $(STAMP)
