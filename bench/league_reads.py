@@ -47,6 +47,9 @@ def setup_django(workdir: Path) -> None:
             "DEKABES_SQLITE_PATH": str(workdir / "bench.sqlite3"),
             "DEKABES_LOG_LEVEL": "WARNING",
             "DJANGO_SETTINGS_MODULE": "server.settings",
+            # Django's test client calls itself "testserver"; outside pytest nothing adds
+            # that name to ALLOWED_HOSTS, and every request answered 400.
+            "DJANGO_ALLOWED_HOSTS": "testserver",
         }
     )
     import django
