@@ -1,5 +1,5 @@
-"""ASGI entry point for Daphne: HTTP through Django (``http_bridge``), WebSockets
-through Channels."""
+"""ASGI entry point for Daphne: HTTP through Django (``http_bridge``; oversized bodies and
+Daphne's own refusals: ``http_refusals``), WebSockets through Channels."""
 
 import gc
 import os
@@ -20,7 +20,8 @@ from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 from django.utils import translation  # noqa: E402
 
-from server.http_bridge import WsgiBridge, limit_daphne_bodies  # noqa: E402
+from server.http_bridge import WsgiBridge  # noqa: E402
+from server.http_refusals import limit_daphne_bodies  # noqa: E402
 from server.realtime.auth import BrowserOriginValidator, TokenAuthMiddleware  # noqa: E402
 from server.realtime.routing import websocket_urlpatterns  # noqa: E402
 

@@ -5,22 +5,16 @@ times per request (request signals, each sync middleware, the view, closing the
 response): on this 2-core machine that cost ~4.5 ms a request against ~0.5 ms for
 the same request handled synchronously. Our views are synchronous (DRF), so the
 request body is read on the loop and one WSGI call runs on a thread of a fixed pool
-through a2wsgi (``a2wsgi.WSGIMiddleware``, a maintained WSGI-in-ASGI adapter). What
-this module adds around it is ours: the body limit, the hashing pool and parked
-long-polls. WebSockets still go through Channels on the same loop (``server.asgi``).
+through a2wsgi (``a2wsgi.WSGIMiddleware``, a maintained WSGI-in-ASGI adapter; measured
+against our former hand-written call in docs/server.md, "HTTP inside Daphne"). What
+this module adds around it is ours: the thread pools, here; the body limit
+(``server.http_refusals``); parked long-polls (``server.http_parking``). WebSockets
+still go through Channels on the same loop (``server.asgi``).
 
 Two pools: every request runs on the *quick* pool (``DEKABES_HTTP_THREADS``, default
 1 thread: under the GIL, threads contending for the interpreter cost more than they
 give — measured 120 actions/s with one thread, 93 with 128), except the endpoints that
 hash a password (below).
-
-A long-poll (``GET`` of a seat or of the lobby's ``/api/me/league-tables`` with
-``?wait=`` > 0; ``wait`` on any other path is not a long-poll) holds no thread while it
-waits: the request runs on the quick pool, and when the view finds nothing new yet it
-*parks* (``server.realtime.longpoll``) and returns at once; the bridge then waits on the
-event loop for the table's (or account's) commit notice or the deadline
-(``server.realtime.waits``), and only then runs the request again on the quick pool to
-build the answer. The per-account cap still applies (``server.limits``).
 
 Password hashing:
 - the endpoints that hash a password (login, registration, password change: ~0.3 s of
@@ -29,35 +23,6 @@ Password hashing:
   quick thread keeps running meanwhile, and the hashing thread runs at a low CPU
   priority (nice 10, ``low_cpu_priority``). At most ``DEKABES_HASH_QUEUE`` (default 32) such
   requests wait; past that the answer is ``503 server_busy`` with ``Retry-After``.
-
-Measured against this module's former hand-written WSGI call (a2wsgi 1.10.10 with one
-worker thread like the quick pool; 2026-12-03, a 2-core machine shared with other sessions at
-load 8-10, bridge and a2wsgi alternated in the same sitting, ``python -m server.bench``):
-
-=============================================  ===============  ===============
-run                                            bridge           a2wsgi
-=============================================  ===============  ===============
-defaults (600 actions, 1,200 GETs, 100/s)
-  CPU per action / per GET (ms)                10.37 / 2.79     11.23 / 2.46
-  open loop: achieved/s, p50 / p99 (ms)        28 / 5,734 / 14,759   64 / 2,285 / 5,741
-  again: CPU per action / per GET              12.95 / 3.04     12.28 / 3.70
-  again: open loop                             34 / 6,726 / 13,455   27 / 9,890 / 14,846
-``--rate 20 --seconds 10 --actions 300 --gets 600``
-  CPU per action / per GET (ms)                17.50 / 4.08     16.53 / 5.32
-  open loop: achieved/s, p50 / p99 (ms)        12.5 / 3,924 / 6,275  20 / 109 / 1,917
-  again: CPU per action / per GET              17.90 / 3.95     13.73 / 4.53
-  again: open loop                             19.7 / 603 / 1,736    19.9 / 62 / 1,080
-=============================================  ===============  ===============
-
-("bridge": this module's own WSGI call, ``wsgi_environ`` and ``_handle``, before a2wsgi
-took their place.) CPU per action is within 10 % (the run-to-run spread on this machine
-is larger than the difference); 100 actions/s overloads the machine either way.
-
-Bodies: past ``settings.DEKABES_MAX_BODY`` (64 KB) a request is answered ``413
-body_too_large`` (JSON) without reading the rest, whether it announced its length or
-is chunked. Daphne itself queues a whole body before the application sees it, so
-``limit_daphne_bodies()`` (called by ``server.asgi``) makes Daphne refuse it as it
-arrives; the check here covers any other ASGI server.
 """
 
 from __future__ import annotations
@@ -65,36 +30,23 @@ from __future__ import annotations
 import asyncio
 import io
 import os
-import re
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import parse_qs
 
 from a2wsgi import WSGIMiddleware
-from django.conf import settings
 
 from server.errors import json_body
-from server.realtime import longpoll, notify
+from server.http_parking import is_long_poll, serve_long_poll
+from server.http_refusals import answer, read_body
+from server.realtime import notify
 from server.realtime.waits import waits
 
 QUICK_THREADS = int(os.environ.get("DEKABES_HTTP_THREADS", "1"))
 HASH_THREADS = int(os.environ.get("DEKABES_HASH_THREADS", "1"))
 HASH_QUEUE = int(os.environ.get("DEKABES_HASH_QUEUE", "32"))
 
-LONG_POLL_PATH = re.compile(r"\A(/api/tables/[^/]+/seats/[^/]+|/api/me/league-tables)/?\Z")
 PASSWORD_PATHS = frozenset({"/api/auth/token", "/api/auth/register", "/api/auth/password"})
-JSON_HEADERS = [(b"content-type", b"application/json")]
-
-
-def is_long_poll(scope: dict) -> bool:
-    if scope.get("method") != "GET" or not LONG_POLL_PATH.match(scope.get("path", "")):
-        return False
-    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("wait", [])
-    try:
-        return any(float(v) > 0 for v in values)
-    except ValueError:
-        return False  # the view answers 400 validation_error, quickly
 
 
 def hashes_a_password(scope: dict) -> bool:
@@ -120,22 +72,6 @@ def low_cpu_priority() -> None:
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICE)
         except OSError:
             pass
-
-
-def declared_length(scope: dict) -> int | None:
-    for name, value in scope.get("headers", []):
-        if name.lower() == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
-    return None
-
-
-def too_large_body() -> bytes:
-    return json_body(
-        "body_too_large", f"a request body is at most {settings.DEKABES_MAX_BODY} bytes"
-    )
 
 
 class WsgiBridge:
@@ -168,7 +104,7 @@ class WsgiBridge:
         notify.use_event_loop(loop)  # pushes from pool threads go through this loop
         waits.use(loop)  # and long-polls wait on it
         scope = {"http_version": "1.1", **scope}
-        body = await self._read_body(scope, receive, send)
+        body = await read_body(scope, receive, send)
         if body is None:
             return
         scope[BODY_KEY] = body  # for the WSGI call (a2wsgi: environ["asgi.scope"])
@@ -176,53 +112,15 @@ class WsgiBridge:
             return await self._hash(scope, body, receive, send)
         if not is_long_poll(scope):
             return await self.quick(scope, _replay(body, receive), send)
-        parking = longpoll.Parking()
-        scope = {**scope, longpoll.ENVIRON_KEY: parking}  # a2wsgi: environ["asgi.scope"]
-        held = _Held()
-        await self.quick(scope, _replay(body, receive), held.send)
-        if parking.wait is None:  # answered at once: nothing to wait for
-            return await held.flush(send)
-        try:
-            gone = asyncio.ensure_future(receive())  # only http.disconnect can come now
-            try:
-                await waits.wait(
-                    parking.wait,
-                    parking.seconds,
-                    lambda read: loop.run_in_executor(self.quick.executor, read),
-                    gone,
-                )
-                left = gone.done()
-            finally:
-                gone.cancel()
-            if left:
-                return  # the client left while it waited
-            parking.resumed = True
-            await self.quick(scope, _replay(body, receive), send)
-        finally:
-            parking.give_back()
 
-    async def _read_body(self, scope, receive, send) -> bytes | None:
-        """The whole body, or None once answered ``413`` (or the client left)."""
-        limit = settings.DEKABES_MAX_BODY
-        length = declared_length(scope)
-        if length is not None and length > limit:
-            await self._answer(send, 413, too_large_body())
-            return None
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return None
-            body += message.get("body", b"")
-            if len(body) > limit:
-                await self._answer(send, 413, too_large_body())
-                return None
-            if not message.get("more_body"):
-                return bytes(body)
+        async def run_once(parked_scope, answer_to):
+            await self.quick(parked_scope, _replay(body, receive), answer_to)
+
+        await serve_long_poll(run_once, scope, receive, send, self.quick.executor)
 
     async def _hash(self, scope, body: bytes, receive, send):
         if self.hashing_now >= self.hash_queue:
-            return await self._answer(
+            return await answer(
                 send,
                 503,
                 json_body("server_busy", "too many logins at once; try again in a moment"),
@@ -233,17 +131,6 @@ class WsgiBridge:
             await self.hashing(scope, _replay(body, receive), send)
         finally:
             self.hashing_now -= 1
-
-    @staticmethod
-    async def _answer(send, status: int, body: bytes, headers: list | None = None) -> None:
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": JSON_HEADERS + (headers or []),
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
 
 
 def _a2wsgi(wsgi_app, threads: int, name: str, initializer=None):
@@ -256,7 +143,7 @@ def _a2wsgi(wsgi_app, threads: int, name: str, initializer=None):
     return adapter
 
 
-# The scope key of the body the bridge already read (``_read_body``).
+# The scope key of the body the bridge already read (``http_refusals.read_body``).
 BODY_KEY = "dekabes.body"
 
 
@@ -282,128 +169,3 @@ def _replay(body: bytes, receive):
         return pending.pop() if pending else await receive()
 
     return replayed
-
-
-class _Held:
-    """A parked request's first answer is a placeholder: held here, sent only when the
-    request was in fact answered at once."""
-
-    def __init__(self) -> None:
-        self.messages: list[dict] = []
-
-    async def send(self, message: dict) -> None:
-        self.messages.append(message)
-
-    async def flush(self, send) -> None:
-        for message in self.messages:
-            await send(message)
-
-
-def limit_daphne_bodies() -> None:
-    """Make Daphne refuse an oversized body as it arrives instead of queueing it whole
-    (and skip Twisted's parse of form bodies, which nothing reads).
-
-    Daphne's ``WebRequest`` buffers the body (Twisted spools it to a file) and then puts
-    every chunk on the application's queue at once: a 400 MB POST costs 400 MB of memory
-    before any application code runs. This subclass answers ``413`` as soon as the
-    announced length, or the bytes received so far, pass the limit, and closes the
-    connection. Daphne builds each request from ``http_protocol.WebRequest``, looked up
-    when a connection opens, so replacing that name is enough.
-    """
-    from daphne import http_protocol
-
-    if getattr(http_protocol.WebRequest, "refuses_large_bodies", False):
-        return
-
-    class LimitedWebRequest(http_protocol.WebRequest):
-        refuses_large_bodies = True
-
-        def __init__(self, *args, **kwargs):
-            # Daphne hands the raw body to the application and never reads Twisted's
-            # own parse of a form POST (``request.args``); that parse of the
-            # Content-Type header alone (through the email package) cost ~0.2 ms of
-            # every POST. ``parsePOSTFormSubmission`` is Twisted's switch for it.
-            kwargs.setdefault("parsePOSTFormSubmission", False)
-            super().__init__(*args, **kwargs)
-
-        def gotLength(self, length):
-            self.body_seen = 0
-            self.body_refused = False
-            if length is not None and length > settings.DEKABES_MAX_BODY:
-                super().gotLength(0)
-                self._refuse()
-            else:
-                super().gotLength(length)
-
-        def handleContentChunk(self, data):
-            if self.body_refused:
-                return
-            self.body_seen += len(data)
-            if self.body_seen > settings.DEKABES_MAX_BODY:
-                self._refuse()
-                return
-            super().handleContentChunk(data)
-
-        def _refuse(self):
-            self.body_refused = True
-            body = too_large_body()
-            self.channel.transport.write(
-                b"HTTP/1.1 413 Content Too Large\r\nContent-Type: application/json\r\n"
-                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
-            )
-            self.channel.transport.loseConnection()
-
-        def process(self):
-            if getattr(self, "body_refused", False):
-                return None  # answered already; the application never sees it
-            return super().process()
-
-        def connectionLost(self, reason):
-            if getattr(self, "body_refused", False):
-                # Never handed to Daphne's server loop: nothing of it to clean up there.
-                return http_protocol.http.Request.connectionLost(self, reason)
-            return super().connectionLost(reason)
-
-        def basic_error(self, status, status_text, body):
-            # Daphne's own refusals (an invalid header name or value, a path that is not
-            # ASCII, its processing errors) are an HTML page upstream: JSON here.
-            code = DAPHNE_ERROR_CODES.get(status, "error")
-            self.handle_reply(
-                {"type": "http.response.start", "status": status, "headers": JSON_HEADERS}
-            )
-            self.handle_reply(
-                {"type": "http.response.body", "body": json_body(code, body.lower().rstrip("."))}
-            )
-
-    http_protocol.WebRequest = LimitedWebRequest
-    _json_bad_requests()
-
-
-DAPHNE_ERROR_CODES = {400: "bad_request", 500: "server_error", 503: "server_busy"}
-
-
-def _json_bad_requests() -> None:
-    """Twisted answers a request line or header it cannot parse (before Daphne sees the
-    request) with a bare ``400`` and no body: give it a JSON one, as every 4xx has.
-
-    The method replaced is Twisted's own one place for that answer
-    (``HTTPChannel._respondToBadRequestAndDisconnect``, as of Twisted 26.10).
-    """
-    from twisted.web import http
-
-    if getattr(http.HTTPChannel, "answers_bad_requests_in_json", False):
-        return
-    # setattr: replacing a method of a class we do not own, on purpose (see above)
-
-    def respond_to_bad_request_and_disconnect(channel):
-        body = json_body("bad_request", "the request line or its headers cannot be parsed")
-        channel.transport.write(
-            b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
-            b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
-        )
-        channel.loseConnection()
-
-    setattr(  # noqa: B010 (assigning the method itself would not type-check)
-        http.HTTPChannel, "_respondToBadRequestAndDisconnect", respond_to_bad_request_and_disconnect
-    )
-    setattr(http.HTTPChannel, "answers_bad_requests_in_json", True)  # noqa: B010
