@@ -31,8 +31,9 @@ from server.league.models import (
     Season,
 )
 from server.tables import services as table_services
+from server.tables.locking import writing
 from server.tables.models import Table
-from server.tables.services import controller_of, writing
+from server.tables.services import controller_of
 
 INVITE_ALPHABET = table_services.CODE_ALPHABET
 

@@ -32,6 +32,7 @@ from django.db.models import Q
 
 import engine
 from engine import Match
+from server.tables.locking import writing
 from server.tables.models import Event, Table, TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -223,11 +224,9 @@ def _save_snapshot(table_id: int, state: TableState) -> None:
         log.warning("table %s: state does not pickle; no snapshot", table_id, exc_info=True)
         return
     row = TableSnapshot(table_id=table_id, seq=state.version, format=SNAPSHOT_FORMAT, state=blob)
-    # Lazy import: services imports this module. On SQLite, take this process's writer
-    # lock like every other write (re-entrant: an action already holds it); inside an
-    # action's transaction the savepoint keeps a failed insert from breaking it.
-    from server.tables.services import writing
-
+    # On SQLite, take this process's writer lock like every other write (re-entrant: an
+    # action already holds it); inside an action's transaction the savepoint keeps a
+    # failed insert from breaking it.
     try:
         with writing(), transaction.atomic():
             TableSnapshot.objects.bulk_create([row], ignore_conflicts=True)

@@ -10,13 +10,11 @@ consequences — the next deal, forced passes — in the same transaction.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import random
 import secrets
 import string
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -28,6 +26,7 @@ from server.accounts.models import User
 from server.errors import ApiError, rule_error, validation_error
 from server.tables import projection, selectors
 from server.tables.errors import StaleVersion
+from server.tables.locking import writing
 from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table
 from server.tables.projection import TableState
 from server.tables.signals import match_ended
@@ -36,19 +35,6 @@ GAME_ACTIONS = SEAT_EVENT_TYPES  # the engine's seat events and table commands, 
 PAUSE_ACTIONS = ("pause", "resume")
 ACTION_TYPES = GAME_ACTIONS + TABLE_COMMANDS + PAUSE_ACTIONS
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
-
-
-_sqlite_writer = threading.RLock()  # re-entrant: league services nest table writes
-
-
-def writing():
-    """One writer at a time inside this process on SQLite.
-
-    SQLite allows one writer; letting threads queue on its busy handler means sleeps
-    of up to 100 ms each. A process lock hands the write lock over at once; other
-    processes still meet SQLite's own lock. PostgreSQL locks the table row instead.
-    """
-    return _sqlite_writer if connection.vendor == "sqlite" else contextlib.nullcontext()
 
 
 # -- tables and seats ---------------------------------------------------------------------
