@@ -1,6 +1,7 @@
 """Per-account caps on what holds a server resource for a while: long-polls (waiting on
 the event loop, ``server.realtime.longpoll``) and WebSockets. Counted per server process, which is what
-each process has to protect; a refusal is ``429`` with a code of its own.
+each process has to protect; a refusal is ``429`` with a code of its own. (The cap on
+tables in play is a table rule: ``server.tables.quota``.)
 """
 
 from __future__ import annotations
@@ -10,10 +11,8 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from contextlib import contextmanager
-from datetime import timedelta
 
 from django.conf import settings
-from django.utils import timezone
 
 from server.errors import ApiError
 
@@ -70,31 +69,3 @@ def long_poll_slot(user):
         yield
     finally:
         give_back()
-
-
-ACTIVE_WITHIN = timedelta(hours=1)
-
-
-def check_table_quota(user) -> None:
-    """A member may own at most ``DEKABES_MAX_TABLES`` tables in play: not over, and moved
-    within the last hour (a table that sits still costs the server nothing)."""
-    from server.tables import projection
-    from server.tables.models import Event, Table
-
-    limit = settings.DEKABES_MAX_TABLES
-    recent = (
-        Event.objects.filter(table__owner=user, created_at__gte=timezone.now() - ACTIVE_WITHIN)
-        .values_list("table_id", flat=True)
-        .distinct()
-    )
-    in_play = 0
-    for table in Table.objects.filter(pk__in=list(recent)):
-        if projection.project(table).match.phase != "match_over":
-            in_play += 1
-            if in_play >= limit:
-                raise ApiError(
-                    "quota_exceeded",
-                    f"a member has at most {limit} tables in play at once; "
-                    "finish or leave one first",
-                    403,
-                )

@@ -18,7 +18,6 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from server import limits
 from server.accounts.throttles import HintsByAccount
 from server.api_schema import (
     ERRORS,
@@ -30,7 +29,7 @@ from server.api_schema import (
 from server.errors import ApiError, not_found, validation_error
 from server.realtime import longpoll
 from server.realtime.groups import table_group
-from server.tables import projection, selectors, services
+from server.tables import projection, quota, selectors, services
 from server.tables.action_body import parse_action_body
 from server.tables.models import Table
 
@@ -149,7 +148,7 @@ class TablesView(APIView):
     )
     def post(self, request):
         data = strict(CreateTableSerializer, request)
-        limits.check_table_quota(request.user)
+        quota.check_table_quota(request.user)
         table = services.do_create_table(
             request.user,
             _seat_keys(data["seats"], "seats"),

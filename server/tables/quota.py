@@ -1,0 +1,40 @@
+"""How many tables a member may have in play at once (``DEKABES_MAX_TABLES``).
+
+A table rule, so it lives with the tables: it reads their logs and projections
+(``server.limits`` holds only the per-process caps that know nothing of tables).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from server.errors import ApiError
+from server.tables import projection
+from server.tables.models import Event, Table
+
+ACTIVE_WITHIN = timedelta(hours=1)
+
+
+def check_table_quota(user) -> None:
+    """A member may own at most ``DEKABES_MAX_TABLES`` tables in play: not over, and moved
+    within the last hour (a table that sits still costs the server nothing)."""
+    limit = settings.DEKABES_MAX_TABLES
+    recent = (
+        Event.objects.filter(table__owner=user, created_at__gte=timezone.now() - ACTIVE_WITHIN)
+        .values_list("table_id", flat=True)
+        .distinct()
+    )
+    in_play = 0
+    for table in Table.objects.filter(pk__in=list(recent)):
+        if projection.project(table).match.phase != "match_over":
+            in_play += 1
+            if in_play >= limit:
+                raise ApiError(
+                    "quota_exceeded",
+                    f"a member has at most {limit} tables in play at once; "
+                    "finish or leave one first",
+                    403,
+                )
