@@ -446,7 +446,7 @@ class MyLeagueTablesView(APIView):
         summary="Your current league tables (my table for this round); long-poll with wait/after",
     )
     def get(self, request):
-        wait, after = _long_poll_args(request)
+        wait, after = longpoll.long_poll_args(request)
         if wait and after is not None:
             user = request.user
             changed = longpoll.Wait(
@@ -455,9 +455,3 @@ class MyLeagueTablesView(APIView):
             if longpoll.hold(request, user, changed, wait):
                 return longpoll.parked()  # the bridge answers once the account's tables change
         return Response(selectors.my_league_tables(request.user))
-
-
-def _long_poll_args(request):
-    from server.tables.views import _long_poll_args as table_long_poll_args
-
-    return table_long_poll_args(request)

@@ -1,8 +1,9 @@
 """Long-polls, the view's side: wait for a version to pass without holding a thread.
 
-A view that would wait describes what it waits for (a ``Wait``) and calls ``hold``:
+A view reads the wait with ``long_poll_args``; one that would wait describes what it
+waits for (a ``Wait``) and calls ``hold``:
 
-- under Daphne the bridge (``server.http_bridge``) put a ``Parking`` in the request's
+- under Daphne the bridge (``server.http_parking``) put a ``Parking`` in the request's
   ASGI scope; ``hold`` leaves the ``Wait`` there and the view returns ``parked()`` at once.
   The bridge then waits on the event loop for the commit notice
   (``server.realtime.waits``), up to the deadline, and runs the request again — this
@@ -19,12 +20,28 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.http import HttpResponse
 
 from server import limits
+from server.errors import validation_error
 
 ENVIRON_KEY = "dekabes.long_poll"
 TICK = 0.15  # seconds between looks when waiting in a thread (no bridge)
+
+
+def long_poll_args(request) -> tuple[float, int | None]:
+    """A long-poll's ``?wait=`` (seconds, at most ``LONG_POLL_MAX``) and ``?after=`` (a
+    version; None when absent), read alike by every long-polled view."""
+    try:
+        wait = float(request.query_params.get("wait") or 0)
+        after = request.query_params.get("after")
+        after = int(after) if after not in (None, "") else None
+    except ValueError:
+        raise validation_error("wait is seconds and after a version number") from None
+    if wait < 0 or wait != wait:
+        raise validation_error("wait must be 0 or more seconds")
+    return min(wait, settings.LONG_POLL_MAX), after
 
 
 @dataclass(frozen=True)
@@ -74,7 +91,7 @@ def hold(request, user, wait: Wait, seconds: float) -> bool:
 
 def parking_of(request) -> Parking | None:
     """The request's ``Parking``: in the ASGI scope a2wsgi hands over as
-    ``environ["asgi.scope"]`` (``server.http_bridge``), or in the environ itself."""
+    ``environ["asgi.scope"]`` (``server.http_parking``), or in the environ itself."""
     scope = request.META.get("asgi.scope") or {}
     return scope.get(ENVIRON_KEY) or request.META.get(ENVIRON_KEY)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from django.conf import settings
 from django.http import HttpResponse
 from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
@@ -205,7 +204,7 @@ class SeatView(APIView):
     def get(self, request, code, seat):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
         services.check_holder(request.user, table, number, seats)
-        wait, after = _long_poll_args(request)
+        wait, after = longpoll.long_poll_args(request)
         if wait and after is not None:
             moved = longpoll.Wait(
                 table_group(table.pk), after, lambda: selectors.current_version(table)
@@ -216,18 +215,6 @@ class SeatView(APIView):
         return Response(
             selectors.seat_response(table, number, state, user=request.user, seats=seats)
         )
-
-
-def _long_poll_args(request) -> tuple[float, int | None]:
-    try:
-        wait = float(request.query_params.get("wait") or 0)
-        after = request.query_params.get("after")
-        after = int(after) if after not in (None, "") else None
-    except ValueError:
-        raise validation_error("wait is seconds and after a version number") from None
-    if wait < 0 or wait != wait:
-        raise validation_error("wait must be 0 or more seconds")
-    return min(wait, settings.LONG_POLL_MAX), after
 
 
 class ActionView(APIView):
