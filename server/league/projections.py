@@ -16,6 +16,7 @@ from django.db.models import F
 from engine import Match as EngineMatch
 from server.league import ratings as rating_model
 from server.league import standings as standings_model
+from server.league.match_rows import casual_match
 from server.league.models import (
     CheckIn,
     Club,
@@ -23,6 +24,7 @@ from server.league.models import (
     LeagueMatchSeat,
     Rating,
     RatingPoint,
+    Round,
     Season,
     StandingRow,
 )
@@ -233,14 +235,12 @@ def rebuild() -> dict:
             dekabes_b=0,
             annul_reason="",
         )
-        from server.league.services import _casual_match
-
         for table in Table.objects.order_by("id"):
             state = ending_state(table)
             match = LeagueMatch.objects.filter(table=table).first()
             if state is None:
                 continue
-            match = match or _casual_match(table)
+            match = match or casual_match(table)
             apply_result(match, state)
             counts[match.status] += 1
         for season in Season.objects.all():
@@ -250,8 +250,6 @@ def rebuild() -> dict:
             for match in rated_in_order(club):
                 rate(match, current)
                 counts["rated"] += 1
-        from server.league.models import Round
-
         for round_ in Round.objects.filter(status__in=("started", "finished")):
             playing = LeagueMatch.objects.filter(round=round_, status="playing").exists()
             Round.objects.filter(pk=round_.pk).update(status="started" if playing else "finished")

@@ -19,12 +19,12 @@ from django.utils import timezone
 from server.accounts.models import User
 from server.errors import ApiError, validation_error
 from server.league import projections
+from server.league.match_rows import casual_match, seat_players
 from server.league.models import (
     CheckIn,
     Club,
     Invite,
     LeagueMatch,
-    LeagueMatchSeat,
     Membership,
     Pair,
     Round,
@@ -475,27 +475,8 @@ def _open_match(
         rated=True,
         started_at=table.created_at,
     )
-    _seat_players(match, seats, fillers)
+    seat_players(match, seats, fillers)
     return match
-
-
-def _seat_players(
-    match: LeagueMatch, seats: dict[int, User], fillers: frozenset[int] | set[int] = frozenset()
-) -> None:
-    LeagueMatchSeat.objects.bulk_create(
-        [
-            LeagueMatchSeat(
-                match=match,
-                number=n,
-                player=p,
-                team="A" if n in (1, 3) else "B",
-                is_bot=p.is_bot,
-                filler=n in fillers,
-            )
-            for n, p in sorted(seats.items())
-            if p is not None
-        ]
-    )
 
 
 def _tell_players(user_ids: list[int]) -> None:
@@ -521,7 +502,7 @@ def do_annul(user: User, match: LeagueMatch, reason: str) -> LeagueMatch:
 def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> None:
     match = LeagueMatch.objects.filter(table=table).select_related("season", "club").first()
     if match is None:
-        match = _casual_match(table)
+        match = casual_match(table)
     elif match.status != "playing":
         # A casual table may play on after its match ended (undo, new match): its history
         # keeps the first finished match, as a rebuild from the log does.
@@ -539,14 +520,6 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
         _finish_round_if_done(match.round_id)
     seated = list(match.seats.values_list("player_id", flat=True))
     transaction.on_commit(lambda: _tell_players(seated))
-
-
-def _casual_match(table: Table) -> LeagueMatch:
-    match = LeagueMatch.objects.create(table=table, rated=table.rated, started_at=table.created_at)
-    # A finished table has all four seats taken: no seat is empty here.
-    seats = {s.number: s.player for s in table.seats.select_related("player") if s.player}
-    _seat_players(match, seats)
-    return match
 
 
 def _finish_round_if_done(round_id: int) -> None:
