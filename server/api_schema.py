@@ -11,7 +11,7 @@ import functools
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
-from server.errors import validation_error
+from server.errors import _flatten, validation_error
 
 
 @functools.cache
@@ -31,8 +31,6 @@ def strict(serializer_class, request, data=None) -> dict:
         raise validation_error(f"unknown field(s): {', '.join(unknown)}")
     serializer = serializer_class(data=data)
     if not serializer.is_valid():
-        from server.errors import _flatten
-
         raise validation_error(_flatten(serializer.errors))
     return serializer.validated_data
 

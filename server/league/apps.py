@@ -7,6 +7,8 @@ class LeagueConfig(AppConfig):
     verbose_name = "Clubs, seasons, rounds, results, standings and ratings"
 
     def ready(self):
+        # Imported here: they import models, which exist only once the app registry is
+        # loaded, and the receiver is connected once, when it is.
         from server.league.services import record_match_end
         from server.tables.signals import match_ended
 

@@ -30,6 +30,8 @@ from server.league.models import (
     Round,
     Season,
 )
+from server.league.pairing import draw_individual, draw_pairs
+from server.realtime.notify import league_tables_changed
 from server.tables import services as table_services
 from server.tables.locking import writing
 from server.tables.models import Table
@@ -359,8 +361,6 @@ def do_start_round(user: User, round_: Round) -> list[LeagueMatch]:
 
 
 def _draw_individual(round_: Round):
-    from server.league.pairing import draw_individual
-
     season = round_.season
     present = list(
         CheckIn.objects.filter(round=round_, player__isnull=False)
@@ -419,8 +419,6 @@ def _house_bots(season: Season, present: set[int], needed: int) -> list[User]:
 
 
 def _draw_pairs(round_: Round):
-    from server.league.pairing import draw_pairs
-
     season = round_.season
     present = list(
         CheckIn.objects.filter(round=round_, pair__isnull=False)
@@ -480,8 +478,6 @@ def _open_match(
 
 
 def _tell_players(user_ids: list[int]) -> None:
-    from server.realtime.notify import league_tables_changed
-
     league_tables_changed(user_ids)
 
 

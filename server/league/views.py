@@ -5,6 +5,7 @@ Reads of public clubs need no token; every write does. Roles are checked in serv
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from django.http import HttpResponse
@@ -18,7 +19,7 @@ from server.api_schema import ERRORS, strict
 from server.errors import ApiError, validation_error
 from server.league import selectors, services
 from server.league import serializers as s
-from server.league.models import Invite
+from server.league.models import Club, Invite
 from server.realtime import longpoll
 from server.realtime.groups import account_group
 
@@ -187,8 +188,6 @@ class JoinClubView(LeagueView):
     )
     def post(self, request, slug):
         data = strict(s.JoinClubSerializer, request)
-        from server.league.models import Club
-
         club = Club.objects.filter(slug=slug).first()  # members clubs are joined unseen
         if club is None:
             raise ApiError("not_found", f"no club {slug!r}", 404)
@@ -358,8 +357,6 @@ class MatchesView(LeagueView):
 
 
 def _date(raw, what: str):
-    import datetime as dt
-
     if raw in (None, ""):
         return None
     try:

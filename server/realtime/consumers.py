@@ -19,6 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from server import limits
+from server.league.selectors import my_league_tables
 from server.realtime.groups import account_group, table_group
 from server.tables import projection, selectors
 from server.tables.models import Seat, Table
@@ -159,6 +160,4 @@ class LobbyConsumer(AccountSocket):
 
     @database_sync_to_async
     def _tables(self):
-        from server.league.selectors import my_league_tables
-
         return my_league_tables(self.user)

@@ -24,6 +24,7 @@ from engine import IllegalEventError, deal_event
 from engine.table_commands import SEAT_EVENT_TYPES, TABLE_COMMANDS
 from server.accounts.models import User
 from server.errors import ApiError, rule_error, validation_error
+from server.realtime.notify import table_changed
 from server.tables import projection, selectors
 from server.tables.errors import StaleVersion
 from server.tables.locking import writing
@@ -445,6 +446,4 @@ def _consequences(table: Table, state: TableState) -> list[NewEvent]:
 def _after_commit(table: Table, state: TableState | None) -> None:
     if state is not None:
         projection.remember(table, state)
-    from server.realtime.notify import table_changed
-
     table_changed(table, state.version if state is not None else None)

@@ -39,6 +39,8 @@ KEYWORDS = {
 
 
 def _django_setup() -> None:
+    # Django is loaded only by ``update`` (templatize needs the settings): ``compile`` and
+    # ``check`` run without it.
     import django
     from django.conf import settings
 

@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from server.accounts.models import User
+from server.errors import ApiError
 from server.league import selectors as league
 from server.league import services as league_services
 from server.league.models import Club, LeagueMatch, LeagueMatchSeat, Round, Season
@@ -56,8 +57,6 @@ def season_choice(club: Club, raw: str | None) -> Season | None:
     """The season named by ``?season=`` (404 if not the club's), else the newest."""
     if raw:
         if not str(raw).isdigit():
-            from server.errors import ApiError
-
             raise ApiError("not_found", "no such season", 404)
         return league.season_for_reader(club, int(raw))
     return club.seasons.first()

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Count, Q
 from django.http import Http404
 
 from server.accounts.models import User
+from server.league.selectors import visible_clubs
 from server.tables import projection
 from server.tables import selectors as tables
 from server.tables.models import Table
@@ -25,10 +27,6 @@ class TableRow:
 
 def clubs_for(viewer: User | None):
     """The clubs the visitor may read (the league decides which), with member counts."""
-    from django.db.models import Count, Q
-
-    from server.league.selectors import visible_clubs
-
     return (
         visible_clubs(viewer)
         .annotate(member_count=Count("memberships", filter=Q(memberships__active=True)))
