@@ -16,6 +16,11 @@ settings a reachable server needs: a secret key (generated on first start in
 ``var/secret_key``, owner-only, unless ``DJANGO_SECRET_KEY`` is set), ``ALLOWED_HOSTS``
 (this machine's names and addresses unless ``DJANGO_ALLOWED_HOSTS`` lists them), and a
 warning while registration is open to anyone who can reach it.
+
+This module is the server's process launcher, the one module of ``server`` that starts
+the clients' code (the bot runner: a child process here, threads of the caller in
+``bot_runner_threads`` for ``manage.py seed_demo_league``); tests/server/test_layering.py
+holds every other server module to never importing ``clients``.
 """
 
 from __future__ import annotations
@@ -28,7 +33,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = "server.asgi:application"
@@ -129,6 +137,9 @@ def main(argv=None) -> int:
                 capture_output=True,
                 text=True,
             ).stdout.strip()
+            # Imported here, as below: the bot runner loads the SDK and the engine's
+            # players (~0.4 s), which --no-bots and the callers of daphne_command (the
+            # tests' servers, the benchmarks) never need.
             from clients.bots.launch import start_runner
 
             url = (
@@ -185,6 +196,27 @@ def daphne_command(
     where = ["--fd", str(fd)] if fd is not None else ["-b", host, "-p", str(port)]
     quiet = [] if access_log else ["--access-log", os.devnull]
     return [sys.executable, "-m", "daphne", *where, *quiet, application]
+
+
+@contextmanager
+def bot_runner_threads(server_url: str, tokens: Sequence[str], **options: Any) -> Iterator[list]:
+    """A bot runner (``clients.bots.runner.Runner``) for each token, as threads of this
+    process, playing through ``server_url`` like any API client; ``options`` are the
+    runners' ``RunnerOptions``. Every runner is stopped when the block ends."""
+    from clients.bots.runner import Runner, RunnerOptions  # imported here: see main()
+    from clients.sdk import DekabesClient
+
+    runner_options = RunnerOptions(**options)
+    runners = []
+    try:
+        for token in tokens:
+            runners.append(Runner(DekabesClient(server_url, token), runner_options).start())
+        yield runners
+    finally:
+        for runner in runners:
+            runner.stop_event.set()
+        for runner in runners:
+            runner.stop(timeout=10)
 
 
 def start_workers(host: str, port: int, workers: int, env: dict) -> list[subprocess.Popen]:

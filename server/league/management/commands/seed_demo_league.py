@@ -2,9 +2,10 @@
 
 Creates the public club ``demo`` (organizer ``demo``), eight house-bot players and an
 individual season, then plays its first two rounds to the end at full speed through the
-real bot runner (``clients.bots``: each bot an API client with its own token). Without
-``--server`` it starts Daphne as a child process on a free port against the same
-database; everything it starts is stopped in a ``finally``.
+real bot runner (``clients.bots``: each bot an API client with its own token, started by
+the process launcher, ``server.run.bot_runner_threads``). Without ``--server`` it starts
+Daphne as a child process on a free port against the same database; everything it
+starts is stopped in a ``finally``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from server.accounts.models import User
 from server.accounts.services import issue_token
 from server.league import services
 from server.league.models import Club, LeagueMatch, Membership, Round, Season
-from server.run import daphne_command
+from server.run import bot_runner_threads, daphne_command
 
 ROOT = Path(__file__).resolve().parents[4]
 BOTS = [f"demo-bot-{n}" for n in range(1, 9)]
@@ -53,30 +54,25 @@ class Command(BaseCommand):
             self.stdout.write("demo league already seeded: /api/clubs/demo")
             return
         daphne = None
-        runners = []
         try:
             if server is None:
                 daphne, server = _start_daphne()
-            from clients.bots.runner import Runner, RunnerOptions
-            from clients.sdk import DekabesClient
-
             # Runners log every move at INFO; the command reports per round instead.
             logging.getLogger("dekabes.bots").setLevel(logging.ERROR)
-            runner_options = RunnerOptions(
-                level=level, delay=0.0, discover_every=0.5, linger=1.0, poll_wait=5.0
-            )
-            runners = [
-                Runner(DekabesClient(server, issue_token(b, "seed-demo")), runner_options).start()
-                for b in bots
-            ]
-            deadline = time.monotonic() + timeout
-            for number in to_play:
-                self._play_round(organizer, season, number, deadline)
+            tokens = [issue_token(b, "seed-demo") for b in bots]
+            with bot_runner_threads(
+                server,
+                tokens,
+                level=level,
+                delay=0.0,
+                discover_every=0.5,
+                linger=1.0,
+                poll_wait=5.0,
+            ):
+                deadline = time.monotonic() + timeout
+                for number in to_play:
+                    self._play_round(organizer, season, number, deadline)
         finally:
-            for runner in runners:
-                runner.stop_event.set()
-            for runner in runners:
-                runner.stop(timeout=10)
             if daphne is not None:
                 daphne.terminate()
                 try:
