@@ -5,7 +5,9 @@ the clients render what it says.
 """
 
 from engine.errors import REJECTION_CODES, IllegalEventError
-from engine.match import Match, UnreadableLine, deal_event, dump_record, load_record
+from engine.events import deal_event
+from engine.fold import Match
+from engine.record import UnreadableLine, dump_record, load_record
 from engine.tiles import Tile
 from engine.view import seat_view
 

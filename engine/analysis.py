@@ -22,7 +22,7 @@ from engine.bots import expert
 from engine.bots.knowledge import read_view
 from engine.bots.strong import choose_opener_values
 from engine.errors import IllegalEventError
-from engine.match import Match
+from engine.fold import Match
 
 DEFAULT_ITERATIONS = 60
 MISTAKES_SHOWN = 3

@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from engine.bots import decider, picker
-from engine.match import Match, Picker, deal_event
+from engine.events import deal_event
+from engine.fold import Match, Picker
 
 Player = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A computer player: a seat view in, one of ``view["legal"]`` out. It may also have a

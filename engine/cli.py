@@ -13,7 +13,8 @@ import time
 from typing import Any
 
 from engine.errors import IllegalEventError
-from engine.match import Match, load_record
+from engine.fold import Match
+from engine.record import load_record
 
 
 def fold_file(path: str) -> Match:

@@ -21,7 +21,7 @@ from typing import Any
 
 from engine.autoplay import Player, autoplay, bot_players, new_bot_match
 from engine.bots import LEVELS
-from engine.match import Match
+from engine.fold import Match
 
 PlayerFactory = Callable[[list[str], list[random.Random], Match], list[Player]]
 # (bots, counting hands?, quota, seed, chunk index, swap, expert iterations, factory)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.match import EVENT_TYPES, TABLE_COMMANDS, Match
+from engine.events import EVENT_TYPES, TABLE_COMMANDS
+from engine.fold import Match
 
 __all__ = ["SEAT_EVENT_TYPES", "TABLE_COMMANDS", "available_commands", "seats_to_act"]
 
