@@ -16,6 +16,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from engine.seats import team_of
 from server.accounts.models import User
 from server.errors import ApiError, validation_error
 from server.league import projections
@@ -487,7 +488,7 @@ def _seat_players(
                 match=match,
                 number=n,
                 player=p,
-                team="A" if n in (1, 3) else "B",
+                team=team_of(n),
                 is_bot=p.is_bot,
                 filler=n in fillers,
             )

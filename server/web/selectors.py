@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.http import Http404
 
+from engine.phases import MATCH_OVER
 from server.accounts.models import User
 from server.tables import projection
 from server.tables import selectors as tables
@@ -75,7 +76,7 @@ def table_row(table: Table) -> TableRow:
     summary = projection.project(table).match.summary()
     return TableRow(
         table,
-        summary["phase"] == "match_over",
+        summary["phase"] == MATCH_OVER,
         summary["scores"],
         summary["hand_no"],
         summary["winner"],
