@@ -68,7 +68,8 @@ class TableState:
     paused_by: set[int] = field(default_factory=set)  # seats that opened rules/log
     # The deals whose hand has ended somewhere in the log (all four hands revealed,
     # RULES §5): only these are shown whole before the match is over. A deal voided by
-    # a redeal claim, undo or restart can come back, so it stays out (RECORDS.md).
+    # a redeal claim, taken back by undo or dropped by a new match can come back, so it
+    # stays out (RECORDS.md); a restarted hand replays its deal, shown once it ends.
     revealed: frozenset[DealtHands] = frozenset()
     annulled: dict | None = None  # the annul event, once an organizer annulled
 

@@ -217,8 +217,8 @@ def deal_is_public(state: TableState, deal: dict) -> bool:
 
     Once the match is over, every deal. Before, only a deal whose hand has ended (all
     four hands revealed, RULES §5): the deal in play, a deal voided by a redeal claim,
-    and one taken back by undo or restart can come back, so it stays hidden like a
-    future deal (RECORDS.md), however many later hands end.
+    one taken back by undo or dropped by a new match can come back, so it stays hidden
+    like a future deal (RECORDS.md), however many later hands end.
     """
     return state.match.phase == MATCH_OVER or deal_hands(deal) in state.revealed
 
