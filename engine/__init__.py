@@ -2,21 +2,37 @@
 
 Pure Python, no Django. The server stores events and asks this package what they mean;
 the clients render what it says.
+
+Modules: ``tiles`` (tiles and masks), ``core`` (the fast core of one hand), ``seats``
+(seats and teams), ``phases`` (phase names), ``events`` (the record's events: shapes,
+parsing, a fresh deal), ``fold`` (``Match``: a record folded into the table's state),
+``record`` (JSON Lines I/O), ``replay`` (a fold that notices each hand's end: ``Step``,
+``HandResult``, ``Outcome``), ``view`` (a seat's view), ``table_commands``, ``bots``,
+``autoplay``/``simulate`` (self-play), ``analysis``, ``cli``. ``match`` is a
+compatibility module re-exporting the names the fold had before it was split.
 """
 
 from engine.errors import REJECTION_CODES, IllegalEventError
-from engine.match import Match, UnreadableLine, deal_event, dump_record, load_record
+from engine.events import deal_event
+from engine.fold import Match
+from engine.record import UnreadableLine, dump_record, load_record
+from engine.replay import HandResult, Outcome, Replay, Step, steps
 from engine.tiles import Tile
 from engine.view import seat_view
 
 __all__ = [
+    "REJECTION_CODES",
+    "HandResult",
     "IllegalEventError",
     "Match",
-    "REJECTION_CODES",
+    "Outcome",
+    "Replay",
+    "Step",
     "Tile",
     "UnreadableLine",
     "deal_event",
     "dump_record",
     "load_record",
     "seat_view",
+    "steps",
 ]

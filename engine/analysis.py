@@ -1,12 +1,12 @@
 """Post-match analysis: for every decision of a record, what the expert would have
 played from that seat's view at that moment, and what the choice cost.
 
-``analyse(events)`` folds the record event by event. Before each ``play`` by a seat
-that had more than one legal move (and each ``choose_opener``), it takes that seat's
-view — only what the seat could see then — and lets the expert value every legal
-move (``expert.move_values``, a fixed number of worlds, no clock, seeded from ``seed``
-and the event's index): the estimated probability that the seat's team wins the
-match after each move. The loss of a decision is best minus played.
+``analyse(events)`` folds the record event by event (``engine.replay.Replay``). Before
+each ``play`` by a seat that had more than one legal move (and each ``choose_opener``),
+it takes that seat's view — only what the seat could see then — and lets the expert
+value every legal move (``expert.move_values``, a fixed number of worlds, no clock,
+seeded from ``seed`` and the event's index): the estimated probability that the seat's
+team wins the match after each move. The loss of a decision is best minus played.
 
 Deterministic for a given record, seed and number of iterations. Output is plain JSON
 (documented in docs/engine.md).
@@ -21,8 +21,10 @@ from typing import Any
 from engine.bots import expert
 from engine.bots.knowledge import read_view
 from engine.bots.strong import choose_opener_values
-from engine.errors import IllegalEventError
-from engine.match import Match
+from engine.fold import Match
+from engine.phases import CHOOSE_OPENER, SEAT_TO_ACT
+from engine.replay import Replay
+from engine.seats import SEATS
 
 DEFAULT_ITERATIONS = 60
 MISTAKES_SHOWN = 3
@@ -35,22 +37,19 @@ def analyse(
 ) -> dict[str, Any]:
     """The analysis of a record (a list of events); raises ``IllegalEventError``."""
     budget = expert.Budget(iterations=iterations, seconds=None)
-    match = Match()
+    replay = Replay()
     decisions = []
-    for index, event in enumerate(events):
+    for event in events:
+        match, index = replay.match, replay.index
         decision = None
         if (
             isinstance(event, dict)
             and event.get("type") in ("play", "choose_opener")
-            and match.phase in ("play", "choose_opener")
+            and match.phase in SEAT_TO_ACT
             and event.get("seat") == match.to_act
         ):
             decision = _decision(match, index, event, budget, seed)
-        try:
-            match.apply(event)
-        except IllegalEventError as err:
-            err.index = index
-            raise
+        replay.apply(event)  # a refused event raises with its index
         if decision is not None:
             decisions.append(decision)
     return {
@@ -74,7 +73,7 @@ def _decision(
         return None  # not a legal event: the fold will refuse it
     rng = random.Random(f"dekabes-analyse|{seed}|{index}")
     know = read_view(view)
-    if view["phase"] == "choose_opener":
+    if view["phase"] == CHOOSE_OPENER:
         values = choose_opener_values(know, rng, worlds=budget.iterations * 10)
         means = [values[e["opener"] - 1] for e in legal]
     else:
@@ -117,7 +116,7 @@ def _low_high(tile: object) -> str | None:
 
 def _summaries(decisions: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for seat in (1, 2, 3, 4):
+    for seat in SEATS:
         mine = [d for d in decisions if d["seat"] == seat]
         if not mine:
             out[str(seat)] = {

@@ -14,7 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from engine.bots import decider, picker
-from engine.match import Match, Picker, deal_event
+from engine.events import deal_event
+from engine.fold import Match, Picker
+from engine.phases import BETWEEN_HANDS
+from engine.seats import SEATS
 
 Player = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A computer player: a seat view in, one of ``view["legal"]`` out. It may also have a
@@ -124,7 +127,7 @@ def autoplay(
             if fast:
                 match.advance(pickers, on_event)
                 phase = match.phase
-                if phase in ("deal", "match_over"):
+                if phase in BETWEEN_HANDS:
                     continue
             forced = match.forced_pass() if phase == "play" else None
             if forced is not None:
@@ -145,7 +148,7 @@ def _to_act(match: Match) -> int:
 
 
 def _next_to_accept(match: Match) -> int:
-    for seat in (1, 2, 3, 4):
+    for seat in SEATS:
         if match.legal_events(seat):
             return seat
     raise RuntimeError("accept phase with every seat accepted")  # the fold never allows it

@@ -12,8 +12,11 @@ import sys
 import time
 from typing import Any
 
+from engine.bots import LEVELS
 from engine.errors import IllegalEventError
-from engine.match import Match, load_record
+from engine.fold import Match
+from engine.phases import MATCH_OVER
+from engine.record import load_record
 
 
 def fold_file(path: str) -> Match:
@@ -151,7 +154,7 @@ def thousand_event_record(size: int = 1000, seed: int = 7) -> list[dict[str, Any
         return undo_now[0]
 
     while len(events) < size:
-        if m.phase == "match_over":
+        if m.phase == MATCH_OVER:
             command: dict[str, Any] = {"type": "new_match", "seat": 1}
         else:
             autoplay(m, players, rng, on_event=events.append, stop=interrupt)
@@ -207,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots",
         default="strong,greedy,strong,greedy",
-        help="four levels for seats 1..4 (random, greedy, medium, strong, expert)",
+        help=f"four levels for seats 1..4 ({', '.join(LEVELS)})",
     )
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument(

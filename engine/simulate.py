@@ -21,7 +21,8 @@ from typing import Any
 
 from engine.autoplay import Player, autoplay, bot_players, new_bot_match
 from engine.bots import LEVELS
-from engine.match import Match
+from engine.fold import Match
+from engine.seats import Team, other_team
 
 PlayerFactory = Callable[[list[str], list[random.Random], Match], list[Player]]
 # (bots, counting hands?, quota, seed, chunk index, swap, expert iterations, factory)
@@ -158,8 +159,8 @@ def _play_match(
     seat_rngs = [random.Random(rng.getrandbits(64)) for _ in range(4)]
     deal_rng = random.Random(rng.getrandbits(64))
 
-    def bot_team(seat_team: str) -> str:
-        return seat_team if not swapped else ("B" if seat_team == "A" else "A")
+    def bot_team(seat_team: Team) -> Team:
+        return seat_team if not swapped else other_team(seat_team)
 
     m = new_bot_match()
     if factory is None:
@@ -183,7 +184,7 @@ def _play_match(
 
 
 def _count_hand(
-    totals: dict[str, Any], result: dict[str, Any], bot_team: Callable[[str], str]
+    totals: dict[str, Any], result: dict[str, Any], bot_team: Callable[[Team], Team]
 ) -> None:
     totals["hands"] += 1
     if result["team"] is None:

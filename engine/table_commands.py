@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.match import EVENT_TYPES, TABLE_COMMANDS, Match
+from engine.events import EVENT_TYPES, TABLE_COMMANDS
+from engine.fold import Match
+from engine.phases import ACCEPT, HAND_IN_PROGRESS, SEAT_TO_ACT
+from engine.seats import SEATS
 
 __all__ = ["SEAT_EVENT_TYPES", "TABLE_COMMANDS", "available_commands", "seats_to_act"]
 
@@ -20,8 +23,6 @@ __all__ = ["SEAT_EVENT_TYPES", "TABLE_COMMANDS", "available_commands", "seats_to
 SEAT_EVENT_TYPES: tuple[str, ...] = tuple(
     kind for kind in EVENT_TYPES if kind not in ("match_started", "deal", *TABLE_COMMANDS)
 )
-# Phases with a hand in progress: the only ones ``restart_hand`` accepts.
-_HAND_IN_PROGRESS = ("accept", "choose_opener", "play")
 
 
 def available_commands(match: Match) -> list[str]:
@@ -37,7 +38,7 @@ def available_commands(match: Match) -> list[str]:
         commands.append("undo")
     if match.can_redo():
         commands.append("redo")
-    if match.phase in _HAND_IN_PROGRESS:
+    if match.phase in HAND_IN_PROGRESS:  # the only phases restart_hand accepts
         commands.append("restart_hand")
     commands.append("new_match")
     return commands
@@ -52,10 +53,10 @@ def seats_to_act(view: Mapping[str, Any]) -> list[int]:
     ``to_act``; otherwise (a deal to come, the match over) nobody.
     """
     phase = view.get("phase")
-    if phase == "accept":
+    if phase == ACCEPT:
         accepted = view.get("accepted") or {}
-        return [seat for seat in (1, 2, 3, 4) if not accepted.get(str(seat))]
-    if phase in ("choose_opener", "play"):
+        return [seat for seat in SEATS if not accepted.get(str(seat))]
+    if phase in SEAT_TO_ACT:
         seat = view.get("to_act")
         return [seat] if isinstance(seat, int) else []
     return []

@@ -18,10 +18,10 @@ from typing import Any
 
 from engine.core import EMPTY
 from engine.encoding import line_view, turns_view
-from engine.match import SEAT_KEYS, FoldState, Match, SeatViewBase, use_seat_view
+from engine.fold import FoldState, Match, SeatViewBase, use_seat_view
+from engine.seats import SEAT_KEYS, TEAMS, partner_of, team_of
 from engine.tiles import mask_texts
 
-TEAM_NAMES = ("A", "B")
 # _NUMBERS_IN[bits]: the numbers 0-6 whose bit is set (a seat's ``lacks``), ascending
 _NUMBERS_IN = tuple(tuple(n for n in range(7) if bits >> n & 1) for bits in range(128))
 
@@ -159,14 +159,14 @@ class SeatView(SeatViewBase):
 
     def _winner(self) -> str | None:
         winner = self._state().winner
-        return None if winner is None else TEAM_NAMES[winner]
+        return None if winner is None else TEAMS[winner]
 
 
 Builder = Callable[[SeatView], Any]
 _BUILDERS: dict[str, Builder] = {
     "seat": lambda v: v._seat,
-    "team": lambda v: TEAM_NAMES[v._me & 1],
-    "partner": lambda v: (v._me + 2) % 4 + 1,
+    "team": lambda v: team_of(v._seat),
+    "partner": lambda v: partner_of(v._seat),
     "seats": lambda v: {SEAT_KEYS[i]: kind for i, kind in enumerate(v._state().seats)},
     "rated": lambda v: v._state().rated,
     "phase": lambda v: v._state().phase,

@@ -38,6 +38,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from engine.bots import LEVELS
+
 ROOT = Path(__file__).resolve().parents[1]
 APP = "server.asgi:application"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
@@ -100,7 +102,7 @@ def main(argv=None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--bot", default="house", help="house bot account name")
-    parser.add_argument("--level", default="strong")
+    parser.add_argument("--level", default="strong", choices=LEVELS)
     parser.add_argument(
         "--delay", type=float, default=0.7, help="seconds before each computer action"
     )

@@ -16,9 +16,10 @@ import os
 import signal
 import sys
 
-from clients.bots.policy import DEFAULT_LEVEL, LEVELS
+from clients.bots.policy import DEFAULT_LEVEL
 from clients.bots.runner import DEFAULT_DELAY, DEFAULT_POLL_WAIT, Runner, RunnerOptions
 from clients.sdk import ApiError, DekabesClient
+from engine.bots import LEVELS
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -13,7 +13,6 @@ import random
 
 log = logging.getLogger("dekabes.bots")
 
-LEVELS = ("random", "greedy", "medium", "strong", "expert")
 DEFAULT_LEVEL = "strong"
 
 

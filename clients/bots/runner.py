@@ -40,6 +40,7 @@ from clients.sdk import (
     new_action_key,
 )
 from engine import table_commands
+from engine.phases import MATCH_OVER
 
 log = logging.getLogger("dekabes.bots")
 
@@ -398,7 +399,7 @@ class Runner:
             return False
         started = False
         for table in tables:
-            if table.code in self.workers or table.phase == "match_over" or _annulled(table):
+            if table.code in self.workers or table.phase == MATCH_OVER or _annulled(table):
                 continue
             held = table.seats_held_by(self.username or "")
             if self.options.seats is not None:

@@ -270,9 +270,18 @@ def _last_turn_was_pass(view: dict, seat: int) -> bool:
     return False
 
 
+def seat_team(view: dict, seat: int) -> str:
+    """The team of ``seat`` as the seat view tells it (no seat rule of the client's own):
+    the view's ``team`` for its own seat and its ``partner``, the other team otherwise."""
+    own = view.get("team", "A")
+    if seat in (view.get("seat"), view.get("partner")):
+        return own
+    return "B" if own == "A" else "A"
+
+
 def draw_seat_box(app, surface, box: pygame.Rect, view: dict, seat: int) -> None:
     to_act = view.get("to_act") == seat and view.get("phase") in ("play", "choose_opener")
-    team = "A" if seat in (1, 3) else "B"
+    team = seat_team(view, seat)
     pygame.draw.rect(surface, (0, 0, 0), box.move(2, 3), border_radius=10)
     pygame.draw.rect(surface, d.PANEL, box, border_radius=10)
     pygame.draw.rect(
@@ -888,7 +897,7 @@ def draw_reveal(app, surface, hits: Hits, seat: int | None) -> None:
     rows_room = box.bottom - 78 - y - line_h * len(lines) - 8
     row_h = max(30, min(76, rows_room // 4))
     for number in (1, 2, 3, 4):
-        team = "A" if number in (1, 3) else "B"
+        team = seat_team(view, number)
         row = pygame.Rect(box.x + 16, y, box.w - 32, row_h - 6)
         pygame.draw.rect(surface, (236, 232, 222), row, border_radius=8)
         pygame.draw.rect(surface, d.TEAM_COLOURS[team], row, width=2, border_radius=8)

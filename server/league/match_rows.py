@@ -5,6 +5,7 @@ both build them alike."""
 
 from __future__ import annotations
 
+from engine.seats import team_of
 from server.accounts.models import User
 from server.league.models import LeagueMatch, LeagueMatchSeat
 from server.tables.models import Table
@@ -19,7 +20,7 @@ def seat_players(
                 match=match,
                 number=n,
                 player=p,
-                team="A" if n in (1, 3) else "B",
+                team=team_of(n),
                 is_bot=p.is_bot,
                 filler=n in fillers,
             )

@@ -24,9 +24,11 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
-# Partners sit opposite: seats 1 & 3 (indices 0, 2) and seats 2 & 4 (indices 1, 3).
-PARTNER_SEATS = ((0, 2), (1, 3))
-OPPONENT_SEATS = ((0, 1), (0, 3), (2, 1), (2, 3))
+from engine.seats import TEAM_SEATS, TEAMS, partner_of
+
+# Seat indices (0-3) at a table: each team's pair of partners, and every pair of opponents.
+PARTNER_SEATS = tuple(tuple(n - 1 for n in TEAM_SEATS[team]) for team in TEAMS)
+OPPONENT_SEATS = tuple((a, b) for a in PARTNER_SEATS[0] for b in PARTNER_SEATS[1])
 
 # The house bots stand for one partner/opponent in the repeat counts, so that the
 # human who gets a bot partner, or sits at the bots' table, rotates like any other.
@@ -346,7 +348,7 @@ def _climb(seats: list, slots: list[int], memory: _Memory, rng: random.Random) -
 
 
 def _partners(i: int, j: int) -> bool:
-    return i // 4 == j // 4 and (i % 4, j % 4) in ((0, 2), (2, 0), (1, 3), (3, 1))
+    return i // 4 == j // 4 and partner_of(i % 4 + 1) == j % 4 + 1
 
 
 def _presented(tables: list[tuple], bots: int, rng: random.Random) -> list[tuple]:

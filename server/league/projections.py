@@ -14,6 +14,9 @@ from django.db import transaction
 from django.db.models import F
 
 from engine import Match as EngineMatch
+from engine.phases import MATCH_OVER
+from engine.replay import Outcome
+from engine.seats import TEAM_SEATS, TEAMS
 from server.league import ratings as rating_model
 from server.league import standings as standings_model
 from server.league.match_rows import casual_match
@@ -36,8 +39,7 @@ from server.tables.projection import TableState
 # -- one match ------------------------------------------------------------------------------
 def apply_result(match: LeagueMatch, state: TableState) -> None:
     """Write the result of the match ``state`` ended (or annulled) with its last event."""
-    summary = state.match.summary()
-    results = summary["results"]
+    outcome = Outcome.of(state.match)
     ended = (
         Event.objects.filter(table_id=match.table_id, seq=state.version)
         .values_list("created_at", flat=True)
@@ -46,15 +48,13 @@ def apply_result(match: LeagueMatch, state: TableState) -> None:
     match.status = "annulled" if state.annulled is not None else "finished"
     match.annul_reason = state.annulled["reason"] if state.annulled is not None else ""
     match.finished_at, match.end_seq = ended, state.version
-    match.winner = summary["winner"] if match.status == "finished" else None
-    match.score_a, match.score_b = summary["scores"]["A"], summary["scores"]["B"]
-    match.hands = len(results)
-    for team in ("A", "B"):
-        won = [r for r in results if r["team"] == team]
-        setattr(match, f"hands_won_{team.lower()}", len(won))
-        setattr(match, f"points_{team.lower()}", sum(r["points"] for r in won))
-        setattr(match, f"dekabes_{team.lower()}", sum(1 for r in won if r["dekabes"]))
-    match.hands_tied = sum(1 for r in results if r["result"] == "tie")
+    match.winner = outcome.winner if match.status == "finished" else None
+    match.score_a, match.score_b = outcome.scores
+    match.hands = outcome.hands_played
+    match.hands_won_a, match.hands_won_b = outcome.hands_won
+    match.points_a, match.points_b = outcome.points
+    match.dekabes_a, match.dekabes_b = outcome.dekabes
+    match.hands_tied = outcome.hands_tied
     match.save()
 
 
@@ -65,7 +65,7 @@ def ending_state(table: Table) -> TableState | None:
         Event.objects.filter(table=table).order_by("seq").values_list("seq", "payload")
     ):
         state.fold(seq, payload)
-        if state.annulled is not None or state.match.phase == "match_over":
+        if state.annulled is not None or state.match.phase == MATCH_OVER:
             return state
     return None
 
@@ -88,7 +88,7 @@ def match_lines(season: Season) -> list:
             side_a, side_b = (m.pair_a_id,), (m.pair_b_id,)
         else:
             s = seats[m.pk]
-            side_a, side_b = (s[1], s[3]), (s[2], s[4])
+            side_a, side_b = (tuple(s[n] for n in TEAM_SEATS[team]) for team in TEAMS)
         lines.append(
             standings_model.MatchLine(
                 side_a=side_a,
@@ -148,7 +148,8 @@ def rebuild_standings(season: Season) -> None:
 # -- ratings ---------------------------------------------------------------------------------
 def teams_of(match: LeagueMatch) -> tuple[tuple[int, int], tuple[int, int]]:
     seats = dict(match.seats.values_list("number", "player_id"))
-    return (seats[1], seats[3]), (seats[2], seats[4])
+    (a1, a2), (b1, b2) = TEAM_SEATS["A"], TEAM_SEATS["B"]
+    return (seats[a1], seats[a2]), (seats[b1], seats[b2])
 
 
 def decided(match: LeagueMatch) -> str:

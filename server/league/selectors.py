@@ -13,7 +13,7 @@ import datetime as dt
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
-from engine import Match as EngineMatch
+from engine import Replay, steps
 from server.accounts.models import User
 from server.errors import ApiError
 from server.league.models import (
@@ -371,14 +371,12 @@ def record_text(m: LeagueMatch) -> str:
 def hands_summary(m: LeagueMatch) -> list[dict]:
     """Hand by hand, from the engine's fold: deal, opener, line, turns, result, scores."""
     check_match_over(m)
-    fold = EngineMatch()
+    replay = Replay()
     hands = []
-    for event in engine_events(m):
-        before = len(fold.results)
-        fold.apply(event)
-        if len(fold.results) > before:
-            last = fold.seat_view(1)["last_hand"]
-            hands.append({**last, "scores_after": fold.summary()["scores"]})
+    for done in steps(engine_events(m), replay):
+        if done.hand_result is not None:
+            last = replay.match.seat_view(1)["last_hand"]
+            hands.append({**last, "scores_after": done.hand_result.scores.as_dict()})
     return hands
 
 

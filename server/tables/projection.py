@@ -32,6 +32,8 @@ from django.db.models import Q
 
 import engine
 from engine import Match
+from engine.events import DealtHands
+from engine.replay import step
 from server.tables.locking import writing
 from server.tables.models import Event, Table, TableSnapshot
 
@@ -65,9 +67,11 @@ class TableState:
     match: Match
     version: int = 0  # seq of the newest event folded
     paused_by: set[int] = field(default_factory=set)  # seats that opened rules/log
-    # seq of the latest hand end: every deal logged before it is public from then on, the
-    # deal that was played and any voided before it (redealt, undone), as in the record.
-    revealed_upto: int = 0
+    # The deals whose hand has ended somewhere in the log (all four hands revealed,
+    # RULES §5): only these are shown whole before the match is over. A deal voided by
+    # a redeal claim, taken back by undo or dropped by a new match can come back, so it
+    # stays out (RECORDS.md); a restarted hand replays its deal, shown once it ends.
+    revealed: frozenset[DealtHands] = frozenset()
     annulled: dict | None = None  # the annul event, once an organizer annulled
 
     @property
@@ -79,7 +83,7 @@ class TableState:
             self.match.copy(),
             self.version,
             set(self.paused_by),
-            self.revealed_upto,
+            self.revealed,
             self.annulled,
         )
 
@@ -93,17 +97,10 @@ class TableState:
         elif kind == "annul":
             self.annulled = payload
         else:
-            results_before = len(self.match.results)
-            self.match.apply(payload)
-            if ended_a_hand(self.match, results_before):
-                self.revealed_upto = seq
+            ended = step(self.match, payload, seq).hand_results
+            if ended:
+                self.revealed = self.revealed.union(hand.dealt for hand in ended)
         self.version = seq
-
-
-def ended_a_hand(match: Match, results_before: int) -> bool:
-    """Whether the event just applied ended a hand (the phase is back at the deal, or the
-    match is over, with one result more). The record's finished prefix uses the same test."""
-    return match.phase in ("deal", "match_over") and len(match.results) > results_before
 
 
 _cache: OrderedDict[int, TableState] = OrderedDict()

@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from engine.phases import MATCH_OVER
 from server.errors import ApiError
 from server.tables import projection
 from server.tables.models import Event, Table
@@ -29,7 +30,7 @@ def check_table_quota(user) -> None:
     )
     in_play = 0
     for table in Table.objects.filter(pk__in=list(recent)):
-        if projection.project(table).match.phase != "match_over":
+        if projection.project(table).match.phase != MATCH_OVER:
             in_play += 1
             if in_play >= limit:
                 raise ApiError(

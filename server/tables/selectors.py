@@ -1,8 +1,10 @@
 """Reads: what a seat may see of a table. Nothing here writes.
 
 Every answer about a seat is built from the engine's seat view (which holds only what
-that seat may know) plus public table facts. Deal events in the log are redacted for
-other seats until the hand they started has ended.
+that seat may know) plus public table facts. What the log and the record may show of a
+deal is decided in one place, ``deal_is_public``: before the match is over, only deals
+whose hand has ended (RECORDS.md); every other deal shows a seat its own hand only, and
+the record stops before it.
 """
 
 from __future__ import annotations
@@ -13,13 +15,15 @@ from collections import OrderedDict
 from django.db import connection
 from django.db.models import Max
 
-from engine import dump_record
+from engine import dump_record, steps
 from engine.bots import decide
+from engine.events import deal_hands
+from engine.phases import BETWEEN_HANDS, MATCH_OVER
 from engine.table_commands import available_commands, seats_to_act
 from server.accounts.models import User
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
-from server.tables.projection import SERVER_EVENT_TYPES, TableState, ended_a_hand
+from server.tables.projection import SERVER_EVENT_TYPES, TableState
 
 
 def load_seats(table: Table) -> list[Seat]:
@@ -208,10 +212,21 @@ def may_read_record(user: User | None, table: Table) -> bool:
     return table.owner_id == user.pk or bool(seats_held(user, table))
 
 
+def deal_is_public(state: TableState, deal: dict) -> bool:
+    """Whether every seat (and the record) may see all four hands of a logged ``deal``.
+
+    Once the match is over, every deal. Before, only a deal whose hand has ended (all
+    four hands revealed, RULES §5): the deal in play, a deal voided by a redeal claim,
+    one taken back by undo or dropped by a new match can come back, so it stays hidden
+    like a future deal (RECORDS.md), however many later hands end.
+    """
+    return state.match.phase == MATCH_OVER or deal_hands(deal) in state.revealed
+
+
 def events_for_seat(table: Table, number: int, after: int = 0, limit: int = 500) -> list[dict]:
-    """The log as seat ``number`` may see it: other hands in a deal are null until revealed."""
+    """The log as seat ``number`` may see it: in a deal that is not public, the other
+    seats' hands are null (the seat's own is always shown)."""
     state = projection.project(table)
-    over = state.match.phase == "match_over"
     rows = (
         Event.objects.filter(table=table, seq__gt=after)
         .order_by("seq")
@@ -220,7 +235,7 @@ def events_for_seat(table: Table, number: int, after: int = 0, limit: int = 500)
     out = []
     for row in rows:
         event = row["payload"]
-        if row["type"] == "deal" and not over and row["seq"] > state.revealed_upto:
+        if row["type"] == "deal" and not deal_is_public(state, event):
             event = {
                 **event,
                 "hands": {k: (v if k == str(number) else None) for k, v in event["hands"].items()},
@@ -239,26 +254,25 @@ def events_for_seat(table: Table, number: int, after: int = 0, limit: int = 500)
 
 
 def record_text(table: Table) -> str:
-    """The engine record: complete once the match is over, finished hands only before."""
+    """The engine record: complete once the match is over; before, the public prefix."""
     state = projection.project(table)
     events = list(
         Event.objects.filter(table=table).order_by("seq").values_list("payload", flat=True)
     )
     engine_events = [e for e in events if e.get("type") not in SERVER_EVENT_TYPES]
-    if state.match.phase != "match_over":
-        engine_events = engine_events[: _finished_prefix(engine_events)]
+    if state.match.phase != MATCH_OVER:
+        engine_events = engine_events[: _public_prefix(engine_events, state)]
     return dump_record(engine_events)
 
 
-def _finished_prefix(events: list[dict]) -> int:
-    """Length of the longest prefix that ends right after a finished hand (or the start)."""
-    from engine import Match
-
-    m = Match()
+def _public_prefix(events: list[dict], state: TableState) -> int:
+    """Length of the longest prefix that ends right after a hand's end (or right after
+    ``match_started``) and holds no deal that is not public: a record that replays,
+    hides nothing, and only ever grows (a deal hidden now may be revealed later)."""
     best = 1 if events else 0
-    for index, event in enumerate(events):
-        before = len(m.results)
-        m.apply(event)
-        if ended_a_hand(m, before):
-            best = index + 1
+    for done in steps(events):
+        if done.event["type"] == "deal" and not deal_is_public(state, done.event):
+            break
+        if done.hand_results and done.phase in BETWEEN_HANDS:
+            best = done.index + 1
     return best

@@ -386,7 +386,7 @@ def _fold(
     except IllegalEventError as err:
         raise rule_error(err.code, err.message) from None
     state.match, state.version = trial.match, trial.version
-    state.paused_by, state.revealed_upto = trial.paused_by, trial.revealed_upto
+    state.paused_by, state.revealed = trial.paused_by, trial.revealed
     state.annulled = trial.annulled
     return NewEvent(
         table_id=table.pk,

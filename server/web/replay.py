@@ -1,8 +1,8 @@
 """A finished match's replay, folded by the engine from its record alone.
 
 ``build_replay(text)`` reads a JSON Lines record (what ``/api/tables/{code}/record``
-serves), folds it event by event with ``engine.Match`` and keeps, after every event, a
-*frame*: the line as laid, every seat's tiles, scores, base, who acts, and the hand's
+serves), folds it event by event with the engine's step stream (``engine.steps``) and
+keeps, after every event, a *frame*: the line as laid, every seat's tiles, scores, base, who acts, and the hand's
 result when that event ended a hand. Nothing here knows a rule: every fact is read from
 the engine's fold (its seat views and results). A record whose fold does not end in
 ``match_over`` is refused — a match in progress is never replayed, since its current
@@ -14,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import engine.replay
 from engine import IllegalEventError, Match, load_record
+from engine.seats import SEAT_KEYS, SEATS, team_of
 
 
 class NotReplayable(Exception):
@@ -56,52 +58,48 @@ def build_replay(text: str) -> Replay:
     events = load_record(text)
     if not events:
         raise NotReplayable("unreadable")
-    match = Match()
+    fold = engine.replay.Replay()
+    match = fold.match
     frames: list[dict] = []
     hands: list[HandSummary] = []
     deal_step = 0
     play_ends: dict[int, str | None] = {}
     try:
-        for step, event in enumerate(events):
-            results_before = len(match.results)
-            match.apply(event)
-            if isinstance(event, dict) and event.get("type") == "deal":
-                deal_step = step
+        for done in engine.replay.steps(events, fold):
+            kind = done.event.get("type") if isinstance(done.event, dict) else None
+            if kind == "deal":
+                deal_step = done.index
             frame, public = _frame(match)
-            if isinstance(event, dict) and event.get("type") == "play":
-                play_ends[step] = public["turns"][-1]["end"]
-            results = match.results
-            if len(results) > results_before:
+            if kind == "play":
+                play_ends[done.index] = public["turns"][-1]["end"]
+            ended = done.hand_result
+            if ended is not None:
                 frame["result"] = len(hands)
                 hands.append(
                     HandSummary(
-                        results[-1]["hand_no"],
+                        ended.hand_no,
                         deal_step,
-                        step,
-                        results[-1],
-                        dict(frame_scores(frame)),
+                        done.index,
+                        ended.as_dict(),
+                        ended.scores.as_dict(),
                     )
                 )
             frames.append(frame)
     except IllegalEventError:
         raise NotReplayable("unreadable") from None
-    if match.phase != "match_over":
+    outcome = fold.outcome()
+    if outcome.winner is None:  # a winner exactly when the match is over
         raise NotReplayable("in_progress")
-    summary = match.summary()
     return Replay(
         events,
         frames,
         hands,
         {str(k): v for k, v in match.seats.items()},
-        {str(n): match.seat_view(n)["team"] for n in (1, 2, 3, 4)},
+        {SEAT_KEYS[n - 1]: team_of(n) for n in SEATS},
         play_ends,
-        summary["winner"],
-        summary["scores"],
+        outcome.winner,
+        outcome.scores.as_dict(),
     )
-
-
-def frame_scores(frame: dict) -> dict:
-    return {"A": frame["scores"][0], "B": frame["scores"][1]}
 
 
 def _frame(match: Match) -> tuple[dict, dict]:
@@ -109,7 +107,7 @@ def _frame(match: Match) -> tuple[dict, dict]:
     public = match.seat_view(1)
     # A claimed redeal voids the deal: the seat view then counts no tile for anyone.
     held = any(public["tile_counts"].values())
-    hands = [match.hand_of(seat) if held else [] for seat in (1, 2, 3, 4)]
+    hands = [match.hand_of(seat) if held else [] for seat in SEATS]
     return {
         "hand_no": public["hand_no"],
         "phase": public["phase"],

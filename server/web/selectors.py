@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 from django.http import Http404
 
+from engine.phases import MATCH_OVER
 from server.accounts.models import User
 from server.league.selectors import visible_clubs
 from server.tables import projection
@@ -73,7 +74,7 @@ def table_row(table: Table) -> TableRow:
     summary = projection.project(table).match.summary()
     return TableRow(
         table,
-        summary["phase"] == "match_over",
+        summary["phase"] == MATCH_OVER,
         summary["scores"],
         summary["hand_no"],
         summary["winner"],

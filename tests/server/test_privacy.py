@@ -9,8 +9,11 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from engine import Match, deal_event, load_record, steps
+from engine.seats import SEATS
 from server.asgi import application
 from server.tables import projection
+from tests.records import replay_summary
 from tests.server.conftest import Players, client_for, new_member, token_for
 
 TILE_TEXTS = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
@@ -87,6 +90,7 @@ def test_in_later_hands_views_and_the_log_hide_the_current_deal():
         m = projection.project(p.table).match
         if m.phase != "play" or not m.results:
             continue
+        ended, logged = played_out(p), logged_deals(p)
         for seat in (1, 2, 3, 4):
             body = p.seat(seat)
             current = {k: v for k, v in body["view"].items() if k not in ("last_hand", "results")}
@@ -94,12 +98,15 @@ def test_in_later_hands_views_and_the_log_hide_the_current_deal():
             events = p.api(seat).get(f"/api/tables/{p.code}/seats/{seat}/events").json()["events"]
             deals = [e["event"]["hands"] for e in events if e["type"] == "deal"]
             assert [n for n, h in deals[-1].items() if h is not None] == [str(seat)]
-            # The finished hands' deals are shown whole, then the current hand's (more
-            # than one after a redeal) show the seat its own hand only.
-            shown = [None not in hands.values() for hands in deals]
-            assert shown[0] and shown == sorted(shown, reverse=True), shown
-            for hands in deals[shown.count(True) :]:
-                assert [n for n, h in hands.items() if h is not None] == [str(seat)]
+            # Exactly the deals whose hand ended are shown whole; any other (the current
+            # one, one shuffled away by a redeal) shows the seat its own hand only.
+            finished = [h for _, h in logged[: len(deals)] if h in ended]
+            for hands in deals:
+                if None not in hands.values():
+                    assert hands in finished
+                else:
+                    assert [n for n, h in hands.items() if h is not None] == [str(seat)]
+            assert deals[0] in finished
 
 
 @pytest.mark.django_db
@@ -241,72 +248,169 @@ def test_websocket_keeps_alive_with_pings(settings):
     async_to_sync(scenario)()
 
 
-def _log_with_a_redeal() -> list[dict]:
-    """A first hand whose first deal (seat 1: five doubles) is shuffled away by a redeal
-    claim, then played to its end with the first legal event each turn, and the next deal."""
-    from engine import Match
+# -- deals whose hand has not ended (RECORDS.md) ------------------------------------------
+# A deal voided by a redeal claim, or taken back by an undo (or dropped by a new match),
+# can come back: until the match is over every other seat's hand of it stays hidden in
+# the seat logs and the record, however many later hands end. The scenarios below are
+# real matches played through the API; only the first shuffle is chosen (a deal worth a
+# redeal claim), by rewriting the server's first deal row before anyone acted.
 
-    doubles = [f"{n}-{n}" for n in range(5)]
-    rest = [t for t in TILE_TEXTS if t not in doubles]
-    voided = {"1": doubles + rest[:2], "2": rest[2:9], "3": rest[9:16], "4": rest[16:23]}
-    shuffle = random.Random(5)
 
-    def deal():
-        tiles = list(TILE_TEXTS)
-        shuffle.shuffle(tiles)
-        return {"type": "deal", "hands": {str(s): tiles[7 * (s - 1) : 7 * s] for s in (1, 2, 3, 4)}}
-
-    events = [
-        {"type": "match_started", "seats": {str(n): "human" for n in (1, 2, 3, 4)}},
-        {"type": "deal", "hands": voided},
-        {"type": "claim_redeal", "seat": 1},
-        deal(),
+def played_out(p: Players) -> list[dict]:
+    """The deals (hands by seat key) of every hand that ended, from the whole log."""
+    log = [payload for _, kind, payload, *_ in p.log() if kind not in ("pause", "resume")]
+    return [
+        {str(n): list(tiles) for n, tiles in zip(SEATS, hand.dealt, strict=True)}
+        for step in steps(log)
+        for hand in step.hand_results
     ]
-    m = Match.from_events(events)
-    while not m.results:
-        event = next(e for s in (1, 2, 3, 4) for e in m.legal_events(s))
-        m.apply(event)
-        events.append(event)
-    return [*events, deal()]
+
+
+def first_legal(m: Match) -> dict | None:
+    """The first legal event of the first seat that may act (never a redeal claim)."""
+    for seat in SEATS:
+        legal = [e for e in m.legal_events(seat) if e["type"] != "claim_redeal"]
+        if legal:
+            return legal[0]
+    return None
+
+
+def send(p: Players, event: dict) -> None:
+    response = p.send(event, projection.project(p.table).version)
+    assert response.status_code == 200, response.content
+
+
+def command(p: Players, kind: str) -> None:
+    send(p, {"type": kind, "seat": 1})
+
+
+def play_until(p: Players, done) -> Match:
+    """Send each first legal event through the API until ``done(match)``."""
+    for _ in range(3000):
+        m = projection.project(p.table).match
+        if done(m):
+            return m
+        event = first_legal(m)
+        assert event is not None, "nobody can act"
+        send(p, event)
+    raise AssertionError("the condition never came")
+
+
+def logged_deals(p: Players) -> list[tuple[int, dict]]:
+    """(seq, the four hands) of every deal in the log, as stored."""
+    return [(seq, payload["hands"]) for seq, kind, payload, *_ in p.log() if kind == "deal"]
+
+
+def deals_seen(p: Players, seat: int) -> dict[int, dict]:
+    """seq -> the hands of each deal as seat ``seat``'s event log shows them (all pages)."""
+    seen: dict[int, dict] = {}
+    after = 0
+    while True:
+        url = f"/api/tables/{p.code}/seats/{seat}/events?after={after}"
+        events = p.api(seat).get(url).json()["events"]
+        if not events:
+            return seen
+        seen.update({e["seq"]: e["event"]["hands"] for e in events if e["type"] == "deal"})
+        after = events[-1]["seq"]
+
+
+def record_of(p: Players) -> str:
+    response = p.owner_api.get(f"/api/tables/{p.code}/record")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def assert_hidden(p: Players, hands: dict, seq: int) -> None:
+    """Every seat sees its own hand of deal ``seq`` and no other; the record omits it."""
+    for seat in SEATS:
+        seen = deals_seen(p, seat)[seq]
+        assert seen == {k: (v if k == str(seat) else None) for k, v in hands.items()}, seat
+    recorded = load_record(record_of(p))
+    assert hands not in [e["hands"] for e in recorded if e["type"] == "deal"]
+    # what the live record holds replays, and ends between hands
+    assert Match.from_events(recorded).phase == "deal"
+
+
+def assert_shown(p: Players, hands: dict, seq: int) -> None:
+    for seat in SEATS:
+        assert deals_seen(p, seat)[seq] == hands, seat
+
+
+def redealable_deal() -> dict:
+    """A real shuffle in which seat 1 holds five doubles or more."""
+    rng = random.Random(19)
+    while True:
+        event = deal_event(rng)
+        if sum(t[0] == t[2] for t in event["hands"]["1"]) >= 5:
+            return event
 
 
 @pytest.mark.django_db
-def test_a_redealt_deal_is_shown_in_the_log_once_its_hand_ends_exactly_as_the_record_shows_it():
+def test_a_redealt_deal_stays_hidden_from_the_other_seats_until_the_match_is_over(tmp_path):
     from server.tables.models import Event
 
-    p = Players(kinds=("human", "human", "human", "human"))
-    log = _log_with_a_redeal()
-    hand_end = len(log) - 1  # events before the next deal: the first hand is over
-    voided = log[1]["hands"]
-    Event.objects.filter(table=p.table).delete()
+    p = Players(kinds=("human", "bot", "human", "bot"))
+    voided = redealable_deal()
+    (first_seq, _), *_ = logged_deals(p)
+    Event.objects.filter(table=p.table, seq=first_seq).update(payload=voided)
+    projection.forget(p.table)
+    send(p, {"type": "claim_redeal", "seat": 1})  # the deal is shuffled away
+    m = play_until(p, lambda m: len(m.results) >= 2)  # two later hands end
+    assert m.redeals == 1
+    assert_hidden(p, voided["hands"], first_seq)
+    assert record_of(p).count("\n") == 1  # the record stops before the voided deal
+    played = [(seq, hands) for seq, hands in logged_deals(p)[1:3]]
+    for seq, hands in played:  # the two deals whose hands ended are shown whole
+        assert_shown(p, hands, seq)
+    play_until(p, lambda m: m.phase == "match_over")
+    # The match is over: every deal is shown whole, to every seat and in the record.
+    for seq, hands in logged_deals(p):
+        assert_shown(p, hands, seq)
+    text = record_of(p)
+    recorded = [e for e in load_record(text) if e["type"] == "deal"]
+    assert [e["hands"] for e in recorded] == [hands for _, hands in logged_deals(p)]
+    assert replay_summary(text, tmp_path) == projection.project(p.table).match.summary()
 
-    def store(upto: int) -> None:
-        have = Event.objects.filter(table=p.table).count()
-        for seq, event in enumerate(log[have:upto], start=have + 1):
-            Event.objects.create(
-                table=p.table,
-                seq=seq,
-                type=event["type"],
-                payload=event,
-                seat=event.get("seat"),
-                actor_kind="server" if event["type"] == "deal" else "human",
-            )
-        projection.forget(p.table)
 
-    def seat_2_sees() -> tuple[list[dict], str]:
-        api = p.api(2)
-        events = api.get(f"/api/tables/{p.code}/seats/2/events").json()["events"]
-        return [e["event"]["hands"] for e in events if e["type"] == "deal"], api.get(
-            f"/api/tables/{p.code}/record"
-        ).content.decode()
+@pytest.mark.django_db
+def test_a_deal_taken_back_by_undo_stays_hidden_after_later_hands_end():
+    p = Players(kinds=("human", "bot", "human", "bot"))
+    m = play_until(p, lambda m: m.results and m.phase == "accept")  # hand 2 just dealt
+    (taken_back_seq, taken_back), *_ = logged_deals(p)[-1:]
+    assert m.can_undo()
+    command(p, "undo")  # back to the last human play of hand 1: the deal is taken back
+    m = projection.project(p.table).match
+    assert m.phase == "play" and not m.results
+    before = len(logged_deals(p))
+    play_until(p, lambda m: len(m.results) >= 3)  # hand 1 ends again, then two more
+    assert len(logged_deals(p)) > before  # hand 2 was dealt anew
+    assert_hidden(p, taken_back, taken_back_seq)
+    # The record holds hand 1 as first played and stops before the taken-back deal.
+    partial = Match.from_events(load_record(record_of(p)))
+    assert partial.phase == "deal" and len(partial.results) == 1
 
-    store(hand_end - 1)  # one play before the hand's end: the voided deal is still hidden
-    deals, record = seat_2_sees()
-    assert deals[0] == {"1": None, "2": voided["2"], "3": None, "4": None}
-    assert not tiles_in(record) & set(voided["1"])
-    store(len(log))  # the hand has ended, and the next one is dealt
-    deals, record = seat_2_sees()
-    assert deals[0] == voided and deals[1] == log[3]["hands"]  # voided and played deal
-    assert [n for n, h in deals[2].items() if h is not None] == ["2"]  # the live deal
-    recorded = [json.loads(line) for line in record.splitlines() if line.strip()]
-    assert [e for e in recorded if e["type"] == "deal"] == [log[1], log[3]]
+
+@pytest.mark.django_db
+def test_a_restarted_hand_s_deal_stays_hidden_until_that_hand_ends():
+    p = Players(kinds=("human", "bot", "human", "bot"))
+    play_until(p, lambda m: m.results and m.phase == "play" and m.summary()["ends"])
+    (seq, hands), *_ = logged_deals(p)[-1:]
+    command(p, "restart_hand")  # the plays are taken back; the same deal is played again
+    m = projection.project(p.table).match
+    assert m.phase in ("choose_opener", "play") and len(m.results) == 1
+    assert_hidden(p, hands, seq)
+    assert logged_deals(p)[-1][0] == seq  # no new shuffle: the restart replays this deal
+    play_until(p, lambda m: len(m.results) == 2)  # now its hand has ended
+    assert_shown(p, hands, seq)
+    assert hands in [e["hands"] for e in load_record(record_of(p)) if e["type"] == "deal"]
+
+
+@pytest.mark.django_db
+def test_a_deal_dropped_by_a_new_match_stays_hidden():
+    p = Players(kinds=("human", "bot", "human", "bot"))
+    play_until(p, lambda m: m.phase == "play" and m.summary()["ends"])
+    (seq, hands), *_ = logged_deals(p)
+    command(p, "new_match")  # the first deal's hand never ends
+    play_until(p, lambda m: len(m.results) >= 1)
+    assert_hidden(p, hands, seq)
+    assert record_of(p).count("\n") == 1

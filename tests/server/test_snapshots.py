@@ -49,10 +49,10 @@ def full_fold(p: Players) -> TableState:
 
 
 def same_state(a: TableState, b: TableState) -> None:
-    assert (a.version, a.paused_by, a.revealed_upto, a.annulled) == (
+    assert (a.version, a.paused_by, a.revealed, a.annulled) == (
         b.version,
         b.paused_by,
-        b.revealed_upto,
+        b.revealed,
         b.annulled,
     )
     for seat in (1, 2, 3, 4):

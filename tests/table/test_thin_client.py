@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import pkgutil
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -66,3 +67,26 @@ def test_the_drawing_keeps_no_state_of_its_own():
         if isinstance(value, (list, dict, set)) and not name.isupper() and not name.startswith("__")
     ]
     assert mutable == []
+
+
+def test_what_the_table_restates_agrees_with_the_engine():
+    # The table never loads the engine, so the few facts it must know without a server
+    # (the bot levels it offers, a seat's team in the drawing) are checked here instead.
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from clients.table import __main__ as table_main
+    from clients.table import lobby
+    from clients.table.render import seat_team
+    from engine import Match, deal_event
+    from engine.bots import LEVELS
+    from engine.seats import SEATS, team_of
+
+    assert table_main.LEVELS == LEVELS and lobby.LEVELS == ("house", *LEVELS)
+    seats = {str(n): "human" for n in SEATS}
+    match = Match.from_events(
+        [{"type": "match_started", "seats": seats}, deal_event(random.Random(4))]
+    )
+    for viewer in SEATS:
+        view = match.seat_view(viewer)
+        assert [seat_team(view, seat) for seat in SEATS] == [team_of(seat) for seat in SEATS]

@@ -1,0 +1,1124 @@
+"""The fold: a match record (a list of events) folded into the state of the table.
+
+``Match.apply(event)`` either applies one record event or raises ``IllegalEventError``
+and leaves the match exactly as it was. Undo, redo, restart and new match are
+projections too: the match keeps snapshots of its own state at the points those
+commands return to, so none of them replays the log.
+
+The events' shapes and parsing are ``engine.events``; reading and writing a record is
+``engine.record``; folding a record while noticing each hand's end is ``engine.replay``.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol, cast
+
+from engine.core import (
+    EMPTY,
+    FIT_MASK,
+    LEFT,
+    RIGHT,
+    HandCore,
+    block_winner,
+    deal_masks,
+    holder_of,
+    is_dekabes,
+)
+from engine.encoding import END_NAMES, line_view, play_event, turns_view
+from engine.errors import IllegalEventError
+from engine.events import (
+    TABLE_COMMAND_SET,
+    check_shape,
+    deal_record,
+    is_seat_number,
+    parse_deal,
+    parse_end,
+    parse_seat_kinds,
+)
+from engine.phases import BETWEEN_HANDS, HAND_IN_PROGRESS, Phase
+from engine.seats import SEATS, TEAM_INDEX, TEAM_SEATS, TEAMS, Team, seat_key, team_of
+from engine.tiles import (
+    DOUBLE_MASK,
+    DOUBLE_SIX,
+    NUM_MASK,
+    OTHER,
+    TILE_HI,
+    TILE_LO,
+    TILE_TEXT,
+    mask_texts,
+    tile_id,
+)
+
+Emit = Callable[[dict[str, Any]], None]
+Picker = Callable[[str, int], int]
+"""``pick(phase, count) -> index`` of the listed legal event a player chooses."""
+RandBits = Callable[[int], int]
+"""A ``random.Random``'s ``getrandbits`` (see ``Match.advance``)."""
+WINNING_SCORE = 4
+# _PLACES[tile][left * 7 + right]: the (end, end name) pairs where the tile attaches.
+_PLACES = tuple(
+    tuple(
+        tuple(
+            (end, END_NAMES[end])
+            for end, number in ((LEFT, a), (RIGHT, b))
+            if OTHER[t][number] >= 0
+        )
+        for a in range(7)
+        for b in range(7)
+    )
+    for t in range(28)
+)
+_Listed = tuple[dict[str, Any], int, int | None, str, str | None]
+# _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
+_BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
+# _NEXT_TO_ACCEPT[accepted]: the lowest seat index that has not accepted (-1: none)
+_NEXT_TO_ACCEPT = tuple(next((i for i in range(4) if not a >> i & 1), -1) for a in range(16))
+# _OPENERS[i]: the seat indexes of i's team in seat order (the listed opener choices)
+_OPENERS = tuple(tuple(s - 1 for s in TEAM_SEATS[team_of(seat)]) for seat in SEATS)
+# _BIT_LENGTH[n] == n.bit_length() for a count of listed play events (at most 14)
+_BIT_LENGTH = tuple(n.bit_length() for n in range(15))
+
+
+class FoldState:
+    """Everything the fold knows at one moment. Copies are cheap snapshots.
+
+    ``Match.state()`` hands it to the seat view's encoders (``engine.view``) to read;
+    nobody outside this module changes it.
+
+    ``results`` (one ``Reveal`` per finished hand of the effective history, the newest
+    is the view's ``last_hand``) is never mutated once built, so copies share it.
+    """
+
+    __slots__ = (
+        "phase",
+        "seats",
+        "rated",
+        "hand_no",
+        "first_hand",
+        "redeal_pending",
+        "redeals",
+        "scores",
+        "base",
+        "winner",
+        "core",
+        "dealt",
+        "accepted",
+        "representative",
+        "opener",
+        "line",
+        "turns",
+        "lacks",
+        "results",
+        "hand_start",
+    )
+
+    def __init__(self, seats: tuple[str, ...], rated: bool) -> None:
+        self.phase: Phase = "deal"
+        self.seats = seats
+        self.rated = rated
+        self.hand_no = 0
+        self.first_hand = True
+        self.redeal_pending = False
+        self.redeals = 0  # redeals claimed in this match
+        self.scores: tuple[int, ...] = (0, 0)  # team A, team B
+        self.base = 1
+        self.winner: int | None = None
+        self.core = HandCore()
+        self.dealt: tuple[int, ...] = (0, 0, 0, 0)
+        self.accepted = 0  # bit i: seat index i accepted the current deal
+        self.representative: int | None = None  # who chooses the opener of the next hand
+        self.opener: int | None = None  # who opened the current hand
+        self.line: list[
+            tuple[int, int, int, int]
+        ] = []  # (tile id, left number, right number, seat index)
+        self.turns: list[
+            tuple[int, int, int | None, int, int]
+        ] = []  # (seat, tile or -1, end, left, right)
+        self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
+        self.results: tuple[Reveal, ...] = ()
+        # the state as the hand began (restart_hand returns to it); its own is None
+        self.hand_start: FoldState | None = None
+
+    def copy(self) -> FoldState:
+        new = FoldState.__new__(FoldState)
+        # written out (not a loop over the slots): a snapshot is taken every hand
+        new.phase = self.phase
+        new.seats = self.seats
+        new.rated = self.rated
+        new.hand_no = self.hand_no
+        new.first_hand = self.first_hand
+        new.redeal_pending = self.redeal_pending
+        new.redeals = self.redeals
+        new.scores = self.scores
+        new.base = self.base
+        new.winner = self.winner
+        new.core = self.core.copy()
+        new.dealt = self.dealt
+        new.accepted = self.accepted
+        new.representative = self.representative
+        new.opener = self.opener
+        new.line = self.line.copy()
+        new.turns = self.turns.copy()
+        new.lacks = self.lacks.copy()
+        new.results = self.results
+        new.hand_start = self.hand_start
+        return new
+
+    @property
+    def last_hand(self) -> Reveal | None:
+        """The newest finished hand of the effective history (None before the first)."""
+        return self.results[-1] if self.results else None
+
+
+class Match:
+    """A match folded from its record. Seats are numbered 1..4 in the public API."""
+
+    def __init__(self) -> None:
+        self._s: FoldState | None = None
+        self._start: FoldState | None = None  # right after match_started, for new_match
+        self._effective: list[dict[str, Any]] = []  # events since the last restart/new match
+        self._checkpoints: list[
+            tuple[int, FoldState]
+        ] = []  # (position in _effective, state before)
+        self._redo_stack: list[list[dict[str, Any]]] = []  # segments undo removed, newest last
+        # Lazy seat views still alive that read this state; frozen before it changes.
+        self._views: list[weakref.ref[Freezable]] = []
+        # the listed play events of the current state: (event, tile, end, text, end name)
+        self._legal_cache: list[_Listed] | None = None
+
+    # -- building --------------------------------------------------------------------
+    @classmethod
+    def from_events(cls, events: Iterable[object]) -> Match:
+        """Fold a whole record; a rejection raises with ``index`` set to its position."""
+        match = cls()
+        for index, event in enumerate(events):
+            try:
+                match.apply(event)
+            except IllegalEventError as err:
+                err.index = index
+                raise
+        return match
+
+    def copy(self) -> Match:
+        new = Match.__new__(Match)
+        new._s = self._s.copy() if self._s else None
+        new._start = self._start
+        new._effective = self._effective.copy()
+        new._checkpoints = self._checkpoints.copy()
+        new._redo_stack = [seg.copy() for seg in self._redo_stack]
+        new._views = []
+        new._legal_cache = None
+        return new
+
+    # -- the one entry point ---------------------------------------------------------
+    def apply(self, event: object) -> None:
+        """Apply one record event, or raise ``IllegalEventError`` and change nothing."""
+        if self._views:
+            self._freeze_views()
+        cached = self._legal_cache
+        if cached is not None:
+            self._legal_cache = None
+            if self._apply_listed(event, cached):
+                return
+        kind, seat = check_shape(event)
+        s = self._s
+        if kind in TABLE_COMMAND_SET:
+            if s is None:
+                raise IllegalEventError("wrong_phase", "the match has not started")
+            if s.rated:
+                raise IllegalEventError(
+                    "not_allowed_in_rated", f"{kind} is not allowed in a rated match"
+                )
+            getattr(self, "_" + kind)()
+            return
+        self._do(kind, seat, cast("dict[str, Any]", event))  # check_shape: a dict
+        self._redo_stack.clear()
+
+    def _apply_listed(self, event: object, cached: list[_Listed]) -> bool:
+        """The fast path for a play event this state listed as legal and nobody changed:
+        same object, same field values (checked by identity: any edit falls back to the
+        full checks). Legal moves are thus worked out once per state."""
+        s = self._s
+        for listed, tid, end, text, end_name in cached:
+            if listed is event and s is not None:
+                # seat by identity: True == 1, but True is no seat number (bad_event)
+                if (
+                    listed.get("type") != "play"
+                    or listed.get("tile") != text
+                    or listed.get("end") != end_name
+                    or listed.get("seat") is not s.core.to_act + 1
+                ):
+                    return False
+                checkpoint = _lay(s, s.core.to_act, tid, end)
+                if checkpoint is not None:
+                    self._checkpoints.append((len(self._effective), checkpoint))
+                self._effective.append(event)
+                self._redo_stack.clear()
+                return True
+        return False
+
+    def listed_legal_events(self, seat: int) -> list[dict[str, Any]]:
+        """``legal_events(seat)``, remembered until the next ``apply`` so that applying
+        one of them skips the checks (legal moves worked out once per state)."""
+        s = self._s
+        if s is None or s.phase != "play" or s.core.to_act != seat - 1:
+            return self.legal_events(seat)
+        core = s.core
+        mask = core.playable_mask(seat - 1)
+        if not mask:
+            return [{"type": "pass", "seat": seat}]
+        events: list[dict[str, Any]] = []
+        cached: list[_Listed] = []
+        if core.left == EMPTY:
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                tid = low.bit_length() - 1
+                text = TILE_TEXT[tid]
+                event: dict[str, Any] = {"type": "play", "seat": seat, "tile": text}
+                events.append(event)
+                cached.append((event, tid, None, text, None))
+        else:
+            ends = core.left * 7 + core.right
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                tid = low.bit_length() - 1
+                text = TILE_TEXT[tid]
+                for end, end_name in _PLACES[tid][ends]:
+                    event = {"type": "play", "seat": seat, "tile": text, "end": end_name}
+                    events.append(event)
+                    cached.append((event, tid, end, text, end_name))
+        self._legal_cache = cached
+        return events
+
+    # -- the driver's trusted steps (``engine.autoplay``) -----------------------------
+    def deal(
+        self, rng: random.Random, emit: Callable[[dict[str, Any]], None] | None = None
+    ) -> None:
+        """Shuffle with ``rng`` and deal: exactly ``apply(deal_event(rng))``, without
+        writing the event out and reading it back. ``emit`` gets the event (a record)."""
+        s = self._s
+        if s is None or s.phase != "deal":
+            raise IllegalEventError("wrong_phase", "no deal is due now")
+        hands = deal_masks(rng)
+        self._before_change()
+        _begin_deal(s, hands)
+        self._redo_stack.clear()
+        if emit is not None or self._checkpoints:
+            event = deal_record(hands)
+            self._effective.append(event)
+            if emit is not None:
+                emit(event)
+
+    def advance(
+        self, pickers: Sequence[Picker | None], emit: Callable[[dict[str, Any]], None] | None = None
+    ) -> None:
+        """Play on while the seat to decide has a picker; forced passes are made too.
+
+        ``pickers[i]`` (or None) decides for seat ``i + 1``: ``pick(phase, count)``
+        returns the index, in ``listed_legal_events``' order, of the event it chooses
+        among ``count``. The events are the engine's own legal moves, so they are not
+        checked again, and built as dicts only if ``emit`` wants them (or an undo
+        checkpoint needs them). It stops at a deal, at the end of the match, or at a
+        seat without a picker (only seats of kind ``bot`` use theirs). Applying the
+        chosen events one by one with ``apply`` gives exactly the same match.
+
+        A picker may also have ``randbits``, a ``random.Random``'s own ``getrandbits``
+        (or None): it promises that its choice in the phases ``choose_opener`` and
+        ``play`` is that rng's ``randrange(count)``, and the fold then draws the number
+        itself, exactly as ``random.Random`` does (the same draws, without the calls).
+        """
+        s = self._s
+        if s is None or s.phase in BETWEEN_HANDS:
+            return
+        self._before_change()
+        pickers = [
+            pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
+        ]
+        draws = [getattr(pick, "randbits", None) for pick in pickers]
+        record = emit is not None or bool(self._checkpoints)
+        moved = False
+        try:
+            moved = self._advance(s, pickers, draws, emit, record)
+        finally:
+            if moved:
+                self._redo_stack.clear()
+
+    def _advance(
+        self,
+        s: FoldState,
+        pickers: list[Picker | None],
+        draws: list[RandBits | None],
+        emit: Emit | None,
+        record: bool,
+    ) -> bool:
+        moved = False
+        while True:
+            phase = s.phase
+            if phase == "play":
+                moved = self._play_picked(s, pickers, draws, emit, record) or moved
+                if s.phase == "play":
+                    break  # a seat without a picker is to act
+                continue
+            if phase == "accept":
+                index = _NEXT_TO_ACCEPT[s.accepted]
+                pick = pickers[index]
+                if pick is None:
+                    break
+                count = 2 if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5 else 1
+                claim = _checked_pick(pick, phase, count)  # 1: the redeal claim, listed second
+                moved = True
+                if not record:  # the event is not kept: only its transition
+                    if claim:
+                        _redeal(s)
+                    else:
+                        _accept_deal(s, index)
+                    continue
+                kind = "claim_redeal" if claim else "accept"
+                event: dict[str, Any] = {"type": kind, "seat": index + 1}
+            elif phase == "choose_opener":
+                index = _required(s.representative)
+                pick = pickers[index]
+                if pick is None:
+                    break
+                opener = _OPENERS[index][_drawn_pick(pick, draws[index], phase, 2)]
+                moved = True
+                if not record:  # the event is not kept: only its transition (a bot's)
+                    _set_opener(s, opener)
+                    continue
+                kind = "choose_opener"
+                event = {"type": kind, "seat": index + 1, "opener": opener + 1}
+            else:  # deal, match_over
+                break
+            self._do(kind, index, event)
+            if emit is not None:
+                emit(event)
+        return moved
+
+    def _play_picked(
+        self,
+        s: FoldState,
+        pickers: list[Picker | None],
+        draws: list[RandBits | None],
+        emit: Emit | None,
+        record: bool,
+    ) -> bool:
+        """The play phase on locals: plays and passes while the seat to act has a picker
+        or must pass; True if any was made. The same transitions as ``_lay`` and
+        ``_pass`` (a test checks both give the same records), inlined because this is
+        self-play's hot loop."""
+        core = s.core
+        turns = s.turns
+        turns_before = len(turns)  # every play and pass adds a turn
+        if core.left == EMPTY:  # the opening: any tile (6-6 in a match's first hand)
+            seat = core.to_act
+            pick = pickers[seat]
+            if pick is None:
+                return False
+            legal = core.playable_mask(seat)
+            index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
+            for _ in range(index):
+                legal &= legal - 1
+            tid = (legal & -legal).bit_length() - 1
+            _lay(s, seat, tid, None)
+            if record:
+                event = play_event(seat + 1, tid, None)
+                self._effective.append(event)
+                if emit is not None:
+                    emit(event)
+        hands, line, lacks, effective = core.hands, s.line, s.lacks, self._effective
+        left, right, seat, passes = core.left, core.right, core.to_act, core.passes
+        fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
+        ended = None
+        try:  # the fold is written back even if a picker fails
+            while True:
+                hand = hands[seat]
+                ends = left * 7 + right
+                legal = hand & fit_mask[ends]
+                if not legal:  # a forced pass
+                    turns.append((seat, -1, None, left, right))
+                    lacks[seat] |= (1 << left) | (1 << right)
+                    if record:
+                        event = {"type": "pass", "seat": seat + 1}
+                        effective.append(event)
+                        if emit is not None:
+                            emit(event)
+                    passes += 1
+                    seat = (seat + 1) & 3
+                    if passes >= 4:
+                        ended = "block"
+                        break
+                    continue
+                both = legal & both_mask[ends]  # tiles that fit either end: listed twice
+                count = legal.bit_count() + both.bit_count() if both else legal.bit_count()
+                randbits = draws[seat]
+                if randbits is not None:  # _drawn_pick(pick, randbits, "play", count) written out
+                    bits = bit_length[count]
+                    index = randbits(bits)
+                    while index >= count:
+                        index = randbits(bits)
+                else:
+                    pick = pickers[seat]
+                    if pick is None:
+                        break
+                    index = _checked_pick(pick, "play", count)
+                # the index-th listed event: tiles ascending, a tile fitting both ends
+                # listed twice (left, then right)
+                if both:
+                    while True:
+                        low = legal & -legal
+                        if not both & low:
+                            if not index:
+                                tid = low.bit_length() - 1
+                                end = LEFT if other[tid][left] >= 0 else RIGHT
+                                break
+                            index -= 1
+                        elif index < 2:
+                            tid = low.bit_length() - 1
+                            end = index
+                            break
+                        else:
+                            index -= 2
+                        legal ^= low
+                else:
+                    while index:
+                        legal &= legal - 1
+                        index -= 1
+                    low = legal & -legal
+                    tid = low.bit_length() - 1
+                    end = LEFT if other[tid][left] >= 0 else RIGHT
+                turns.append((seat, tid, end, left, right))
+                if end == LEFT:
+                    new = other[tid][left]
+                    line.insert(0, (tid, new, left, seat))
+                    left = new
+                else:
+                    new = other[tid][right]
+                    line.append((tid, right, new, seat))
+                    right = new
+                if record:
+                    event = {
+                        "type": "play",
+                        "seat": seat + 1,
+                        "tile": TILE_TEXT[tid],
+                        "end": END_NAMES[end],
+                    }
+                    effective.append(event)
+                    if emit is not None:
+                        emit(event)
+                hand ^= low
+                hands[seat] = hand
+                passes = 0
+                seat = (seat + 1) & 3
+                if not hand:
+                    ended = "domino"
+                    break
+        finally:
+            core.left, core.right, core.to_act, core.passes = left, right, seat, passes
+        if ended == "domino":
+            # Dékabès: the last tile, not a double, fitted both ends (it was listed twice)
+            _end_hand(s, "domino", (seat - 1) & 3, bool(both & low) and not DOUBLE_MASK & low)
+        elif ended == "block":
+            _end_hand(s, "block", None, False)
+        return len(turns) != turns_before
+
+    def _before_change(self) -> None:
+        if self._views:
+            self._freeze_views()
+        self._legal_cache = None
+
+    def _freeze_views(self) -> None:
+        """Lazy views read the live state: let them copy what they show before it moves."""
+        for ref in self._views:
+            view = ref()
+            if view is not None:
+                view.freeze()
+        self._views.clear()
+
+    def watch(self, view: Freezable) -> None:
+        """Call ``view.freeze()`` before the state changes next (lazy views that read
+        the live state take their snapshot then). Kept by weak reference."""
+        views = self._views
+        if len(views) >= 64:  # views taken without any event in between: drop dead ones
+            views[:] = [ref for ref in views if ref() is not None]
+        views.append(weakref.ref(view))
+
+    def _do(self, kind: str, seat: int, event: dict[str, Any]) -> None:
+        if kind == "match_started":
+            self._match_started(event)
+            return
+        s = self._s
+        if s is None:
+            raise IllegalEventError("wrong_phase", "the match has not started")
+        handler = _HANDLERS[kind]
+        checkpoint = handler(self, s, seat, event)
+        if checkpoint is not None:
+            self._checkpoints.append((len(self._effective), checkpoint))
+        self._effective.append(event)
+
+    # -- events ----------------------------------------------------------------------
+    def _match_started(self, event: dict[str, Any]) -> None:
+        if self._s is not None:
+            raise IllegalEventError("wrong_phase", "the match has already started")
+        seats = event.get("seats")
+        kinds = parse_seat_kinds(seats)
+        rated = event.get("rated", False)
+        if not isinstance(rated, bool):
+            raise IllegalEventError("bad_event", "rated must be true or false")
+        self._s = FoldState(kinds, rated)
+        self._start = self._s.copy()
+        self._effective = [event]
+
+    def _deal(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
+        hands = parse_deal(event)
+        if s.phase != "deal":
+            raise IllegalEventError("wrong_phase", "no deal is due now")
+        _begin_deal(s, hands)
+        return None
+
+    def _accept(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
+        if s.phase != "accept":
+            raise IllegalEventError("wrong_phase", "there is no deal to accept")
+        if s.accepted >> seat & 1:
+            raise IllegalEventError("already_accepted", "you have already accepted this deal")
+        _accept_deal(s, seat)
+        return None
+
+    def _claim_redeal(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
+        if s.phase != "accept":
+            raise IllegalEventError("wrong_phase", "there is no deal to refuse")
+        if s.accepted >> seat & 1:
+            raise IllegalEventError("already_accepted", "you have already accepted this deal")
+        if (s.dealt[seat] & DOUBLE_MASK).bit_count() < 5:
+            raise IllegalEventError("not_entitled", "a redeal needs five or more doubles")
+        _redeal(s)
+        return None
+
+    def _choose_opener(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
+        opener = event.get("opener")
+        if not is_seat_number(opener):
+            raise IllegalEventError("bad_event", "opener must be a seat number 1-4")
+        if s.phase != "choose_opener":
+            raise IllegalEventError("wrong_phase", "no opener is to be chosen now")
+        if seat != s.representative:
+            raise IllegalEventError(
+                "not_representative", "only your team's representative chooses the opener"
+            )
+        chosen = opener - 1
+        if TEAM_INDEX[chosen] != TEAM_INDEX[seat]:
+            raise IllegalEventError("opener_not_on_team", "the opener must be you or your partner")
+        before = s.copy() if s.seats[seat] == "human" else None
+        _set_opener(s, chosen)
+        return before
+
+    def _play(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
+        tid = tile_id(event.get("tile"))
+        end = parse_end(event)
+        if s.phase != "play":
+            raise IllegalEventError("wrong_phase", "tiles are not being played now")
+        core = s.core
+        if seat != core.to_act:
+            raise IllegalEventError("not_your_turn", "it is not your turn")
+        if not core.hands[seat] >> tid & 1:
+            raise IllegalEventError("tile_not_in_hand", f"{TILE_TEXT[tid]} is not in your hand")
+        left, right = core.left, core.right
+        if left == EMPTY:
+            if core.must_open_66 and tid != DOUBLE_SIX:
+                raise IllegalEventError(
+                    "must_open_double_six", "the first hand of a match opens with 6-6"
+                )
+            end = None
+        else:
+            end = _choose_end(tid, end, left, right)
+        return _lay(s, seat, tid, end)
+
+    def _pass(self, s: FoldState, seat: int, event: dict[str, Any]) -> FoldState | None:
+        if s.phase != "play":
+            raise IllegalEventError("wrong_phase", "tiles are not being played now")
+        core = s.core
+        if seat != core.to_act:
+            raise IllegalEventError("not_your_turn", "it is not your turn")
+        if core.playable_mask(seat):
+            raise IllegalEventError("must_play", "you can play, so you must")
+        s.turns.append((seat, -1, None, core.left, core.right))
+        s.lacks[seat] |= (1 << core.left) | (1 << core.right)
+        if core.pass_turn():
+            _end_hand(s, "block", None, False)
+        return None
+
+    # -- table commands --------------------------------------------------------------
+    def _undo(self) -> None:
+        if not self._checkpoints:
+            raise IllegalEventError("nothing_to_undo", "there is no human move to take back")
+        position, before = self._checkpoints.pop()
+        self._redo_stack.append(self._effective[position:])
+        del self._effective[position:]
+        self._s = before.copy()  # the checkpoint stays intact for copies that share it
+
+    def _redo(self) -> None:
+        if not self._redo_stack:
+            raise IllegalEventError("nothing_to_redo", "there is nothing to redo")
+        segment = self._redo_stack.pop()
+        # The segment was legal when first applied and the state is exactly the one it
+        # was applied to, so re-applying it cannot fail.
+        for event in segment:
+            kind, seat = check_shape(event)
+            self._do(kind, seat, event)
+
+    def _restart_hand(self) -> None:
+        s = self._live()
+        if s.phase not in HAND_IN_PROGRESS:
+            raise IllegalEventError("wrong_phase", "there is no hand in progress to restart")
+        if s.phase == "accept":
+            restarted = s.copy()
+            restarted.accepted = 0b1111
+            _start_hand(restarted)
+        else:
+            start = _required_state(s.hand_start)
+            restarted = start.copy()
+            restarted.hand_start = start
+        self._s = restarted
+        self._barrier()
+
+    def _new_match(self) -> None:
+        self._s = _required_state(self._start).copy()
+        self._barrier()
+
+    def _barrier(self) -> None:
+        """Undo never reaches back past a restart or a new match."""
+        self._effective = []
+        self._checkpoints = []
+        self._redo_stack.clear()
+
+    def _live(self) -> FoldState:
+        if self._s is None:
+            raise IllegalEventError("wrong_phase", "the match has not started")
+        return self._s
+
+    # -- queries ---------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase | None:
+        return self._s.phase if self._s else None
+
+    @property
+    def seats(self) -> dict[int, str]:
+        return {i + 1: kind for i, kind in enumerate(self._s.seats)} if self._s else {}
+
+    @property
+    def rated(self) -> bool:
+        return bool(self._s and self._s.rated)
+
+    @property
+    def to_act(self) -> int | None:
+        s = self._s
+        if s is None:
+            return None
+        if s.phase == "play":
+            return s.core.to_act + 1
+        if s.phase == "choose_opener":
+            return _required(s.representative) + 1
+        return None
+
+    @property
+    def hand_no(self) -> int:
+        return self._s.hand_no if self._s else 0
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        return [r.result() for r in self._s.results] if self._s else []
+
+    @property
+    def hands_finished(self) -> int:
+        """``len(results)`` without copying them."""
+        return len(self._s.results) if self._s else 0
+
+    @property
+    def winner(self) -> Team | None:
+        """The team that won the match, once it is over."""
+        s = self._s
+        return None if s is None or s.winner is None else TEAMS[s.winner]
+
+    @property
+    def redeals(self) -> int:
+        """Redeals claimed in this match (the state's history: undo takes one back)."""
+        return self._s.redeals if self._s else 0
+
+    @property
+    def last_result(self) -> dict[str, Any] | None:
+        """The newest entry of ``results`` (a copy), or None."""
+        if not self._s or not self._s.results:
+            return None
+        return self._s.results[-1].result()
+
+    def needs_deal(self) -> bool:
+        return self.phase == "deal"
+
+    def forced_pass(self) -> dict[str, Any] | None:
+        s = self._s
+        if s and s.phase == "play" and not s.core.playable_mask(s.core.to_act):
+            return {"type": "pass", "seat": s.core.to_act + 1}
+        return None
+
+    def can_undo(self) -> bool:
+        return bool(self._checkpoints) and not self.rated
+
+    def can_redo(self) -> bool:
+        return bool(self._redo_stack) and not self.rated
+
+    def legal_events(self, seat: int) -> list[dict[str, Any]]:
+        """Every legal non-table event for ``seat`` (1..4) right now."""
+        s = self._s
+        if s is None or not is_seat_number(seat):
+            return []
+        return _legal_events_of(s, seat)
+
+    def hand_of(self, seat: int) -> list[str]:
+        """Tiles ``seat`` holds now (sorted). For the seat itself or after the hand."""
+        return mask_texts(self._s.core.hands[seat - 1]) if self._s else []
+
+    def state(self) -> FoldState | None:
+        """The fold's current state, for the seat view's encoders only (read it, never
+        change it; it changes with the next ``apply``)."""
+        return self._s
+
+    def summary(self) -> dict[str, Any]:
+        s = self._s
+        if s is None:  # nothing folded yet: an empty table
+            return {
+                "phase": None,
+                "hand_no": 0,
+                "to_act": None,
+                "scores": {"A": 0, "B": 0},
+                "base": 1,
+                "winner": None,
+                "ends": None,
+                "hands_left": {seat_key(i): [] for i in range(4)},
+                "results": [],
+            }
+        core = s.core
+        ends = None if core.left == EMPTY else [core.left, core.right]
+        return {
+            "phase": s.phase,
+            "hand_no": s.hand_no,
+            "to_act": self.to_act,
+            "scores": {"A": s.scores[0], "B": s.scores[1]},
+            "base": s.base,
+            "winner": None if s.winner is None else TEAMS[s.winner],
+            "ends": ends,
+            "hands_left": {seat_key(i): mask_texts(core.hands[i]) for i in range(4)},
+            "results": self.results,
+        }
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """The seat view as a plain dict (JSON), see ``engine.view``."""
+        return _view_class()(self, seat, False).to_dict()
+
+    def view(self, seat: int) -> SeatViewBase:
+        """The same seat view, computed lazily: a read-only mapping whose entries are
+        built on first access (a bot that reads only ``legal`` pays only for that). It
+        shows the moment it was taken, also after the match moves on."""
+        view = _view_class()(self, seat, True)
+        self.watch(view)
+        return view
+
+    def __repr__(self) -> str:
+        if self._s is None:
+            return "Match()"
+        s = self._s
+        return (
+            f"<Match phase={s.phase} hand_no={s.hand_no} scores={s.scores} base={s.base} "
+            f"to_act={self.to_act}>"
+        )
+
+
+def _legal_events_of(s: FoldState, seat: int) -> list[dict[str, Any]]:
+    """Every legal non-table event for seat number ``seat`` in state ``s``."""
+    index = seat - 1
+    if s.phase == "accept":
+        if s.accepted >> index & 1:
+            return []
+        events = [{"type": "accept", "seat": seat}]
+        if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5:
+            events.append({"type": "claim_redeal", "seat": seat})
+        return events
+    if s.phase == "choose_opener":
+        if index != s.representative:
+            return []
+        return [{"type": "choose_opener", "seat": seat, "opener": o + 1} for o in _OPENERS[index]]
+    if s.phase == "play" and s.core.to_act == index:
+        placements = s.core.placements(index)
+        if not placements:
+            return [{"type": "pass", "seat": seat}]
+        return [play_event(seat, tid, end) for tid, end in placements]
+    return []
+
+
+class Reveal:
+    """A finished hand, all four hands shown (RULES §5): an entry of ``results``, the
+    view's ``last_hand``, and what ``engine.replay.HandResult`` is read from.
+
+    Kept compact (masks and tuples) and written out as JSON only when asked.
+    ``record`` is the ``results`` entry; ``scores`` (team A, team B) and ``base`` are
+    the match's right after the hand.
+    """
+
+    __slots__ = ("record", "hands", "dealt", "line", "turns", "opener", "scores", "base")
+
+    def __init__(
+        self,
+        record: dict[str, Any],
+        hands: tuple[int, ...],
+        dealt: tuple[int, ...],
+        line: tuple[tuple[int, int, int, int], ...],
+        turns: tuple[tuple[int, int, int | None, int, int], ...],
+        opener: int | None,
+        scores: tuple[int, ...],
+        base: int,
+    ) -> None:
+        self.record = record
+        self.hands = hands
+        self.dealt = dealt
+        self.line = line
+        self.turns = turns
+        self.opener = opener
+        self.scores = scores
+        self.base = base
+
+    def result(self) -> dict[str, Any]:
+        """The ``results`` entry, a fresh copy (callers may change it)."""
+        return dict(self.record, pips=dict(self.record["pips"]))
+
+    def as_dict(self) -> dict[str, Any]:
+        """A fresh JSON dict every call (callers may change it)."""
+        return dict(
+            self.record,
+            pips=dict(self.record["pips"]),
+            hands={seat_key(i): mask_texts(self.hands[i]) for i in range(4)},
+            dealt={seat_key(i): mask_texts(self.dealt[i]) for i in range(4)},
+            line=line_view(self.line),
+            turns=turns_view(self.turns),
+            opener=None if self.opener is None else self.opener + 1,
+        )
+
+
+# -- transitions ----------------------------------------------------------------------
+def _begin_deal(s: FoldState, hands: list[int]) -> None:
+    """A checked deal (seven distinct tiles each, all 28) in phase ``deal``."""
+    if not s.redeal_pending:
+        s.hand_no += 1
+    s.redeal_pending = False
+    s.dealt = tuple(hands)
+    s.core = HandCore(hands)
+    s.accepted = 0
+    s.line = []
+    s.turns = []
+    s.lacks = [0, 0, 0, 0]
+    s.phase = "accept"
+
+
+def _accept_deal(s: FoldState, seat: int) -> None:
+    """Seat index ``seat`` accepts the deal (checked); the fourth acceptance starts the hand."""
+    s.accepted |= 1 << seat
+    if s.accepted == 0b1111:
+        _start_hand(s)
+
+
+def _redeal(s: FoldState) -> None:
+    """A redeal claim (checked): the same hand is dealt again."""
+    s.accepted = 0
+    s.redeal_pending = True
+    s.redeals += 1
+    s.phase = "deal"
+
+
+def _set_opener(s: FoldState, opener: int) -> None:
+    """The representative's choice (checked): seat index ``opener`` opens the hand."""
+    s.phase = "play"
+    s.opener = opener
+    s.core.to_act = opener
+
+
+def _lay(s: FoldState, seat: int, tid: int, end: int | None) -> FoldState | None:
+    """Seat index ``seat`` lays ``tid`` (already checked legal); the undo checkpoint."""
+    core = s.core
+    left, right = core.left, core.right
+    before = s.copy() if s.seats[seat] == "human" else None
+    dekabes = left != EMPTY and is_dekabes(tid, left, right)
+    s.turns.append((seat, tid, end, left, right))
+    if left == EMPTY:
+        s.line.append((tid, TILE_LO[tid], TILE_HI[tid], seat))
+    elif end == LEFT:
+        s.line.insert(0, (tid, OTHER[tid][left], left, seat))
+    else:
+        s.line.append((tid, right, OTHER[tid][right], seat))
+    if core.play(tid, end):
+        _end_hand(s, "domino", seat, dekabes)
+    return before
+
+
+def _start_hand(s: FoldState) -> None:
+    """All four accepted: the first hand's 6-6 holder plays, later hands choose an opener."""
+    s.hand_start = None
+    if s.first_hand:
+        opener = holder_of(s.core.hands, DOUBLE_SIX)
+        s.core.to_act = opener
+        s.core.must_open_66 = True
+        s.opener = opener
+        s.phase = "play"
+    else:
+        s.core.must_open_66 = False
+        s.phase = "choose_opener"
+    # the snapshot's own hand_start stays None: a self-reference would be a cycle, and
+    # every hand's snapshot (and the last hand it shows) would wait for the cyclic GC
+    s.hand_start = s.copy()
+
+
+def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
+    pips = s.core.pips()
+    team: int | None
+    representative: int | None
+    if how == "domino":
+        team, representative = TEAM_INDEX[_required(winner_seat)], winner_seat
+    else:
+        team, representative = block_winner(pips)
+        if team is None:
+            representative = s.opener
+    if team is None:
+        result, points = "tie", 0
+        s.base = 2
+    else:
+        result = how
+        points = s.base * (2 if dekabes else 1)
+        scores = [0, 0]
+        scores[team] = s.scores[team] + points
+        s.scores = tuple(scores)
+        s.base = 1
+    record = {
+        "hand_no": s.hand_no,
+        "result": result,
+        "team": None if team is None else TEAMS[team],
+        "points": points,
+        "dekabes": dekabes,
+        "pips": {"1": pips[0], "2": pips[1], "3": pips[2], "4": pips[3]},
+    }
+    reveal = Reveal(
+        record,
+        tuple(s.core.hands),
+        s.dealt,
+        tuple(s.line),
+        tuple(s.turns),
+        s.opener,
+        s.scores,
+        s.base,
+    )
+    s.results = s.results + (reveal,)
+    s.representative = representative
+    s.first_hand = False
+    s.hand_start = None
+    if team is not None and s.scores[team] >= WINNING_SCORE:
+        s.winner = team
+        s.phase = "match_over"
+    else:
+        s.phase = "deal"
+
+
+# -- helpers --------------------------------------------------------------------------
+def _required_state(state: FoldState | None) -> FoldState:
+    if state is None:
+        raise RuntimeError("the fold's state lacks a snapshot its phase requires")
+    return state
+
+
+def _required(value: int | None) -> int:
+    """A seat index the phase guarantees (e.g. the representative while choosing)."""
+    if value is None:
+        raise RuntimeError("the fold's state lacks a seat its phase requires")
+    return value
+
+
+def _checked_pick(pick: Picker, phase: str, count: int) -> int:
+    index = pick(phase, count)
+    if type(index) is not int or not 0 <= index < count:
+        raise ValueError(f"a picker chose {index!r} among {count} legal events")
+    return index
+
+
+def _drawn_pick(pick: Picker, randbits: RandBits | None, phase: str, count: int) -> int:
+    """``pick(phase, count)``, checked; for a ``randbits`` picker the fold draws its
+    ``randrange(count)`` as ``random.Random._randbelow`` does: the same draws, the same
+    number (the play loop has this written out)."""
+    if randbits is None:
+        return _checked_pick(pick, phase, count)
+    bits = _BIT_LENGTH[count]
+    index = randbits(bits)
+    while index >= count:
+        index = randbits(bits)
+    return index
+
+
+def _choose_end(tid: int, end: int | None, left: int, right: int) -> int:
+    fits_left = OTHER[tid][left] >= 0
+    fits_right = OTHER[tid][right] >= 0
+    if end is None:
+        if fits_left and fits_right:
+            raise IllegalEventError("end_required", "this tile fits both ends: choose one")
+        if not (fits_left or fits_right):
+            raise IllegalEventError("tile_does_not_fit", f"{TILE_TEXT[tid]} fits neither end")
+        return LEFT if fits_left else RIGHT
+    if not (fits_left if end == LEFT else fits_right):
+        raise IllegalEventError(
+            "tile_does_not_fit", f"{TILE_TEXT[tid]} does not fit the {END_NAMES[end]} end"
+        )
+    return end
+
+
+_HANDLERS = {
+    "deal": Match._deal,
+    "accept": Match._accept,
+    "claim_redeal": Match._claim_redeal,
+    "choose_opener": Match._choose_opener,
+    "play": Match._play,
+    "pass": Match._pass,
+}
+
+
+# -- the seat view --------------------------------------------------------------------
+class Freezable(Protocol):
+    def freeze(self) -> None: ...
+
+
+class SeatViewBase(Mapping[str, Any]):
+    """What ``Match.view`` returns: ``engine.view.SeatView``, a read-only mapping."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def freeze(self) -> None:
+        """Build every entry now: the match is about to change."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Every entry as a plain dict."""
+
+
+SeatViewFactory = Callable[["Match", int, bool], SeatViewBase]
+_seat_view_class: list[SeatViewFactory] = []
+
+
+def use_seat_view(factory: SeatViewFactory) -> None:
+    """``engine.view`` gives the fold its seat view class here when it is imported (the
+    package imports it): the view builds on the fold, the fold never imports the view."""
+    _seat_view_class[:] = [factory]
+
+
+def _view_class() -> SeatViewFactory:
+    # engine/__init__ imports engine.view, and it runs before any engine.* module is used
+    return _seat_view_class[0]
+
+
+__all__ = ["FoldState", "Match", "Reveal", "SeatViewBase", "WINNING_SCORE", "use_seat_view"]
