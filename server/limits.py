@@ -15,7 +15,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from server.errors import ApiError
+from server.errors import QuotaExceeded, TooManyLongPolls
 
 
 class Slots:
@@ -53,13 +53,7 @@ def take_long_poll_slot(user) -> Callable[[], None]:
     # A bot account (the house bots) long-polls once per table it plays at: more room.
     limit = settings.DEKABES_MAX_LONG_POLLS_BOT if user.is_bot else settings.DEKABES_MAX_LONG_POLLS
     if not long_polls.take(user.pk, limit):
-        raise ApiError(
-            "too_many_long_polls",
-            f"an account holds at most {limit} long-polls at once; "
-            "wait for one to answer (or use the WebSocket)",
-            429,
-            headers={"Retry-After": "1"},
-        )
+        raise TooManyLongPolls(limit=limit)
     return functools.partial(long_polls.give_back, user.pk)
 
 
@@ -92,9 +86,7 @@ def check_table_quota(user) -> None:
         if projection.project(table).match.phase != "match_over":
             in_play += 1
             if in_play >= limit:
-                raise ApiError(
-                    "quota_exceeded",
+                raise QuotaExceeded(
                     f"a member has at most {limit} tables in play at once; "
-                    "finish or leave one first",
-                    403,
+                    "finish or leave one first"
                 )

@@ -159,6 +159,6 @@ class LobbyConsumer(AccountSocket):
 
     @database_sync_to_async
     def _tables(self):
-        from server.league.selectors import my_league_tables
+        from server.league.serializers import league_tables_body
 
-        return my_league_tables(self.user)
+        return league_tables_body(self.user)

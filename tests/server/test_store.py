@@ -13,7 +13,7 @@ import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
 from server.tables import projection, selectors, services
-from server.tables.errors import StaleVersion
+from server.errors import StaleVersion
 from server.tables.models import Event
 from tests.server.conftest import Players
 
