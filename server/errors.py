@@ -141,7 +141,7 @@ class BodyTooLarge(ApiError):
 class UnsupportedMediaType(ApiError):
     code, status = "unsupported_media_type", 415
     message = "send application/json"
-    note = "a body that is not `application/json`"
+    note = "a request body sent with a `Content-Type` other than `application/json`"
 
 
 class Throttled(ApiError):

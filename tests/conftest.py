@@ -39,8 +39,11 @@ def schema_checker():
 
 
 @pytest.fixture(autouse=True)
-def answers_conform_to_the_schema(schema_checker):
+def answers_conform_to_the_schema(request, schema_checker):
+    stand_in = request.node.get_closest_marker("stand_in_server") is not None
+    schema_checker.enabled = not stand_in
     yield
+    schema_checker.enabled = True
     found = schema_checker.take_new()
     if found:
         pytest.fail(
