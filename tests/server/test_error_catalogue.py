@@ -140,3 +140,12 @@ def test_the_schema_describes_every_league_endpoint(client):
     for pattern in urlpatterns:
         route = "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", str(pattern.pattern))
         assert route in schema["paths"], route
+
+
+def test_the_bots_guide_gives_each_code_its_status():
+    text = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| (\d{3}) \|", text, re.M)
+    assert len(rows) >= 8
+    for codes, status in rows:
+        for code in re.findall(r"`([a-z_]+)`", codes):
+            assert ERROR_CLASSES[code].status == int(status), (code, status)
