@@ -11,7 +11,7 @@ import functools
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
-from server.errors import _flatten, validation_error
+from server.errors import ApiError, StaleVersion, ValidationError, codes_by_status, flatten
 
 
 @functools.cache
@@ -24,14 +24,14 @@ def _field_names(serializer_class) -> frozenset[str]:
 def strict(serializer_class, request, data=None) -> dict:
     data = request.data if data is None else data
     if not isinstance(data, dict):
-        raise validation_error("the body must be a JSON object")
+        raise ValidationError("the body must be a JSON object")
     known = _field_names(serializer_class)
     unknown = sorted(set(data) - known)
     if unknown:
-        raise validation_error(f"unknown field(s): {', '.join(unknown)}")
+        raise ValidationError(f"unknown field(s): {', '.join(unknown)}")
     serializer = serializer_class(data=data)
     if not serializer.is_valid():
-        raise validation_error(_flatten(serializer.errors))
+        raise ValidationError(flatten(serializer.errors))
     return serializer.validated_data
 
 
@@ -44,52 +44,41 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="stable machine-readable code, e.g. stale_version")
-    message = serializers.CharField(help_text="human-readable explanation")
+class Instant(serializers.DateTimeField):
+    """A moment as ISO 8601 with its offset, ``2026-12-02T23:27:00.957357+00:00`` (the
+    API's format since its first version; DRF's own would end in ``Z``)."""
+
+    def to_representation(self, value):
+        if value is None or isinstance(value, str):  # already written (e.g. a log row)
+            return value
+        return value.isoformat()
 
 
-class StaleErrorSerializer(ErrorSerializer):
-    view = serializers.DictField(
-        help_text="the current seat response (409 stale_version only)", required=False
-    )
+def _error_serializer(status: int, classes: list[type[ApiError]]) -> serializers.Serializer:
+    """The body of a refusal with ``status``: its ``code`` is one of ``classes``'."""
+    fields: dict[str, serializers.Field] = {
+        "code": serializers.ChoiceField(
+            choices=[cls.code for cls in classes], help_text="stable machine-readable code"
+        ),
+        "message": serializers.CharField(help_text="human-readable explanation (English)"),
+    }
+    if StaleVersion in classes:
+        fields["view"] = serializers.DictField(
+            help_text="the current seat response (409 stale_version only)", required=False
+        )
+    return inline_serializer(f"Error{status}", fields)
 
 
-def _error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
-    return OpenApiResponse(serializer, description=description)
+def _error_description(classes: list[type[ApiError]]) -> str:
+    return ", ".join(cls.code for cls in classes)
 
 
+# Every refusal, by status, made from the catalogue of server.errors; each operation
+# declares them all (a code's note is in docs/api.md, made from the same classes).
 ERRORS = {
-    400: _error(
-        "validation_error (malformed body) or a rule rejection: bad_event, bad_deal, "
-        "tile_not_in_hand, tile_does_not_fit, end_required, must_play, "
-        "must_open_double_six, not_entitled, opener_not_on_team"
-    ),
-    401: _error("not_authenticated"),
-    403: _error("not_your_seat, permission_denied"),
-    404: _error("not_found"),
-    409: _error(
-        "stale_version (with the current view), paused, or a rule rejection about the "
-        "table's state: wrong_phase, not_your_turn, already_accepted, "
-        "not_representative, nothing_to_undo, nothing_to_redo, not_allowed_in_rated",
-        StaleErrorSerializer,
-    ),
-    413: _error("body_too_large (bodies are at most 64 KB)"),
-    422: _error("idempotency_key_reused"),
-    429: _error("throttled (with Retry-After), too_many_long_polls"),
+    status: OpenApiResponse(_error_serializer(status, classes), _error_description(classes))
+    for status, classes in codes_by_status().items()
 }
-
-
-class AccountSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    is_bot = serializers.BooleanField()
-    owner = serializers.CharField(allow_null=True)
-    token = serializers.CharField(
-        required=False,
-        help_text="only when a token is issued: register, log in, rotate, a new bot; shown once",
-    )
-    device = serializers.CharField(required=False, help_text="the issued token's device name")
 
 
 SeatInfoSerializer = inline_serializer(
@@ -112,7 +101,7 @@ class TableSerializer(serializers.Serializer):
     phase = serializers.CharField(allow_null=True)
     annulled = serializers.BooleanField(help_text="an organizer annulled this league match")
     seats = serializers.DictField(child=SeatInfoSerializer)
-    created_at = serializers.DateTimeField()
+    created_at = Instant()
 
 
 class SeatResponseSerializer(serializers.Serializer):
@@ -122,6 +111,10 @@ class SeatResponseSerializer(serializers.Serializer):
     allowed = serializers.ListField(
         child=serializers.CharField(),
         help_text="action types the caller may send for this seat now",
+    )
+    seats_to_act = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the seats the match waits for now, the same in every seat's answer",
     )
     table = TableSerializer()
     view = serializers.DictField(help_text="the engine's seat view (docs/engine.md)")
@@ -138,6 +131,10 @@ def describe_what_the_views_enforce(result, generator, request, public):
     components = result.get("components", {}).get("schemas", {})
     for name, schema in components.items():
         if name.endswith("Request") and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+        elif "properties" in schema and "additionalProperties" not in schema:
+            # An answer object lists every field it has: one more is drift, and the
+            # schema-conformance check of the tests (tests/conformance.py) fails on it.
             schema["additionalProperties"] = False
     for component, field in (("RegisterRequest", "username"), ("BotNameRequest", "name")):
         prop = components.get(component, {}).get("properties", {}).get(field)

@@ -1,171 +1,547 @@
-"""Errors as data: every refusal has a stable machine-readable ``code``, an HTTP status
-and a human message. Views raise ``ApiError``; DRF's own exceptions are mapped here so
-clients only ever see ``{"code": ..., "message": ...}`` bodies.
+"""Every refusal the server sends, as a class: its ``code``, HTTP ``status`` and default
+``message`` (Zulip's ``JsonableError``, python-chess's ``IllegalMoveError``).
+
+A service raises one (``raise LastOrganizer()``, ``raise NotFound(f"no club {slug!r}")``,
+``raise SlugTaken(slug=slug)`` for a message with parameters); the exception handler
+answers ``{"code": ..., "message": ...}`` with the class's status. The catalogue is the
+one source of the codes: the registry (``ERROR_CLASSES``), the OpenAPI error
+descriptions (``server.api_schema.ERRORS``), the table in docs/api.md
+(``manage.py error_table``) and the web's translated messages are all made from it.
+
+To add a refusal: a subclass in the right section below with ``code``, ``status``,
+``message`` and a one-line ``note`` for the docs, then ``manage.py error_table --write``
+(CONTRIBUTING.md). A code has one class, hence one status; never rename one.
+
+The classes live in this one module, which imports nothing of the server, so every layer
+(tables, league, accounts, web) raises them without importing another layer.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from typing import Any, ClassVar
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from rest_framework import exceptions, status
+from django.http import Http404
+from rest_framework import exceptions
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
-from server.tables.errors import StaleVersion
+from engine.errors import IllegalEventError
 
-# Engine rejections that mean "the table is not where you think" answer 409; a move the
-# rules refuse in the current position answers 400.
-STATE_CONFLICT_CODES = {
-    "wrong_phase",
-    "not_your_turn",
-    "already_accepted",
-    "not_representative",
-    "nothing_to_undo",
-    "nothing_to_redo",
-    "not_allowed_in_rated",
-}
-
-
-# The club league's codes (server/league and the rated-seat rule), by HTTP status. Each
-# code has one status; docs/api.md lists them all (tests/league/test_error_codes.py).
-LEAGUE_ERROR_CODES = {
-    400: ("validation_error",),
-    401: ("not_authenticated",),
-    403: (
-        "not_a_member",
-        "organizer_only",
-        "club_members_only",
-        "not_your_bot",
-        "permission_denied",
-    ),
-    404: ("not_found", "invite_invalid", "bad_page"),
-    409: (
-        "slug_taken",
-        "already_member",
-        "invite_used",
-        "last_organizer",
-        "wrong_format",
-        "already_in_pair",
-        "one_seat_per_player",
-        "round_started",
-        "round_in_progress",
-        "not_enough_players",
-        "not_enough_house_bots",
-        "match_in_progress",
-        "match_over",
-        "match_annulled",
-        "not_a_league_match",
-    ),
-    410: ("invite_expired",),
-}
+# Every concrete refusal by code (filled by ``ApiError.__init_subclass__``).
+ERROR_CLASSES: dict[str, type[ApiError]] = {}
 
 
 class ApiError(Exception):
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        status_code: int = 400,
-        extra: dict | None = None,
-        headers: dict | None = None,
-    ):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status_code = status_code
-        self.extra = extra or {}
-        self.headers = headers or {}
+    """A refusal. Subclasses set ``code``, ``status``, ``message`` (a ``str.format``
+    template over the keyword arguments of the raise) and ``note`` (docs/api.md)."""
 
-    def body(self) -> dict:
-        return {"code": self.code, "message": self.message, **self.extra}
+    code: ClassVar[str] = ""
+    status: ClassVar[int] = 400
+    message: str = ""  # the class's default; an instance holds its own
+    note: ClassVar[str] = ""
+    area: ClassVar[str] = ""  # the docs' group: "" (any endpoint), "tables", "league", ...
+    headers: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "code" not in cls.__dict__:  # a base of a group (e.g. ``LeagueError``)
+            return
+        taken = ERROR_CLASSES.get(cls.code)
+        if taken is not None:
+            raise TypeError(f"code {cls.code!r} is {taken.__name__}'s already")
+        ERROR_CLASSES[cls.code] = cls
+
+    def __init__(self, message: str | None = None, /, **params: Any):
+        text = message if message is not None else type(self).message.format(**params)
+        super().__init__(text)
+        self.message = text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message}
 
     def response(self) -> Response:
-        return Response(self.body(), status=self.status_code, headers=self.headers)
+        return Response(self.body(), status=self.status, headers=dict(self.headers))
 
 
-def rule_error(code: str, message: str) -> ApiError:
-    status_code = 409 if code in STATE_CONFLICT_CODES else 400
-    return ApiError(code, message, status_code)
+# -- any endpoint ------------------------------------------------------------------------------
+class ValidationError(ApiError):
+    code, status = "validation_error", 400
+    message = "the request is not valid"
+    note = (
+        "bad JSON, JSON nested too deeply, unknown field, wrong type — "
+        '`"expected_version": "2"` is a string, not a version — missing `expected_version`; '
+        "a bad query parameter such as `page`, `page_size` (1 to 200), `since`"
+    )
 
 
-def not_found(what: str = "no such table") -> ApiError:
-    return ApiError("not_found", what, status.HTTP_404_NOT_FOUND)
+class BadRequest(ApiError):
+    code, status = "bad_request", 400
+    message = "the request was refused"
+    note = (
+        "refused by Django itself, e.g. a `Host` not in `ALLOWED_HOSTS`, or by the HTTP "
+        "server: a request line or header that cannot be parsed, a path that is not ASCII"
+    )
 
 
-def validation_error(message: str) -> ApiError:
-    return ApiError("validation_error", message, status.HTTP_400_BAD_REQUEST)
+class NotAuthenticated(ApiError):
+    code, status = "not_authenticated", 401
+    message = "log in: send 'Authorization: Token <your token>'"
+    note = (
+        "missing, wrong or revoked token; wrong name or password; also a league write, or "
+        "an organizer read, without a token"
+    )
+    headers = {"WWW-Authenticate": "Token"}
 
 
-def _flatten(detail) -> str:
+class PermissionDenied(ApiError):
+    code, status = "permission_denied", 403
+    message = "you may not do this"
+    note = "e.g. a table command by someone not the table's owner, a person at a bot seat"
+
+
+class QuotaExceeded(ApiError):
+    code, status = "quota_exceeded", 403
+    message = "over your quota"
+    note = "more than 20 tables in play, or 10 bots, per member"
+
+
+class NotFound(ApiError):
+    code, status = "not_found", 404
+    message = "not found"
+    note = (
+        "no such resource; also a `members` club, its seasons, rounds and matches to anyone "
+        "not one of its members, exactly as an unknown one"
+    )
+
+
+class MethodNotAllowed(ApiError):
+    code, status = "method_not_allowed", 405
+    message = "this method is not allowed here"
+    note = "a method the path does not take"
+
+
+class NotAcceptable(ApiError):
+    code, status = "not_acceptable", 406
+    message = "cannot answer in the format asked for (Accept)"
+    note = "an `Accept` header the API cannot answer"
+
+
+class BodyTooLarge(ApiError):
+    code, status = "body_too_large", 413
+    message = "the request body is too large"
+    note = "a request body is at most 64 KB; refused before it is read whole"
+
+
+class UnsupportedMediaType(ApiError):
+    code, status = "unsupported_media_type", 415
+    message = "send application/json"
+    note = "a request body sent with a `Content-Type` other than `application/json`"
+
+
+class Throttled(ApiError):
+    code, status = "throttled", 429
+    message = "too many requests: try again later"
+    note = "login/registration/password change, hints: too many; `Retry-After`"
+
+    def __init__(self, message: str | None = None, /, *, wait: float | None = None, **params):
+        super().__init__(message, **params)
+        self.wait = wait
+
+    def response(self) -> Response:
+        response = super().response()
+        response["Retry-After"] = str(max(1, math.ceil(self.wait or 1)))
+        return response
+
+
+class TooManyLongPolls(ApiError):
+    code, status = "too_many_long_polls", 429
+    message = (
+        "an account holds at most {limit} long-polls at once; "
+        "wait for one to answer (or use the WebSocket)"
+    )
+    note = "`Retry-After: 1`"
+    headers = {"Retry-After": "1"}
+
+
+class ServerError(ApiError):
+    code, status = "server_error", 500
+    message = "the server failed; try again"
+    note = "a fault of the server's: try again"
+
+
+class ServerBusy(ApiError):
+    code, status = "server_busy", 503
+    message = "too many logins at once; try again in a moment"
+    note = "too many logins waiting at once; `Retry-After`"
+
+
+# -- accounts ------------------------------------------------------------------------------------
+class AccountError(ApiError):
+    area = "accounts"
+
+
+class UsernameTaken(AccountError):
+    code, status = "username_taken", 409
+    message = "the name {name!r} is taken"
+    note = "names are unique ignoring case"
+
+
+class WrongPassword(AccountError):
+    code, status = "wrong_password", 403
+    message = "the current password is wrong"
+
+
+class RegistrationClosed(AccountError):
+    code, status = "registration_closed", 403
+    message = "registration is closed on this server"
+    note = "see docs/server.md"
+
+
+class BadInvite(AccountError):
+    code, status = "bad_invite", 403
+    message = "that invite code is unknown or used"
+    note = "registration by invite: an unknown or used code"
+
+
+# -- tables ------------------------------------------------------------------------------------
+class TableError(ApiError):
+    area = "tables"
+
+
+class StaleVersion(TableError):
+    """The action was decided on an older version than the table's: nothing was written.
+
+    ``view`` is the seat's current response (what the caller would get by looking
+    again), so a client can decide again without another request.
+    """
+
+    code, status = "stale_version", 409
+    message = "the table is at version {version}: look again before acting"
+    note = "with the current seat response in `view`"
+
+    def __init__(self, version: int, view: dict):
+        super().__init__(version=version)
+        self.version = version
+        self.view = view
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "view": self.view}
+
+
+class Paused(TableError):
+    code, status = "paused", 409
+    message = "the table is paused: a player is reading the rules or the log"
+    note = "a bot seat while a player reads rules/log"
+
+
+class NotYourSeat(TableError):
+    code, status = "not_your_seat", 403
+    message = "you do not hold seat {number} at {table}"
+
+
+class SeatTaken(TableError):
+    code, status = "seat_taken", 409
+    message = "seat {number} is taken"
+
+
+class AlreadyPaused(TableError):
+    code, status = "already_paused", 409
+    message = "you have already paused the table"
+
+
+class NotPaused(TableError):
+    code, status = "not_paused", 409
+    message = "you have not paused the table"
+
+
+class IdempotencyKeyReused(TableError):
+    code, status = "idempotency_key_reused", 422
+    message = "this Idempotency-Key was used for a different action"
+
+
+class OneSeatPerPlayer(TableError):
+    code, status = "one_seat_per_player", 409
+    message = "at a rated table one person holds one seat (their own bots count as them)"
+    note = (
+        "rated tables and the league: a second seat for the same person, their own bots "
+        "counting as them; also a member and their bot in one round or one pairs season"
+    )
+
+
+class MatchAnnulled(TableError):
+    code, status = "match_annulled", 409
+    message = "this match was annulled by the club's organizer"
+    note = "any action at an annulled table; annulling it again"
+
+
+class MatchOver(TableError):
+    code, status = "match_over", 409
+    message = "the match is over: a finished match is never annulled"
+    note = "annulling a finished match"
+
+
+# -- the engine's rejections (engine.errors.REJECTION_CODES) ----------------------------------
+class RuleRejection(TableError):
+    """The engine refused the event: a move the rules refuse in this position (400)."""
+
+    area = "rules"
+    status = 400
+
+
+class StateConflict(RuleRejection):
+    """The engine refused the event because the table is not where the sender thinks."""
+
+    status = 409
+
+
+class BadEvent(RuleRejection):
+    code, message = "bad_event", "the event is malformed"
+
+
+class BadDeal(RuleRejection):
+    code, message = "bad_deal", "the deal is malformed"
+    note = "cannot come from a client: the server deals"
+
+
+class TileNotInHand(RuleRejection):
+    code, message = "tile_not_in_hand", "that tile is not in your hand"
+
+
+class TileDoesNotFit(RuleRejection):
+    code, message = "tile_does_not_fit", "that tile fits no open end"
+
+
+class EndRequired(RuleRejection):
+    code, message = "end_required", "the tile fits both ends: say which"
+
+
+class MustPlay(RuleRejection):
+    code, message = "must_play", "you can play, so you must"
+
+
+class MustOpenDoubleSix(RuleRejection):
+    code, message = "must_open_double_six", "the first hand opens with 6-6"
+
+
+class NotEntitled(RuleRejection):
+    code, message = "not_entitled", "a redeal needs five doubles or more"
+
+
+class OpenerNotOnTeam(RuleRejection):
+    code, message = "opener_not_on_team", "the opener is you or your partner"
+
+
+class WrongPhase(StateConflict):
+    code, message = "wrong_phase", "not now: the match is in another phase"
+
+
+class NotYourTurn(StateConflict):
+    code, message = "not_your_turn", "it is not your turn"
+
+
+class AlreadyAccepted(StateConflict):
+    code, message = "already_accepted", "you have accepted this deal already"
+
+
+class NotRepresentative(StateConflict):
+    code, message = "not_representative", "your team's representative chooses the opener"
+
+
+class NothingToUndo(StateConflict):
+    code, message = "nothing_to_undo", "there is nothing to undo"
+
+
+class NothingToRedo(StateConflict):
+    code, message = "nothing_to_redo", "there is nothing to redo"
+
+
+class NotAllowedInRated(StateConflict):
+    code, message = "not_allowed_in_rated", "not at a rated table"
+    note = "undo, redo, restart, new match and hints at a rated table, whoever asks"
+
+
+def rule_rejection(err: IllegalEventError) -> RuleRejection:
+    """The engine's refusal as the server answers it (the engine's own message)."""
+    cls = ERROR_CLASSES[err.code]
+    assert issubclass(cls, RuleRejection), err.code
+    return cls(err.message)
+
+
+# -- the club league -----------------------------------------------------------------------------
+class LeagueError(ApiError):
+    area = "league"
+
+
+class NotAMember(LeagueError):
+    code, status = "not_a_member", 403
+    message = "you are not a member of the club {club!r}"
+    note = "a member action by a non-member of a public club; checking in a non-member"
+
+
+class OrganizerOnly(LeagueError):
+    code, status = "organizer_only", 403
+    message = "only the club's organizers may do this"
+    note = "an organizer action by a member"
+
+
+class NotYourBot(LeagueError):
+    code, status = "not_your_bot", 403
+    message = "{bot} is another member's bot"
+    note = "entering another member's bot"
+
+
+class InviteInvalid(LeagueError):
+    code, status = "invite_invalid", 404
+    message = "no such invite code for this club"
+    note = "no such invite code — or no such club: the same answer"
+
+
+class BadPage(LeagueError):
+    code, status = "bad_page", 404
+    message = "no such page"
+    note = "a page past the end of a list"
+
+
+class InviteExpired(LeagueError):
+    code, status = "invite_expired", 410
+    message = "this invite code has expired"
+
+
+class SlugTaken(LeagueError):
+    code, status = "slug_taken", 409
+    message = "a club named {slug!r} exists"
+
+
+class AlreadyMember(LeagueError):
+    code, status = "already_member", 409
+    message = "you are a member of this club already"
+
+
+class InviteUsed(LeagueError):
+    code, status = "invite_used", 409
+    message = "this single-use invite code was used already"
+
+
+class LastOrganizer(LeagueError):
+    code, status = "last_organizer", 409
+    message = "a club keeps at least one organizer"
+
+
+class WrongFormat(LeagueError):
+    code, status = "wrong_format", 409
+    message = "this is a {format} season"
+
+
+class AlreadyInPair(LeagueError):
+    code, status = "already_in_pair", 409
+    message = "a player (or their bot) is in a pair of this season already"
+
+
+class RoundStarted(LeagueError):
+    code, status = "round_started", 409
+    message = "round {number} has started already"
+
+
+class RoundInProgress(LeagueError):
+    code, status = "round_in_progress", 409
+    message = "the previous round is not finished"
+
+
+class NotEnoughPlayers(LeagueError):
+    code, status = "not_enough_players", 409
+    message = "too few present to make one table"
+
+
+class NotEnoughHouseBots(LeagueError):
+    code, status = "not_enough_house_bots", 409
+    message = (
+        "{needed} seats to fill but the club has {free} free house bots: an "
+        "organizer enters house bots into the club"
+    )
+
+
+class MatchInProgress(LeagueError):
+    code, status = "match_in_progress", 409
+    message = "the match is in progress: its score only"
+    note = "hands or record of a live match"
+
+
+class NotALeagueMatch(LeagueError):
+    code, status = "not_a_league_match", 409
+    message = "only league matches are annulled"
+
+
+# -- answering ---------------------------------------------------------------------------------
+def flatten(detail) -> str:
+    """A DRF error detail (nested dicts and lists) as one line."""
     if isinstance(detail, dict):
-        return "; ".join(f"{k}: {_flatten(v)}" for k, v in detail.items())
+        return "; ".join(f"{k}: {flatten(v)}" for k, v in detail.items())
     if isinstance(detail, list):
-        return "; ".join(_flatten(v) for v in detail)
+        return "; ".join(flatten(v) for v in detail)
     return str(detail)
 
 
-def stale_version(exc: StaleVersion) -> ApiError:
-    return ApiError("stale_version", str(exc), 409, extra={"view": exc.view})
+def from_framework(exc: Exception) -> ApiError | None:
+    """The refusal a DRF or Django exception means (None: not one of ours to answer)."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, RequestDataTooBig):
+        # Past the limit under a server that did not refuse it first (server.http_bridge).
+        return BodyTooLarge()
+    if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
+        return NotAuthenticated()
+    if isinstance(exc, exceptions.ParseError):
+        return ValidationError("the body is not valid JSON")
+    if isinstance(exc, exceptions.ValidationError):
+        return ValidationError(flatten(exc.detail))
+    if isinstance(exc, exceptions.PermissionDenied):
+        return PermissionDenied(str(exc.detail))
+    if isinstance(exc, (exceptions.NotFound, Http404)):
+        return NotFound()
+    if isinstance(exc, DjangoPermissionDenied):
+        return PermissionDenied(str(exc) or PermissionDenied.message)
+    if isinstance(exc, exceptions.MethodNotAllowed):
+        return MethodNotAllowed(str(exc.detail))
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        return UnsupportedMediaType()
+    if isinstance(exc, exceptions.NotAcceptable):
+        return NotAcceptable(str(exc.detail))
+    if isinstance(exc, exceptions.Throttled):
+        return Throttled(str(exc.detail), wait=getattr(exc, "wait", None))
+    if isinstance(exc, exceptions.APIException):
+        return ServerError()
+    return None
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, ApiError):
-        return exc.response()
-    if isinstance(exc, StaleVersion):
-        return stale_version(exc).response()
-    if isinstance(exc, RequestDataTooBig):
-        # Past the limit under a server that did not refuse it first (server.http_bridge).
-        return Response(
-            {"code": "body_too_large", "message": "the request body is too large"}, status=413
-        )
-    if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
-        response = Response(
-            {
-                "code": "not_authenticated",
-                "message": "log in: send 'Authorization: Token <your token>'",
-            },
-            status=status.HTTP_401_UNAUTHORIZED,
-        )
-        response["WWW-Authenticate"] = "Token"
-        return response
-    if isinstance(exc, exceptions.ParseError):
-        return Response(
-            {"code": "validation_error", "message": "the body is not valid JSON"},
-            status=status.HTTP_400_BAD_REQUEST,
-        )
-    if isinstance(exc, exceptions.ValidationError):
-        return Response(
-            {"code": "validation_error", "message": _flatten(exc.detail)},
-            status=status.HTTP_400_BAD_REQUEST,
-        )
-    if isinstance(exc, exceptions.PermissionDenied):
-        return Response(
-            {"code": "permission_denied", "message": str(exc.detail)},
-            status=status.HTTP_403_FORBIDDEN,
-        )
-    if isinstance(exc, (exceptions.NotFound,)):
-        return Response({"code": "not_found", "message": "not found"}, status=404)
-    if isinstance(exc, exceptions.MethodNotAllowed):
-        return Response({"code": "method_not_allowed", "message": str(exc.detail)}, status=405)
-    if isinstance(exc, exceptions.UnsupportedMediaType):
-        return Response(
-            {"code": "validation_error", "message": "send application/json"}, status=415
-        )
-    if isinstance(exc, exceptions.NotAcceptable):
-        return Response({"code": "not_acceptable", "message": str(exc.detail)}, status=406)
-    if isinstance(exc, exceptions.Throttled):
-        response = Response({"code": "throttled", "message": str(exc.detail)}, status=429)
-        wait = getattr(exc, "wait", None)  # set by DRF's throttling; not in its stubs
-        response["Retry-After"] = str(max(1, math.ceil(wait or 1)))
-        return response
-    fallback = drf_exception_handler(exc, context)
-    if fallback is not None:
-        fallback.data = {"code": "error", "message": _flatten(fallback.data)}
-    return fallback
+    """DRF's exception handler: every refusal as ``{"code", "message"}``."""
+    refusal = from_framework(exc)
+    return refusal.response() if refusal is not None else None
 
 
 def json_body(code: str, message: str, **extra) -> bytes:
     """An error body as bytes, for answers made outside Django (``server.http_bridge``)."""
+    if code not in ERROR_CLASSES:  # every code sent is in the catalogue (and the docs)
+        code = ServerError.code
     return json.dumps({"code": code, "message": message, **extra}).encode()
+
+
+def body_of(cls: type[ApiError], message: str | None = None) -> dict[str, Any]:
+    """The JSON body of a refusal, for answers made outside DRF (Django's error pages)."""
+    return (
+        cls(message).body() if message is not None else {"code": cls.code, "message": cls.message}
+    )
+
+
+def codes_by_status() -> dict[int, list[type[ApiError]]]:
+    """The catalogue by HTTP status, each status's classes in catalogue order."""
+    out: dict[int, list[type[ApiError]]] = {}
+    for cls in ERROR_CLASSES.values():
+        out.setdefault(cls.status, []).append(cls)
+    return dict(sorted(out.items()))

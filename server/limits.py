@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 from django.conf import settings
 
-from server.errors import ApiError
+from server.errors import TooManyLongPolls
 
 
 class Slots:
@@ -52,13 +52,7 @@ def take_long_poll_slot(user) -> Callable[[], None]:
     # A bot account (the house bots) long-polls once per table it plays at: more room.
     limit = settings.DEKABES_MAX_LONG_POLLS_BOT if user.is_bot else settings.DEKABES_MAX_LONG_POLLS
     if not long_polls.take(user.pk, limit):
-        raise ApiError(
-            "too_many_long_polls",
-            f"an account holds at most {limit} long-polls at once; "
-            "wait for one to answer (or use the WebSocket)",
-            429,
-            headers={"Retry-After": "1"},
-        )
+        raise TooManyLongPolls(limit=limit)
     return functools.partial(long_polls.give_back, user.pk)
 
 

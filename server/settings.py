@@ -260,6 +260,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Choice values are their own names: no "* `a` - a" lists in the descriptions.
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+    # One name for a choice set several fields share.
+    "ENUM_NAME_OVERRIDES": {"TeamEnum": ["A", "B"], "RoleEnum": ["organizer", "member"]},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "server.api_schema.describe_what_the_views_enforce",

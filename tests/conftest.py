@@ -18,8 +18,39 @@ import pytest
 import requests
 
 from server.run import daphne_command
+from tests import conformance
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+SCHEMA_CHECKER = conformance.Checker(conformance.served_schema)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def schema_checker():
+    """Every API answer of the session is checked against the served schema."""
+    uninstall = conformance.install(SCHEMA_CHECKER)
+    yield SCHEMA_CHECKER
+    uninstall()
+    report = os.environ.get("DEKABES_SCHEMA_REPORT")  # a file: every violation, one a line
+    if report:
+        with open(report, "a", encoding="utf-8") as out:
+            out.writelines(f"{v}\n" for v in SCHEMA_CHECKER.violations)
+
+
+@pytest.fixture(autouse=True)
+def answers_conform_to_the_schema(request, schema_checker):
+    stand_in = request.node.get_closest_marker("stand_in_server") is not None
+    schema_checker.enabled = not stand_in
+    yield
+    schema_checker.enabled = True
+    found = schema_checker.take_new()
+    if found:
+        pytest.fail(
+            "answers outside the served schema (/api/schema/):\n"
+            + "\n".join(str(v) for v in found[:20]),
+            pytrace=False,
+        )
 
 
 def free_port() -> int:

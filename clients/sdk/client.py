@@ -152,7 +152,8 @@ class DekabesClient:
         return account
 
     def login(self, username: str, password: str, device: str | None = None) -> Account:
-        """A new token for ``device`` (default "default"); that device's previous one is revoked."""
+        """A new token. For a named ``device`` that device's previous token is revoked;
+        without one the token is one more of the unnamed device "default" (none revoked)."""
         body = {"username": username, "password": password}
         if device:
             body["device"] = device
@@ -166,7 +167,8 @@ class DekabesClient:
         return self.token
 
     def tokens(self) -> list[dict[str, Any]]:
-        """My tokens, one per device: ``{"id", "device", "created_at", "current"}``."""
+        """My tokens (one per named device, any number of unnamed "default" ones):
+        ``{"id", "device", "created_at", "current"}``."""
         result: list[dict[str, Any]] = self.request("GET", "/api/auth/tokens")["tokens"]
         return result
 

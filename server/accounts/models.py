@@ -32,6 +32,11 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return f"{self.username} (bot)" if self.is_bot else self.username
 
+    @property
+    def is_house_bot(self) -> bool:
+        """A bot of the club server itself (no owner): organizers enter these."""
+        return self.is_bot and self.bot_owner_id is None
+
 
 class AccessToken(models.Model):
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="access_tokens")
@@ -41,7 +46,12 @@ class AccessToken(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "name"], name="one_token_per_device")
+            # A named device holds one token; the unnamed one ("default") may hold several.
+            models.UniqueConstraint(
+                fields=["user", "name"],
+                condition=~models.Q(name="default"),
+                name="one_token_per_named_device",
+            )
         ]
         ordering = ["created_at", "id"]
 

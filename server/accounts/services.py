@@ -1,9 +1,11 @@
 """Accounts: registration, tokens, bot accounts (check_* validates, do_* writes).
 
-Tokens: one per device (or per bot), named; a key is shown once, when issued, and
-only its SHA-256 is stored (``models.AccessToken``). Logging in issues a new key for
-the named device and revokes that device's previous one; it never hands out a key
-issued earlier.
+Tokens: a key is shown once, when issued, and only its SHA-256 is stored
+(``models.AccessToken``). A *named* device (or a bot) holds one token: a new key for it
+revokes its previous one. The unnamed device ``"default"`` (a login or registration
+that names none) never revokes anything: each such login is one more token, so a
+client holding an earlier key keeps it. An account holds at most ``MAX_DEVICES`` tokens,
+the oldest going first. Nothing ever hands out a key issued earlier.
 """
 
 from __future__ import annotations
@@ -11,19 +13,40 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, connection, transaction
 
 from server.accounts.models import AccessToken, Invite, User
-from server.errors import ApiError, not_found, validation_error
+from server.errors import (
+    BadInvite,
+    NotAuthenticated,
+    NotFound,
+    PermissionDenied,
+    QuotaExceeded,
+    RegistrationClosed,
+    UsernameTaken,
+    ValidationError,
+    WrongPassword,
+)
 
 USERNAME_RE = re.compile(r"\A[A-Za-z0-9_.-]{3,40}\Z")
 DEVICE_RE = re.compile(r"\A[A-Za-z0-9_. -]{1,40}\Z")
-DEFAULT_DEVICE = "default"
-MAX_DEVICES = 20  # per account: the oldest token goes when a 21st is issued
+DEFAULT_DEVICE = "default"  # the unnamed device: its tokens accumulate
+BOT_DEVICE = "bot"  # the device of a bot's token issued through the API
+MAX_DEVICES = 20  # tokens per account: the oldest goes when a 21st is issued
+
+
+@dataclass(frozen=True)
+class TokenGrant:
+    """A key just issued (shown to its holder this once), for ``device`` of ``user``."""
+
+    user: User
+    key: str
+    device: str
 
 
 def key_hash(key: str) -> str:
@@ -33,36 +56,45 @@ def key_hash(key: str) -> str:
 # -- names and passwords -------------------------------------------------------------------
 def check_username(username: str) -> None:
     if not USERNAME_RE.match(username):
-        raise validation_error("a name is 3-40 letters, digits or . _ -")
+        raise ValidationError("a name is 3-40 letters, digits or . _ -")
     if User.objects.filter(username__iexact=username).exists():
-        raise ApiError("username_taken", f"the name {username!r} is taken", 409)
+        raise UsernameTaken(name=username)
 
 
 def check_password(password: str, username: str) -> None:
     try:
         password_validation.validate_password(password, User(username=username))
-    except ValidationError as err:
-        raise validation_error(" ".join(err.messages)) from None
+    except DjangoValidationError as err:
+        raise ValidationError(" ".join(err.messages)) from None
 
 
 def check_device(name: str) -> None:
     if not DEVICE_RE.match(name):
-        raise validation_error("a device name is 1-40 letters, digits, spaces or . _ -")
+        raise ValidationError("a device name is 1-40 letters, digits, spaces or . _ -")
 
 
 # -- tokens -------------------------------------------------------------------------------
 def issue_token(user: User, device: str = DEFAULT_DEVICE) -> str:
-    """A new key for ``user`` on ``device``; that device's previous key stops working."""
+    """A new key for ``user`` on ``device``. A named device's previous key stops working;
+    the unnamed ``"default"`` device keeps its earlier keys (the oldest of the account's
+    keys goes past ``MAX_DEVICES``)."""
     check_device(device)
     key = secrets.token_hex(20)
     with transaction.atomic():
-        AccessToken.objects.filter(user=user, name=device).delete()
+        if device != DEFAULT_DEVICE:
+            AccessToken.objects.filter(user=user, name=device).delete()
         stale = AccessToken.objects.filter(user=user).order_by("-created_at", "-id")[
             MAX_DEVICES - 1 :
         ]
         AccessToken.objects.filter(pk__in=[t.pk for t in stale]).delete()
         AccessToken.objects.create(user=user, name=device, key_hash=key_hash(key))
     return key
+
+
+def grant_token(*, user: User, device: str | None = None) -> TokenGrant:
+    """``issue_token`` as an answer: the account, the new key and its device."""
+    device = DEFAULT_DEVICE if device is None else device
+    return TokenGrant(user, issue_token(user, device), device)
 
 
 # Every authenticated request runs this: one statement on the unique key_hash index,
@@ -120,37 +152,31 @@ def token_owner(key: str) -> tuple[User, AccessToken] | None:
     return user, token
 
 
-def do_logout(token: AccessToken) -> None:
+def do_logout(*, token: AccessToken) -> None:
     AccessToken.objects.filter(pk=token.pk).delete()
 
 
-def do_rotate(token: AccessToken) -> str:
-    """A new key for the same account and device; the old key stops working at once."""
-    return issue_token(token.user, token.name)
+def do_rotate(*, token: AccessToken) -> TokenGrant:
+    """A new key for the same account and device; the key sent stops working at once
+    (only that one: the unnamed device's other keys stay)."""
+    with transaction.atomic():
+        AccessToken.objects.filter(pk=token.pk).delete()
+        return grant_token(user=token.user, device=token.name)
 
 
-def tokens_of(user: User, current: AccessToken | None) -> list[dict]:
-    return [
-        {
-            "id": t.pk,
-            "device": t.name,
-            "created_at": t.created_at.isoformat(),
-            "current": current is not None and t.pk == current.pk,
-        }
-        for t in AccessToken.objects.filter(user=user)
-    ]
-
-
-def do_revoke(user: User, token_id: int) -> None:
+def do_revoke(*, user: User, token_id: int) -> None:
     deleted, _ = AccessToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
-        raise not_found("you have no token with that id")
+        raise NotFound("you have no token with that id")
 
 
-def do_change_password(user: User, current: AccessToken, old: str, new: str) -> int:
+def do_change_password(
+    *, user: User, current: AccessToken, password: str, new_password: str
+) -> int:
     """Set a new password; every other token of the account is revoked (returns how many)."""
+    old, new = password, new_password
     if not user.has_usable_password() or not user.check_password(old):
-        raise ApiError("wrong_password", "the current password is wrong", 403)
+        raise WrongPassword()
     check_password(new, user.username)
     user.set_password(new)  # hash before the transaction: it holds the write lock
     with transaction.atomic():
@@ -159,15 +185,14 @@ def do_change_password(user: User, current: AccessToken, old: str, new: str) -> 
     return revoked
 
 
-def do_rotate_bot_token(owner: User, bot_name: str) -> tuple[User, str]:
+def do_rotate_bot_token(*, owner: User, bot_name: str) -> TokenGrant:
     """The owner's bot gets one new key; all its earlier keys stop working."""
     bot = User.objects.filter(username=bot_name, is_bot=True, bot_owner=owner).first()
     if bot is None:
-        raise not_found(f"you own no bot named {bot_name!r}")
+        raise NotFound(f"you own no bot named {bot_name!r}")
     with transaction.atomic():
         AccessToken.objects.filter(user=bot).delete()
-        key = issue_token(bot, "bot")
-    return bot, key
+        return grant_token(user=bot, device=BOT_DEVICE)
 
 
 # -- registration and login ---------------------------------------------------------------
@@ -179,17 +204,15 @@ def check_registration_open(invite: str | None) -> Invite | None:
         found = Invite.objects.filter(code_hash=key_hash(invite), used_by__isnull=True).first()
         if found is not None:
             return found
-        raise ApiError("bad_invite", "that invite code is unknown or used", 403)
-    raise ApiError(
-        "registration_closed",
+        raise BadInvite()
+    raise RegistrationClosed(
         "registration is by invite: ask the club's operator for a code"
         if mode == "invite"
-        else "registration is closed on this server",
-        403,
+        else None
     )
 
 
-def do_register(username: str, password: str, invite: str | None = None) -> User:
+def do_register(*, username: str, password: str, invite: str | None = None) -> User:
     check_username(username)
     check_password(password, username)
     found = check_registration_open(invite)
@@ -201,10 +224,10 @@ def do_register(username: str, password: str, invite: str | None = None) -> User
             if found is not None and not Invite.objects.filter(
                 pk=found.pk, used_by__isnull=True
             ).update(used_by=user):
-                raise ApiError("bad_invite", "that invite code is unknown or used", 403)
+                raise BadInvite()
             return user
     except IntegrityError:
-        raise ApiError("username_taken", f"the name {username!r} is taken", 409) from None
+        raise UsernameTaken(name=username) from None
 
 
 def new_invite() -> str:
@@ -213,10 +236,10 @@ def new_invite() -> str:
     return code
 
 
-def do_login(username: str, password: str) -> User:
+def do_login(*, username: str, password: str) -> User:
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
-        raise ApiError("not_authenticated", "wrong name or password", 401)
+        raise NotAuthenticated("wrong name or password")
     return user
 
 
@@ -224,12 +247,12 @@ def do_login(username: str, password: str) -> User:
 def check_bot_quota(owner: User) -> None:
     limit = settings.DEKABES_MAX_BOTS
     if owner.bots.count() >= limit:
-        raise ApiError("quota_exceeded", f"a member owns at most {limit} bots", 403)
+        raise QuotaExceeded(f"a member owns at most {limit} bots")
 
 
-def do_create_bot(name: str, owner: User | None) -> User:
+def do_create_bot(*, name: str, owner: User | None) -> User:
     if owner is not None and owner.is_bot:
-        raise ApiError("permission_denied", "a bot cannot register bots", 403)
+        raise PermissionDenied("a bot cannot register bots")
     check_username(name)
     if owner is not None:
         check_bot_quota(owner)
@@ -239,18 +262,12 @@ def do_create_bot(name: str, owner: User | None) -> User:
         with transaction.atomic():
             bot.save()
     except IntegrityError:
-        raise ApiError("username_taken", f"the name {name!r} is taken", 409) from None
+        raise UsernameTaken(name=name) from None
     return bot
 
 
-def account_json(user: User, token: str | None = None, device: str | None = None) -> dict:
-    data = {
-        "id": user.id,
-        "username": user.username,
-        "is_bot": user.is_bot,
-        "owner": user.bot_owner.username if user.bot_owner is not None else None,
-    }
-    if token is not None:
-        data["token"] = token
-        data["device"] = device
-    return data
+def do_register_bot(*, owner: User, name: str) -> TokenGrant:
+    """A bot account owned by ``owner``, with its first key (device ``"bot"``)."""
+    with transaction.atomic():
+        bot = do_create_bot(name=name, owner=owner)
+        return grant_token(user=bot, device=BOT_DEVICE)

@@ -1,18 +1,25 @@
-"""Thin views: parse, call a service, answer. Errors are raised as ``ApiError``."""
+"""Thin views: parse (a strict serializer), call a service or a selector, answer with
+an output serializer. Refusals are raised by the services (``server.errors``)."""
 
-from django.db import transaction
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from server.accounts import services, throttles
-from server.api_schema import ERRORS, AccountSerializer, strict
+from server.accounts import selectors, services, throttles
+from server.accounts.serializers import (
+    AccountSerializer,
+    BotListSerializer,
+    PasswordChangedSerializer,
+    TokenListSerializer,
+)
+from server.api_schema import ERRORS, strict
 
 DEVICE_HELP = (
-    'names the device or program that will hold the token (default "default"); '
-    "a new token for a device replaces its previous one"
+    "names the device or program that will hold the token; a new token for a named "
+    'device replaces its previous one. Without it (or with "default") the token is '
+    "one more of the unnamed device: earlier tokens keep working"
 )
 
 
@@ -39,13 +46,6 @@ class BotNameSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=40)
 
 
-class TokenInfoSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    device = serializers.CharField()
-    created_at = serializers.DateTimeField()
-    current = serializers.BooleanField(help_text="the token this request was sent with")
-
-
 class RegisterView(APIView):
     permission_classes = [AllowAny]
     authentication_classes = []
@@ -60,9 +60,11 @@ class RegisterView(APIView):
         data = strict(RegisterSerializer, request)
         device = data.get("device", services.DEFAULT_DEVICE)
         services.check_device(device)
-        user = services.do_register(data["username"], data["password"], data.get("invite"))
-        token = services.issue_token(user, device)
-        return Response(services.account_json(user, token, device), status=201)
+        user = services.do_register(
+            username=data["username"], password=data["password"], invite=data.get("invite")
+        )
+        grant = services.grant_token(user=user, device=device)
+        return Response(AccountSerializer(grant).data, status=201)
 
 
 class TokenView(APIView):
@@ -73,15 +75,15 @@ class TokenView(APIView):
     @extend_schema(
         request=CredentialsSerializer,
         responses={200: AccountSerializer, **ERRORS},
-        summary="Log in: a new token for the device (its previous token is revoked)",
+        summary="Log in: a new token (a named device's previous token is revoked)",
     )
     def post(self, request):
         data = strict(CredentialsSerializer, request)
         device = data.get("device", services.DEFAULT_DEVICE)
         services.check_device(device)
-        user = services.do_login(data["username"], data["password"])
-        token = services.issue_token(user, device)
-        return Response(services.account_json(user, token, device))
+        user = services.do_login(username=data["username"], password=data["password"])
+        grant = services.grant_token(user=user, device=device)
+        return Response(AccountSerializer(grant).data)
 
 
 class LogoutView(APIView):
@@ -91,7 +93,7 @@ class LogoutView(APIView):
         summary="Log out: revoke the token this request is sent with",
     )
     def post(self, request):
-        services.do_logout(request.auth)
+        services.do_logout(token=request.auth)
         return Response(status=204)
 
 
@@ -102,26 +104,23 @@ class RotateView(APIView):
         summary="A new token for this device; the one sent stops working at once",
     )
     def post(self, request):
-        token = services.do_rotate(request.auth)
-        return Response(services.account_json(request.user, token, request.auth.name))
+        return Response(AccountSerializer(services.do_rotate(token=request.auth)).data)
 
 
 class TokensView(APIView):
     @extend_schema(
-        responses={
-            200: inline_serializer("TokenList", {"tokens": TokenInfoSerializer(many=True)}),
-            **ERRORS,
-        },
-        summary="My tokens (one per device), without their keys",
+        responses={200: TokenListSerializer, **ERRORS},
+        summary="My tokens, without their keys",
     )
     def get(self, request):
-        return Response({"tokens": services.tokens_of(request.user, request.auth)})
+        tokens = {"tokens": selectors.tokens_of(request.user)}
+        return Response(TokenListSerializer(tokens, context={"current": request.auth}).data)
 
 
 class TokenDetailView(APIView):
     @extend_schema(responses={204: None, **ERRORS}, summary="Revoke one of my tokens")
     def delete(self, request, token_id: int):
-        services.do_revoke(request.user, token_id)
+        services.do_revoke(user=request.user, token_id=token_id)
         return Response(status=204)
 
 
@@ -130,40 +129,33 @@ class PasswordView(APIView):
 
     @extend_schema(
         request=PasswordChangeSerializer,
-        responses={
-            200: inline_serializer(
-                "PasswordChanged",
-                {"revoked": serializers.IntegerField(help_text="other tokens revoked")},
-            ),
-            **ERRORS,
-        },
+        responses={200: PasswordChangedSerializer, **ERRORS},
         summary="Change my password; every other token of mine is revoked",
     )
     def post(self, request):
         data = strict(PasswordChangeSerializer, request)
         revoked = services.do_change_password(
-            request.user, request.auth, data["password"], data["new_password"]
+            user=request.user,
+            current=request.auth,
+            password=data["password"],
+            new_password=data["new_password"],
         )
-        return Response({"revoked": revoked})
+        return Response(PasswordChangedSerializer({"revoked": revoked}).data)
 
 
 class MeView(APIView):
     @extend_schema(responses={200: AccountSerializer, **ERRORS}, summary="Who the token belongs to")
     def get(self, request):
-        return Response(services.account_json(request.user))
+        return Response(AccountSerializer(request.user).data)
 
 
 class BotsView(APIView):
     @extend_schema(
-        responses={
-            200: inline_serializer("BotList", {"bots": AccountSerializer(many=True)}),
-            **ERRORS,
-        },
+        responses={200: BotListSerializer, **ERRORS},
         summary="The caller's bot accounts (without tokens)",
     )
     def get(self, request):
-        bots = request.user.bots.order_by("username")
-        return Response({"bots": [services.account_json(b) for b in bots]})
+        return Response(BotListSerializer({"bots": selectors.bots_of(request.user)}).data)
 
     @extend_schema(
         request=BotNameSerializer,
@@ -172,10 +164,8 @@ class BotsView(APIView):
     )
     def post(self, request):
         data = strict(BotNameSerializer, request)
-        with transaction.atomic():
-            bot = services.do_create_bot(data["name"], owner=request.user)
-            token = services.issue_token(bot, "bot")
-        return Response(services.account_json(bot, token, "bot"), status=201)
+        grant = services.do_register_bot(owner=request.user, name=data["name"])
+        return Response(AccountSerializer(grant).data, status=201)
 
 
 class BotTokenView(APIView):
@@ -185,5 +175,5 @@ class BotTokenView(APIView):
         summary="A new token for my bot; all its earlier tokens stop working",
     )
     def post(self, request, name: str):
-        bot, token = services.do_rotate_bot_token(request.user, name)
-        return Response(services.account_json(bot, token, "bot"))
+        grant = services.do_rotate_bot_token(owner=request.user, bot_name=name)
+        return Response(AccountSerializer(grant).data)

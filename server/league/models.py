@@ -104,6 +104,11 @@ class Pair(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def members(self) -> list:
+        """The two players, in registration order."""
+        return [self.player_1, self.player_2]
+
 
 class Round(models.Model):
     STATUSES = (("open", "open"), ("started", "started"), ("finished", "finished"))
@@ -253,6 +258,11 @@ class StandingRow(models.Model):
 
     def __str__(self) -> str:
         return f"season {self.season_id} #{self.position}"
+
+    @property
+    def entrant_id(self) -> int:
+        """The player's id (individual format) or the pair's (pairs): the last tie-break."""
+        return self.player_id if self.player_id is not None else self.pair_id  # type: ignore[return-value]  # one of the two is set
 
 
 class Rating(models.Model):

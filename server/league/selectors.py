@@ -10,15 +10,28 @@ record of an annulled match stops at its last finished hand).
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import (
+    CharField,
+    Count,
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
 
 from engine import Replay, steps
 from server.accounts.models import User
-from server.errors import ApiError
+from server.errors import MatchInProgress, NotFound
 from server.league.models import (
     CheckIn,
     Club,
+    Invite,
     LeagueMatch,
     LeagueMatchSeat,
     Membership,
@@ -57,12 +70,17 @@ def visible_clubs(user: User | None) -> QuerySet[Club]:
 
 
 def club_for_reader(slug: str, user: User | None) -> Club:
-    club = Club.objects.filter(slug=slug).select_related("created_by").first()
-    if club is None:
-        raise ApiError("not_found", f"no club {slug!r}", 404)
-    if not can_read_club(club, user):
-        raise ApiError("club_members_only", "this club's pages are for its members", 403)
+    """The club ``user`` may read. A ``members`` club is not found by anyone else, with
+    the answer an unknown slug gets: an outsider cannot tell that it exists."""
+    club = _with_counts(Club.objects.filter(slug=slug), user).first()
+    if club is None or not can_read_club(club, user):
+        raise NotFound(f"no club {slug!r}")
     return club
+
+
+def club_by_slug(slug: str) -> Club | None:
+    """Any club, readable or not (joining a members club with an invite code)."""
+    return Club.objects.filter(slug=slug).first()
 
 
 def visible_matches(user: User | None) -> QuerySet[LeagueMatch]:
@@ -81,27 +99,36 @@ def match_for_reader(match_id: int, user: User | None) -> LeagueMatch:
         .first()
     )
     if match is None:
-        raise ApiError("not_found", f"no match {match_id}", 404)
+        raise NotFound(f"no match {match_id}")
     return match
 
 
 # -- clubs and members -----------------------------------------------------------------------
-def club_json(club: Club, user: User | None = None) -> dict:
-    membership = (
-        Membership.objects.filter(club=club, user=user, active=True).first()
-        if user is not None
-        else None
+def _with_counts(clubs: QuerySet[Club], user: User | None) -> QuerySet[Club]:
+    """Clubs with what their answer shows: active members, the caller's role."""
+    active = (
+        Membership.objects.filter(club=OuterRef("pk"), active=True)
+        .values("club")
+        .annotate(n=Count("id"))
+        .values("n")
     )
-    return {
-        "slug": club.slug,
-        "name": club.name,
-        "description": club.description,
-        "visibility": club.visibility,
-        "created_by": club.created_by.username,
-        "created_at": club.created_at.isoformat(),
-        "members": club.memberships.filter(active=True).count(),
-        "your_role": membership.role if membership else None,
-    }
+    role = (
+        Subquery(
+            Membership.objects.filter(club=OuterRef("pk"), user=user, active=True).values("role")[
+                :1
+            ]
+        )
+        if user is not None
+        else Value(None, output_field=CharField())
+    )
+    return clubs.select_related("created_by").annotate(
+        active_members=Coalesce(Subquery(active), 0), your_role=role
+    )
+
+
+def clubs_for_reader(user: User | None) -> QuerySet[Club]:
+    """The clubs ``user`` may read, by slug (members clubs: their members only)."""
+    return _with_counts(visible_clubs(user), user).order_by("slug")
 
 
 def members_of(club: Club, include_removed: bool = False) -> QuerySet[Membership]:
@@ -111,104 +138,69 @@ def members_of(club: Club, include_removed: bool = False) -> QuerySet[Membership
     return rows.order_by("user__username")
 
 
-def member_json(m: Membership) -> dict:
-    user = m.user
-    return {
-        "username": user.username,
-        "role": m.role,
-        "is_bot": user.is_bot,
-        "owner": user.bot_owner.username if user.bot_owner is not None else None,
-        "house_bot": user.is_bot and user.bot_owner_id is None,
-        "active": m.active,
-        "joined_at": m.joined_at.isoformat(),
-        "removed_at": m.removed_at.isoformat() if m.removed_at else None,
-    }
-
-
-def invite_json(invite) -> dict:
-    return {
-        "code": invite.code,
-        "single_use": invite.single_use,
-        "uses": invite.uses,
-        "expires_at": invite.expires_at.isoformat() if invite.expires_at else None,
-        "created_by": invite.created_by.username,
-        "created_at": invite.created_at.isoformat(),
-    }
+def invites_of(club: Club) -> QuerySet[Invite]:
+    return Invite.objects.filter(club=club).select_related("created_by").order_by("-id")
 
 
 # -- seasons and rounds ----------------------------------------------------------------------
+def seasons_of(club: Club) -> QuerySet[Season]:
+    """The club's seasons, newest first, with their pairs and round counts."""
+    rounds = Round.objects.filter(season=OuterRef("pk")).values("season").annotate(n=Count("id"))
+    pairs = Pair.objects.select_related("player_1", "player_2")
+    return (
+        Season.objects.filter(club=club)
+        .select_related("club")
+        .annotate(round_count=Coalesce(Subquery(rounds.values("n")), 0))
+        .prefetch_related(Prefetch("pairs", queryset=pairs))
+    )
+
+
 def season_for_reader(club: Club, season_id: int) -> Season:
-    season = Season.objects.filter(club=club, pk=season_id).first()
+    season = seasons_of(club).filter(pk=season_id).first()
     if season is None:
-        raise ApiError("not_found", f"no season {season_id} in {club.slug!r}", 404)
+        raise NotFound(f"no season {season_id} in {club.slug!r}")
     return season
 
 
 def round_of(season: Season, number: int) -> Round:
     round_ = Round.objects.filter(season=season, number=number).first()
     if round_ is None:
-        raise ApiError("not_found", f"season {season.pk} has no round {number}", 404)
+        raise NotFound(f"season {season.pk} has no round {number}")
     return round_
 
 
-def season_json(season: Season) -> dict:
-    return {
-        "id": season.pk,
-        "club": season.club.slug,
-        "name": season.name,
-        "format": season.format,
-        "starts_on": season.starts_on.isoformat() if season.starts_on else None,
-        "ends_on": season.ends_on.isoformat() if season.ends_on else None,
-        "fill_with_bots": season.fill_with_bots,
-        "rounds": season.rounds.count(),
-        "pairs": [pair_json(p) for p in season.pairs.select_related("player_1", "player_2")],
-        "created_at": season.created_at.isoformat(),
-    }
+@dataclass(frozen=True)
+class RoundDetails:
+    """A round with who checked in, who sits out and its matches."""
+
+    round: Round
+    present: list[CheckIn]
+    byes: list[CheckIn]
+    tables: list[LeagueMatch]
 
 
-def pair_json(pair: Pair) -> dict:
-    return {
-        "id": pair.pk,
-        "name": pair.name,
-        "players": [player_ref(pair.player_1), player_ref(pair.player_2)],
-    }
-
-
-def player_ref(user: User) -> dict:
-    return {"username": user.username, "is_bot": user.is_bot}
-
-
-def round_json(round_: Round) -> dict:
-    checkins = (
+def round_details(round_: Round) -> RoundDetails:
+    checkins = list(
         CheckIn.objects.filter(round=round_)
         .select_related("player", "pair__player_1", "pair__player_2")
         .order_by("id")
     )
-    matches = round_matches(round_)
-    return {
-        "season": round_.season_id,
-        "number": round_.number,
-        "status": round_.status,
-        "started_at": round_.started_at.isoformat() if round_.started_at else None,
-        "present": [_entrant(c) for c in checkins],
-        "byes": [_entrant(c) for c in checkins if c.bye],
-        "tables": [match_json(m) for m in matches],
-    }
+    return RoundDetails(
+        round_, checkins, [c for c in checkins if c.bye], list(round_matches(round_))
+    )
+
+
+def rounds_of(season: Season) -> QuerySet[Round]:
+    return season.rounds.order_by("number")
 
 
 def round_matches(round_: Round) -> QuerySet[LeagueMatch]:
     return (
         LeagueMatch.objects.filter(round=round_)
-        .select_related("table", "club", "season", "round")
+        .select_related("table", "club", "season", "round", "pair_a", "pair_b")
         .prefetch_related("seats__player")
         .order_by("table_number")
     )
-
-
-def _entrant(row) -> dict:
-    if row.pair_id is not None:
-        return {"pair": pair_json(row.pair)}
-    return {"player": player_ref(row.player)}
 
 
 # -- standings and ratings -------------------------------------------------------------------
@@ -220,55 +212,25 @@ def standing_rows(season: Season) -> QuerySet[StandingRow]:
     )
 
 
-def standing_json(r: StandingRow) -> dict:
-    return {
-        "position": r.position,
-        **_entrant(r),
-        "played": r.played,
-        "wins": r.wins,
-        "byes": r.byes,
-        "hands_won": r.hands_won,
-        "hands_lost": r.hands_lost,
-        "points": r.points,
-        "dekabes": r.dekabes,
-        "ties": r.ties,
-    }
-
-
-def standings(season: Season) -> list[dict]:
-    return [standing_json(r) for r in standing_rows(season)]
-
-
 def club_ratings(club: Club) -> QuerySet[Rating]:
     return (
         Rating.objects.filter(club=club).select_related("player").order_by("-ordinal", "player_id")
     )
 
 
-def rating_json(r: Rating) -> dict:
-    return {
-        "player": r.player.username,
-        "is_bot": r.player.is_bot,
-        "mu": r.mu,
-        "sigma": r.sigma,
-        "ordinal": r.ordinal,
-        "matches": r.matches,
-    }
-
-
-def rating_history(club: Club, player: User) -> list[dict]:
+def rating_history(club: Club, player: User) -> list[RatingPoint]:
     """The rating after each rated match, oldest first (the match id dates each point)."""
-    points = (
+    return list(
         RatingPoint.objects.filter(club=club, player=player)
         .order_by("id")
-        .values_list("match_id", "mu", "sigma", "ordinal")
+        .only("match_id", "mu", "sigma", "ordinal")
     )
-    return [{"match": m, "mu": mu, "sigma": s, "ordinal": o} for m, mu, s, o in points]
 
 
 # -- matches ---------------------------------------------------------------------------------
 def match_list(
     user: User | None,
+    *,
     club: str | None = None,
     season: int | None = None,
     player: str | None = None,
@@ -298,59 +260,16 @@ def match_list(
     )
 
 
-def match_json(m: LeagueMatch) -> dict:
-    over = m.status != "playing"
-    if over:
-        score = {"A": m.score_a, "B": m.score_b}
-    else:  # the score only, from the live fold
-        score = projection.project(m.table).match.summary()["scores"]
-    data = {
-        "id": m.pk,
-        "table": m.table.code,
-        "rated": m.rated,
-        "status": m.status,
-        "annulled": m.status == "annulled",
-        "annul_reason": m.annul_reason or None,
-        "club": m.club.slug if m.club is not None else None,
-        "season": {"id": m.season_id, "name": m.season.name} if m.season is not None else None,
-        "round": m.round.number if m.round is not None else None,
-        "table_number": m.table_number,
-        "started_at": m.started_at.isoformat(),
-        "finished_at": m.finished_at.isoformat() if m.finished_at else None,
-        "seats": [
-            {
-                "seat": s.number,
-                "team": s.team,
-                "player": s.player.username,
-                "is_bot": s.is_bot,
-                "filler": s.filler,
-            }
-            for s in m.seats.all()
-        ],
-        "pairs": ({"A": pair_ref(m.pair_a), "B": pair_ref(m.pair_b)} if m.pair_a_id else None),
-        "score": score,
-        "winner": m.winner,
-        "hands": m.hands if over else None,
-    }
-    if over:
-        data.update(
-            {
-                "hands_won": {"A": m.hands_won_a, "B": m.hands_won_b},
-                "hands_tied": m.hands_tied,
-                "points": {"A": m.points_a, "B": m.points_b},
-                "dekabes": {"A": m.dekabes_a, "B": m.dekabes_b},
-            }
-        )
-    return data
-
-
-def pair_ref(pair: Pair | None) -> dict | None:
-    return {"id": pair.pk, "name": pair.name} if pair is not None else None
+def match_score(m: LeagueMatch) -> dict[str, int]:
+    """The match score: stored once the match is over, from the live fold before."""
+    if m.status != "playing":
+        return {"A": m.score_a, "B": m.score_b}
+    return projection.project(m.table).match.summary()["scores"]
 
 
 def check_match_over(m: LeagueMatch) -> None:
     if m.status == "playing":
-        raise ApiError("match_in_progress", "the match is in progress: its score only", 409)
+        raise MatchInProgress()
 
 
 def engine_events(m: LeagueMatch) -> list[dict]:
@@ -368,6 +287,16 @@ def record_text(m: LeagueMatch) -> str:
     return table_selectors.record_text(m.table)
 
 
+@dataclass(frozen=True)
+class MatchHands:
+    match_id: int
+    hands: list[dict]  # the engine's ``last_hand`` of each hand, with ``scores_after``
+
+
+def match_hands(m: LeagueMatch) -> MatchHands:
+    return MatchHands(m.pk, hands_summary(m))
+
+
 def hands_summary(m: LeagueMatch) -> list[dict]:
     """Hand by hand, from the engine's fold: deal, opener, line, turns, result, scores."""
     check_match_over(m)
@@ -381,26 +310,45 @@ def hands_summary(m: LeagueMatch) -> list[dict]:
 
 
 # -- players and the lobby ---------------------------------------------------------------------
-def player_profile(username: str, viewer: User | None) -> dict:
+@dataclass(frozen=True)
+class PlayerRating:
+    rating: Rating  # its club and player loaded
+    history: list[RatingPoint]
+
+
+@dataclass(frozen=True)
+class PlayerProfile:
+    """What ``viewer`` may read of a player: clubs (``role`` annotated), ratings with
+    their history, recent matches."""
+
+    player: User
+    clubs: list[Club]
+    ratings: list[PlayerRating]
+    recent_matches: list[LeagueMatch]
+
+
+def player_profile(username: str, viewer: User | None) -> PlayerProfile:
     player = User.objects.filter(username=username).select_related("bot_owner").first()
     if player is None:
-        raise ApiError("not_found", f"no player {username!r}", 404)
-    clubs = visible_clubs(viewer).filter(memberships__user=player, memberships__active=True)
-    roles = dict(Membership.objects.filter(user=player, active=True).values_list("club_id", "role"))
+        raise NotFound(f"no player {username!r}")
+    role = Membership.objects.filter(club=OuterRef("pk"), user=player, active=True).values("role")
+    clubs = (
+        visible_clubs(viewer)
+        .filter(memberships__user=player, memberships__active=True)
+        .annotate(role=Subquery(role[:1]))
+    )
     rated = visible_clubs(viewer).filter(ratings__player=player).distinct()
-    ratings = {r.club_id: r for r in Rating.objects.filter(player=player, club__in=rated)}
-    recent = match_list(viewer, player=username)[:RECENT_MATCHES]
-    return {
-        "username": player.username,
-        "is_bot": player.is_bot,
-        "owner": player.bot_owner.username if player.bot_owner is not None else None,
-        "clubs": [{"slug": c.slug, "name": c.name, "role": roles.get(c.pk)} for c in clubs],
-        "ratings": [
-            {"club": c.slug, **rating_json(ratings[c.pk]), "history": rating_history(c, player)}
-            for c in rated
-        ],
-        "recent_matches": [match_json(m) for m in recent],
-    }
+    ratings = (
+        Rating.objects.filter(player=player, club__in=rated)
+        .select_related("club", "player")
+        .order_by("club__slug")
+    )
+    return PlayerProfile(
+        player,
+        list(clubs),
+        [PlayerRating(r, rating_history(r.club, player)) for r in ratings],
+        list(match_list(viewer, player=username)[:RECENT_MATCHES]),
+    )
 
 
 def league_tables_version(user: User) -> int:
@@ -411,7 +359,15 @@ def league_tables_version(user: User) -> int:
     return counts["seated"] + counts["done"]
 
 
-def my_league_tables(user: User) -> dict:
+@dataclass(frozen=True)
+class LeagueTables:
+    """The caller's seats at league matches in progress, and the version of that list."""
+
+    version: int
+    seats: list[LeagueMatchSeat]
+
+
+def league_tables(user: User) -> LeagueTables:
     seats = (
         LeagueMatchSeat.objects.filter(
             player=user, match__club__isnull=False, match__status="playing"
@@ -419,20 +375,4 @@ def my_league_tables(user: User) -> dict:
         .select_related("match__table", "match__club", "match__season", "match__round")
         .order_by("match_id", "number")
     )
-    return {
-        "version": league_tables_version(user),
-        "tables": [
-            {
-                "match": s.match_id,
-                "table": s.match.table.code,
-                "seat": s.number,
-                "team": s.team,
-                "club": s.match.club.slug if s.match.club is not None else None,
-                "season": s.match.season_id,
-                "round": s.match.round.number if s.match.round is not None else None,
-                "table_number": s.match.table_number,
-                "seat_url": f"/api/tables/{s.match.table.code}/seats/{s.number}",
-            }
-            for s in seats
-        ],
-    }
+    return LeagueTables(league_tables_version(user), list(seats))

@@ -1,4 +1,5 @@
-"""Writes of the club league. ``check_*`` validates and raises ``ApiError``; ``do_*``
+"""Writes of the club league. ``check_*`` validates and raises a refusal of
+``server.errors``; ``do_*``
 writes inside one transaction; pushes go out once it has committed.
 
 The league never plays: a round's matches are ordinary rated tables created through
@@ -17,7 +18,29 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from server.accounts.models import User
-from server.errors import ApiError, validation_error
+from server.errors import (
+    AlreadyInPair,
+    AlreadyMember,
+    InviteExpired,
+    InviteInvalid,
+    InviteUsed,
+    LastOrganizer,
+    NotALeagueMatch,
+    NotAMember,
+    NotAuthenticated,
+    NotEnoughHouseBots,
+    NotEnoughPlayers,
+    NotFound,
+    NotYourBot,
+    OneSeatPerPlayer,
+    OrganizerOnly,
+    PermissionDenied,
+    RoundInProgress,
+    RoundStarted,
+    SlugTaken,
+    ValidationError,
+    WrongFormat,
+)
 from server.league import projections
 from server.league.match_rows import casual_match, seat_players
 from server.league.models import (
@@ -49,32 +72,32 @@ def membership_of(club: Club, user: User | None) -> Membership | None:
 
 def check_member(club: Club, user: User | None) -> Membership:
     if user is None:
-        raise ApiError("not_authenticated", "log in: send 'Authorization: Token <your token>'", 401)
+        raise NotAuthenticated()
     membership = membership_of(club, user)
     if membership is None:
-        raise ApiError("not_a_member", f"you are not a member of the club {club.slug!r}", 403)
+        raise NotAMember(club=club.slug)
     return membership
 
 
 def check_organizer(club: Club, user: User | None) -> Membership:
     membership = check_member(club, user)
     if membership.role != "organizer":
-        raise ApiError("organizer_only", "only the club's organizers may do this", 403)
+        raise OrganizerOnly()
     return membership
 
 
 def check_person(user: User) -> None:
     if user.is_bot:
-        raise ApiError("permission_denied", "bot accounts do not manage clubs", 403)
+        raise PermissionDenied("bot accounts do not manage clubs")
 
 
 # -- clubs -------------------------------------------------------------------------------
 def do_create_club(
-    user: User, slug: str, name: str, description: str = "", visibility: str = "public"
+    *, user: User, slug: str, name: str, description: str = "", visibility: str = "public"
 ) -> Club:
     check_person(user)
     if Club.objects.filter(slug=slug).exists():
-        raise ApiError("slug_taken", f"a club named {slug!r} exists", 409)
+        raise SlugTaken(slug=slug)
     try:
         with writing(), transaction.atomic():
             club = Club.objects.create(
@@ -86,11 +109,11 @@ def do_create_club(
             )
             Membership.objects.create(club=club, user=user, role="organizer")
     except IntegrityError:
-        raise ApiError("slug_taken", f"a club named {slug!r} exists", 409) from None
+        raise SlugTaken(slug=slug) from None
     return club
 
 
-def do_update_club(user: User, club: Club, changes: dict) -> Club:
+def do_update_club(*, user: User, club: Club, changes: dict) -> Club:
     check_organizer(club, user)
     with writing(), transaction.atomic():
         for name, value in changes.items():
@@ -100,11 +123,11 @@ def do_update_club(user: User, club: Club, changes: dict) -> Club:
 
 
 def do_create_invite(
-    user: User, club: Club, single_use: bool = False, expires_at: dt.datetime | None = None
+    *, user: User, club: Club, single_use: bool = False, expires_at: dt.datetime | None = None
 ) -> Invite:
     check_organizer(club, user)
     if expires_at is not None and expires_at <= timezone.now():
-        raise validation_error("expires_at must be in the future")
+        raise ValidationError("expires_at must be in the future")
     with writing(), transaction.atomic():
         while True:
             code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(10))
@@ -118,21 +141,23 @@ def do_create_invite(
 def check_invite(club: Club, code: str) -> Invite:
     invite = Invite.objects.filter(club=club, code=code.strip().upper()).first()
     if invite is None:
-        raise ApiError("invite_invalid", "no such invite code for this club", 404)
+        raise InviteInvalid()
     if invite.expires_at is not None and invite.expires_at <= timezone.now():
-        raise ApiError("invite_expired", "this invite code has expired", 410)
+        raise InviteExpired()
     if invite.single_use and invite.uses > 0:
-        raise ApiError("invite_used", "this single-use invite code was used already", 409)
+        raise InviteUsed()
     return invite
 
 
-def do_join_club(user: User, club: Club, code: str) -> Membership:
+def do_join_club(*, user: User, club: Club | None, code: str) -> Membership:
     check_person(user)
+    if club is None:  # the answer a wrong code gets: a members club's existence stays hidden
+        raise InviteInvalid()
     with writing(), transaction.atomic():
         invite = check_invite(club, code)
         membership = Membership.objects.filter(club=club, user=user).first()
         if membership is not None and membership.active:
-            raise ApiError("already_member", "you are a member of this club already", 409)
+            raise AlreadyMember()
         Invite.objects.filter(pk=invite.pk).update(uses=invite.uses + 1)
         if membership is None:
             return Membership.objects.create(club=club, user=user, role="member")
@@ -148,7 +173,7 @@ def _active_member(club: Club, username: str) -> Membership:
         .first()
     )
     if membership is None:
-        raise ApiError("not_found", f"{username!r} is not a member of this club", 404)
+        raise NotFound(f"{username!r} is not a member of this club")
     return membership
 
 
@@ -159,10 +184,10 @@ def _check_keeps_an_organizer(club: Club, leaving: Membership) -> None:
         pk=leaving.pk
     )
     if not others.exists():
-        raise ApiError("last_organizer", "a club keeps at least one organizer", 409)
+        raise LastOrganizer()
 
 
-def do_remove_member(user: User, club: Club, username: str) -> Membership:
+def do_remove_member(*, user: User, club: Club, username: str) -> Membership:
     """The member leaves the club's lists; their matches and ratings stay."""
     check_organizer(club, user)
     with writing(), transaction.atomic():
@@ -173,12 +198,12 @@ def do_remove_member(user: User, club: Club, username: str) -> Membership:
         return membership
 
 
-def do_set_role(user: User, club: Club, username: str, role: str) -> Membership:
+def do_set_role(*, user: User, club: Club, username: str, role: str) -> Membership:
     check_organizer(club, user)
     with writing(), transaction.atomic():
         membership = _active_member(club, username)
         if membership.user.is_bot and role == "organizer":
-            raise ApiError("permission_denied", "a bot cannot organize a club", 403)
+            raise PermissionDenied("a bot cannot organize a club")
         if role == "member":
             _check_keeps_an_organizer(club, membership)
         membership.role = role
@@ -186,21 +211,21 @@ def do_set_role(user: User, club: Club, username: str, role: str) -> Membership:
         return membership
 
 
-def do_enter_bot(user: User, club: Club, bot_name: str) -> Membership:
+def do_enter_bot(*, user: User, club: Club, bot_name: str) -> Membership:
     """A member enters a bot they own; an organizer enters house bots (no owner)."""
     member = check_member(club, user)
     bot = User.objects.filter(username=bot_name, is_bot=True).first()
     if bot is None:
-        raise ApiError("not_found", f"no bot account named {bot_name!r}", 404)
+        raise NotFound(f"no bot account named {bot_name!r}")
     if bot.bot_owner_id is None:
         if member.role != "organizer":
-            raise ApiError("organizer_only", "only organizers enter house bots", 403)
+            raise OrganizerOnly("only organizers enter house bots")
     elif bot.bot_owner_id != user.pk:
-        raise ApiError("not_your_bot", f"{bot.username} is another member's bot", 403)
+        raise NotYourBot(bot=bot.username)
     with writing(), transaction.atomic():
         membership = Membership.objects.filter(club=club, user=bot).first()
         if membership is not None and membership.active:
-            raise ApiError("already_member", f"{bot.username} is in this club already", 409)
+            raise AlreadyMember(f"{bot.username} is in this club already")
         if membership is None:
             return Membership.objects.create(club=club, user=bot, role="member", entered_by=user)
         membership.active, membership.removed_at, membership.entered_by = True, None, user
@@ -210,6 +235,7 @@ def do_enter_bot(user: User, club: Club, bot_name: str) -> Membership:
 
 # -- seasons and pairs ---------------------------------------------------------------------
 def do_create_season(
+    *,
     user: User,
     club: Club,
     name: str,
@@ -221,7 +247,7 @@ def do_create_season(
 ) -> Season:
     check_organizer(club, user)
     if starts_on and ends_on and ends_on < starts_on:
-        raise validation_error("ends_on is before starts_on")
+        raise ValidationError("ends_on is before starts_on")
     with writing(), transaction.atomic():
         return Season.objects.create(
             club=club,
@@ -236,7 +262,7 @@ def do_create_season(
 
 def check_format(season: Season, wanted: str) -> None:
     if season.format != wanted:
-        raise ApiError("wrong_format", f"this is a {season.format} season", 409)
+        raise WrongFormat(format=season.format)
 
 
 def _members(club: Club, usernames: list[str]) -> list[User]:
@@ -248,16 +274,18 @@ def _members(club: Club, usernames: list[str]) -> list[User]:
     }
     missing = [u for u in usernames if u not in found]
     if missing:
-        raise ApiError("not_a_member", f"not members of this club: {', '.join(missing)}", 409)
+        raise NotAMember(f"not members of this club: {', '.join(missing)}")
     return [found[u] for u in usernames]
 
 
-def do_register_pair(user: User, season: Season, name: str, player_1: str, player_2: str) -> Pair:
+def do_register_pair(
+    *, user: User, season: Season, name: str, player_1: str, player_2: str
+) -> Pair:
     check_organizer(season.club, user)
     check_format(season, "pairs")
     first, second = _members(season.club, [player_1, player_2])
     if controller_of(first) == controller_of(second):
-        raise ApiError("one_seat_per_player", "a pair is two different people", 409)
+        raise OneSeatPerPlayer("a pair is two different people")
     with writing(), transaction.atomic():
         taken = {
             controller_of(p)
@@ -265,11 +293,7 @@ def do_register_pair(user: User, season: Season, name: str, player_1: str, playe
             for p in (pair.player_1, pair.player_2)
         }
         if {controller_of(first), controller_of(second)} & taken:
-            raise ApiError(
-                "already_in_pair",
-                "a player (or their bot) is in a pair of this season already",
-                409,
-            )
+            raise AlreadyInPair()
         return Pair.objects.create(
             season=season,
             name=name or f"{first.username} & {second.username}",
@@ -279,7 +303,7 @@ def do_register_pair(user: User, season: Season, name: str, player_1: str, playe
 
 
 # -- rounds --------------------------------------------------------------------------------
-def do_create_round(user: User, season: Season) -> Round:
+def do_create_round(*, user: User, season: Season) -> Round:
     check_organizer(season.club, user)
     with writing(), transaction.atomic():
         number = (
@@ -290,11 +314,15 @@ def do_create_round(user: User, season: Season) -> Round:
 
 def check_round_open(round_: Round) -> None:
     if round_.status != "open":
-        raise ApiError("round_started", f"round {round_.number} has started already", 409)
+        raise RoundStarted(number=round_.number)
 
 
 def do_check_in(
-    user: User, round_: Round, players: list[str] | None = None, pairs: list[int] | None = None
+    *,
+    user: User,
+    round_: Round,
+    players: list[str] | None = None,
+    pairs: list[int] | None = None,
 ) -> list[CheckIn]:
     """Set who is present for an open round (the whole list, replacing any earlier one)."""
     season = round_.season
@@ -302,22 +330,20 @@ def do_check_in(
     check_round_open(round_)
     if season.format == "individual":
         if pairs:
-            raise ApiError("wrong_format", "an individual season checks in players", 409)
+            raise WrongFormat("an individual season checks in players")
         people = _members(season.club, list(dict.fromkeys(players or [])))
         controllers = [controller_of(p) for p in people]
         if len(set(controllers)) != len(controllers):
-            raise ApiError(
-                "one_seat_per_player", "a member and their own bot cannot both play a round", 409
-            )
+            raise OneSeatPerPlayer("a member and their own bot cannot both play a round")
         rows = [CheckIn(round=round_, player=p) for p in people]
     else:
         if players:
-            raise ApiError("wrong_format", "a pairs season checks in pairs", 409)
+            raise WrongFormat("a pairs season checks in pairs")
         ids = list(dict.fromkeys(pairs or []))
         found = {p.pk: p for p in Pair.objects.filter(season=season, pk__in=ids)}
         missing = [str(i) for i in ids if i not in found]
         if missing:
-            raise ApiError("not_found", f"no pairs {', '.join(missing)} in this season", 404)
+            raise NotFound(f"no pairs {', '.join(missing)} in this season")
         rows = [CheckIn(round=round_, pair=found[i]) for i in ids]
     with writing(), transaction.atomic():
         CheckIn.objects.filter(round=round_).delete()
@@ -328,10 +354,10 @@ def check_may_start(round_: Round) -> None:
     check_round_open(round_)
     earlier = Round.objects.filter(season=round_.season, number__lt=round_.number)
     if earlier.exclude(status="finished").exists():
-        raise ApiError("round_in_progress", "the previous round is not finished", 409)
+        raise RoundInProgress()
 
 
-def do_start_round(user: User, round_: Round) -> list[LeagueMatch]:
+def do_start_round(*, user: User, round_: Round) -> list[LeagueMatch]:
     """Draw the round and create its rated tables, every seat assigned."""
     season = round_.season
     check_organizer(season.club, user)
@@ -343,7 +369,7 @@ def do_start_round(user: User, round_: Round) -> list[LeagueMatch]:
         else:
             seatings, byes = _draw_pairs(round_)
         if not seatings:
-            raise ApiError("not_enough_players", "too few present to make one table", 409)
+            raise NotEnoughPlayers()
         matches = [
             _open_match(user, round_, number, seats, pairs, fillers)
             for number, (seats, pairs, fillers) in enumerate(seatings, start=1)
@@ -409,12 +435,7 @@ def _house_bots(season: Season, present: set[int], needed: int) -> list[User]:
         .order_by("username")[:needed]
     )
     if len(bots) < needed:
-        raise ApiError(
-            "not_enough_house_bots",
-            f"{needed} seats to fill but the club has {len(bots)} free house bots: an "
-            "organizer enters house bots into the club",
-            409,
-        )
+        raise NotEnoughHouseBots(needed=needed, free=len(bots))
     return bots
 
 
@@ -461,7 +482,7 @@ def _round_seed(round_: Round) -> int:
 def _open_match(
     user: User, round_: Round, number: int, seats: dict[int, User], pairs, fillers: set[int]
 ) -> LeagueMatch:
-    table = table_services.do_create_seated_table(user, seats, rated=True)
+    table = table_services.do_create_seated_table(owner=user, players=seats, rated=True)
     match = LeagueMatch.objects.create(
         table=table,
         club=round_.season.club,
@@ -482,14 +503,14 @@ def _tell_players(user_ids: list[int]) -> None:
 
 
 # -- annul -----------------------------------------------------------------------------------
-def do_annul(user: User, match: LeagueMatch, reason: str) -> LeagueMatch:
+def do_annul(*, user: User, match: LeagueMatch, reason: str) -> LeagueMatch:
     """An organizer stops a stuck match: an ``annul`` event in the table's log."""
     if match.club is None:
-        raise ApiError("not_a_league_match", "only league matches are annulled", 409)
+        raise NotALeagueMatch()
     check_organizer(match.club, user)
     if not reason.strip():
-        raise validation_error("say why the match is annulled (reason)")
-    table_services.do_annul(user, match.table, reason.strip())
+        raise ValidationError("say why the match is annulled (reason)")
+    table_services.do_annul(actor=user, table=match.table, reason=reason.strip())
     match.refresh_from_db()
     return match
 

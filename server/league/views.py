@@ -1,6 +1,8 @@
-"""HTTP endpoints of the club league. Thin: parse, call a service or a selector, answer.
+"""HTTP endpoints of the club league. Thin: parse (a strict serializer, the query), call a
+service or a selector, answer with an output serializer (``serializers``).
 
-Reads of public clubs need no token; every write does. Roles are checked in services.
+Reads of public clubs need no token; every write does. Roles are checked in services;
+who may read what in selectors (a ``members`` club is not found by outsiders).
 """
 
 from __future__ import annotations
@@ -16,29 +18,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from server.api_schema import ERRORS, strict
-from server.errors import ApiError, validation_error
+from server.errors import ValidationError
 from server.league import selectors, services
 from server.league import serializers as s
-from server.league.models import Club, Invite
 from server.realtime import longpoll
 from server.realtime.groups import account_group
 
-LEAGUE_ERRORS = {
-    **ERRORS,
-    403: OpenApiResponse(
-        description="not_a_member, organizer_only, club_members_only, "
-        "not_your_bot, one_seat_per_player, permission_denied"
-    ),
-    404: OpenApiResponse(description="not_found, invite_invalid, bad_page (a page past the end)"),
-    409: OpenApiResponse(
-        description="slug_taken, already_member, invite_used, last_organizer, "
-        "wrong_format, already_in_pair, round_started, "
-        "round_in_progress, not_enough_players, "
-        "not_enough_house_bots, match_in_progress, match_over, "
-        "match_annulled, not_a_league_match, one_seat_per_player"
-    ),
-    410: OpenApiResponse(description="invite_expired"),
-}
+PAGES = s.PAGE_PARAMETERS
 
 
 def _user(request):
@@ -51,8 +37,17 @@ def _int(raw, what: str) -> int | None:
         return None
     # ASCII digits only (str.isdigit takes "²"), and few enough to fit a database integer.
     if not re.fullmatch(r"[0-9]{1,18}", str(raw)):
-        raise validation_error(f"{what} is a whole number (an id)")
+        raise ValidationError(f"{what} is a whole number (an id)")
     return int(raw)
+
+
+def _date(raw, what: str) -> dt.date | None:
+    if raw in (None, ""):
+        return None
+    try:
+        return dt.date.fromisoformat(raw)
+    except ValueError:
+        raise ValidationError(f"{what} is a date, YYYY-MM-DD") from None
 
 
 class LeagueView(APIView):
@@ -68,43 +63,54 @@ class LeagueView(APIView):
         return selectors.round_of(self.season(request, slug, season_id), int(number))
 
 
+def _club_answer(request, club, status=200) -> Response:
+    """The club as the caller reads it (its counts and the caller's role read again)."""
+    readable = selectors.club_for_reader(club.slug, _user(request))
+    return Response(s.ClubSerializer(readable).data, status=status)
+
+
+def _round_answer(round_, status=200) -> Response:
+    return Response(s.RoundSerializer(selectors.round_details(round_)).data, status=status)
+
+
 # -- clubs ------------------------------------------------------------------------------------
 class ClubsView(LeagueView):
     @extend_schema(
-        responses={200: s.paged("ClubPage", s.ClubSerializer), **LEAGUE_ERRORS},
+        parameters=PAGES,
+        responses={200: s.paged("ClubPage", s.ClubSerializer), **ERRORS},
         summary="Clubs you may read (public ones, and members clubs you belong to)",
         operation_id="clubs_list",
     )
     def get(self, request):
-        user = _user(request)
-        clubs = selectors.visible_clubs(user).select_related("created_by").order_by("slug")
-        return s.paginate(request, clubs, lambda c: selectors.club_json(c, user))
+        return s.paginate(request, selectors.clubs_for_reader(_user(request)), s.ClubSerializer)
 
     @extend_schema(
         request=s.CreateClubSerializer,
-        responses={201: s.ClubSerializer, **LEAGUE_ERRORS},
+        responses={201: s.ClubSerializer, **ERRORS},
         summary="Create a club; you become its organizer",
     )
     def post(self, request):
         data = strict(s.CreateClubSerializer, request)
-        club = services.do_create_club(request.user, **data)
-        return Response(selectors.club_json(club, request.user), status=201)
+        club = services.do_create_club(user=request.user, **data)
+        return _club_answer(request, club, status=201)
 
 
 class ClubView(LeagueView):
-    @extend_schema(responses={200: s.ClubSerializer, **LEAGUE_ERRORS}, summary="A club")
+    @extend_schema(responses={200: s.ClubSerializer, **ERRORS}, summary="A club")
     def get(self, request, slug):
-        return Response(selectors.club_json(self.club(request, slug), _user(request)))
+        return Response(s.ClubSerializer(self.club(request, slug)).data)
 
     @extend_schema(
         request=s.UpdateClubSerializer,
-        responses={200: s.ClubSerializer, **LEAGUE_ERRORS},
+        responses={200: s.ClubSerializer, **ERRORS},
         summary="Change a club's name, description or visibility (organizers)",
     )
     def patch(self, request, slug):
         data = strict(s.UpdateClubSerializer, request)
-        club = services.do_update_club(request.user, self.club(request, slug), dict(data))
-        return Response(selectors.club_json(club, request.user))
+        club = services.do_update_club(
+            user=request.user, club=self.club(request, slug), changes=dict(data)
+        )
+        return _club_answer(request, club)
 
 
 class MembersView(LeagueView):
@@ -112,9 +118,10 @@ class MembersView(LeagueView):
         parameters=[
             OpenApiParameter(
                 "removed", OpenApiTypes.BOOL, description="organizers: include removed members"
-            )
+            ),
+            *PAGES,
         ],
-        responses={200: s.paged("MemberPage", s.MemberSerializer), **LEAGUE_ERRORS},
+        responses={200: s.paged("MemberPage", s.MemberSerializer), **ERRORS},
         summary="The club's members (bots flagged)",
     )
     def get(self, request, slug):
@@ -122,206 +129,223 @@ class MembersView(LeagueView):
         removed = request.query_params.get("removed") in ("1", "true")
         if removed:
             services.check_organizer(club, _user(request))
-        return s.paginate(request, selectors.members_of(club, removed), selectors.member_json)
+        return s.paginate(request, selectors.members_of(club, removed), s.MemberSerializer)
 
     @extend_schema(
         request=s.EnterBotSerializer,
-        responses={201: s.MemberSerializer, **LEAGUE_ERRORS},
+        responses={201: s.MemberSerializer, **ERRORS},
         summary="Enter a bot: one you own (members), or a house bot (organizers)",
     )
     def post(self, request, slug):
         data = strict(s.EnterBotSerializer, request)
-        membership = services.do_enter_bot(request.user, self.club(request, slug), data["bot"])
-        return Response(selectors.member_json(membership), status=201)
+        membership = services.do_enter_bot(
+            user=request.user, club=self.club(request, slug), bot_name=data["bot"]
+        )
+        return Response(s.MemberSerializer(membership).data, status=201)
 
 
 class MemberView(LeagueView):
     @extend_schema(
         request=s.RoleSerializer,
-        responses={200: s.MemberSerializer, **LEAGUE_ERRORS},
+        responses={200: s.MemberSerializer, **ERRORS},
         summary="Make a member an organizer, or an organizer a member (organizers)",
     )
     def patch(self, request, slug, username):
         data = strict(s.RoleSerializer, request)
         membership = services.do_set_role(
-            request.user, self.club(request, slug), username, data["role"]
+            user=request.user, club=self.club(request, slug), username=username, role=data["role"]
         )
-        return Response(selectors.member_json(membership))
+        return Response(s.MemberSerializer(membership).data)
 
     @extend_schema(
         request=None,
-        responses={200: s.MemberSerializer, **LEAGUE_ERRORS},
+        responses={200: s.MemberSerializer, **ERRORS},
         summary="Remove a member (organizers); their matches stay",
     )
     def delete(self, request, slug, username):
-        membership = services.do_remove_member(request.user, self.club(request, slug), username)
-        return Response(selectors.member_json(membership))
+        membership = services.do_remove_member(
+            user=request.user, club=self.club(request, slug), username=username
+        )
+        return Response(s.MemberSerializer(membership).data)
 
 
 class InvitesView(LeagueView):
     @extend_schema(
-        responses={200: s.paged("InvitePage", s.InviteSerializer), **LEAGUE_ERRORS},
+        parameters=PAGES,
+        responses={200: s.paged("InvitePage", s.InviteSerializer), **ERRORS},
         summary="The club's invite codes (organizers)",
     )
     def get(self, request, slug):
         club = self.club(request, slug)
         services.check_organizer(club, _user(request))
-        invites = Invite.objects.filter(club=club).select_related("created_by").order_by("-id")
-        return s.paginate(request, invites, selectors.invite_json)
+        return s.paginate(request, selectors.invites_of(club), s.InviteSerializer)
 
     @extend_schema(
         request=s.InviteRequestSerializer,
-        responses={201: s.InviteSerializer, **LEAGUE_ERRORS},
+        responses={201: s.InviteSerializer, **ERRORS},
         summary="Make an invite code, optionally single-use or expiring (organizers)",
     )
     def post(self, request, slug):
         data = strict(s.InviteRequestSerializer, request)
-        invite = services.do_create_invite(request.user, self.club(request, slug), **data)
-        return Response(selectors.invite_json(invite), status=201)
+        invite = services.do_create_invite(user=request.user, club=self.club(request, slug), **data)
+        return Response(s.InviteSerializer(invite).data, status=201)
 
 
 class JoinClubView(LeagueView):
     @extend_schema(
         request=s.JoinClubSerializer,
-        responses={201: s.MemberSerializer, **LEAGUE_ERRORS},
-        summary="Join a club with an invite code",
+        responses={201: s.MemberSerializer, **ERRORS},
+        summary="Join a club with an invite code (an unknown club answers as a wrong code)",
     )
     def post(self, request, slug):
         data = strict(s.JoinClubSerializer, request)
-        club = Club.objects.filter(slug=slug).first()  # members clubs are joined unseen
-        if club is None:
-            raise ApiError("not_found", f"no club {slug!r}", 404)
-        membership = services.do_join_club(request.user, club, data["code"])
-        return Response(selectors.member_json(membership), status=201)
+        membership = services.do_join_club(
+            user=request.user, club=selectors.club_by_slug(slug), code=data["code"]
+        )
+        return Response(s.MemberSerializer(membership).data, status=201)
 
 
 # -- seasons, pairs, standings ------------------------------------------------------------------
 class SeasonsView(LeagueView):
     @extend_schema(
-        responses={200: s.paged("SeasonPage", s.SeasonSerializer), **LEAGUE_ERRORS},
+        parameters=PAGES,
+        responses={200: s.paged("SeasonPage", s.SeasonSerializer), **ERRORS},
         summary="The club's seasons, newest first",
         operation_id="seasons_list",
     )
     def get(self, request, slug):
-        club = self.club(request, slug)
-        return s.paginate(request, club.seasons.select_related("club"), selectors.season_json)
+        seasons = selectors.seasons_of(self.club(request, slug))
+        return s.paginate(request, seasons, s.SeasonSerializer)
 
     @extend_schema(
         request=s.CreateSeasonSerializer,
-        responses={201: s.SeasonSerializer, **LEAGUE_ERRORS},
+        responses={201: s.SeasonSerializer, **ERRORS},
         summary="Create a season (organizers)",
     )
     def post(self, request, slug):
         data = strict(s.CreateSeasonSerializer, request)
-        season = services.do_create_season(request.user, self.club(request, slug), **data)
-        return Response(selectors.season_json(season), status=201)
+        club = self.club(request, slug)
+        season = services.do_create_season(user=request.user, club=club, **data)
+        answer = selectors.season_for_reader(club, season.pk)
+        return Response(s.SeasonSerializer(answer).data, status=201)
 
 
 class SeasonView(LeagueView):
-    @extend_schema(responses={200: s.SeasonSerializer, **LEAGUE_ERRORS}, summary="A season")
+    @extend_schema(responses={200: s.SeasonSerializer, **ERRORS}, summary="A season")
     def get(self, request, slug, season_id):
-        return Response(selectors.season_json(self.season(request, slug, season_id)))
+        return Response(s.SeasonSerializer(self.season(request, slug, season_id)).data)
 
 
 class PairsView(LeagueView):
     @extend_schema(
         request=s.PairSerializer,
-        responses={201: s.PairOutSerializer, **LEAGUE_ERRORS},
+        responses={201: s.PairOutSerializer, **ERRORS},
         summary="Register a fixed pair for a pairs season (organizers)",
     )
     def post(self, request, slug, season_id):
         data = strict(s.PairSerializer, request)
+        first, second = data["players"]
         pair = services.do_register_pair(
-            request.user, self.season(request, slug, season_id), data["name"], *data["players"]
+            user=request.user,
+            season=self.season(request, slug, season_id),
+            name=data["name"],
+            player_1=first,
+            player_2=second,
         )
-        return Response(selectors.pair_json(pair), status=201)
+        return Response(s.PairOutSerializer(pair).data, status=201)
 
 
 class StandingsView(LeagueView):
     @extend_schema(
-        responses={200: s.paged("StandingPage", s.StandingSerializer), **LEAGUE_ERRORS},
+        parameters=PAGES,
+        responses={200: s.paged("StandingPage", s.StandingSerializer), **ERRORS},
         summary="The season's standings (stored; ordered as docs/league.md says)",
     )
     def get(self, request, slug, season_id):
-        season = self.season(request, slug, season_id)
-        rows = selectors.standing_rows(season)
-        return s.paginate(request, rows, selectors.standing_json)
+        rows = selectors.standing_rows(self.season(request, slug, season_id))
+        return s.paginate(request, rows, s.StandingSerializer)
 
 
 # -- rounds ---------------------------------------------------------------------------------------
 class RoundsView(LeagueView):
     @extend_schema(
-        responses={200: s.paged("RoundPage", s.RoundSerializer), **LEAGUE_ERRORS},
+        parameters=PAGES,
+        responses={200: s.paged("RoundPage", s.RoundSerializer), **ERRORS},
         summary="The season's rounds",
         operation_id="rounds_list",
     )
     def get(self, request, slug, season_id):
-        season = self.season(request, slug, season_id)
-        return s.paginate(request, season.rounds.order_by("number"), selectors.round_json)
+        rounds = selectors.rounds_of(self.season(request, slug, season_id))
+        return s.paginate(request, rounds, s.RoundSerializer, prepare=selectors.round_details)
 
     @extend_schema(
         request=None,
-        responses={201: s.RoundSerializer, **LEAGUE_ERRORS},
+        responses={201: s.RoundSerializer, **ERRORS},
         summary="Open the next round (organizers)",
     )
     def post(self, request, slug, season_id):
-        round_ = services.do_create_round(request.user, self.season(request, slug, season_id))
-        return Response(selectors.round_json(round_), status=201)
+        round_ = services.do_create_round(
+            user=request.user, season=self.season(request, slug, season_id)
+        )
+        return _round_answer(round_, status=201)
 
 
 class RoundView(LeagueView):
     @extend_schema(
-        responses={200: s.RoundSerializer, **LEAGUE_ERRORS},
+        responses={200: s.RoundSerializer, **ERRORS},
         summary="A round: who is present, byes, tables",
     )
     def get(self, request, slug, season_id, number):
-        return Response(selectors.round_json(self.round(request, slug, season_id, number)))
+        return _round_answer(self.round(request, slug, season_id, number))
 
 
 class CheckInView(LeagueView):
     @extend_schema(
         request=s.CheckInSerializer,
-        responses={200: s.RoundSerializer, **LEAGUE_ERRORS},
+        responses={200: s.RoundSerializer, **ERRORS},
         summary="Check in who is present (the whole list; organizers, open rounds)",
     )
     def post(self, request, slug, season_id, number):
         data = strict(s.CheckInSerializer, request)
         round_ = self.round(request, slug, season_id, number)
-        services.do_check_in(request.user, round_, data.get("players"), data.get("pairs"))
-        return Response(selectors.round_json(round_))
+        services.do_check_in(
+            user=request.user, round_=round_, players=data.get("players"), pairs=data.get("pairs")
+        )
+        return _round_answer(round_)
 
 
 class StartRoundView(LeagueView):
     @extend_schema(
         request=None,
-        responses={200: s.RoundSerializer, **LEAGUE_ERRORS},
+        responses={200: s.RoundSerializer, **ERRORS},
         summary="Draw the round and create its rated tables, every seat assigned (organizers)",
     )
     def post(self, request, slug, season_id, number):
         round_ = self.round(request, slug, season_id, number)
-        services.do_start_round(request.user, round_)
-        round_.refresh_from_db()
-        return Response(selectors.round_json(round_))
+        services.do_start_round(user=request.user, round_=round_)
+        return _round_answer(self.round(request, slug, season_id, number))
 
 
 class RoundTablesView(LeagueView):
     @extend_schema(
-        responses={200: s.paged("RoundTablePage", s.MatchSerializer), **LEAGUE_ERRORS},
+        parameters=PAGES,
+        responses={200: s.paged("RoundTablePage", s.MatchSerializer), **ERRORS},
         summary="The round's tables (matches), by table number",
     )
     def get(self, request, slug, season_id, number):
         round_ = self.round(request, slug, season_id, number)
-        return s.paginate(request, selectors.round_matches(round_), selectors.match_json)
+        return s.paginate(request, selectors.round_matches(round_), s.MatchSerializer)
 
 
 class RatingsView(LeagueView):
     @extend_schema(
-        responses={200: s.paged("RatingPage", s.RatingSerializer), **LEAGUE_ERRORS},
+        parameters=PAGES,
+        responses={200: s.paged("RatingPage", s.RatingSerializer), **ERRORS},
         summary="The club's ratings (openskill ordinal, best first)",
     )
     def get(self, request, slug):
-        club = self.club(request, slug)
-        return s.paginate(request, selectors.club_ratings(club), selectors.rating_json)
+        ratings = selectors.club_ratings(self.club(request, slug))
+        return s.paginate(request, ratings, s.RatingSerializer)
 
 
 # -- matches and players ---------------------------------------------------------------------------
@@ -334,8 +358,9 @@ class MatchesView(LeagueView):
             OpenApiParameter("status", OpenApiTypes.STR, enum=["playing", "finished", "annulled"]),
             OpenApiParameter("since", OpenApiTypes.DATE),
             OpenApiParameter("until", OpenApiTypes.DATE),
+            *PAGES,
         ],
-        responses={200: s.paged("MatchPage", s.MatchSerializer), **LEAGUE_ERRORS},
+        responses={200: s.paged("MatchPage", s.MatchSerializer), **ERRORS},
         summary="Saved matches you may read (league; casual ones you played), newest first",
         operation_id="matches_list",
     )
@@ -343,7 +368,7 @@ class MatchesView(LeagueView):
         q = request.query_params
         status = q.get("status") or None
         if status not in (None, "playing", "finished", "annulled"):
-            raise validation_error("status is playing, finished or annulled")
+            raise ValidationError("status is playing, finished or annulled")
         matches = selectors.match_list(
             _user(request),
             club=q.get("club") or None,
@@ -353,36 +378,27 @@ class MatchesView(LeagueView):
             since=_date(q.get("since"), "since"),
             until=_date(q.get("until"), "until"),
         )
-        return s.paginate(request, matches, selectors.match_json)
-
-
-def _date(raw, what: str):
-    if raw in (None, ""):
-        return None
-    try:
-        return dt.date.fromisoformat(raw)
-    except ValueError:
-        raise validation_error(f"{what} is a date, YYYY-MM-DD") from None
+        return s.paginate(request, matches, s.MatchSerializer)
 
 
 class MatchView(LeagueView):
     @extend_schema(
-        responses={200: s.MatchSerializer, **LEAGUE_ERRORS},
-        summary="A match (in progress: its score only)",
+        responses={200: s.MatchSerializer, **ERRORS},
+        summary="A match (in progress: its seats and score only)",
     )
     def get(self, request, match_id):
         match = selectors.match_for_reader(int(match_id), _user(request))
-        return Response(selectors.match_json(match))
+        return Response(s.MatchSerializer(match).data)
 
 
 class MatchHandsView(LeagueView):
     @extend_schema(
-        responses={200: s.HandSerializer(many=True), **LEAGUE_ERRORS},
+        responses={200: s.MatchHandsSerializer, **ERRORS},
         summary="Hand-by-hand summary of a finished or annulled match (the engine's fold)",
     )
     def get(self, request, match_id):
         match = selectors.match_for_reader(int(match_id), _user(request))
-        return Response({"match": match.pk, "hands": selectors.hands_summary(match)})
+        return Response(s.MatchHandsSerializer(selectors.match_hands(match)).data)
 
 
 class MatchRecordView(LeagueView):
@@ -394,7 +410,7 @@ class MatchRecordView(LeagueView):
             (200, "text/plain"): OpenApiResponse(
                 OpenApiTypes.STR, description="JSON Lines engine record (python -m engine replay)"
             ),
-            **LEAGUE_ERRORS,
+            **ERRORS,
         },
         summary="The record of a finished or annulled match",
     )
@@ -410,23 +426,23 @@ class MatchRecordView(LeagueView):
 class AnnulView(LeagueView):
     @extend_schema(
         request=s.AnnulSerializer,
-        responses={200: s.MatchSerializer, **LEAGUE_ERRORS},
+        responses={200: s.MatchSerializer, **ERRORS},
         summary="Annul a stuck league match, with a reason (organizers)",
     )
     def post(self, request, match_id):
         data = strict(s.AnnulSerializer, request)
         match = selectors.match_for_reader(int(match_id), _user(request))
-        match = services.do_annul(request.user, match, data["reason"])
-        return Response(selectors.match_json(match))
+        match = services.do_annul(user=request.user, match=match, reason=data["reason"])
+        return Response(s.MatchSerializer(match).data)
 
 
 class PlayerView(LeagueView):
     @extend_schema(
-        responses={200: s.PlayerSerializer, **LEAGUE_ERRORS},
+        responses={200: s.PlayerSerializer, **ERRORS},
         summary="A player: clubs, ratings with history, recent matches (what you may read)",
     )
     def get(self, request, username):
-        return Response(selectors.player_profile(username, _user(request)))
+        return Response(s.PlayerSerializer(selectors.player_profile(username, _user(request))).data)
 
 
 class MyLeagueTablesView(APIView):
@@ -439,7 +455,7 @@ class MyLeagueTablesView(APIView):
                 "after", OpenApiTypes.INT, description="long-poll: answer once version > after"
             ),
         ],
-        responses={200: s.MyLeagueTablesSerializer, **LEAGUE_ERRORS},
+        responses={200: s.MyLeagueTablesSerializer, **ERRORS},
         summary="Your current league tables (my table for this round); long-poll with wait/after",
     )
     def get(self, request):
@@ -451,4 +467,4 @@ class MyLeagueTablesView(APIView):
             )
             if longpoll.hold(request, user, changed, wait):
                 return longpoll.parked()  # the bridge answers once the account's tables change
-        return Response(selectors.my_league_tables(request.user))
+        return Response(s.league_tables_body(request.user))

@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from server import limits
-from server.league.selectors import my_league_tables
+from server.league.serializers import league_tables_body
 from server.realtime.groups import account_group, table_group
 from server.tables import projection, selectors
 from server.tables.models import Seat, Table
@@ -160,4 +160,4 @@ class LobbyConsumer(AccountSocket):
 
     @database_sync_to_async
     def _tables(self):
-        return my_league_tables(self.user)
+        return league_tables_body(self.user)

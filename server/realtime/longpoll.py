@@ -24,7 +24,7 @@ from django.conf import settings
 from django.http import HttpResponse
 
 from server import limits
-from server.errors import validation_error
+from server.errors import ValidationError
 
 ENVIRON_KEY = "dekabes.long_poll"
 TICK = 0.15  # seconds between looks when waiting in a thread (no bridge)
@@ -38,9 +38,9 @@ def long_poll_args(request) -> tuple[float, int | None]:
         after = request.query_params.get("after")
         after = int(after) if after not in (None, "") else None
     except ValueError:
-        raise validation_error("wait is seconds and after a version number") from None
+        raise ValidationError("wait is seconds and after a version number") from None
     if wait < 0 or wait != wait:
-        raise validation_error("wait must be 0 or more seconds")
+        raise ValidationError("wait must be 0 or more seconds")
     return min(wait, settings.LONG_POLL_MAX), after
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from server.errors import validation_error
+from server.errors import ValidationError
 from server.tables.services import ACTION_TYPES
 
 ENDS = ("left", "right")
@@ -24,10 +24,10 @@ def parse_action_body(data: object) -> dict:
     """The checked action: only the fields sent, with their values as the schema reads
     them. Anything else is a 400 ``validation_error`` naming every bad field."""
     if not isinstance(data, dict):
-        raise validation_error("the body must be a JSON object")
+        raise ValidationError("the body must be a JSON object")
     unknown = sorted(set(data) - FIELDS)
     if unknown:
-        raise validation_error(f"unknown field(s): {', '.join(unknown)}")
+        raise ValidationError(f"unknown field(s): {', '.join(unknown)}")
     action: dict = {}
     errors: list[str] = []
     for name, check in _CHECKS:
@@ -41,7 +41,7 @@ def parse_action_body(data: object) -> dict:
         else:
             action[name] = value
     if errors:
-        raise validation_error("; ".join(errors))
+        raise ValidationError("; ".join(errors))
     return action
 
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from engine.phases import MATCH_OVER
-from server.errors import ApiError
+from server.errors import QuotaExceeded
 from server.tables import projection
 from server.tables.models import Event, Table
 
@@ -33,9 +33,7 @@ def check_table_quota(user) -> None:
         if projection.project(table).match.phase != MATCH_OVER:
             in_play += 1
             if in_play >= limit:
-                raise ApiError(
-                    "quota_exceeded",
+                raise QuotaExceeded(
                     f"a member has at most {limit} tables in play at once; "
-                    "finish or leave one first",
-                    403,
+                    "finish or leave one first"
                 )

@@ -1,5 +1,5 @@
-"""Writes to tables: create, join, act. ``check_*`` validates and raises ``ApiError`` (or
-a domain error of ``server.tables.errors``, e.g. ``StaleVersion``); ``do_*`` writes inside
+"""Writes to tables: create, join, act. ``check_*`` validates and raises a refusal of
+``server.errors`` (e.g. ``StaleVersion``, ``SeatTaken``); ``do_*`` writes inside
 one transaction, sends pushes only once it has committed and returns a result for the
 view to answer with (views build the HTTP responses).
 
@@ -23,10 +23,24 @@ from django.db import IntegrityError, connection, transaction
 from engine import IllegalEventError, deal_event
 from engine.table_commands import SEAT_EVENT_TYPES, TABLE_COMMANDS
 from server.accounts.models import User
-from server.errors import ApiError, rule_error, validation_error
+from server.errors import (
+    AlreadyPaused,
+    IdempotencyKeyReused,
+    MatchAnnulled,
+    MatchOver,
+    NotFound,
+    NotPaused,
+    NotYourSeat,
+    OneSeatPerPlayer,
+    Paused,
+    PermissionDenied,
+    SeatTaken,
+    StaleVersion,
+    ValidationError,
+    rule_rejection,
+)
 from server.realtime.notify import table_changed
 from server.tables import projection, selectors
-from server.tables.errors import StaleVersion
 from server.tables.locking import writing
 from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table
 from server.tables.projection import TableState
@@ -43,24 +57,24 @@ def check_seat_plan(
     seats: dict[int, str], join: list[int], bots: dict[int, str]
 ) -> dict[int, User]:
     if sorted(seats) != [1, 2, 3, 4] or any(k not in ("human", "bot") for k in seats.values()):
-        raise validation_error('seats must give "human" or "bot" for each of seats 1-4')
+        raise ValidationError('seats must give "human" or "bot" for each of seats 1-4')
     for n in join:
         if seats.get(n) != "human":
-            raise validation_error(f"seat {n} is not a human seat: you can join human seats only")
+            raise ValidationError(f"seat {n} is not a human seat: you can join human seats only")
     accounts: dict[int, User] = {}
     for n, name in bots.items():
         if seats.get(n) != "bot":
-            raise validation_error(f"seat {n} is not a bot seat")
+            raise ValidationError(f"seat {n} is not a bot seat")
         bot = User.objects.filter(username=name, is_bot=True).first()
         if bot is None:
-            raise validation_error(f"no bot account named {name!r}")
+            raise ValidationError(f"no bot account named {name!r}")
         accounts[n] = bot
     return accounts
 
 
 def check_may_seat_bot(owner: User, bot: User) -> None:
     if bot.bot_owner_id not in (None, owner.pk):
-        raise ApiError("permission_denied", f"{bot.username} is another member's bot", 403)
+        raise PermissionDenied(f"{bot.username} is another member's bot")
 
 
 def controller_of(user: User) -> int:
@@ -73,19 +87,20 @@ def check_one_seat_per_person(players: list[User]) -> None:
     seen: set[int] = set()
     for player in players:
         if controller_of(player) in seen:
-            raise ApiError(
-                "one_seat_per_player",
-                "at a rated table one person holds one seat (their own bots count as them)",
-                409,
-            )
+            raise OneSeatPerPlayer()
         seen.add(controller_of(player))
 
 
 def do_create_table(
-    owner: User, seats: dict[int, str], join: list[int], bots: dict[int, str], rated: bool = False
+    *,
+    owner: User,
+    seats: dict[int, str],
+    join: list[int],
+    bots: dict[int, str],
+    rated: bool = False,
 ) -> Table:
     if owner.is_bot:
-        raise ApiError("permission_denied", "bot accounts do not create tables", 403)
+        raise PermissionDenied("bot accounts do not create tables")
     bot_accounts = check_seat_plan(seats, join, bots)
     for bot in bot_accounts.values():
         check_may_seat_bot(owner, bot)
@@ -95,11 +110,11 @@ def do_create_table(
     return _create(owner, seats, players, rated)
 
 
-def do_create_seated_table(owner: User, players: dict[int, User], rated: bool = True) -> Table:
+def do_create_seated_table(*, owner: User, players: dict[int, User], rated: bool = True) -> Table:
     """A table with every seat assigned (league rounds): people at human seats, bot
     accounts at bot seats. Joins the caller's transaction when there is one."""
     if sorted(players) != [1, 2, 3, 4]:
-        raise validation_error("a seated table needs players for seats 1-4")
+        raise ValidationError("a seated table needs players for seats 1-4")
     if rated:
         check_one_seat_per_person(list(players.values()))
     kinds = {n: "bot" if p.is_bot else "human" for n, p in players.items()}
@@ -133,26 +148,24 @@ def _new_code() -> str:
             return code
 
 
-def do_join(user: User, table: Table, number: int) -> Table:
+def do_join(*, user: User, table: Table, number: int) -> Table:
     with writing(), transaction.atomic():
         seat = Seat.objects.select_for_update().filter(table=table, number=number).first()
         if seat is None:
-            raise ApiError("not_found", f"table {table.code} has no seat {number}", 404)
+            raise NotFound(f"table {table.code} has no seat {number}")
         if seat.player_id == user.pk:
             return table
         if (seat.kind == "bot") != user.is_bot:
-            raise ApiError(
-                "permission_denied",
+            raise PermissionDenied(
                 f"seat {number} is a {seat.kind} seat: "
                 + (
                     "bot accounts take bot seats only"
                     if user.is_bot
                     else "people take human seats only"
-                ),
-                403,
+                )
             )
         if seat.player_id is not None:
-            raise ApiError("seat_taken", f"seat {number} is taken", 409)
+            raise SeatTaken(number=number)
         if user.is_bot:
             check_may_seat_bot(table.owner, user)  # the same rule as at table creation
         if table.rated:
@@ -176,13 +189,13 @@ def request_hash(seat: int, body: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def check_holder(user: User, table: Table, number: int, seats: list[Seat] | None = None) -> Seat:
+def check_holder(*, user: User, table: Table, number: int, seats: list[Seat] | None = None) -> Seat:
     seats = selectors.load_seats(table) if seats is None else seats
     seat = next((s for s in seats if s.number == number), None)
     if seat is None:
-        raise ApiError("not_found", f"table {table.code} has no seat {number}", 404)
+        raise NotFound(f"table {table.code} has no seat {number}")
     if seat.player_id != user.pk:
-        raise ApiError("not_your_seat", f"you do not hold seat {number} at {table.code}", 403)
+        raise NotYourSeat(number=number, table=table.code)
     return seat
 
 
@@ -215,7 +228,7 @@ def do_action(
     ``seats`` are the table's seats when the caller read them with the table. Raises
     ``StaleVersion`` when ``action["expected_version"]`` is not the table's version."""
     seats = selectors.load_seats(table) if seats is None else seats
-    holder = check_holder(user, table, seat, seats)
+    holder = check_holder(user=user, table=table, number=seat, seats=seats)
     digest = request_hash(seat, action) if key else ""
     try:
         with writing(), transaction.atomic():
@@ -264,11 +277,7 @@ def _replayed(table: Table, key: str, digest: str, user: User) -> ActionResult |
     if receipt is None:
         return None
     if receipt.request_hash != digest or receipt.account_id != user.pk:
-        raise ApiError(
-            "idempotency_key_reused",
-            "this Idempotency-Key was used for a different action",
-            422,
-        )
+        raise IdempotencyKeyReused()
     return ActionResult(
         receipt.response.get("version", 0), receipt.response, receipt.status_code, True
     )
@@ -302,26 +311,22 @@ def check_action(
 ) -> None:
     kind = body["type"]
     if state.annulled is not None:
-        raise ApiError("match_annulled", "this match was annulled by the club's organizer", 409)
+        raise MatchAnnulled()
     if kind in PAUSE_ACTIONS:
         if seat.kind != "human":
-            raise ApiError(
-                "permission_denied", "only players at human seats pause the computer", 403
-            )
+            raise PermissionDenied("only players at human seats pause the computer")
     elif state.paused and seat.kind == "bot":
-        raise ApiError(
-            "paused", "the table is paused: a player is reading the rules or the log", 409
-        )
+        raise Paused()
     if body["expected_version"] != state.version:
         raise _stale(table, seat.number, state, user, seats)
-    if kind in TABLE_COMMANDS and table.owner_id != user.pk:
-        raise ApiError(
-            "permission_denied", f"only the table's owner may {kind.replace('_', ' ')}", 403
-        )
+    # At a rated table the engine refuses every table command (not_allowed_in_rated),
+    # whoever sends it: the owner there is the organizer, not a player at the table.
+    if kind in TABLE_COMMANDS and table.owner_id != user.pk and not table.rated:
+        raise PermissionDenied(f"only the table's owner may {kind.replace('_', ' ')}")
     if kind == "pause" and seat.number in state.paused_by:
-        raise ApiError("already_paused", "you have already paused the table", 409)
+        raise AlreadyPaused()
     if kind == "resume" and seat.number not in state.paused_by:
-        raise ApiError("not_paused", "you have not paused the table", 409)
+        raise NotPaused()
 
 
 def _stale(
@@ -384,7 +389,7 @@ def _fold(
     try:
         trial.fold(seq, event)
     except IllegalEventError as err:
-        raise rule_error(err.code, err.message) from None
+        raise rule_rejection(err) from None
     state.match, state.version = trial.match, trial.version
     state.paused_by, state.revealed = trial.paused_by, trial.revealed
     state.annulled = trial.annulled
@@ -402,12 +407,12 @@ def _fold(
 
 def check_may_annul(table: Table, state: TableState) -> None:
     if state.annulled is not None:
-        raise ApiError("match_annulled", "this match is already annulled", 409)
+        raise MatchAnnulled("this match is already annulled")
     if state.match.phase == "match_over":
-        raise ApiError("match_over", "the match is over: a finished match is never annulled", 409)
+        raise MatchOver()
 
 
-def do_annul(actor: User, table: Table, reason: str) -> TableState:
+def do_annul(*, actor: User, table: Table, reason: str) -> TableState:
     """Append an ``annul`` server event: the match stops; its log and record stay."""
     with writing(), transaction.atomic():
         locked = _lock_table(table)

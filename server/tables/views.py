@@ -7,12 +7,7 @@ import re
 from django.http import HttpResponse
 from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-    inline_serializer,
-)
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,12 +15,13 @@ from rest_framework.views import APIView
 from server.accounts.throttles import HintsByAccount
 from server.api_schema import (
     ERRORS,
+    Instant,
     SeatResponseSerializer,
     StrictIntegerField,
     TableSerializer,
     strict,
 )
-from server.errors import ApiError, not_found, validation_error
+from server.errors import NotAllowedInRated, NotFound, NotYourSeat, ValidationError
 from server.realtime import longpoll
 from server.realtime.groups import table_group
 from server.tables import projection, quota, selectors, services
@@ -39,13 +35,9 @@ SEAT_NUMBER = re.compile(r"\A[1-4]\Z")  # ASCII only: "١" or "１" is not seat 
 def get_table(code: str) -> Table:
     # A code is letters and digits: anything else (a NUL byte, which PostgreSQL refuses
     # in text) names no table, without a query.
-    table = (
-        Table.objects.select_related("owner").filter(code=code.upper()).first()
-        if TABLE_CODE.match(code)
-        else None
-    )
+    table = selectors.table_by_code(code.upper()) if TABLE_CODE.match(code) else None
     if table is None:
-        raise not_found(f"no table {code!r}")
+        raise NotFound(f"no table {code!r}")
     return table
 
 
@@ -53,14 +45,18 @@ def get_table_and_seats(code: str) -> tuple[Table, list]:
     """The table and its seats in one statement (the seat view and action paths)."""
     found = selectors.table_and_seats(code.upper()) if TABLE_CODE.match(code) else None
     if found is None:
-        raise not_found(f"no table {code!r}")
+        raise NotFound(f"no table {code!r}")
     return found
 
 
 def seat_number(raw: str) -> int:
     if not SEAT_NUMBER.match(raw):
-        raise not_found("seats are numbered 1-4")
+        raise NotFound("seats are numbered 1-4")
     return int(raw)
+
+
+class TableListSerializer(serializers.Serializer):
+    tables = TableSerializer(many=True)
 
 
 class SeatKindField(serializers.ChoiceField):
@@ -116,28 +112,47 @@ class ActionSerializer(serializers.Serializer):
     )
 
 
+class HintSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    hint = serializers.DictField(allow_null=True, help_text="a legal event, or null")
+
+
+class LoggedEventSerializer(serializers.Serializer):
+    """One event of the log as a seat may see it (``selectors.events_for_seat``)."""
+
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True, help_text="the seat that acted, if any")
+    by = serializers.ChoiceField(choices=("human", "bot", "server"))
+    at = Instant()
+    event = serializers.DictField(
+        help_text="the engine event (others' deals redacted until revealed)"
+    )
+
+
+class EventLogSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = LoggedEventSerializer(many=True)
+
+
 def _seat_keys(raw: dict, what: str) -> dict[int, str]:
     out: dict[int, str] = {}
     for key, value in raw.items():
         if str(key) not in ("1", "2", "3", "4"):
-            raise validation_error(f'{what}: seats are "1" to "4"')
+            raise ValidationError(f'{what}: seats are "1" to "4"')
         out[int(key)] = str(value)
     return out
 
 
 class TablesView(APIView):
     @extend_schema(
-        responses={
-            200: inline_serializer("TableList", {"tables": TableSerializer(many=True)}),
-            **ERRORS,
-        },
+        responses={200: TableListSerializer, **ERRORS},
         summary="Tables you own or hold a seat at",
         operation_id="tables_list",
     )
     def get(self, request):
-        tables = selectors.tables_for(request.user)
         return Response(
-            {"tables": [selectors.table_json(t, projection.project(t)) for t in tables]}
+            {"tables": [selectors.table_answer(t) for t in selectors.tables_for(request.user)]}
         )
 
     @extend_schema(
@@ -149,13 +164,13 @@ class TablesView(APIView):
         data = strict(CreateTableSerializer, request)
         quota.check_table_quota(request.user)
         table = services.do_create_table(
-            request.user,
-            _seat_keys(data["seats"], "seats"),
-            sorted(set(data["join"])),
-            _seat_keys(data["bots"], "bots"),
+            owner=request.user,
+            seats=_seat_keys(data["seats"], "seats"),
+            join=sorted(set(data["join"])),
+            bots=_seat_keys(data["bots"], "bots"),
             rated=data["rated"],
         )
-        return Response(selectors.table_json(table, projection.project(table)), status=201)
+        return Response(selectors.table_answer(table), status=201)
 
 
 class TableView(APIView):
@@ -163,8 +178,7 @@ class TableView(APIView):
         responses={200: TableSerializer, **ERRORS}, summary="A table: seats, phase, version"
     )
     def get(self, request, code):
-        table = get_table(code)
-        return Response(selectors.table_json(table, projection.project(table)))
+        return Response(selectors.table_answer(get_table(code)))
 
 
 class JoinView(APIView):
@@ -175,8 +189,8 @@ class JoinView(APIView):
     )
     def post(self, request, code):
         data = strict(JoinSerializer, request)
-        table = services.do_join(request.user, get_table(code), data["seat"])
-        return Response(selectors.table_json(table, projection.project(table)))
+        table = services.do_join(user=request.user, table=get_table(code), number=data["seat"])
+        return Response(selectors.table_answer(table))
 
 
 # The seat response is the hot path's biggest body (~4 KB: the seat view with the last
@@ -203,7 +217,7 @@ class SeatView(APIView):
     )
     def get(self, request, code, seat):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
-        services.check_holder(request.user, table, number, seats)
+        services.check_holder(user=request.user, table=table, number=number, seats=seats)
         wait, after = longpoll.long_poll_args(request)
         if wait and after is not None:
             moved = longpoll.Wait(
@@ -241,7 +255,7 @@ class ActionView(APIView):
         key = request.headers.get("Idempotency-Key") or data.pop("command_id", None)
         data.pop("command_id", None)
         if key is not None and not (1 <= len(key) <= 80):
-            raise validation_error("an Idempotency-Key is 1-80 characters")
+            raise ValidationError("an Idempotency-Key is 1-80 characters")
         result = services.do_action(
             user=request.user, table=table, seat=number, action=data, key=key, seats=seats
         )
@@ -252,57 +266,37 @@ class HintView(APIView):
     throttle_classes = [HintsByAccount]
 
     @extend_schema(
-        responses={
-            200: inline_serializer(
-                "Hint",
-                {
-                    "version": serializers.IntegerField(),
-                    "hint": serializers.DictField(
-                        allow_null=True, help_text="a legal event, or null"
-                    ),
-                },
-            ),
-            **ERRORS,
-        },
+        responses={200: HintSerializer, **ERRORS},
         summary="The strong bot's suggestion from this seat's view only; plays nothing",
     )
     def get(self, request, code, seat):
         table, number = get_table(code), seat_number(seat)
-        services.check_holder(request.user, table, number)
+        services.check_holder(user=request.user, table=table, number=number)
         if table.rated:
-            raise ApiError("not_allowed_in_rated", "no hints in a rated match", 409)
+            raise NotAllowedInRated("no hints in a rated match")
         state = projection.project(table)
-        return Response({"version": state.version, "hint": selectors.hint(state, number)})
+        hint = {"version": state.version, "hint": selectors.hint(state, number)}
+        return Response(HintSerializer(hint).data)
 
 
 class EventsView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="seq to start after")],
-        responses={
-            200: inline_serializer(
-                "EventLog",
-                {
-                    "version": serializers.IntegerField(),
-                    "events": serializers.ListField(child=serializers.DictField()),
-                },
-            ),
-            **ERRORS,
-        },
+        responses={200: EventLogSerializer, **ERRORS},
         summary="The table's log as this seat may see it (others' deals redacted until revealed)",
     )
     def get(self, request, code, seat):
         table, number = get_table(code), seat_number(seat)
-        services.check_holder(request.user, table, number)
+        services.check_holder(user=request.user, table=table, number=number)
         try:
             after = int(request.query_params.get("after") or 0)
         except ValueError:
-            raise validation_error("after is a seq number") from None
-        return Response(
-            {
-                "version": projection.project(table).version,
-                "events": selectors.events_for_seat(table, number, after),
-            }
-        )
+            raise ValidationError("after is a seq number") from None
+        log = {
+            "version": projection.project(table).version,
+            "events": selectors.events_for_seat(table, number, after),
+        }
+        return Response(EventLogSerializer(log).data)
 
 
 class RecordView(APIView):
@@ -322,7 +316,7 @@ class RecordView(APIView):
     def get(self, request, code):
         table = get_table(code)
         if not selectors.may_read_record(request.user, table):
-            raise ApiError("not_your_seat", "only the table's players read its record", 403)
+            raise NotYourSeat("only the table's players read its record")
         response = HttpResponse(
             selectors.record_text(table), content_type="text/plain; charset=utf-8"
         )

@@ -8,6 +8,8 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from server import errors
+
 
 def _is_api(request) -> bool:
     return request.path.startswith("/api/")
@@ -24,7 +26,9 @@ def _page(request, status: int, title: str, message: str):
 
 def not_found(request, exception=None):
     if _is_api(request):
-        return JsonResponse({"code": "not_found", "message": "no such resource"}, status=404)
+        return JsonResponse(
+            errors.body_of(errors.NotFound, "no such resource"), status=errors.NotFound.status
+        )
     return _page(
         request, 404, _("Page not found"), _("There is nothing here, or it is not visible to you.")
     )
@@ -32,7 +36,10 @@ def not_found(request, exception=None):
 
 def forbidden(request, exception=None):
     if _is_api(request):
-        return JsonResponse({"code": "permission_denied", "message": "forbidden"}, status=403)
+        return JsonResponse(
+            errors.body_of(errors.PermissionDenied, "forbidden"),
+            status=errors.PermissionDenied.status,
+        )
     # A league refusal carries its own (translated) explanation; see league_views.
     message = (
         str(exception)
@@ -45,7 +52,8 @@ def forbidden(request, exception=None):
 def csrf_failure(request, reason=""):
     if _is_api(request):
         return JsonResponse(
-            {"code": "permission_denied", "message": "CSRF check failed"}, status=403
+            errors.body_of(errors.PermissionDenied, "CSRF check failed"),
+            status=errors.PermissionDenied.status,
         )
     return _page(
         request,
@@ -59,9 +67,7 @@ def csrf_failure(request, reason=""):
 
 def server_error(request):
     if _is_api(request):
-        return JsonResponse(
-            {"code": "server_error", "message": "the server failed; try again"}, status=500
-        )
+        return JsonResponse(errors.body_of(errors.ServerError), status=errors.ServerError.status)
     # No template context processors that could fail again: a plain render.
     return _page(request, 500, _("Server error"), _("The server failed. Try again in a moment."))
 
@@ -69,7 +75,5 @@ def server_error(request):
 def bad_request(request, exception=None):
     if _is_api(request):
         # Django's own refusals (an unknown Host header, a body past the size limit).
-        return JsonResponse(
-            {"code": "bad_request", "message": "the request was refused"}, status=400
-        )
+        return JsonResponse(errors.body_of(errors.BadRequest), status=errors.BadRequest.status)
     return _page(request, 400, _("Bad request"), _("The server could not read this request."))

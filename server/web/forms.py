@@ -6,14 +6,16 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
+from server import errors
 from server.accounts import services
-from server.errors import ApiError
 
-REGISTER_ERRORS = {
-    "username_taken": _("This name is taken."),
-    "bad_invite": _("That invite code is unknown or used."),
-    "registration_closed": _("Registration is closed on this server, or by invite only."),
+# The registration service's refusals, as the form shows them (keyed by class).
+REGISTER_ERRORS: dict[type[errors.ApiError], StrOrPromise] = {
+    errors.UsernameTaken: _("This name is taken."),
+    errors.BadInvite: _("That invite code is unknown or used."),
+    errors.RegistrationClosed: _("Registration is closed on this server, or by invite only."),
 }
 
 
@@ -57,15 +59,19 @@ class RegisterForm(forms.Form):
         data = self.cleaned_data
         try:
             services.check_username(data["username"])
-        except ApiError as err:
+        except errors.ApiError as err:
             self.add_error(
-                "username", REGISTER_ERRORS.get(err.code, _("3 to 40 letters, digits or . _ -"))
+                "username", REGISTER_ERRORS.get(type(err), _("3 to 40 letters, digits or . _ -"))
             )
             return None
         try:
-            return services.do_register(data["username"], data["password"], data["invite"] or None)
-        except ApiError as err:
+            return services.do_register(
+                username=data["username"], password=data["password"], invite=data["invite"] or None
+            )
+        except errors.ApiError as err:
             # Password refusals come from Django's validators, already in the active language.
-            field = {"username_taken": "username", "validation_error": "password"}.get(err.code)
-            self.add_error(field, REGISTER_ERRORS.get(err.code, err.message))
+            field = {errors.UsernameTaken: "username", errors.ValidationError: "password"}.get(
+                type(err)
+            )
+            self.add_error(field, REGISTER_ERRORS.get(type(err), err.message))
             return None

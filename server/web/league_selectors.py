@@ -8,8 +8,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from server.accounts.models import User
-from server.errors import ApiError
+from server.errors import NotFound
 from server.league import selectors as league
+from server.league import serializers as answers
 from server.league import services as league_services
 from server.league.models import Club, LeagueMatch, LeagueMatchSeat, Round, Season
 
@@ -36,12 +37,14 @@ def club_page(slug: str, user: User | None) -> ClubPage:
         if season
         else None
     )
-    live_tables = league.round_json(live_round)["tables"] if live_round else []
-    results = [
-        league.match_json(m)
-        for m in league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
-    ]
-    members = [league.member_json(m) for m in league.members_of(club)]
+    live_tables = (
+        list(answers.MatchSerializer(league.round_matches(live_round), many=True).data)
+        if live_round
+        else []
+    )
+    finished = league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
+    results = list(answers.MatchSerializer(finished, many=True).data)
+    members = list(answers.MemberSerializer(league.members_of(club), many=True).data)
     return ClubPage(
         club,
         membership.role if membership else None,
@@ -57,7 +60,7 @@ def season_choice(club: Club, raw: str | None) -> Season | None:
     """The season named by ``?season=`` (404 if not the club's), else the newest."""
     if raw:
         if not str(raw).isdigit():
-            raise ApiError("not_found", "no such season", 404)
+            raise NotFound("no such season")
         return league.season_for_reader(club, int(raw))
     return club.seasons.first()
 
@@ -136,7 +139,7 @@ class PlayerPage:
 
 
 def player_page(username: str, viewer: User | None) -> PlayerPage:
-    profile = league.player_profile(username, viewer)
+    profile = answers.PlayerSerializer(league.player_profile(username, viewer)).data
     charts = [(rating, rating_chart(rating["history"])) for rating in profile["ratings"]]
     partners, opponents = partner_and_opponent_records(username, viewer)
     return PlayerPage(profile, charts, partners, opponents)

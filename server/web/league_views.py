@@ -1,7 +1,8 @@
 """The league's pages: thin views over the league's selectors and services.
 
-A refusal of the league (``ApiError``) becomes the site's 404 or 403 page on a read, and
-a form error on a write: the services stay the one place that says who may do what.
+A refusal of the league (``server.errors``) becomes the site's 404 or 403 page on a read,
+and a form error on a write: the services stay the one place that says who may do what.
+The pages show the API's answers (``server.league.serializers``), in the site's style.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ from django.views.decorators.http import require_POST
 from server.errors import ApiError
 from server.league import selectors as league
 from server.league import services
-from server.league.models import Club, Invite, Pair
+from server.league.models import Club
+from server.league.serializers import (
+    InviteSerializer,
+    MatchSerializer,
+    RoundSerializer,
+)
 from server.web import league_selectors as pages
 from server.web.league_forms import (
     AnnulForm,
@@ -48,9 +54,9 @@ def league_pages(view):
         try:
             return view(request, *args, **kwargs)
         except ApiError as err:
-            if err.status_code == 404:
+            if err.status == 404:
                 raise Http404(err.message) from None
-            if err.status_code == 403:
+            if err.status == 403:
                 raise PermissionDenied(refusal_text(err)) from None
             raise
 
@@ -68,10 +74,11 @@ def standings(request, slug: str):
     club = league.club_for_reader(slug, _viewer(request))
     season = pages.season_choice(club, request.GET.get("season"))
     rows = list(league.standing_rows(season)) if season else []
+    seasons = list(league.seasons_of(club))
     return render(
         request,
         "web/standings.html",
-        {"club": club, "season": season, "rows": rows, "seasons": list(club.seasons.all())},
+        {"club": club, "season": season, "rows": rows, "seasons": seasons},
     )
 
 
@@ -96,7 +103,7 @@ def matches(request):
         "web/matches.html",
         {
             "page": page,
-            "rows": [league.match_json(m) for m in page.object_list],
+            "rows": MatchSerializer(page.object_list, many=True).data,
             "filters": filters,
             "clubs": list(league.visible_clubs(viewer).order_by("name")),
             "query": query.urlencode(),
@@ -109,7 +116,7 @@ def matches(request):
 def match(request, match_id: int):
     viewer = _viewer(request)
     m = league.match_for_reader(match_id, viewer)
-    data = league.match_json(m)
+    data = MatchSerializer(m).data
     membership = services.membership_of(m.club, viewer) if m.club is not None else None
     role = membership.role if membership is not None else None
     context = {
@@ -146,7 +153,7 @@ def match_record(request, match_id: int):
         return render(
             request,
             "web/match_unfinished.html",
-            {"match": m, "data": league.match_json(m)},
+            {"match": m, "data": MatchSerializer(m).data},
             status=409,
         )
     response = HttpResponse(league.record_text(m), content_type="text/plain; charset=utf-8")
@@ -160,12 +167,13 @@ def match_record(request, match_id: int):
 def join_club(request):
     form = JoinClubForm(request.POST)
     if form.is_valid():
-        club = Club.objects.filter(slug=form.cleaned_data["club"]).first()
         try:
-            if club is None:  # the same answer as a wrong code: members clubs stay unseen
-                raise ApiError("invite_invalid", "no such invite code", 404)
-            services.do_join_club(request.user, club, form.cleaned_data["code"])
-            return redirect("web:club", slug=club.slug)
+            membership = services.do_join_club(
+                user=request.user,
+                club=league.club_by_slug(form.cleaned_data["club"]),
+                code=form.cleaned_data["code"],
+            )
+            return redirect("web:club", slug=membership.club.slug)
         except ApiError as err:
             form.add_error(None, refusal_text(err))
     return render(request, "web/join.html", {"form": form}, status=400)
@@ -179,16 +187,16 @@ def _organized_club(request, slug: str) -> Club:
 
 
 def _organize_page(request, club: Club, season_form=None, invite_form=None, status=200):
-    invites = Invite.objects.filter(club=club).order_by("-id")[:20]
+    invites = league.invites_of(club)[:20]
     return render(
         request,
         "web/organize.html",
         {
             "club": club,
-            "seasons": list(club.seasons.prefetch_related("rounds")),
+            "seasons": list(league.seasons_of(club).prefetch_related("rounds")),
             "season_form": season_form or SeasonForm(),
             "invite_form": invite_form or InviteForm(),
-            "invites": [league.invite_json(i) for i in invites],
+            "invites": InviteSerializer(invites, many=True).data,
         },
         status=status,
     )
@@ -208,7 +216,7 @@ def create_season(request, slug: str):
     form = SeasonForm(request.POST)
     if form.is_valid():
         try:
-            season = services.do_create_season(request.user, club, **form.cleaned_data)
+            season = services.do_create_season(user=request.user, club=club, **form.cleaned_data)
             return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
         except ApiError as err:
             form.add_error(None, refusal_text(err))
@@ -223,7 +231,7 @@ def create_invite(request, slug: str):
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
-            services.do_create_invite(request.user, club, **form.cleaned_data)
+            services.do_create_invite(user=request.user, club=club, **form.cleaned_data)
             return redirect("web:organize", slug=club.slug)
         except ApiError as err:
             form.add_error(None, refusal_text(err))
@@ -236,20 +244,20 @@ def create_invite(request, slug: str):
 def create_round(request, slug: str, season_id: int):
     club = _organized_club(request, slug)
     season = league.season_for_reader(club, season_id)
-    round_ = services.do_create_round(request.user, season)
+    round_ = services.do_create_round(user=request.user, season=season)
     return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
 
 
 def _checkin_form(season, data=None, initial=None) -> CheckInForm:
     if season.format == "pairs":
-        choices = [(str(p.pk), p.name) for p in Pair.objects.filter(season=season)]
+        choices = [(str(p.pk), p.name) for p in season.pairs.all()]
         return CheckInForm(data, choices=choices, field_name="pairs", initial=initial)
     choices = [
         (
-            m["username"],
-            _("%(name)s (bot)") % {"name": m["username"]} if m["is_bot"] else m["username"],
+            m.user.username,
+            _("%(name)s (bot)") % {"name": m.user.username} if m.user.is_bot else m.user.username,
         )
-        for m in map(league.member_json, league.members_of(season.club))
+        for m in league.members_of(season.club)
     ]
     return CheckInForm(data, choices=choices, field_name="players", initial=initial)
 
@@ -260,7 +268,7 @@ def round_page(request, slug: str, season_id: int, number: int):
     club = _organized_club(request, slug)
     season = league.season_for_reader(club, season_id)
     round_ = league.round_of(season, number)
-    data = league.round_json(round_)
+    data = RoundSerializer(league.round_details(round_)).data
     present = [
         e["player"]["username"] if "player" in e else str(e["pair"]["id"]) for e in data["present"]
     ]
@@ -271,7 +279,7 @@ def round_page(request, slug: str, season_id: int, number: int):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "start":
-                services.do_start_round(request.user, round_)
+                services.do_start_round(user=request.user, round_=round_)
                 return redirect(
                     "web:round", slug=club.slug, season_id=season.pk, number=round_.number
                 )
@@ -279,9 +287,11 @@ def round_page(request, slug: str, season_id: int, number: int):
             if form.is_valid():
                 chosen = form.cleaned_data[form.field_name]
                 if season.format == "pairs":
-                    services.do_check_in(request.user, round_, pairs=[int(p) for p in chosen])
+                    services.do_check_in(
+                        user=request.user, round_=round_, pairs=[int(p) for p in chosen]
+                    )
                 else:
-                    services.do_check_in(request.user, round_, players=chosen)
+                    services.do_check_in(user=request.user, round_=round_, players=chosen)
                 return redirect(
                     "web:round", slug=club.slug, season_id=season.pk, number=round_.number
                 )
@@ -304,10 +314,10 @@ def annul(request, match_id: int):
     error = None
     if form.is_valid():
         try:
-            services.do_annul(request.user, m, form.cleaned_data["reason"])
+            services.do_annul(user=request.user, match=m, reason=form.cleaned_data["reason"])
             return redirect("web:match", match_id=m.pk)
         except ApiError as err:
-            if err.status_code == 403:
+            if err.status == 403:
                 raise
             error = refusal_text(err)
     return render(
@@ -315,7 +325,7 @@ def annul(request, match_id: int):
         "web/match_unfinished.html",
         {
             "match": m,
-            "data": league.match_json(m),
+            "data": MatchSerializer(m).data,
             "is_organizer": True,
             "annul_form": form,
             "error": error,

@@ -151,6 +151,7 @@ class _SlowFirstRegistration(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.stand_in_server
 def test_a_registration_retried_after_a_timeout_signs_in_when_the_first_attempt_made_the_account():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SlowFirstRegistration)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -150,11 +150,11 @@ def test_invites_single_use_and_expiry():
         409,
         "invite_used",
     )
-    error(
-        client_for(second).post(league.url("/join"), {"code": "NOPE"}, format="json"),
-        404,
-        "invite_invalid",
-    )
+    wrong_code = client_for(second).post(league.url("/join"), {"code": "NOPE"}, format="json")
+    error(wrong_code, 404, "invite_invalid")
+    # A club that does not exist answers as a wrong code: a members club stays unseen.
+    no_club = client_for(second).post("/api/clubs/no-such/join", {"code": "NOPE"}, format="json")
+    assert (no_club.status_code, no_club.json()) == (404, wrong_code.json())
     error(
         api.post(league.url("/invites"), {"expires_at": "2001-01-01T00:00:00Z"}, format="json"),
         400,
@@ -190,18 +190,24 @@ def test_members_club_is_visible_to_members_only():
     member, outsider = league.members[0], new_member("out")
     anonymous = client_for(member).__class__()
     slug = league.club.slug
+    tails = (
+        "",
+        "/members",
+        "/ratings",
+        "/seasons",
+        f"/seasons/{league.season}",
+        f"/seasons/{league.season}/standings",
+        f"/seasons/{league.season}/rounds/1",
+        f"/seasons/{league.season}/rounds/1/tables",
+    )
     for api in (client_for(outsider), anonymous):
         clubs = [c["slug"] for c in api.get("/api/clubs").json()["results"]]
         assert slug not in clubs
-        for tail in (
-            "",
-            "/members",
-            "/ratings",
-            "/seasons",
-            f"/seasons/{league.season}/standings",
-            f"/seasons/{league.season}/rounds/1",
-        ):
-            error(api.get(league.url(tail)), 403, "club_members_only")
+        for tail in tails:
+            # Exactly what a club that does not exist answers: the outsider cannot tell.
+            hidden, unknown = api.get(league.url(tail)), api.get(f"/api/clubs/no-such{tail}")
+            error(hidden, 404, "not_found")
+            assert hidden.json()["message"].replace(slug, "no-such") == unknown.json()["message"]
         assert api.get(f"/api/matches?club={slug}").json()["count"] == 0
         match = LeagueMatch.objects.filter(club=league.club).first()
         error(api.get(f"/api/matches/{match.pk}"), 404, "not_found")
@@ -295,7 +301,7 @@ def test_round_errors():
     base = league.season_url(f"/rounds/{number}")
     error(
         league.org_api.post(base + "/checkin", {"players": ["ghost"]}, format="json"),
-        409,
+        403,
         "not_a_member",
     )
     error(
@@ -444,6 +450,61 @@ def test_rated_table_one_seat_per_person():
     )
     # A casual table still lets one person take several seats (pass-and-play).
     assert api.post("/api/tables", {**two_seats, "rated": False}, format="json").status_code == 201
+
+
+def test_a_seated_player_asking_a_table_command_at_a_league_table_gets_not_allowed_in_rated():
+    """docs/league.md: rated tables refuse undo, redo, restart and new match with the
+    engine's 409 not_allowed_in_rated, whoever asks (the organizer owns the table, so the
+    owner check used to answer first with 403 permission_denied)."""
+    league = League(members=4)
+    league.start_round()
+    match = LeagueMatch.objects.get(season_id=league.season)
+    seat = match.seats.get(number=1)
+    api = client_for(seat.player)
+    url = f"/api/tables/{match.table.code}/seats/1"
+    before = list(match.table.events.values_list("seq", flat=True))
+    version = api.get(url).json()["version"]
+    for command in ("undo", "redo", "restart_hand", "new_match"):
+        answer = api.post(
+            url + "/actions", {"type": command, "expected_version": version}, format="json"
+        )
+        error(answer, 409, "not_allowed_in_rated")
+    assert list(match.table.events.values_list("seq", flat=True)) == before  # nothing written
+
+
+# -- pagination ------------------------------------------------------------------------------
+def test_every_list_reads_page_and_page_size_alike():
+    """One parser: page_size 1-200 (else 400 validation_error, never quietly clamped), page
+    a number of 1 or more (else 400), a page past the end 404 bad_page."""
+    league = League(members=4)
+    league.start_round()
+    club, season = "/api/clubs/{slug}", "/api/clubs/{slug}/seasons/{season_id}"
+    lists = {
+        "/api/clubs": "/api/clubs",
+        "/api/matches": "/api/matches",
+        club + "/members": league.url("/members"),
+        club + "/invites": league.url("/invites"),
+        club + "/seasons": league.url("/seasons"),
+        club + "/ratings": league.url("/ratings"),
+        season + "/standings": league.season_url("/standings"),
+        season + "/rounds": league.season_url("/rounds"),
+        season + "/rounds/{number}/tables": league.season_url("/rounds/1/tables"),
+    }
+    schema = league.org_api.get("/api/schema/", {"format": "json"}).json()
+    paged = {
+        path
+        for path, operations in schema["paths"].items()
+        if any(p["name"] == "page_size" for p in operations.get("get", {}).get("parameters", []))
+    }
+    assert paged == set(lists)  # every paginated list of the API is tried here
+    lists = list(lists.values())
+    for url in lists:
+        assert league.org_api.get(url, {"page_size": 200}).status_code == 200, url
+        for bad in ({"page_size": 201}, {"page_size": 0}, {"page_size": "x"}, {"page": 0}):
+            error(league.org_api.get(url, bad), 400, "validation_error")
+        error(league.org_api.get(url, {"page": 99}), 404, "bad_page")
+    one = league.org_api.get(league.url("/members"), {"page_size": 1}).json()
+    assert len(one["results"]) == 1 and one["count"] == 5 and one["next"]
 
 
 # -- annul -----------------------------------------------------------------------------------

@@ -23,13 +23,14 @@ READ_BACK = """
 import json
 from server.league import selectors
 from server.league.models import LeagueMatch, Season
+from server.league.serializers import StandingSerializer
 season = Season.objects.get(club__slug="demo")
 matches = LeagueMatch.objects.filter(season=season).order_by("id")
 print(json.dumps({
     "rounds": list(season.rounds.order_by("number").values_list("number", "status")),
     "matches": [m.status for m in matches],
     "records": [selectors.record_text(m) for m in matches if m.status == "finished"],
-    "standings": selectors.standings(season),
+    "standings": StandingSerializer(selectors.standing_rows(season), many=True).data,
     "ratings": selectors.club_ratings(season.club).count(),
 }))
 """

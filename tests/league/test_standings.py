@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import Match as EngineMatch
 from server.league.standings import MatchLine, Row, compute_standings
 
 
@@ -220,3 +223,84 @@ def test_totals_add_up_and_rows_come_in_key_order(lines, byes):
     assert sum(r.hands_won for r in rows) == sum(r.hands_lost for r in rows)
     keys = [(r.wins, r.hand_difference, r.points) for r in rows]
     assert keys == sorted(keys, reverse=True)
+
+
+# -- the worked example of docs/league.md, through the server --------------------------------
+def real_match(seed: int) -> list[dict]:
+    """The events of one whole match between random legal players (the engine's fold)."""
+    from engine import Match, deal_event
+
+    rng, fold = random.Random(seed), Match()
+    events = [{"type": "match_started", "seats": dict.fromkeys("1234", "bot"), "rated": True}]
+    fold.apply(events[0])
+    while fold.phase != "match_over":
+        forced = None if fold.needs_deal() else fold.forced_pass()
+        if fold.needs_deal():
+            event = deal_event(rng)
+        elif forced is not None:
+            event = forced
+        else:
+            event = rng.choice(next(e for n in (1, 2, 3, 4) if (e := fold.legal_events(n))))
+        fold.apply(event)
+        events.append(event)
+    return events
+
+
+DOCS_MATCH_SEED = 117  # docs/league.md, "One match, counted": B wins 3 hands to 2, one tie
+
+
+def test_the_docs_worked_example_happens_and_head_to_head_beats_the_entrant_id(db):
+    """docs/league.md's example, from a real match: one match line is counted as the
+    docs say, and the season's standings read through the API reach the head-to-head
+    tie-break between opponents (the reverse of their ids) and then the entrant id."""
+    from server.league import projections
+    from server.league.models import LeagueMatch, Pair, Season
+    from server.tables import services as table_services
+    from server.tables.projection import TableState
+    from tests.league.conftest import add_member, new_club
+    from tests.server.conftest import client_for, new_member
+
+    state = TableState(EngineMatch())
+    for seq, event in enumerate(real_match(DOCS_MATCH_SEED), start=1):
+        state.fold(seq, event)
+    organizer = new_member("org")
+    club, api = new_club(organizer)
+    season = Season.objects.create(club=club, name="Example", format="pairs", seed=1)
+    pairs = {}
+    for name in ("x", "y", "z", "low", "mid", "top"):  # ids in this order
+        players = [new_member(name), new_member(name)]
+        for player in players:
+            add_member(club, api, player)
+        pairs[name] = Pair.objects.create(
+            season=season, name=name, player_1=players[0], player_2=players[1]
+        )
+    beat = [("top", "mid"), ("top", "low"), ("x", "top"), ("y", "top"), ("mid", "low")]
+    beat += [("mid", "x"), ("z", "mid"), ("low", "y"), ("low", "z")]
+    for winner, loser in beat:  # the real match's winner is team B (seats 2 & 4)
+        a, b = pairs[loser], pairs[winner]
+        seats = {1: a.player_1, 2: b.player_1, 3: a.player_2, 4: b.player_2}
+        table = table_services.do_create_seated_table(owner=organizer, players=seats)
+        match = LeagueMatch.objects.create(
+            table=table, club=club, season=season, pair_a=a, pair_b=b, rated=True,
+            started_at=table.created_at,
+        )  # fmt: skip
+        projections.apply_result(match, state)
+    match.refresh_from_db()
+    assert (match.winner, match.score_a, match.score_b) == ("B", 0, 4)
+    assert (match.hands_won_b, match.hands_won_a, match.hands_tied) == (3, 2, 1)
+    assert (match.points_b, match.points_a, match.dekabes_b, match.dekabes_a) == (5, 2, 1, 0)
+    projections.rebuild_standings(season)
+
+    rows = client_for(organizer).get(f"/api/clubs/{club.slug}/seasons/{season.pk}/standings")
+    rows = rows.json()["results"]
+    assert [r["pair"]["name"] for r in rows] == ["top", "mid", "low", "x", "y", "z"]
+    assert [r["entrant_id"] for r in rows] == [pairs[n].pk for n in ("top", "mid", "low")] + [
+        pairs[n].pk for n in ("x", "y", "z")
+    ]
+    top, mid, low = rows[:3]
+    for row in (top, mid, low):  # level on levels 1-3: head-to-head decides, against the ids
+        assert (row["wins"], row["hands_won"], row["hands_lost"], row["points"]) == (2, 10, 10, 14)
+        assert (row["ties"], row["played"], row["dekabes"]) == (4, 4, 2)
+    assert top["entrant_id"] > mid["entrant_id"] > low["entrant_id"]
+    for row in rows[3:]:
+        assert (row["wins"], row["hands_won"], row["hands_lost"], row["points"]) == (1, 5, 5, 7)

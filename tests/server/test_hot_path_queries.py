@@ -108,13 +108,13 @@ def test_a_full_tables_rows_are_read_once_and_a_table_with_a_free_seat_each_time
 
     p = Players(kinds=("human", "human", "human", "human"), humans_joined=False)
     for number in (1, 2, 3):
-        services.do_join(p.owner, p.table, number)
+        services.do_join(user=p.owner, table=p.table, number=number)
     (table, seats), reads = reads_of_the_table(p.code)
     assert reads and seats[3].player_id is None
     _, reads = reads_of_the_table(p.code)
     assert reads, "a table with a free seat is read again: a join must show"
     newcomer = django_user_model.objects.create_user("newcomer", password="x" * 12)
-    services.do_join(newcomer, table, 4)
+    services.do_join(user=newcomer, table=table, number=4)
     (_, seats), reads = reads_of_the_table(p.code)
     assert reads and seats[3].player.username == "newcomer"
     (_, again), reads = reads_of_the_table(p.code)

@@ -12,8 +12,8 @@ import threading
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
+from server.errors import StaleVersion
 from server.tables import projection, selectors, services
-from server.tables.errors import StaleVersion
 from server.tables.models import Event
 from tests.server.conftest import Players
 

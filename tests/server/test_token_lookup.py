@@ -45,7 +45,7 @@ def test_a_revoked_or_rotated_key_fails_on_the_next_lookup():
     assert token_owner(first) is None
     assert token_owner(rotated) is not None
     _, token = token_owner(rotated)
-    do_revoke(member, token.pk)
+    do_revoke(user=member, token_id=token.pk)
     assert token_owner(rotated) is None
 
 

@@ -64,9 +64,9 @@ def play(table: Table, rng: random.Random, until_hand: int | None = None) -> Non
 def play_round(
     organizer, season: Season, players: list[str], rng: random.Random, until_hand: int | None = None
 ) -> Round:
-    round_ = league.do_create_round(organizer, season)
-    league.do_check_in(organizer, round_, players=players)
-    for match in league.do_start_round(organizer, round_):
+    round_ = league.do_create_round(user=organizer, season=season)
+    league.do_check_in(user=organizer, round_=round_, players=players)
+    for match in league.do_start_round(user=organizer, round_=round_):
         play(match.table, rng, until_hand)
     return Round.objects.get(pk=round_.pk)
 
@@ -74,19 +74,33 @@ def play_round(
 def seed_league(seed: int = 11, members: tuple[str, ...] = MEMBERS, rounds: int = 2) -> dict:
     """``members`` plus the house bot make the field (a multiple of four)."""
     rng = random.Random(seed)
-    organizer = accounts.do_register(ORGANIZER, PASSWORD)
-    people = {name: accounts.do_register(name, PASSWORD) for name in members}
-    accounts.do_register("zed", PASSWORD)
-    accounts.do_create_bot(HOUSE_BOT, owner=None)
+    organizer = accounts.do_register(username=ORGANIZER, password=PASSWORD)
+    people = {name: accounts.do_register(username=name, password=PASSWORD) for name in members}
+    accounts.do_register(username="zed", password=PASSWORD)
+    accounts.do_create_bot(name=HOUSE_BOT, owner=None)
     club = league.do_create_club(
-        organizer, "riverside", "Riverside Dominoes", "Thursday nights at the boathouse.", "public"
+        user=organizer,
+        slug="riverside",
+        name="Riverside Dominoes",
+        description="Thursday nights at the boathouse.",
+        visibility="public",
     )
-    cellar = league.do_create_club(organizer, "cellar", "The Cellar", "Members only.", "members")
+    cellar = league.do_create_club(
+        user=organizer,
+        slug="cellar",
+        name="The Cellar",
+        description="Members only.",
+        visibility="members",
+    )
     for user in people.values():
-        league.do_join_club(user, club, league.do_create_invite(organizer, club).code)
-    league.do_join_club(people["ana"], cellar, league.do_create_invite(organizer, cellar).code)
-    league.do_enter_bot(organizer, club, HOUSE_BOT)
-    season = league.do_create_season(organizer, club, "Autumn", "individual", seed=seed)
+        code = league.do_create_invite(user=organizer, club=club).code
+        league.do_join_club(user=user, club=club, code=code)
+    code = league.do_create_invite(user=organizer, club=cellar).code
+    league.do_join_club(user=people["ana"], club=cellar, code=code)
+    league.do_enter_bot(user=organizer, club=club, bot_name=HOUSE_BOT)
+    season = league.do_create_season(
+        user=organizer, club=club, name="Autumn", format="individual", seed=seed
+    )
     field = list(members) + [HOUSE_BOT]
     for _ in range(rounds):
         play_round(organizer, season, field, rng)

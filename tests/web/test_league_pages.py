@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -35,10 +37,19 @@ def test_a_members_club_is_invisible_to_visitors_and_strangers(small_league):
         assert f"/clubs/{lg['club']}/" in home and f"/clubs/{lg['members_club']}/" not in home
         for path in (f"/clubs/{lg['members_club']}/", f"/clubs/{lg['members_club']}/standings"):
             page = c.get(path)
-            assert page.status_code == 403 and 'class="site-header"' in page.content.decode()
+            # The page a club that does not exist gets: an outsider cannot tell.
+            unknown = c.get(path.replace(lg["members_club"], "no-such-club"))
+            assert page.status_code == unknown.status_code == 404
+            assert without_token(page, path) == without_token(unknown, path)
             assert "The Cellar" not in page.content.decode()
     member = client("ana").get(f"/clubs/{lg['members_club']}/")
     assert member.status_code == 200 and "The Cellar" in member.content.decode()
+
+
+def without_token(page, path: str) -> str:
+    """The page's HTML without its CSRF token, the path it was asked for made ``path``."""
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page.content.decode())
+    return html.replace(page.wsgi_request.path, path)
 
 
 @pytest.mark.parametrize(
@@ -171,3 +182,43 @@ def test_no_page_but_a_finished_replay_shows_a_tile_while_a_round_is_live(small_
             response = c.get(path)
             assert response.status_code in (200, 302, 403, 409), (name, path, response.status_code)
             assert not tiles_in(response.content.decode()), (name, path)
+
+
+# League refusals no page form can receive, and why (every other one needs a sentence).
+NO_FORM_RECEIVES = {
+    "bad_page": "the pages paginate with Django's paginator, never the API's",
+    "slug_taken": "no page creates a club",
+    "last_organizer": "no page changes roles or removes members",
+    "not_your_bot": "no page enters a bot",
+    "already_in_pair": "no page registers a pair",
+}
+
+
+def test_every_refusal_a_league_form_can_receive_has_a_translated_sentence():
+    """The keys of the web's messages are the classes of server.errors: every league
+    refusal, and the table and generic ones the league's services pass on, is either
+    translated or listed as one no form can receive."""
+    from django.utils import translation
+
+    from server import errors
+    from server.web.league_forms import REFUSALS, refusal_text
+
+    league = {c for c in errors.ERROR_CLASSES.values() if issubclass(c, errors.LeagueError)}
+    passed_on = {
+        errors.OneSeatPerPlayer,
+        errors.MatchAnnulled,
+        errors.MatchOver,
+        errors.ValidationError,
+        errors.PermissionDenied,
+    }
+    receivable = {c for c in league | passed_on if c.code not in NO_FORM_RECEIVES}
+    assert receivable <= set(REFUSALS), sorted(c.code for c in receivable - set(REFUSALS))
+    assert set(NO_FORM_RECEIVES) <= set(errors.ERROR_CLASSES)
+    for language in ("es", "ru", "ms"):
+        for cls in receivable:
+            with translation.override("en"):
+                english = str(REFUSALS[cls])
+            with translation.override(language):
+                assert str(REFUSALS[cls]) != english, (language, cls.code)
+    with translation.override("es"):
+        assert refusal_text(errors.InviteUsed()) == str(REFUSALS[errors.InviteUsed])

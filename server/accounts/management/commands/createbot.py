@@ -28,7 +28,7 @@ class Command(BaseCommand):
             if owner and owner_user is None:
                 raise CommandError(f"no member named {owner!r}")
             try:
-                bot = do_create_bot(name, owner_user)
+                bot = do_create_bot(name=name, owner=owner_user)
             except ApiError as err:
                 raise CommandError(err.message) from None
         try:

@@ -88,10 +88,10 @@ class Command(BaseCommand):
     def _play_round(self, organizer, season, number, deadline):
         round_ = Round.objects.filter(season=season, number=number).first()
         if round_ is None:
-            round_ = services.do_create_round(organizer, season)
+            round_ = services.do_create_round(user=organizer, season=season)
         if round_.status == "open":
-            services.do_check_in(organizer, round_, players=BOTS)
-            services.do_start_round(organizer, round_)
+            services.do_check_in(user=organizer, round_=round_, players=BOTS)
+            services.do_start_round(user=organizer, round_=round_)
         self.stdout.write(f"round {number}: playing")
         while True:
             close_old_connections()
@@ -110,7 +110,11 @@ def _demo_club():
         organizer.set_unusable_password()
         organizer.save()
     club = Club.objects.filter(slug="demo").first() or services.do_create_club(
-        organizer, "demo", "Demo club", "A league played by eight house bots.", "public"
+        user=organizer,
+        slug="demo",
+        name="Demo club",
+        description="A league played by eight house bots.",
+        visibility="public",
     )
     bots = []
     for name in BOTS:
@@ -120,10 +124,10 @@ def _demo_club():
             bot.set_unusable_password()
             bot.save()
         if not Membership.objects.filter(club=club, user=bot, active=True).exists():
-            services.do_enter_bot(organizer, club, name)
+            services.do_enter_bot(user=organizer, club=club, bot_name=name)
         bots.append(bot)
     season = Season.objects.filter(club=club).order_by("id").first() or services.do_create_season(
-        organizer, club, "Demo season", "individual", seed=1
+        user=organizer, club=club, name="Demo season", format="individual", seed=1
     )
     return organizer, bots, season
 
