@@ -46,6 +46,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             # the benchmarks' old names, forwarders to bench/
             "server.bench",
             "server.bench_abuse",
+            # a command line: writes docs/api.md's error table from the classes
+            "server.error_table",
         ),
     ),
     ("web pages (read the league and the tables)", ("server.web",)),
