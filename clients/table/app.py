@@ -169,15 +169,34 @@ class TableApp:
         private = screen.kind in ("accept", "opener", "table")
         if private and screen.seat is not None and screen.seat != self.shown:
             self.show(screen.seat)
+        elif not private and len(self.seats) > 1:
+            # Pass-and-play: a screen anyone may look at keeps nothing of a private one.
+            self.forget_private(keep=None, close_panel=screen.kind == "handoff")
         return screen
 
     def show(self, seat: int) -> None:
+        self.forget_private(keep=seat, close_panel=seat != self.shown)
         self.shown = seat
         self.handoff_done = seat
-        self.clear_selection()
         self.news.forget_screen()  # what this seat's screen shows now is not "new"
         if seat in self.states:
             self._note_changes(self.states[seat].view)
+
+    def forget_private(self, keep: int | None, close_panel: bool) -> None:
+        """Drop what belongs to a private screen other than ``keep``'s: the selection, the
+        drag, the hint, private toasts and (``close_panel``) the log fetched for a seat."""
+        if self.selected or self.drag or self.hint:
+            self.clear_selection()
+            self.hint = None
+            self.dirty = True
+        toasts = [t for t in self.toasts if t.seat is None or t.seat == keep]
+        if len(toasts) != len(self.toasts):
+            self.toasts, self.dirty = toasts, True
+        if close_panel and (self.panel or self.log_events is not None):
+            if self.panel:
+                self.close_panel()
+            self.log_events = None
+            self.dirty = True
 
     # ------------------------------------------------------------------ the loop
     def open_window(self) -> pygame.Surface:
@@ -282,13 +301,16 @@ class TableApp:
                 case NewState(state):
                     self._take_state(state)
                 case HintAnswer(seat, event):
-                    self._take_hint(seat, event)
-                case EventLog(_, events):
-                    self.log_events = events
-                case Refused(code, message):
-                    self.toast(self.tr.error(code, message), error=True)
+                    if seat == self.shown:  # a late answer for another seat is not shown
+                        self._take_hint(seat, event)
+                case EventLog(seat, events):
+                    if self.panel == "log" and seat == self.acting_seat():
+                        self.log_events = events
+                case Refused(code, message, seat):
+                    if seat is None or seat == self.shown or len(self.seats) == 1:
+                        self.toast(self.tr.error(code, message), error=True, seat=seat)
                 case Status("offline"):
-                    self.toast(self.tr("status.offline"), error=True)
+                    self.toast(self.tr("status.offline"), error=True, public=True)
 
     def _take_state(self, state) -> None:
         old = self.states.get(state.seat)
@@ -325,7 +347,7 @@ class TableApp:
     def _note_redeal(self, state) -> None:
         """A claimed redeal gives the same hand number a new deal: say so."""
         if self.news.redealt(state.seat, state.view) and state.seat in self.seats:
-            self.toast(self.tr("toast.redeal"))
+            self.toast(self.tr("toast.redeal"), public=True)
 
     def _note_changes(self, view: dict) -> None:
         """Start the animations of what is new since the last view shown."""
@@ -365,9 +387,19 @@ class TableApp:
         state = self.states.get(seat)
         self.conn.act(seat, action, state.version if state else None, **fields)
 
-    def toast(self, value: str, error: bool = False, seconds: float = 3.5) -> None:
+    def toast(
+        self,
+        value: str,
+        error: bool = False,
+        seconds: float = 3.5,
+        public: bool = False,
+        seat: int | None = None,
+    ) -> None:
+        """A short message; it belongs to the private screen of ``seat`` (the one shown by
+        default) unless ``public``, so it never reaches another seat's screen."""
+        owner = None if public else (seat if seat is not None else self.shown)
         self.toasts = [t for t in self.toasts if t.text != value][-3:]
-        self.toasts.append(Toast(value, time.monotonic() + seconds, error))
+        self.toasts.append(Toast(value, time.monotonic() + seconds, error, owner))
         self.dirty = True
 
     # ------------------------------------------------------------------ moves and panels
@@ -378,6 +410,8 @@ class TableApp:
         return moves.my_turn(self.view_of(seat), seat)
 
     def clear_selection(self) -> None:
+        if self.drag is not None:
+            self.pointer.cancel()  # the press that held the tile is over too
         self.selected = None
         self.chosen_end = None
         self.drag = None
@@ -404,7 +438,7 @@ class TableApp:
         self.tr = Translator(lang)
         self.settings.lang = self.tr.lang
         pygame.display.set_caption(self.tr("app.title"))
-        self.toast(self.tr("lang.switched", name=self.tr("lang.name")))
+        self.toast(self.tr("lang.switched", name=self.tr("lang.name")), public=True)
         self.save()
 
     def save(self) -> None:

@@ -81,6 +81,7 @@ class EventLog:
 class Refused:
     code: str
     message: str
+    seat: int | None = None  # the seat whose action or question was refused
 
 
 Update = Ready | NewState | HintAnswer | EventLog | Refused | Status
@@ -295,7 +296,7 @@ class Connection(Worker[_Command, Update]):
                 try:
                     answer = self._client.hint(self.code, seat)
                 except ApiError as problem:
-                    self._emit(Refused(problem.code, problem.message))
+                    self._emit(Refused(problem.code, problem.message, seat))
                     return
                 event = (
                     answer.get("hint", answer.get("event")) if isinstance(answer, dict) else None
@@ -305,7 +306,7 @@ class Connection(Worker[_Command, Update]):
                 try:
                     events = self._client.all_events(self.code, seat)
                 except ApiError as problem:
-                    self._emit(Refused(problem.code, problem.message))
+                    self._emit(Refused(problem.code, problem.message, seat))
                     return
                 self._emit(EventLog(seat, events))
             case _Refresh():
@@ -327,7 +328,7 @@ class Connection(Worker[_Command, Update]):
                 except ConnectionLost:
                     self._set_status("offline")
                     if attempts >= 30:
-                        self._emit(Refused("connection_lost", ""))
+                        self._emit(Refused("connection_lost", "", seat))
                         return
                     self._stop.wait(OFFLINE_POLL)
                     continue
@@ -346,10 +347,10 @@ class Connection(Worker[_Command, Update]):
                         # (another seat accepted, a pause): send it again, as a new action.
                         expected, key = after.version, new_action_key()
                         continue
-                    self._emit(Refused(problem.code, problem.message))
+                    self._emit(Refused(problem.code, problem.message, seat))
                     return
                 except ApiError as problem:
-                    self._emit(Refused(problem.code, problem.message))
+                    self._emit(Refused(problem.code, problem.message, seat))
                     return
                 self._set_status("online")
                 self._state(state)

@@ -1221,7 +1221,8 @@ def draw_toasts(app, surface, modal: bool = False) -> None:
     """Toasts sit above the guidance line; over a dialog or a panel only the newest one,
     in the strip at the bottom, so it never covers their text."""
     now = time.monotonic()
-    live = [t for t in app.toasts if t.until > now]
+    # Only what anyone may see, and the private screen's own (never another seat's).
+    live = [t for t in app.toasts if t.until > now and t.seat in (None, app.shown)]
     w, h = surface.get_size()
     if modal:
         live, y = live[-1:], h - 8

@@ -48,13 +48,13 @@ def _lobby(app, seat: int | None) -> None:
 def _sound(app, seat: int | None) -> None:
     app.settings.sound = not app.settings.sound
     app.sound.enabled = app.settings.sound
-    app.toast(app.tr("toast.sound_on" if app.settings.sound else "toast.sound_off"))
+    app.toast(app.tr("toast.sound_on" if app.settings.sound else "toast.sound_off"), public=True)
     app.save()
 
 
 def _speed(app, seat: int | None) -> None:
     speed = app.settings.next_speed()
-    app.toast(app.tr("toast.speed", speed=app.tr(f"speed.{speed}")))
+    app.toast(app.tr("toast.speed", speed=app.tr(f"speed.{speed}")), public=True)
     app.save()
 
 

@@ -176,6 +176,7 @@ class Toast:
     text: str
     until: float
     error: bool = False
+    seat: int | None = None  # the private screen it belongs to; None: anyone may see it
 
 
 @dataclass
