@@ -8,8 +8,10 @@ for what came back, one frozen dataclass each:
     NewState(state)                 a seat's new view (from a push, a REST answer or a refetch)
     HintAnswer(seat, event)         the server's hint (appends nothing)
     EventLog(seat, events)          the table log as that seat may see it
-    Refused(code, message)          the server refused (code as the server sent it)
+    Refused(code, message, seat)    the server refused (code as the server sent it)
     Status(name)                    "connecting" | "online" | "offline"
+    Starting(step, message)         ``--local`` only: the embedded server starting
+                                    (``startup.LocalLink``)
 
 Pushes come from the SDK's ``PushSubscription`` (WebSocket, reconnects by itself). When
 the push channel is down the worker long-polls over REST instead, so the table keeps
@@ -43,6 +45,7 @@ __all__ = [
     "NewState",
     "Ready",
     "Refused",
+    "Starting",
     "Status",
     "TableLink",
     "Update",
@@ -84,7 +87,13 @@ class Refused:
     seat: int | None = None  # the seat whose action or question was refused
 
 
-Update = Ready | NewState | HintAnswer | EventLog | Refused | Status
+@dataclass(frozen=True)
+class Starting:
+    step: str  # "server" | "computers" | "table" | "failed"
+    message: str = ""
+
+
+Update = Ready | NewState | HintAnswer | EventLog | Refused | Status | Starting
 
 
 # ---------------------------------------------------------------------- what the loop asks
@@ -142,9 +151,12 @@ class TableLink(Protocol):
     """What the table's controller needs of its link to the server (``Connection``, or a
     stand-in: the benchmark's, the offline tests' engine fold)."""
 
-    status: str
-    code: str
-    busy: threading.Event
+    @property
+    def status(self) -> str: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def busy(self) -> threading.Event: ...
 
     def poll(self) -> list[Update]: ...
     def act(self, seat: int, type: str, version: int | None = None, **fields: Any) -> None: ...

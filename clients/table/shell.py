@@ -63,7 +63,9 @@ class Shell:
 
     @property
     def window_size(self) -> tuple[int, int]:
-        return getattr(self.active, "window_size", self.active.size)
+        if self.table is not None:
+            return self.table.window.window_size
+        return self.lobby.size
 
     @property
     def active(self):
@@ -93,17 +95,22 @@ class Shell:
             on_quit=self._table_quit,
         )
         app.tr = self.lobby.tr
-        app.screen_surface = pygame.display.get_surface() or self.surface
+        app.window.surface = pygame.display.get_surface() or self.surface
         app.on_lobby = self.back_to_lobby
+        # League news while at a table (a round seated me): told on the table too.
+        self.lobby.on_notice = lambda text: app.toast(
+            text, public=True, lasts="always", seconds=10.0
+        )
         self.table = app
         pygame.key.stop_text_input()
 
     def back_to_lobby(self) -> None:
         table, self.table = self.table, None
+        self.lobby.on_notice = None
         if table is not None:
-            if table.panel:
+            if table.panel.name:
                 table.close_panel()
-            self.lobby.size = table.window_size
+            self.lobby.size = table.window.window_size
             self.lobby.tr = table.tr
         if self.connection is not None:
             self.connection.close()
@@ -116,6 +123,8 @@ class Shell:
         self.running = False
 
     def tick(self, events=None, force: bool = True):
+        if self.table is not None:
+            self.lobby.pump()  # the lobby's league long-poll keeps running behind the table
         screen = self.active.tick(events, force=force)
         if not self.lobby.running:
             self.running = False

@@ -30,7 +30,7 @@ from clients.table.layout import (
 from engine import Match
 from tests.engine.helpers import self_play
 
-N_BUTTONS = 10  # the toolbar of the table client (render.BUTTONS)
+N_BUTTONS = 10  # the toolbar of the table client (render.frame.BUTTONS) and more
 WINDOWS = [
     (480, 360),
     (540, 400),

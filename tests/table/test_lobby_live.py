@@ -230,7 +230,9 @@ def test_join_a_table_by_its_code(lobby_factory, live_server_url):
     )
     drv.until(lambda: drv.shell.table is not None, what="the joined table")
     assert drv.shell.connection.code == table.code
-    drv.until(lambda: drv.shell.table.seats == [3] and drv.has_hit(Press("lobby")), what="seat 3")
+    drv.until(
+        lambda: drv.shell.table.seating.seats == [3] and drv.has_hit(Press("lobby")), what="seat 3"
+    )
     # a code that does not exist: a sentence, not a traceback
     drv.tap(Press("lobby"))
     drv.type("code", "NOSUCH")
@@ -389,7 +391,9 @@ def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, 
     drv.tick()
     drv.screenshot("lobby-league")
     drv.tap(OpenTable(code))
-    drv.until(lambda: drv.shell.table is not None and drv.shell.table.seats, what="the rated seat")
+    drv.until(
+        lambda: drv.shell.table is not None and drv.shell.table.seating.seats, what="the rated seat"
+    )
     assert drv.shell.connection.code == code
     assert told_after < 15, f"told {told_after:.1f} s after the round started"
 

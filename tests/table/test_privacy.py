@@ -76,14 +76,14 @@ def test_nothing_private_survives_a_hand_off(drawn):
     app, conn = app_for(m, [1, 3])
     if app.tick([]).kind == "handoff":
         tap(app, HandOver(1))
-    assert app.decide().kind == "table" and app.shown == 1
+    assert app.decide().kind == "table" and app.seating.shown == 1
     hand = list(conn.match.seat_view(1)["hand"])
 
     # --- seat 1 fills its private screen through its own input
     _key(app, pygame.K_h)  # the hint: the engine's first legal play, selected, toasted
     app.tick([])  # its answer
-    hinted = app.selected
-    secrets = [t.text for t in app.toasts]
+    hinted = app.selection.tile
+    secrets = [t.text for t in app.effects.toasts]
     assert hinted and any(hinted in t for t in secrets), secrets
     legal = app.legal_plays(1)
     other = next(t for t in sorted(legal) if t != hinted)
@@ -91,23 +91,23 @@ def test_nothing_private_survives_a_hand_off(drawn):
     if illegal is not None:  # Enter on a tile that cannot go: a toast naming it
         tap(app, PickTile(illegal))
         _key(app, pygame.K_RETURN)
-        secrets += [t.text for t in app.toasts]
+        secrets += [t.text for t in app.effects.toasts]
     _key(app, pygame.K_l)  # the log panel, with seat 1's own deal in it
     deal = {"type": "deal", "hands": {"1": hand, "2": None, "3": None, "4": None}}
     conn.updates.put(EventLog(1, [{"seq": 2, "type": "deal", "seat": None, "event": deal}]))
     app.tick([])
-    assert app.panel == "log" and app.log_events
+    assert app.panel.name == "log" and app.panel.log_events
     _key(app, pygame.K_l)  # closed again (the computers resume)
     tap(app, PickTile(other))  # seat 1 picks another tile...
     grabbed = next(t for t in hand if t not in (other, hinted))
     start = next(h.rect.center for h in app.hits if h.action == PickTile(grabbed))
     _mouse(app, pygame.MOUSEBUTTONDOWN, start)  # ...holds a third one in a drag...
     _mouse(app, "move", (start[0], start[1] - 120))
-    assert app.drag is not None and app.drag.active
+    assert app.selection.drag is not None and app.selection.drag.active
     _key(app, pygame.K_l)  # ...opens the log again...
-    assert app.panel == "log"
+    assert app.panel.name == "log"
     _key(app, pygame.K_l)
-    if app.chosen_end is None:  # ...and plays the picked tile with the keyboard
+    if app.selection.end is None:  # ...and plays the picked tile with the keyboard
         _key(app, pygame.K_UP if "left" in legal[other] else pygame.K_DOWN)
     _key(app, pygame.K_RETURN)
     assert other not in conn.match.seat_view(1)["hand"], "seat 1 played another tile"
@@ -127,11 +127,16 @@ def test_nothing_private_survives_a_hand_off(drawn):
     assert (screen.kind, screen.seat) == ("handoff", 3)
     for _ in range(3):
         app.tick([])
-    assert ivory_pixels(app.screen_surface) == 0
+    assert ivory_pixels(app.window.surface) == 0
     assert _private_texts(drawn, still_held, secrets) == [], "the hand-off shows seat 1's"
-    assert [t.text for t in app.toasts if t.text in secrets or hinted in t.text] == []
-    assert (app.selected, app.chosen_end, app.drag, app.hint) == (None, None, None, None)
-    assert app.panel is None and app.log_events is None
+    assert [t.text for t in app.effects.toasts if t.text in secrets or hinted in t.text] == []
+    assert (app.selection.tile, app.selection.end, app.selection.drag, app.selection.hint) == (
+        None,
+        None,
+        None,
+        None,
+    )
+    assert app.panel.name is None and app.panel.log_events is None
 
     # --- seat 3 takes the device: its own screen, nothing of seat 1's
     drawn.clear()
@@ -141,4 +146,9 @@ def test_nothing_private_survives_a_hand_off(drawn):
     assert _private_texts(drawn, still_held, secrets) == [], "seat 3's screen shows seat 1's"
     drawn_tiles = sorted(h.action.tile for h in app.hits if isinstance(h.action, PickTile))
     assert drawn_tiles == sorted(conn.match.seat_view(3)["hand"])
-    assert (app.selected, app.chosen_end, app.drag, app.hint) == (None, None, None, None)
+    assert (app.selection.tile, app.selection.end, app.selection.drag, app.selection.hint) == (
+        None,
+        None,
+        None,
+        None,
+    )

@@ -16,7 +16,7 @@ import pytest
 from clients.sdk.types import SeatInfo, Table
 from clients.table import draw as d
 from clients.table.i18n import LANGUAGES, MESSAGES, Translator
-from clients.table.render import BUTTONS
+from clients.table.render.frame import BUTTONS
 from tests.table.test_table_offline import app_for, match_where
 
 SIZES = [(800, 600), (1280, 800), (480, 360)]
@@ -90,10 +90,10 @@ PHASES = {
 def test_every_screen_keeps_its_texts_in_their_boxes(drawn, lang, size, phase):
     m = match_where(PHASES[phase])
     app, conn = app_for(m, [1], lang=lang, size=size)
-    state = app.states[1]
-    app.states[1] = type(state)(**{**state.__dict__, "table": _bot_table(), "paused": True})
+    state = app.seating.states[1]
+    app.seating.states[1] = type(state)(**{**state.__dict__, "table": _bot_table(), "paused": True})
     if phase == "reveal":
-        app.revealed_upto = len(m.results) - 1
+        app.progress.revealed_upto = len(m.results) - 1
     app.toast(app.tr("play.pass_forced") + " " + app.tr("err.connection_lost"))
     drawn.clear()
     screen = app.tick([])
@@ -101,11 +101,11 @@ def test_every_screen_keeps_its_texts_in_their_boxes(drawn, lang, size, phase):
     _check(drawn, size, (lang, phase))
     assert any(v for v, _, w in drawn if w is not None), "labels are fitted"
     for panel in ("rules", "log"):
-        app.panel = panel
+        app.panel.name = panel
         drawn.clear()
         app.tick([])
         _check(drawn, size, (lang, phase, panel))
-    app.panel = None
+    app.panel.name = None
 
 
 @pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
