@@ -111,6 +111,7 @@ class TableApp:
         self._title = ""
         self.sound = sound.Sounds(enabled=self.settings.sound)
         self._startup_log = os.environ.get("DEKABES_STARTUP_LOG")  # ``startup.measure``
+        self._delay = self.settings.computer_delay  # the computer players' speed in use
 
     # ------------------------------------------------------------------ state
     @property
@@ -429,14 +430,18 @@ class TableApp:
 
     def _note_seen(self, old: SeatState | None, new: SeatState) -> None:
         """Seats whose actions arrive are at the table (presence without the server's)."""
+        if old is None:
+            return  # what happened before we came says nothing of who is here now
         now = time.monotonic()
-        before = len((old.view if old else {}).get("turns") or [])
+        before = len(old.view.get("turns") or [])
+        if old.view.get("hand_no") != new.view.get("hand_no"):
+            before = 0
         for turn in (new.view.get("turns") or [])[before:]:
             if turn.get("seat"):
                 self.people.seen[int(turn["seat"])] = now
-        was = (old.view if old else {}).get("accepted") or {}
+        was = old.view.get("accepted") or {}
         for seat, accepted in (new.view.get("accepted") or {}).items():
-            if accepted and not was.get(seat) and old is not None:
+            if accepted and not was.get(seat):
                 self.people.seen[int(seat)] = now
 
     def _note_hand_end(self, state: SeatState) -> None:
@@ -574,8 +579,10 @@ class TableApp:
             self._set_title(self.tr("app.title"))
         self.sound.enabled = self.settings.sound
         self.set_window_size(self.window.window_size)
-        if self.on_computer_speed is not None:
-            self.on_computer_speed(self.settings.computer_delay)
+        delay = self.settings.computer_delay
+        if self.on_computer_speed is not None and delay != self._delay:
+            self.on_computer_speed(delay)  # the runner restarts: only when it changed
+        self._delay = delay
         self.dirty = True
 
     def save(self) -> None:

@@ -14,6 +14,7 @@ goes. A double is drawn across the line.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,7 +80,7 @@ def _is_double(item: dict) -> bool:
 # never depends on the tile size, so a smaller tile size shrinks the drawing uniformly.
 GAP = 0.15
 ROW_PITCH = 2.5
-FULL_LINE_AREA = 150.0  # units² a whole hand's line needs, rows and targets included
+FULL_LINE = 25 * 2.15  # units of line a whole hand can lay (25 tiles and their gaps)
 
 
 def opener_index(view: dict[str, Any]) -> int | None:
@@ -94,11 +95,19 @@ def opener_index(view: dict[str, Any]) -> int | None:
 
 
 def row_units(area: Rect, max_unit: int) -> float:
-    """How many units wide a row of the line is in ``area``: as wide as the area at the
-    tile size a whole hand's line would get there (so the line stays in shape as it
-    grows), never less than five tiles."""
-    size = min(max_unit, (max(1, area.w) * max(1, area.h) / FULL_LINE_AREA) ** 0.5)
-    return max(10.5, (area.w - 2) / max(1.0, size))
+    """How many units wide a row of the line is in ``area``: the width at which a whole
+    hand's line (``FULL_LINE`` units, split between the two ends) gets the biggest
+    tiles there, rows and the spare row of each end included; never less than five
+    tiles. A function of the area alone, so the line keeps its shape as it grows."""
+    inner_w, half_h = max(1, area.w - 2), max(1, area.h / 2 - 1)
+    best = 0.0
+    width = 10.5
+    while width <= max(10.5, inner_w / 4):
+        rows_per_end = math.ceil(max(0.0, FULL_LINE / 2 - width / 2) / width)
+        reach_y = (rows_per_end + 1) * ROW_PITCH + 1
+        best = max(best, min(max_unit, inner_w / width, half_h / reach_y))
+        width += 0.5
+    return max(10.5, inner_w / max(best, 1.0))
 
 
 @dataclass

@@ -30,7 +30,7 @@ def _pygame():
 
 @pytest.fixture
 def drawn(monkeypatch):
-    """Record every text drawn: (value, rect, within box)."""
+    """Record every text drawn: (value, rect, within box, what was drawn of it)."""
     seen = []
     real = d.text
 
@@ -46,16 +46,28 @@ def drawn(monkeypatch):
         within=None,
     ):
         rect = real(surface, value, pos, size, colour, bold, anchor, wrap, within)
-        seen.append((str(value), rect, within))
+        shown = d.fit(str(value), within.w, int(size), bold)[0] if within and not wrap else value
+        seen.append((str(value), rect, within, str(shown)))
         return rect
 
     monkeypatch.setattr(d, "text", recording)
     return seen
 
 
+# Texts of the fixtures made long on purpose: they may be cut (with "…").
+LONG_ON_PURPOSE = ("a-rather-long-username", "a-very-long-club-server-name", "Club of the long")
+
+
 def _check(seen, size, what):
     window = pygame.Rect(0, 0, *size)
-    for value, rect, within in seen:
+    if size == (1280, 800):  # the design size: every label whole (issue 24: no "Velocidad: nor…")
+        cut = [
+            (value, shown)
+            for value, _, _, shown in seen
+            if shown != value and not any(long in value for long in LONG_ON_PURPOSE)
+        ]
+        assert not cut, (what, cut)
+    for value, rect, within, _ in seen:
         if not value.strip():
             continue
         assert rect.left >= window.left and rect.right <= window.right, (what, value, rect)
@@ -72,7 +84,14 @@ def _bot_table(code="OFFLN1"):
     seats = {n: SeatInfo(kind="bot", player=f"house-bot-{n}", is_bot=True) for n in (2, 3, 4)}
     seats[1] = SeatInfo(kind="human", player="a-rather-long-username", is_bot=False)
     return Table(
-        code=code, owner="me", rated=False, version=1, paused=True, phase="play", seats=seats
+        code=code,
+        owner="me",
+        rated=False,
+        version=1,
+        paused=True,
+        phase="play",
+        seats=seats,
+        raw={"paused_by": [1, 3]},
     )
 
 
@@ -91,7 +110,15 @@ def test_every_screen_keeps_its_texts_in_their_boxes(drawn, lang, size, phase):
     m = match_where(PHASES[phase])
     app, conn = app_for(m, [1], lang=lang, size=size)
     state = app.seating.states[1]
-    app.seating.states[1] = type(state)(**{**state.__dict__, "table": _bot_table(), "paused": True})
+    presence = {
+        "2": {"connected": True, "away_since": None},
+        "3": {"connected": False, "away_since": "2026-12-04T10:00:00+00:00"},
+        "4": {"connected": False, "away_since": None},
+    }
+    raw = {**state.raw, "presence": presence}
+    app.seating.states[1] = type(state)(
+        **{**state.__dict__, "table": _bot_table(), "paused": True, "raw": raw}
+    )
     if phase == "reveal":
         app.progress.revealed_upto = len(m.results) - 1
     app.toast(app.tr("play.pass_forced") + " " + app.tr("err.connection_lost"))
@@ -99,13 +126,17 @@ def test_every_screen_keeps_its_texts_in_their_boxes(drawn, lang, size, phase):
     screen = app.tick([])
     assert screen.kind == phase
     _check(drawn, size, (lang, phase))
-    assert any(v for v, _, w in drawn if w is not None), "labels are fitted"
-    for panel in ("rules", "log"):
+    assert any(v for v, _, w, _ in drawn if w is not None), "labels are fitted"
+    for panel in ("rules", "log", "settings"):
         app.panel.name = panel
         drawn.clear()
         app.tick([])
         _check(drawn, size, (lang, phase, panel))
     app.panel.name = None
+    app.settings.theme = "contrast"  # the other theme draws the same texts in the same boxes
+    drawn.clear()
+    app.tick([])
+    _check(drawn, size, (lang, phase, "contrast"))
 
 
 @pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -195,14 +226,80 @@ def test_the_lobby_keeps_its_texts_in_their_boxes(drawn, lang, size):
             True,
             ("Club of the long name", "Second club"),
             ({"code": "LG1234", "club": "Club of the long name", "round": 12, "seat": 1},),
+            slugs=("long", "second"),
         )
+        lobby.unfinished[0] = TableEntry(table, (1,), my_turn=True)
         lobby.status = "offline"
         lobby.toast(lobby.tr("lobby.signed_out_kept"))
         drawn.clear()
         assert lobby.tick([]).kind == "lobby"
         _check(drawn, size, (lang, "lobby"))
+        lobby.page, lobby.details = "league", league_details(lobby.username)
+        lobby.club = "long"
+        drawn.clear()
+        assert lobby.tick([]).kind == "league"
+        _check(drawn, size, (lang, "league"))
+        lobby.settings_open = True
+        drawn.clear()
+        lobby.tick([])
+        _check(drawn, size, (lang, "lobby settings"))
     finally:
         lobby.close()
+
+
+def league_details(me: str):
+    """The league page's data as the service hands it over: two clubs, standings with
+    me far down, ratings with a bot, two finished league matches, statistics."""
+    from clients.table.lobby_service import ClubDetails, LeagueDetails
+    from clients.table.stats import count
+
+    standings = tuple(
+        {
+            "position": i,
+            "player": {"username": me if i == 14 else f"player-number-{i}", "is_bot": False},
+            "played": 9,
+            "wins": 9 - i // 2,
+            "byes": 0,
+            "hands_won": 30 - i,
+            "hands_lost": 12 + i,
+            "points": 40 - i,
+            "dekabes": 2,
+            "ties": 1,
+        }
+        for i in range(1, 16)
+    )
+    ratings = tuple(
+        {
+            "player": me if i == 3 else f"rated-{i}",
+            "is_bot": i == 2,
+            "ordinal": 21.5 - i,
+            "matches": 12,
+        }
+        for i in range(1, 12)
+    )
+    matches = tuple(
+        {
+            "id": i,
+            "club": "long",
+            "round": 12,
+            "status": "finished",
+            "winner": "A" if i % 2 else "B",
+            "score": {"A": 4, "B": 2},
+            "hands": 7,
+            "hands_won": {"A": 4, "B": 3},
+            "dekabes": {"A": 1, "B": 0},
+            "seats": [
+                {"seat": 1, "team": "A", "player": me},
+                {"seat": 2, "team": "B", "player": "x"},
+            ],
+        }
+        for i in range(1, 9)
+    )
+    clubs = (
+        ClubDetails("long", "Club of the long name", "Autumn season 2026", standings, ratings),
+        ClubDetails("second", "Second club", None, (), ()),
+    )
+    return LeagueDetails(clubs, matches, count(list(matches), me))
 
 
 @pytest.mark.parametrize(

@@ -116,10 +116,20 @@ def draw_seat_box(
             anchor="topright",
             within=inner,
         )
-        if here:
+        if here and box.h >= 66:  # on the backs' row, at the right
+            d.text(
+                surface,
+                here,
+                (box.right - 8, box.bottom - 8 - 16),
+                size - 2,
+                d.MUTED,
+                anchor="topright",
+                within=pygame.Rect(box.centerx, box.y, box.w // 2 - 8, box.h),
+            )
+        elif here:  # a low box: after the team, when there is room
             presence_box = pygame.Rect(team_rect.right + 10, team_y, 0, size)
             presence_box.width = max(0, box.right - 8 - 90 - presence_box.x)
-            if presence_box.width > 30:
+            if d.text_width(here, size - 2) <= presence_box.width:
                 d.text(surface, here, presence_box.topleft, size - 2, d.MUTED, within=presence_box)
     else:
         d.text(surface, count_text, (box.x + 8, y), size - 1, d.MUTED, within=inner)

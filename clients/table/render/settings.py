@@ -56,7 +56,7 @@ def draw_card(
 ) -> pygame.Rect:
     """The settings dialog over whatever is behind it; ``add`` and ``close`` receive its
     tap targets. Returns the dialog's box."""
-    box = dialog(surface, 900, 40 + 70 + ROW_H * len(CHOICES) + 80)
+    box = dialog(surface, 900, 56 + ROW_H * len(CHOICES) + 80)
     d.text(
         surface,
         tr("settings.title"),

@@ -180,12 +180,15 @@ def draw_targets(
     options = legal.get(selected, []) if selected else []
     hint = view.selection.hint
     hinted = hint is not None and hint.event.get("tile") == selected
+    shown: dict[str, pygame.Rect] = {}  # what stands at each end (the slot, or a ghost)
     for key, slot in placed.targets.items():
         rect = slot.rect
+        shown[key] = rect
         chosen = view.selection.end == key
         if selected and key in options:
             numbers = lay.ghost_numbers(selected, slot.end, ends, slot)
             ghost = lay.ghost_rect(slot, numbers[2])
+            shown[key] = ghost.union(rect)
             d.tile(
                 surface,
                 ghost,
@@ -226,13 +229,15 @@ def draw_targets(
             hits.add(lay.touch_rect(rect), PlaceAt(key))
     if ends:
         for key in ("left", "right"):
-            end_tag(view, surface, placed, key)
+            end_tag(view, surface, placed, key, shown[key])
 
 
-def end_tag(view: TableView, surface: pygame.Surface, placed: lay.LineLayout, key: str) -> None:
-    """The name of an open end, written by its target ("left end"), so "left" and
-    "right" in hints, keys and the log point at what is drawn, wherever the line turned."""
-    slot = placed.targets[key].rect
+def end_tag(
+    view: TableView, surface: pygame.Surface, placed: lay.LineLayout, key: str, slot: pygame.Rect
+) -> None:
+    """The name of an open end, written by what stands there (its target, or the ghost
+    of the lifted tile): "left" and "right" in hints, keys and the log point at what is
+    drawn, wherever the line turned."""
     name = view.tr(f"end.{key}")
     size = max(11, min(15, placed.unit // 2 + 3))
     if d.text_width(name, size) > max(3 * placed.unit, 60):
