@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pygame import Rect
@@ -99,14 +100,19 @@ def row_units(area: Rect, max_unit: int) -> float:
     hand's line (``FULL_LINE`` units, split between the two ends) gets the biggest
     tiles there, rows and the spare row of each end included; never less than five
     tiles. A function of the area alone, so the line keeps its shape as it grows."""
-    inner_w, half_h = max(1, area.w - 2), max(1, area.h / 2 - 1)
+    return _row_units(area.w, area.h, max_unit)
+
+
+@lru_cache(maxsize=64)
+def _row_units(width: int, height: int, max_unit: int) -> float:  # a search: once per size
+    inner_w, half_h = max(1, width - 2), max(1, height / 2 - 1)
     best = 0.0
-    width = 10.5
-    while width <= max(10.5, inner_w / 4):
-        rows_per_end = math.ceil(max(0.0, FULL_LINE / 2 - width / 2) / width)
+    row = 10.5  # units
+    while row <= max(10.5, inner_w / 4):
+        rows_per_end = math.ceil(max(0.0, FULL_LINE / 2 - row / 2) / row)
         reach_y = (rows_per_end + 1) * ROW_PITCH + 1
-        best = max(best, min(max_unit, inner_w / width, half_h / reach_y))
-        width += 0.5
+        best = max(best, min(max_unit, inner_w / row, half_h / reach_y))
+        row += 0.5
     return max(10.5, inner_w / max(best, 1.0))
 
 

@@ -160,7 +160,7 @@ class Lobby:
         self.focus = "username" if self.server else "server"
         self.unfinished: list[TableEntry] = []
         self.finished: list[TableEntry] = []
-        self.league = LeagueInfo(False)
+        self.league = LeagueInfo(False, known=False)
         self.details: LeagueDetails | None = None  # the league page's data, once loaded
         self.club: str | None = None  # the club the league page shows
         self.page = "home"  # "home" | "league"
@@ -280,7 +280,7 @@ class Lobby:
         self.stop_runners()
         self.settings.accounts.pop(self.server, None)
         self.username = None
-        self.unfinished, self.finished, self.league = [], [], LeagueInfo(False)
+        self.unfinished, self.finished, self.league = [], [], LeagueInfo(False, known=False)
         self.details, self.page = None, "home"
         self.focus = "password"
         self.say(self.tr("lobby.signed_out" if revoked else "lobby.signed_out_kept"))

@@ -56,6 +56,7 @@ class LeagueInfo:
     tables: tuple[dict, ...] = ()  # {"code", "club", "round", "seat"...}
     version: int | None = None
     slugs: tuple[str, ...] = ()  # the clubs' slugs, in the order of ``clubs``
+    known: bool = True  # False until the server was asked
 
 
 @dataclass(frozen=True)

@@ -414,6 +414,7 @@ def test_the_league_in_the_lobby_from_an_invite_link_to_my_statistics(
     drv.screenshot("league-news-at-a-casual-table")
     drv.tap(Press("lobby"))
     drv.until(lambda: drv.has_hit(OpenTable(code)), what="Play now in the lobby")
+    drv.screenshot("lobby-home-league")
     drv.tap(OpenTable(code))
     drv.until(
         lambda: drv.shell.table is not None and drv.shell.table.seating.seats,

@@ -349,3 +349,45 @@ def test_the_lobby_forms_are_reachable_in_every_window(size):
             assert any(h.action == action and window.contains(h.rect) for h in lobby.hits), action
     finally:
         lobby.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_start_screen_keeps_its_texts_in_their_boxes(drawn, lang, size):
+    """``make play``'s window while the server starts, and when it could not start."""
+    import threading
+
+    from clients.table.app import TableApp
+    from clients.table.config import Settings
+    from clients.table.startup import LocalLink
+    from clients.table.state import Startup
+
+    pygame.init()
+    started = threading.Event()
+
+    def cannot_start(progress, cancelled):
+        progress("server")
+        progress("computers")
+        started.set()
+        raise RuntimeError("the server stopped: port 8000 is taken by another program")
+
+    link = LocalLink(cannot_start, [1])
+    app = TableApp(link, Settings(lang=lang), size=size, save_settings=False)
+    app.startup = Startup()
+    app.open_window()
+    drawn.clear()
+    assert app.tick([]).kind == "starting"
+    _check(drawn, size, (lang, "starting"))
+    if (lang, size) == ("en", (1280, 800)):
+        from tests.table.driver import ARTIFACTS
+
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(app.window.surface, str(ARTIFACTS / "starting.png"))
+    link.start()
+    assert started.wait(10)
+    link._thread.join(10)
+    drawn.clear()
+    assert app.tick([]).kind == "starting"
+    assert app.startup.failed.startswith("the server stopped")
+    _check(drawn, size, (lang, "start failed"))
+    link.close()

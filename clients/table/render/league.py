@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from clients.table import draw as d
+from clients.table.render.lobby import Frame, lobby_button, status_line, text_field
 from clients.table.stats import CASUAL, Line
 from clients.table.ui import (
     JoinClub,
@@ -21,28 +22,25 @@ from clients.table.ui import (
     ShowPage,
 )
 
-if TYPE_CHECKING:  # the controller and the lobby's drawing, for their types only
+if TYPE_CHECKING:  # the controller, for its types only (it imports the drawing)
     from clients.table.lobby import Lobby
-    from clients.table.render.lobby import _Frame
 
 GAP = 12
 LINE_H = 24
 
 
-def draw_league(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
-    from clients.table.render.lobby import _button, _field, _status_line
-
+def draw_league(lobby: Lobby, surface: pygame.Surface, frame: Frame) -> None:
     tr = lobby.tr
     w, h = surface.get_size()
     bar = pygame.Rect(0, 0, w, 56)
     pygame.draw.rect(surface, d.FELT_DARK, bar)
     back = pygame.Rect(8, 6, min(160, max(100, d.text_width(tr("btn.back"), 16, True) + 28)), 44)
-    _button(surface, frame, back, "◀ " + tr("btn.back"), ShowPage("home"), size=16)
+    lobby_button(surface, frame, back, "◀ " + tr("btn.back"), ShowPage("home"), size=16)
     x = w - 8
     for label, action in ((tr("btn.settings"), OpenSettings()), (tr("btn.refresh"), Refresh())):
         bw = min(170, max(100, d.text_width(label, 16, True) + 28))
         x -= bw
-        _button(surface, frame, pygame.Rect(x, 6, bw, 44), label, action, size=16)
+        lobby_button(surface, frame, pygame.Rect(x, 6, bw, 44), label, action, size=16)
         x -= 8
     title = pygame.Rect(back.right + 12, 0, max(40, x - back.right - 20), bar.h)
     d.text(
@@ -56,7 +54,7 @@ def draw_league(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
         within=title,
     )
     top = bar.bottom + 8
-    status = _status_line(lobby)
+    status = status_line(lobby)
     if status:
         d.text(
             surface, status[0], (12, top), 16, status[1], within=pygame.Rect(12, top, w - 24, 20)
@@ -69,11 +67,11 @@ def draw_league(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
         left = pygame.Rect(12, top, w - 24, (h - top) // 2 - 12)
         right = pygame.Rect(12, left.bottom + 12, w - 24, h - left.bottom - 24)
     # the join form first where space is short: it is what a newcomer comes for
-    y = _join_card(lobby, surface, frame, right, right.y, _field, _button)
-    y = _my_tables(lobby, surface, frame, right, y, _button)
+    y = _join_card(lobby, surface, frame, right, right.y)
+    y = _my_tables(lobby, surface, frame, right, y)
     y = _my_matches(lobby, surface, right, y)
     _my_stats(lobby, surface, right, y)
-    _clubs(lobby, surface, frame, left, _button)
+    _clubs(lobby, surface, frame, left)
 
 
 def _card(surface: pygame.Surface, area: pygame.Rect, y: int, height: int) -> pygame.Rect:
@@ -104,11 +102,9 @@ def _line(
 def _join_card(
     lobby: Lobby,
     surface: pygame.Surface,
-    frame: _Frame,
+    frame: Frame,
     area: pygame.Rect,
     y: int,
-    field: Any,
-    button: Any,
 ) -> int:
     tr = lobby.tr
     card = _card(surface, area, y, 128)
@@ -116,8 +112,8 @@ def _join_card(
     y = _title(surface, tr("lobby.join_club"), card)
     bw = min(170, max(100, d.text_width(tr("btn.join_club"), 16, True) + 28))
     box = pygame.Rect(inner.x, y + 18, inner.w - bw - GAP, 42)
-    field(lobby, surface, frame, box, "invite", tr("lobby.invite"))
-    button(
+    text_field(lobby, surface, frame, box, "invite", tr("lobby.invite"))
+    lobby_button(
         surface,
         frame,
         pygame.Rect(box.right + GAP, box.y, bw, 42),
@@ -131,7 +127,7 @@ def _join_card(
 
 
 def _my_tables(
-    lobby: Lobby, surface: pygame.Surface, frame: _Frame, area: pygame.Rect, y: int, button: Any
+    lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect, y: int
 ) -> int:
     tr = lobby.tr
     tables = list(lobby.league.tables)[:2]
@@ -144,7 +140,7 @@ def _my_tables(
         code = str(table.get("code") or "")
         bw = min(150, max(96, d.text_width(tr("btn.play_now"), 16, True) + 28))
         rect = pygame.Rect(inner.right - bw, ty, bw, 44)
-        button(surface, frame, rect, tr("btn.play_now"), OpenTable(code), size=16)
+        lobby_button(surface, frame, rect, tr("btn.play_now"), OpenTable(code), size=16)
         text = tr(
             "lobby.league_table",
             club=table.get("club") or "",
@@ -240,9 +236,7 @@ def _my_stats(lobby: Lobby, surface: pygame.Surface, area: pygame.Rect, y: int) 
     return card.bottom + GAP
 
 
-def _clubs(
-    lobby: Lobby, surface: pygame.Surface, frame: _Frame, area: pygame.Rect, button: Any
-) -> None:
+def _clubs(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> None:
     """Tabs of my clubs; the chosen one's standings and ratings."""
     tr = lobby.tr
     details = lobby.details

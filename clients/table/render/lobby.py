@@ -40,7 +40,7 @@ GAP = 12
 Colour = tuple[int, ...]
 
 
-class _Frame:
+class Frame:
     def __init__(self) -> None:
         self.hits: list[Hit[LobbyTap]] = []
 
@@ -57,7 +57,7 @@ def draw(lobby: Lobby, screen: Screen) -> list[Hit[LobbyTap]]:
     surface = lobby.screen_surface
     assert surface is not None
     d.use_theme(lobby.settings.theme)
-    frame = _Frame()
+    frame = Frame()
     surface.fill(d.FELT)
     if screen.kind == "signin":
         draw_sign_in(lobby, surface, frame)
@@ -78,9 +78,9 @@ def draw(lobby: Lobby, screen: Screen) -> list[Hit[LobbyTap]]:
     return frame.hits
 
 
-def _button(
+def lobby_button(
     surface: pygame.Surface,
-    frame: _Frame,
+    frame: Frame,
     rect: pygame.Rect,
     label: str,
     action: LobbyTap,
@@ -92,8 +92,8 @@ def _button(
         frame.hit(rect, action)
 
 
-def _field(
-    lobby: Lobby, surface: pygame.Surface, frame: _Frame, rect: pygame.Rect, name: str, label: str
+def text_field(
+    lobby: Lobby, surface: pygame.Surface, frame: Frame, rect: pygame.Rect, name: str, label: str
 ) -> None:
     field = lobby.fields[name]
     d.text(surface, label, (rect.x, rect.y - 20), 15, d.WHITE, within=rect)
@@ -125,7 +125,7 @@ def _field(
     frame.hit(rect, FocusField(name))
 
 
-def _status_line(lobby: Lobby) -> tuple[str, Colour] | None:
+def status_line(lobby: Lobby) -> tuple[str, Colour] | None:
     if lobby.status == "offline":
         return lobby.tr("lobby.offline"), (255, 170, 160)
     if lobby.busy:
@@ -134,7 +134,7 @@ def _status_line(lobby: Lobby) -> tuple[str, Colour] | None:
 
 
 # ---------------------------------------------------------------------------- sign in
-def draw_sign_in(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
+def draw_sign_in(lobby: Lobby, surface: pygame.Surface, frame: Frame) -> None:
     w, h = surface.get_size()
     tr = lobby.tr
     card = pygame.Rect(0, 0, min(560, w - 24), min(h - 24, 470))
@@ -152,10 +152,10 @@ def draw_sign_in(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
         within=inner,
     )
     language = pygame.Rect(w - 150, 8, 140, 44)
-    _button(surface, frame, language, tr("btn.language"), NextLanguage())
+    lobby_button(surface, frame, language, tr("btn.language"), NextLanguage())
     settings = pygame.Rect(language.x - 150, 8, 140, 44)
     if settings.x > 8:
-        _button(surface, frame, settings, tr("btn.settings"), OpenSettings())
+        lobby_button(surface, frame, settings, tr("btn.settings"), OpenSettings())
     y = card.y + 86
     field_h = 44 if card.h >= 440 else 38
     step = field_h + 34 if card.h >= 440 else field_h + 28
@@ -164,11 +164,11 @@ def draw_sign_in(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
         ("username", "lobby.username"),
         ("password", "lobby.password"),
     ):
-        _field(lobby, surface, frame, pygame.Rect(inner.x, y, inner.w, field_h), name, tr(key))
+        text_field(lobby, surface, frame, pygame.Rect(inner.x, y, inner.w, field_h), name, tr(key))
         y += step
     buttons = pygame.Rect(inner.x, y - 10, inner.w, 50)
     half = (buttons.w - GAP) // 2
-    _button(
+    lobby_button(
         surface,
         frame,
         pygame.Rect(buttons.x, buttons.y, half, buttons.h),
@@ -176,7 +176,7 @@ def draw_sign_in(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
         SignIn(),
         enabled=not lobby.busy,
     )
-    _button(
+    lobby_button(
         surface,
         frame,
         pygame.Rect(buttons.right - half, buttons.y, half, buttons.h),
@@ -196,13 +196,13 @@ def draw_sign_in(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
             anchor="midtop",
             wrap=inner.w,
         )
-    status = _status_line(lobby)
+    status = status_line(lobby)
     if status and not lobby.message:
         d.text(surface, status[0], (card.centerx, y), 16, status[1], anchor="midtop", within=inner)
 
 
 # ---------------------------------------------------------------------------- the lobby
-def draw_home(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
+def draw_home(lobby: Lobby, surface: pygame.Surface, frame: Frame) -> None:
     w, h = surface.get_size()
     tr = lobby.tr
     bar = pygame.Rect(0, 0, w, 56)
@@ -216,7 +216,7 @@ def draw_home(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
     for label, action in labels:
         bw = min(170, max(100, d.text_width(label, 16, True) + 28))
         x -= bw
-        _button(surface, frame, pygame.Rect(x, 6, bw, 44), label, action, size=16)
+        lobby_button(surface, frame, pygame.Rect(x, 6, bw, 44), label, action, size=16)
         x -= 8
     who = tr("lobby.signed_in", user=lobby.username, server=lobby.server)
     d.text(
@@ -230,7 +230,7 @@ def draw_home(lobby: Lobby, surface: pygame.Surface, frame: _Frame) -> None:
         within=pygame.Rect(12, 0, max(40, x - 20), bar.h),
     )
     top = bar.bottom + 8
-    status = _status_line(lobby)
+    status = status_line(lobby)
     if status:
         d.text(
             surface, status[0], (12, top), 16, status[1], within=pygame.Rect(12, top, w - 24, 20)
@@ -261,7 +261,7 @@ def _section(surface: pygame.Surface, title: str, area: pygame.Rect, y: int) -> 
 
 def _row(
     surface: pygame.Surface,
-    frame: _Frame,
+    frame: Frame,
     area: pygame.Rect,
     y: int,
     text: str,
@@ -274,7 +274,7 @@ def _row(
     if button:
         bw = min(150, max(96, d.text_width(button[0], 16, True) + 28))
         rect = pygame.Rect(row.right - bw - 4, row.y + 1, bw, row.h - 2)
-        _button(surface, frame, rect, button[0], button[1], size=16)
+        lobby_button(surface, frame, rect, button[0], button[1], size=16)
         room = rect.x - row.x - 16
     box = pygame.Rect(row.x + 10, row.y, room, row.h)
     d.text(surface, text, (row.x + 10, row.y + 4), 16, d.INK, bold=True, within=box)
@@ -296,7 +296,7 @@ def _players(lobby: Lobby, entry: TableEntry) -> str:
     return ", ".join(names)
 
 
-def draw_tables(lobby: Lobby, surface: pygame.Surface, frame: _Frame, area: pygame.Rect) -> int:
+def draw_tables(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> int:
     tr = lobby.tr
     if area.h < 60:
         return area.y
@@ -352,7 +352,7 @@ def _card(surface: pygame.Surface, area: pygame.Rect, y: int, height: int) -> py
     return card
 
 
-def draw_side(lobby: Lobby, surface: pygame.Surface, frame: _Frame, area: pygame.Rect) -> int:
+def draw_side(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> int:
     """League, new table, join: returns where they end."""
     tr = lobby.tr
     y = area.y
@@ -367,13 +367,13 @@ def draw_side(lobby: Lobby, surface: pygame.Surface, frame: _Frame, area: pygame
         label = tr("btn.league_page")
         bw = min(inner.w // 2, max(120, d.text_width(label, 15, True) + 28))
         page = pygame.Rect(inner.right - bw, card.y + 6, bw, 44)
-        _button(surface, frame, page, label, ShowPage("league"), size=15)
+        lobby_button(surface, frame, page, label, ShowPage("league"), size=15)
         head.width = page.x - 8 - head.x
     d.text(surface, tr("lobby.league"), (inner.x, card.y + 10), 20, d.WHITE, bold=True, within=head)
     if not league.supported:
         d.text(
             surface,
-            tr("lobby.league_unsupported"),
+            tr("lobby.league_unsupported" if league.known else "log.loading"),
             (inner.x, card.y + 44),
             15,
             d.SOFT,
@@ -429,9 +429,9 @@ def draw_side(lobby: Lobby, surface: pygame.Surface, frame: _Frame, area: pygame
         col, line = divmod(i + 1, 2)
         rect = pygame.Rect(inner.x + col * (half + GAP), by + line * 50, half, 44)
         key = "lobby.seat_bot" if lobby.create_seats[n] == "bot" else "lobby.seat_human"
-        _button(surface, frame, rect, tr(key, n=n), ToggleSeat(n), size=15)
+        lobby_button(surface, frame, rect, tr(key, n=n), ToggleSeat(n), size=15)
     level = pygame.Rect(inner.x, by + 100, inner.w, 44)
-    _button(
+    lobby_button(
         surface,
         frame,
         level,
@@ -440,7 +440,7 @@ def draw_side(lobby: Lobby, surface: pygame.Surface, frame: _Frame, area: pygame
         enabled="bot" in lobby.create_seats.values(),
         size=15,
     )
-    _button(
+    lobby_button(
         surface,
         frame,
         pygame.Rect(inner.x, by + 150, inner.w, 48),
@@ -452,7 +452,7 @@ def draw_side(lobby: Lobby, surface: pygame.Surface, frame: _Frame, area: pygame
 
 
 def draw_join(
-    lobby: Lobby, surface: pygame.Surface, frame: _Frame, area: pygame.Rect, y: int
+    lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect, y: int
 ) -> int:
     """Join one by its code; returns where the next thing goes."""
     tr = lobby.tr
@@ -463,8 +463,8 @@ def draw_join(
     )
     bw = min(150, max(96, d.text_width(tr("btn.join"), 17, True) + 28))
     field = pygame.Rect(inner.x, card.bottom - 50, inner.w - bw - GAP, 42)
-    _field(lobby, surface, frame, field, "code", tr("lobby.join_code"))
-    _button(
+    text_field(lobby, surface, frame, field, "code", tr("lobby.join_code"))
+    lobby_button(
         surface,
         frame,
         pygame.Rect(field.right + GAP, field.y, bw, 42),
