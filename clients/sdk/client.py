@@ -311,11 +311,6 @@ class DekabesClient:
         params = {k: v for k, v in filters.items() if v is not None}
         return self.pages("/api/matches", params, limit=limit)
 
-    def player(self, username: str) -> dict[str, Any]:
-        """A player's clubs, ratings with history and recent matches."""
-        result: dict[str, Any] = self.request("GET", f"/api/players/{_seg(username)}")
-        return result
-
     def _long_poll(self, wait: float | None, after: int | None) -> tuple[dict[str, Any], float]:
         """The query of a long-poll (``wait`` capped at the server's maximum) and the
         request timeout that leaves the server that long to answer."""
