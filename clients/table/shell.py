@@ -17,8 +17,9 @@ from clients.table.lobby import Lobby
 VAR = Path(__file__).resolve().parents[2] / "var"
 
 
-def start_own_runner(server: str, token: str, level: str):
-    """The player's own computer players (a level other than the club's) run here."""
+def start_own_runner(server: str, token: str, level: str, delay: float = 0.7):
+    """The player's own computer players (a level other than the club's) run here, at
+    the computer speed of the settings."""
     import os
 
     from clients.bots.launch import start_runner
@@ -26,7 +27,7 @@ def start_own_runner(server: str, token: str, level: str):
     var = Path(os.environ.get("DEKABES_VAR_DIR") or VAR)
     var.mkdir(parents=True, exist_ok=True)
     return start_runner(
-        server, token, level=level, delay=0.7, log=str(var / f"lobby-bots-{level}.log")
+        server, token, level=level, delay=delay, log=str(var / f"lobby-bots-{level}.log")
     )
 
 
@@ -50,7 +51,9 @@ class Shell:
             size=size,
             server=server,
             save_settings=save_settings,
-            start_runner=start_own_runner,
+            start_runner=lambda server, token, level: start_own_runner(
+                server, token, level, delay=settings.computer_delay
+            ),
         )
         self.lobby.on_open = self.open_table
         self._connection_factory = connection_factory or (
