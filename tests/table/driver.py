@@ -176,6 +176,17 @@ class TableDriver:
         self.tap(self.hit(Accept))
         self.until(lambda: self.app.newest.version > before, what="the accept to land")
 
+    def until_my_turn(self, timeout: float = 60.0, what: str = "my turn"):
+        """Wait for my turn to play; a deal shown again meanwhile (a computer claimed a
+        redeal: five doubles) is accepted again."""
+
+        def ready() -> bool:
+            if self.screen.kind == "accept" and self.has_hit(Accept):
+                self.tap(self.hit(Accept))
+            return self.my_turn()
+
+        return self.until(ready, timeout=timeout, what=what)
+
     def my_turn(self) -> bool:
         return (
             self.screen.kind == "table"

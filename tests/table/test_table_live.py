@@ -95,7 +95,7 @@ def test_a_human_completes_a_hand_by_taps_and_sees_the_reveal(driver_factory):
 def test_mid_hand_table_screenshot_and_finger_taps_count_once(driver_factory):
     drv = driver_factory()
     drv.accept_by_tap()
-    drv.until(drv.my_turn, timeout=60, what="my turn")
+    drv.until_my_turn(timeout=60, what="my turn")
     legal = drv.legal_tiles()
     tile = sorted(legal)[0]
     ignored = drv.app.pointer.ignored_synthetic
@@ -114,7 +114,7 @@ def test_mid_hand_table_screenshot_and_finger_taps_count_once(driver_factory):
 def test_drag_a_tile_onto_an_end_plays_it(driver_factory):
     drv = driver_factory()
     drv.accept_by_tap()
-    drv.until(drv.my_turn, timeout=60, what="my turn")
+    drv.until_my_turn(timeout=60, what="my turn")
     legal = drv.legal_tiles()
     tile = sorted(legal)[0]
     end = legal[tile][0]
@@ -136,7 +136,7 @@ def test_keyboard_only_play(driver_factory):
     drv.key(pygame.K_RETURN)  # accept
     drv.until(lambda: drv.screen.kind != "accept", what="the acceptance")
     for _ in range(2):  # two of my turns, keys only
-        drv.until(drv.my_turn, timeout=60, what="my turn")
+        drv.until_my_turn(timeout=60, what="my turn")
         legal = drv.legal_tiles()
         drv.key(pygame.K_RIGHT)  # first legal tile
         tile = drv.app.selection.tile
@@ -156,7 +156,7 @@ def test_keyboard_only_play(driver_factory):
 def test_hint_previews_and_appends_nothing(driver_factory):
     drv = driver_factory()
     drv.accept_by_tap()
-    drv.until(drv.my_turn, timeout=60, what="my turn")
+    drv.until_my_turn(timeout=60, what="my turn")
     before = drv.event_count()
     drv.key(pygame.K_h)
     drv.until(lambda: drv.app.selection.hint is not None, what="the hint")
@@ -201,7 +201,7 @@ def test_log_panel_lists_the_match_in_words(driver_factory):
 def test_undo_takes_back_my_play_and_redo_restores_it(driver_factory):
     drv = driver_factory()
     drv.accept_by_tap()
-    drv.until(drv.my_turn, timeout=60, what="my turn")
+    drv.until_my_turn(timeout=60, what="my turn")
     hand_before = list(drv.app.view_of(1)["hand"])
     tile = drv.play_one_by_taps()
     drv.until(lambda: tile not in drv.app.view_of(1)["hand"], what="the play")
@@ -245,14 +245,14 @@ def test_the_client_shows_the_outage_reconnects_and_plays_on(restartable_server)
     drv = TableDriver(restartable_server.url)
     try:
         drv.accept_by_tap()
-        drv.until(drv.my_turn, timeout=60, what="my turn")
+        drv.until_my_turn(timeout=60, what="my turn")
         restartable_server.stop()
         drv.until(lambda: drv.app.conn.status == "offline", timeout=30, what="offline shown")
         drv.tick()
         assert any("reconnecting" in t.text for t in drv.app.effects.toasts)
         restartable_server.start()
         drv.until(lambda: drv.app.conn.status == "online", timeout=30, what="back online")
-        drv.until(drv.my_turn, timeout=30, what="my turn again")
+        drv.until_my_turn(timeout=30, what="my turn again")
         version = drv.app.newest.version
         tile = drv.play_one_by_taps()
         drv.until(lambda: drv.app.newest.version > version, timeout=30, what="the play")
