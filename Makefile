@@ -46,8 +46,8 @@ serve: $(STAMP)
 	$(PY) -m server.run --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000) \
 	  --workers $(or $(WORKERS),1)
 
-# The desktop table: embedded server + house bots in the background, you at seat 1.
-# Options: make play HUMANS=1,3 LEVEL=medium LANG_UI=ru
+# The desktop table: the window at once, the embedded server + house bots starting behind
+# it, you at seat 1. Options: make play HUMANS=1,3 LEVEL=medium LANG_UI=ru
 play: $(STAMP)
 	$(PY) -m clients.table --local --humans $(or $(HUMANS),1) --level $(or $(LEVEL),strong) \
 	  $(if $(LANG_UI),--lang $(LANG_UI))
@@ -55,7 +55,8 @@ play: $(STAMP)
 # The benchmarks live in bench/ (python -m bench.<module>, outside the product); their old
 # module names (python -m server.bench, clients.table.bench, ...) still forward to them.
 
-# Frame time of the table client drawing a full board at 1280x800 (headless).
+# The table client: frame time of a full board at 1280x800 and idle CPU (headless), and
+# make play's time to its window and to the deal (window_s, deal_s).
 bench-table: $(STAMP)
 	$(PY) -m bench.table_frames
 

@@ -9,6 +9,10 @@ Idle: runs the client's real loop (``TableApp.run``) for ``--idle`` seconds on a
 waiting to be accepted — the player thinking — and reports the process CPU time over
 that wall time, as a percentage of one core.
 
+Start: runs ``python -m clients.table --local`` as ``make play`` does (a fresh
+database) and reports the seconds to its first frame (``window_s``) and to the deal on
+screen (``deal_s``), ``clients.table.startup.measure``.
+
 The seat views come from ``table_views.json`` (recorded from engine folds), so the
 benchmark, like the client, needs no engine. Prints one JSON line.
 """
@@ -103,7 +107,7 @@ def app_on(name: str, size: tuple[int, int]) -> tuple[TableApp, SeatState]:
 def idle_cpu(seconds: float, size: tuple[int, int]) -> dict:
     app, _ = app_on("accept", size)
     assert app.decide().kind == "accept"
-    frames = len(app.frame_ms)
+    frames = len(app.window.frame_ms)
     cpu, wall = time.process_time(), time.monotonic()
     app.run(seconds=seconds)
     cpu, wall = time.process_time() - cpu, time.monotonic() - wall
@@ -111,7 +115,7 @@ def idle_cpu(seconds: float, size: tuple[int, int]) -> dict:
         "idle_s": round(wall, 2),
         "idle_cpu_s": round(cpu, 3),
         "idle_cpu_pct": round(100 * cpu / wall, 2),
-        "idle_frames": len(app.frame_ms) - frames,
+        "idle_frames": len(app.window.frame_ms) - frames,
     }
 
 
@@ -126,6 +130,9 @@ def main(argv=None) -> int:
         help="seconds of the real loop waiting for the player (0: skip)",
     )
     parser.add_argument("--screenshot", help="save the last frame here (PNG)")
+    parser.add_argument(
+        "--start", action=argparse.BooleanOptionalAction, default=True, help="time make play"
+    )
     args = parser.parse_args(argv)
     w, _, h = args.size.partition("x")
     size = (int(w), int(h))
@@ -153,12 +160,16 @@ def main(argv=None) -> int:
         "p99_ms": round(times[int(len(times) * 0.99) - 1], 2),
         "max_ms": round(times[-1], 2),
     }
-    if args.screenshot and app.screen_surface is not None:
-        pygame.image.save(app.screen_surface, args.screenshot)
+    if args.screenshot and app.window.surface is not None:
+        pygame.image.save(app.window.surface, args.screenshot)
     if args.idle > 0:
         result.update(idle_cpu(args.idle, size))
-    print(json.dumps(result))
     pygame.quit()
+    if args.start:
+        from clients.table.startup import measure
+
+        result.update(measure(size=args.size))
+    print(json.dumps(result))
     return 0
 
 

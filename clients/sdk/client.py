@@ -271,6 +271,48 @@ class DekabesClient:
             page += 1
         return [c for c in out if c.get("your_role")] if mine else out
 
+    def pages(
+        self, path: str, params: dict[str, Any] | None = None, limit: int = 200
+    ) -> list[dict[str, Any]]:
+        """The ``results`` of a paginated league list, page after page, up to ``limit``
+        rows (the server's pages hold at most 200)."""
+        out: list[dict[str, Any]] = []
+        page = 1
+        size = max(1, min(200, limit))
+        while len(out) < limit:
+            data = self.request(
+                "GET", path, params={**(params or {}), "page": page, "page_size": size}
+            )
+            out.extend(data.get("results", []) if isinstance(data, dict) else data)
+            if not isinstance(data, dict) or not data.get("next"):
+                break
+            page += 1
+        return out[:limit]
+
+    def join_club(self, slug: str, code: str) -> dict[str, Any]:
+        """Join club ``slug`` with an invite code (``POST /api/clubs/{slug}/join``)."""
+        result: dict[str, Any] = self.request(
+            "POST", f"/api/clubs/{_seg(slug)}/join", json={"code": code}
+        )
+        return result
+
+    def seasons(self, slug: str) -> list[dict[str, Any]]:
+        return self.pages(f"/api/clubs/{_seg(slug)}/seasons")
+
+    def standings(self, slug: str, season: int, limit: int = 200) -> list[dict[str, Any]]:
+        """A season's standings, in order."""
+        return self.pages(f"/api/clubs/{_seg(slug)}/seasons/{int(season)}/standings", limit=limit)
+
+    def ratings(self, slug: str, limit: int = 200) -> list[dict[str, Any]]:
+        """A club's ratings, best ordinal first."""
+        return self.pages(f"/api/clubs/{_seg(slug)}/ratings", limit=limit)
+
+    def matches(self, limit: int = 200, **filters: Any) -> list[dict[str, Any]]:
+        """Matches newest first (``club``, ``season``, ``player``, ``status``, ``since``,
+        ``until``), up to ``limit``."""
+        params = {k: v for k, v in filters.items() if v is not None}
+        return self.pages("/api/matches", params, limit=limit)
+
     def _long_poll(self, wait: float | None, after: int | None) -> tuple[dict[str, Any], float]:
         """The query of a long-poll (``wait`` capped at the server's maximum) and the
         request timeout that leaves the server that long to answer."""

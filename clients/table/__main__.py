@@ -57,7 +57,10 @@ def parse(argv=None) -> argparse.Namespace:
     )
     parser.add_argument("--level", choices=LEVELS, default="strong", help="computer players")
     parser.add_argument(
-        "--delay", type=float, default=0.7, help="seconds before each computer action (local)"
+        "--delay",
+        type=float,
+        default=None,
+        help="seconds before each computer action (local; default: the settings' speed)",
     )
     parser.add_argument("--lang", choices=("en", "es", "ru", "ms"), help="language")
     parser.add_argument("--size", default=None, help="window size, e.g. 1280x800")
@@ -113,12 +116,7 @@ def main(argv=None) -> int:
     # window, so the server and bots this started are stopped too.
     signal.signal(signal.SIGTERM, _interrupt)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
     from clients.table import config
-    from clients.table.app import TableApp
-    from clients.table.connection import Connection
-    from clients.table.sound import RATE
 
     settings = config.load()
     size: tuple[int, int] = (int(settings.window[0]), int(settings.window[1]))
@@ -127,26 +125,27 @@ def main(argv=None) -> int:
         size = (max(480, int(w)), max(360, int(h)))
     if args.lobby:
         return run_lobby(args, settings, size)
-    local = None
     if args.local:
-        from clients.table.local import start_local
+        return run_local(args, settings, size)
+    return run_networked(args, settings, size)
 
-        print("starting the server and the computer players…", flush=True)
-        local = start_local(args.humans, level=args.level, delay=args.delay)
-        url, token, code, seats = local.url, local.token, local.code, args.humans
-        print(f"table {code} at {local.url} (logs in var/)", flush=True)
-    else:
-        from clients.sdk import ApiError, ConnectionLost
 
-        url, token = args.server, args.token
-        try:
-            code, seats = networked_table(args)
-        except (ApiError, ConnectionLost) as problem:
-            print(f"cannot sit at the table: {problem}", file=sys.stderr)
-            return 2
+def run_networked(args, settings, size) -> int:
+    import pygame
+
+    from clients.sdk import ApiError, ConnectionLost
+    from clients.table.app import TableApp
+    from clients.table.connection import Connection
+    from clients.table.sound import RATE
+
+    try:
+        code, seats = networked_table(args)
+    except (ApiError, ConnectionLost) as problem:
+        print(f"cannot sit at the table: {problem}", file=sys.stderr)
+        return 2
     pygame.mixer.pre_init(RATE, -16, 1, 512)
     pygame.init()
-    connection = Connection(url, token, code, seats=seats).start()
+    connection = Connection(args.server, args.token, code, seats=seats).start()
     app = TableApp(connection, settings, lang=args.lang, size=size)
     try:
         app.open_window()
@@ -156,8 +155,44 @@ def main(argv=None) -> int:
     finally:
         connection.close()
         pygame.quit()
-        if local is not None:
-            local.stop()
+    return 0
+
+
+def run_local(args, settings, size) -> int:
+    """``--local``: the window first, with the start screen; the embedded server and the
+    computer players start behind it (``startup.LocalLink``), the deal follows."""
+    import pygame
+
+    from clients.table.app import TableApp
+    from clients.table.local import start_local
+    from clients.table.sound import RATE
+    from clients.table.startup import LocalLink
+    from clients.table.state import Startup
+
+    delay = args.delay if args.delay is not None else settings.computer_delay
+    link = LocalLink(
+        lambda progress, cancelled: start_local(
+            args.humans, level=args.level, delay=delay, progress=progress, cancelled=cancelled
+        ),
+        args.humans,
+    )
+    pygame.mixer.pre_init(RATE, -16, 1, 512)
+    pygame.init()
+    app = TableApp(link, settings, lang=args.lang, size=size)
+    app.startup = Startup()
+    app.on_computer_speed = link.set_delay
+    try:
+        app.open_window()
+        app.tick([])  # the window shows now; the server starts behind it
+        print("starting the server and the computer players…", flush=True)
+        link.start()
+        app.run()
+    except KeyboardInterrupt:
+        app.quit()  # as if the window was closed: settings are kept
+    finally:
+        link.close()
+        pygame.quit()
+        link.stop()
     return 0
 
 

@@ -18,6 +18,23 @@ from clients.table.i18n.catalog import LANGUAGES
 
 SPEEDS = ("normal", "fast", "slow", "instant")
 SPEED_MS = {"slow": 300, "normal": 220, "fast": 150, "instant": 0}
+# Seconds before each move of the computer players this machine starts (``--local``,
+# the lobby's own computer players).
+COMPUTER_SPEEDS = ("slow", "normal", "fast")
+COMPUTER_DELAY = {"slow": 1.4, "normal": 0.7, "fast": 0.3}
+# The size of tiles and text: "auto" grows with a big window; a percentage draws the
+# table that much bigger (a smaller drawing scaled up to the window).
+SCALES = ("auto", "100", "125", "150")
+THEMES = ("standard", "contrast")  # contrast: colour-blind safe and high contrast
+# What the settings screen offers, in its order (``lang`` from the catalogue).
+CHOICES: dict[str, tuple[object, ...]] = {
+    "lang": LANGUAGES,
+    "sound": (True, False),
+    "speed": ("slow", "normal", "fast", "instant"),
+    "computer_speed": COMPUTER_SPEEDS,
+    "scale": SCALES,
+    "theme": THEMES,
+}
 
 
 def config_path() -> Path:
@@ -33,7 +50,10 @@ def config_path() -> Path:
 class Settings:
     lang: str | None = None  # None: from the system locale
     sound: bool = True
-    speed: str = "normal"
+    speed: str = "normal"  # animations
+    computer_speed: str = "normal"
+    scale: str = "auto"
+    theme: str = "standard"
     window: tuple[int, int] = (1280, 800)
     server: str | None = None  # the lobby's server address, remembered
     accounts: dict = field(default_factory=dict)  # server -> {"username", "token"}
@@ -46,6 +66,24 @@ class Settings:
     @property
     def anim_ms(self) -> int:
         return SPEED_MS.get(self.speed, 220)
+
+    @property
+    def computer_delay(self) -> float:
+        return COMPUTER_DELAY.get(self.computer_speed, 0.7)
+
+    def choose(self, name: str, value: object) -> bool:
+        """Set one of the settings screen's choices (``CHOICES``); False if not one."""
+        if name not in CHOICES or value not in CHOICES[name]:
+            return False
+        setattr(self, name, value)
+        return True
+
+    def next_choice(self, name: str) -> object:
+        """The choice after the current one (a cycling button)."""
+        options = CHOICES[name]
+        current = getattr(self, name)
+        index = options.index(current) if current in options else -1
+        return options[(index + 1) % len(options)]
 
     def next_speed(self) -> str:
         self.speed = (
@@ -71,6 +109,12 @@ def load(path: Path | None = None) -> Settings:
             setattr(settings, key, value)
     if settings.speed not in SPEEDS:
         settings.speed = "normal"
+    if settings.computer_speed not in COMPUTER_SPEEDS:
+        settings.computer_speed = "normal"
+    if settings.scale not in SCALES:
+        settings.scale = "auto"
+    if settings.theme not in THEMES:
+        settings.theme = "standard"
     if settings.lang is not None and settings.lang not in LANGUAGES:
         settings.lang = None  # unknown: the system locale decides, as if unset
     if not isinstance(settings.server, str) or not settings.server.strip():

@@ -8,8 +8,10 @@ for what came back, one frozen dataclass each:
     NewState(state)                 a seat's new view (from a push, a REST answer or a refetch)
     HintAnswer(seat, event)         the server's hint (appends nothing)
     EventLog(seat, events)          the table log as that seat may see it
-    Refused(code, message)          the server refused (code as the server sent it)
+    Refused(code, message, seat)    the server refused (code as the server sent it)
     Status(name)                    "connecting" | "online" | "offline"
+    Starting(step, message)         ``--local`` only: the embedded server starting
+                                    (``startup.LocalLink``)
 
 Pushes come from the SDK's ``PushSubscription`` (WebSocket, reconnects by itself). When
 the push channel is down the worker long-polls over REST instead, so the table keeps
@@ -43,6 +45,7 @@ __all__ = [
     "NewState",
     "Ready",
     "Refused",
+    "Starting",
     "Status",
     "TableLink",
     "Update",
@@ -81,9 +84,16 @@ class EventLog:
 class Refused:
     code: str
     message: str
+    seat: int | None = None  # the seat whose action or question was refused
 
 
-Update = Ready | NewState | HintAnswer | EventLog | Refused | Status
+@dataclass(frozen=True)
+class Starting:
+    step: str  # "server" | "computers" | "table" | "failed"
+    message: str = ""
+
+
+Update = Ready | NewState | HintAnswer | EventLog | Refused | Status | Starting
 
 
 # ---------------------------------------------------------------------- what the loop asks
@@ -141,9 +151,12 @@ class TableLink(Protocol):
     """What the table's controller needs of its link to the server (``Connection``, or a
     stand-in: the benchmark's, the offline tests' engine fold)."""
 
-    status: str
-    code: str
-    busy: threading.Event
+    @property
+    def status(self) -> str: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def busy(self) -> threading.Event: ...
 
     def poll(self) -> list[Update]: ...
     def act(self, seat: int, type: str, version: int | None = None, **fields: Any) -> None: ...
@@ -295,7 +308,7 @@ class Connection(Worker[_Command, Update]):
                 try:
                     answer = self._client.hint(self.code, seat)
                 except ApiError as problem:
-                    self._emit(Refused(problem.code, problem.message))
+                    self._emit(Refused(problem.code, problem.message, seat))
                     return
                 event = (
                     answer.get("hint", answer.get("event")) if isinstance(answer, dict) else None
@@ -305,7 +318,7 @@ class Connection(Worker[_Command, Update]):
                 try:
                     events = self._client.all_events(self.code, seat)
                 except ApiError as problem:
-                    self._emit(Refused(problem.code, problem.message))
+                    self._emit(Refused(problem.code, problem.message, seat))
                     return
                 self._emit(EventLog(seat, events))
             case _Refresh():
@@ -327,7 +340,7 @@ class Connection(Worker[_Command, Update]):
                 except ConnectionLost:
                     self._set_status("offline")
                     if attempts >= 30:
-                        self._emit(Refused("connection_lost", ""))
+                        self._emit(Refused("connection_lost", "", seat))
                         return
                     self._stop.wait(OFFLINE_POLL)
                     continue
@@ -346,10 +359,10 @@ class Connection(Worker[_Command, Update]):
                         # (another seat accepted, a pause): send it again, as a new action.
                         expected, key = after.version, new_action_key()
                         continue
-                    self._emit(Refused(problem.code, problem.message))
+                    self._emit(Refused(problem.code, problem.message, seat))
                     return
                 except ApiError as problem:
-                    self._emit(Refused(problem.code, problem.message))
+                    self._emit(Refused(problem.code, problem.message, seat))
                     return
                 self._set_status("online")
                 self._state(state)

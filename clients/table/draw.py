@@ -5,6 +5,7 @@ Nothing here knows the game; ``render.py`` composes these into screens.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -12,23 +13,149 @@ import pygame
 
 FONT_DIR = Path(__file__).resolve().parents[1] / "assets" / "fonts"
 
-FELT = (22, 92, 62)
-FELT_DARK = (14, 66, 44)
-PANEL = (250, 247, 240)
-INK = (30, 30, 34)
-MUTED = (120, 124, 130)
-WHITE = (255, 255, 255)
-IVORY = (252, 249, 238)
-IVORY_DIM = (196, 194, 186)
-PIP = (24, 24, 28)
-GOLD = (245, 196, 64)
-TEAM_COLOURS = {"A": (66, 133, 244), "B": (226, 92, 62)}
-BUTTON = (42, 48, 58)
-BUTTON_OFF = (92, 96, 104)
-BUTTON_HOT = (58, 120, 200)
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours of one theme. Teams are never told apart by colour alone: every team
+    label carries its mark too (``TEAM_MARKS``)."""
+
+    felt: tuple[int, int, int]
+    felt_dark: tuple[int, int, int]
+    panel: tuple[int, int, int]
+    ink: tuple[int, int, int]
+    muted: tuple[int, int, int]
+    white: tuple[int, int, int]
+    ivory: tuple[int, int, int]
+    ivory_dim: tuple[int, int, int]
+    pip: tuple[int, int, int]
+    gold: tuple[int, int, int]
+    team_a: tuple[int, int, int]
+    team_b: tuple[int, int, int]
+    button: tuple[int, int, int]
+    button_off: tuple[int, int, int]
+    button_hot: tuple[int, int, int]
+    danger: tuple[int, int, int]
+    toast: tuple[int, int, int]
+    soft: tuple[int, int, int]  # light text on the felt
+    turn_ink: tuple[int, int, int]  # "▶ to play" on a seat box
+    team_ink_a: tuple[int, int, int]  # a team's name written on a light box
+    team_ink_b: tuple[int, int, int]
+    handoff: tuple[int, int, int]  # the hand-off screen's background
+    row: tuple[int, int, int]  # a row inside a light dialog
+    line_width: int = 1  # outlines of tiles and buttons
+
+
+PALETTES = {
+    "standard": Palette(
+        felt=(22, 92, 62),
+        felt_dark=(14, 66, 44),
+        panel=(250, 247, 240),
+        ink=(30, 30, 34),
+        muted=(120, 124, 130),
+        white=(255, 255, 255),
+        ivory=(252, 249, 238),
+        ivory_dim=(196, 194, 186),
+        pip=(24, 24, 28),
+        gold=(245, 196, 64),
+        team_a=(66, 133, 244),
+        team_b=(226, 92, 62),
+        button=(42, 48, 58),
+        button_off=(92, 96, 104),
+        button_hot=(58, 120, 200),
+        danger=(200, 60, 50),
+        toast=(40, 44, 52),
+        soft=(210, 230, 215),
+        turn_ink=(150, 100, 0),
+        team_ink_a=(66, 133, 244),
+        team_ink_b=(226, 92, 62),
+        handoff=(18, 28, 40),
+        row=(236, 232, 222),
+    ),
+    # Colour-blind safe (Okabe-Ito blue and orange for the teams, yellow for the turn)
+    # and high contrast: near-black table, white tiles with black pips, thicker lines.
+    "contrast": Palette(
+        felt=(16, 18, 22),
+        felt_dark=(0, 0, 0),
+        panel=(255, 255, 255),
+        ink=(0, 0, 0),
+        muted=(64, 64, 64),
+        white=(255, 255, 255),
+        ivory=(255, 255, 255),
+        ivory_dim=(150, 150, 150),
+        pip=(0, 0, 0),
+        gold=(240, 228, 66),
+        team_a=(86, 180, 233),
+        team_b=(230, 159, 0),
+        button=(0, 0, 0),
+        button_off=(70, 70, 70),
+        button_hot=(0, 114, 178),
+        danger=(213, 94, 0),
+        toast=(0, 0, 0),
+        soft=(235, 235, 235),
+        turn_ink=(0, 0, 0),
+        team_ink_a=(0, 90, 150),
+        team_ink_b=(150, 70, 0),
+        handoff=(0, 0, 0),
+        row=(235, 235, 235),
+        line_width=2,
+    ),
+}
+THEMES = tuple(PALETTES)
+TEAM_MARKS = {"A": "●", "B": "■"}  # shape, not colour alone
+
+# The colours of the theme in use, as module names the drawing reads at draw time
+# (``use_theme`` rebinds them; nothing imports them by value).
+FELT = FELT_DARK = PANEL = INK = MUTED = WHITE = IVORY = IVORY_DIM = PIP = GOLD = (0, 0, 0)
+BUTTON = BUTTON_OFF = BUTTON_HOT = DANGER = TOAST = SOFT = TURN_INK = HANDOFF = ROW = (0, 0, 0)
+TEAM_COLOURS: dict[str, tuple[int, int, int]] = {}
+TEAM_INK: dict[str, tuple[int, int, int]] = {}
+LINE_WIDTH = 1
 GHOST = (255, 255, 255)
-DANGER = (200, 60, 50)
 SHADOW = (0, 0, 0, 70)
+_theme = ""
+
+
+def use_theme(name: str) -> None:
+    """Draw with the colours of theme ``name`` (unknown: the standard one)."""
+    global FELT, FELT_DARK, PANEL, INK, MUTED, WHITE, IVORY, IVORY_DIM, PIP, GOLD
+    global BUTTON, BUTTON_OFF, BUTTON_HOT, DANGER, TOAST, SOFT, TURN_INK, LINE_WIDTH, _theme
+    global TEAM_COLOURS, TEAM_INK, HANDOFF, ROW
+    if name == _theme:
+        return
+    p = PALETTES.get(name) or PALETTES["standard"]
+    _theme = name if name in PALETTES else "standard"
+    FELT, FELT_DARK, PANEL, INK, MUTED, WHITE = (
+        p.felt,
+        p.felt_dark,
+        p.panel,
+        p.ink,
+        p.muted,
+        p.white,
+    )
+    IVORY, IVORY_DIM, PIP, GOLD = p.ivory, p.ivory_dim, p.pip, p.gold
+    BUTTON, BUTTON_OFF, BUTTON_HOT, DANGER = p.button, p.button_off, p.button_hot, p.danger
+    TOAST, SOFT, TURN_INK, LINE_WIDTH = p.toast, p.soft, p.turn_ink, p.line_width
+    TEAM_COLOURS = {"A": p.team_a, "B": p.team_b}
+    TEAM_INK = {"A": p.team_ink_a, "B": p.team_ink_b}
+    HANDOFF, ROW = p.handoff, p.row
+
+
+def current_theme() -> str:
+    return _theme
+
+
+def team_ink(team: str) -> tuple[int, int, int]:
+    """The colour a team's name is written in on a light box."""
+    return TEAM_INK.get(str(team), INK)
+
+
+def team_text(label: str, team: str) -> str:
+    """A team's label with its mark: "● Team A", "■ Team B"."""
+    mark = TEAM_MARKS.get(str(team))
+    return f"{mark} {label}" if mark else label
+
+
+use_theme("standard")
 
 # Pip positions on a unit square (x, y in 0..1) for 0..6.
 PIPS = {
@@ -58,7 +185,7 @@ def text(
     value: str,
     pos: tuple[int, int],
     size: int = 18,
-    colour=INK,
+    colour: tuple[int, ...] | None = None,
     bold: bool = False,
     anchor: str = "topleft",
     wrap: int = 0,
@@ -68,6 +195,7 @@ def text(
     ``within``: the box the text must stay inside, left to right — it is made smaller
     and, if that is not enough, cut with an ellipsis; it never sticks out."""
     value, size = str(value), int(size)
+    colour = INK if colour is None else colour
     if within is not None and not wrap:
         value, size = fit(value, within.w, size, bold)
     image = _text_surface(value, size, tuple(colour), bold, int(wrap))
@@ -104,7 +232,8 @@ def fit(
     return (cut.rstrip() + "…" if cut else ""), size
 
 
-def _pips(surface, half: pygame.Rect, n: int, colour=PIP) -> None:
+def _pips(surface, half: pygame.Rect, n: int, colour: tuple[int, ...] | None = None) -> None:
+    colour = PIP if colour is None else colour
     radius = max(1, round(min(half.w, half.h) * 0.09))
     inset = min(half.w, half.h) * 0.08
     w, h = half.w - 2 * inset, half.h - 2 * inset
@@ -120,14 +249,16 @@ def tile(
     second: int,
     upright: bool,
     *,
-    face=IVORY,
-    outline=(60, 60, 60),
+    face: tuple[int, ...] | None = None,
+    outline: tuple[int, ...] = (60, 60, 60),
     width: int = 1,
     alpha: int = 255,
     shadow: bool = True,
 ) -> None:
     """One domino: ``first`` on the left (or top when ``upright``), ``second`` right/bottom."""
     rect = pygame.Rect(rect)
+    face = IVORY if face is None else face
+    width = max(width, LINE_WIDTH)
     radius = max(2, min(rect.w, rect.h) // 7)
     target = surface
     if alpha < 255:
@@ -183,7 +314,7 @@ def button(
     colour = BUTTON_HOT if hot else (BUTTON if enabled else BUTTON_OFF)
     pygame.draw.rect(surface, colour, rect, border_radius=8)
     if enabled:
-        pygame.draw.rect(surface, (200, 205, 215), rect, width=1, border_radius=8)
+        pygame.draw.rect(surface, (200, 205, 215), rect, width=LINE_WIDTH, border_radius=8)
     text(
         surface,
         label,

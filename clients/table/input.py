@@ -139,6 +139,8 @@ KEYS = {
     pygame.K_F1: "rules",
     pygame.K_l: "log",
     pygame.K_F2: "log",
+    pygame.K_F3: "settings",
+    pygame.K_t: "last_tiles",
     pygame.K_g: "language",
     pygame.K_m: "sound",
     pygame.K_s: "speed",

@@ -9,13 +9,13 @@ screens answer theirs and leave the rest to the table's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from clients.table.ui import Continue, MatchSeen, Screen, SkipLanding
+from clients.table.context import TableContext
+from clients.table.ui import Continue, MatchSeen, Screen, SkipLanding, Tap, ToggleLastTiles
 
-Command = Callable[[Any, Screen], None]  # (app, screen)
+Command = Callable[[TableContext, Screen], None]  # (app, screen)
 
-TOOLBAR_KEYS = ("hint", "undo", "redo", "rules", "log", "language", "sound", "speed")
+TOOLBAR_KEYS = ("hint", "undo", "redo", "rules", "log", "settings", "language", "sound", "speed")
 
 
 def _scroll(by: int) -> Command:
@@ -26,7 +26,7 @@ def _panel(name: str) -> Command:
     return lambda app, screen: app.open_panel(name)
 
 
-def _tap(tap) -> Command:
+def _tap(tap: Tap) -> Command:
     return lambda app, screen: app.tap(tap)
 
 
@@ -38,6 +38,7 @@ PANEL: dict[str, Command] = {
     "cancel": lambda app, screen: app.close_panel(),
     "rules": _panel("rules"),  # the same key closes, the other switches
     "log": _panel("log"),
+    "settings": _panel("settings"),
     "page_down": _scroll(200),
     "end_right": _scroll(40),
     "page_up": _scroll(-200),
@@ -45,7 +46,7 @@ PANEL: dict[str, Command] = {
 }
 
 
-def _hand_over(app, screen: Screen) -> None:
+def _hand_over(app: TableContext, screen: Screen) -> None:
     if screen.seat is not None:
         app.show(screen.seat)
 
@@ -58,32 +59,35 @@ ONLY: dict[str, dict[str, Command]] = {
         "cancel": _tap(SkipLanding()),
         "rules": _panel("rules"),
         "log": _panel("log"),
+        "settings": _panel("settings"),
     },
     "reveal": {
         "confirm": _tap(Continue()),
         "cancel": _tap(Continue()),
         "rules": _panel("rules"),
         "log": _panel("log"),
+        "settings": _panel("settings"),
     },
     "match_over": {
         "confirm": _tap(MatchSeen()),
         "cancel": _tap(MatchSeen()),
-        **{name: _press(name) for name in ("rules", "log", "language")},
+        **{name: _press(name) for name in ("rules", "log", "settings", "language", "undo")},
     },
+    "starting": {"settings": _panel("settings"), "language": _press("language")},
 }
 
 
-def _accept(app, screen: Screen) -> None:
+def _accept(app: TableContext, screen: Screen) -> None:
     app.send(screen.seat, "accept")
 
 
-def _claim(app, screen: Screen) -> None:
+def _claim(app: TableContext, screen: Screen) -> None:
     if app.view_of(screen.seat).get("can_claim_redeal"):
         app.send(screen.seat, "claim_redeal")
 
 
 def _opener(mine: bool) -> Command:
-    def choose(app, screen: Screen) -> None:
+    def choose(app: TableContext, screen: Screen) -> None:
         opener = screen.seat if mine else app.view_of(screen.seat).get("partner")
         app.send(screen.seat, "choose_opener", opener=opener)
 
@@ -97,32 +101,44 @@ FIRST: dict[str, dict[str, Command]] = {
 }
 
 
-def step_selection(app, step: int) -> None:
-    """Select the next (or previous) tile of the hand; the first legal one to start."""
-    hand = app.view_of(app.shown).get("hand", [])
-    if not hand:
+def step_selection(app: TableContext, step: int) -> None:
+    """Select the next (or previous) legal tile of the hand; nothing when none may go."""
+    seat = app.seating.shown
+    hand = app.view_of(seat).get("hand", [])
+    legal = [t for t in hand if t in app.legal_plays(seat)] if app.my_turn(seat) else []
+    if not legal:
         return
-    if app.selected in hand:
-        index = (hand.index(app.selected) + step) % len(hand)
+    current = app.selection.tile
+    if current in legal:
+        tile = legal[(legal.index(current) + step) % len(legal)]
+    elif current in hand:  # from an unplayable tile: the next legal one in that direction
+        after = [
+            t
+            for t in (
+                hand[hand.index(current) + 1 :] if step > 0 else hand[: hand.index(current)][::-1]
+            )
+            if t in legal
+        ]
+        tile = after[0] if after else (legal[0] if step > 0 else legal[-1])
     else:
-        legal = [t for t in hand if t in app.legal_plays(app.shown)]
-        index = hand.index(legal[0]) if legal else (0 if step > 0 else len(hand) - 1)
-    app.selected = None
-    app.select(hand[index])
+        tile = legal[0] if step > 0 else legal[-1]
+    app.selection.tile = None
+    app.select(tile)
 
 
-def choose_end(app, side: str) -> None:
+def choose_end(app: TableContext, side: str) -> None:
     """Aim the selected tile at an end; one it does not fit falls back to its only end."""
-    app.chosen_end = side
-    if app.selected:
-        ends = app.legal_plays(app.shown).get(app.selected, [])
+    selection = app.selection
+    selection.end = side
+    if selection.tile:
+        ends = app.legal_plays(app.seating.shown).get(selection.tile, [])
         if side not in ends:
-            app.chosen_end = ends[0] if len(ends) == 1 else None
+            selection.end = ends[0] if len(ends) == 1 else None
 
 
-def _confirm(app, screen: Screen) -> None:
-    if app.selected:
-        app.play(app.selected, app.chosen_end)
+def _confirm(app: TableContext, screen: Screen) -> None:
+    if app.selection.tile:
+        app.play(app.selection.tile, app.selection.end)
 
 
 TABLE: dict[str, Command] = {
@@ -132,11 +148,12 @@ TABLE: dict[str, Command] = {
     "end_right": lambda app, screen: choose_end(app, "right"),
     "confirm": _confirm,
     "cancel": lambda app, screen: app.clear_selection(),
+    "last_tiles": _tap(ToggleLastTiles()),
     **{name: _press(name) for name in TOOLBAR_KEYS},
 }
 
 
-def _nothing(app, screen: Screen) -> None:
+def _nothing(app: TableContext, screen: Screen) -> None:
     pass
 
 

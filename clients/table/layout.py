@@ -4,16 +4,19 @@ Nothing here draws or needs a display (``pygame.Rect`` is plain arithmetic), so 
 unit-tested directly. Seats are placed counter-clockwise from the viewer (RULES §1):
 the next seat on the right, the partner on top, the previous seat on the left.
 
-The line of play is a single line (no branches). It is laid out as a snake: rows of
-tiles alternately left-to-right and right-to-left, the tiles of a row touching the
-tiles before and after them, so a line of any length fits a window of any size. Its
-two open ends get a *target slot* each: before the first tile and after the last. A
-double is drawn across the line.
+The line of play is a single line (no branches). The hand's first tile sits at the
+centre; the line grows only at its ends — the right end to the right, then down a row
+and back, the left end to the left, then up a row and back — so a tile never moves
+once it is on the table; when the line would leave the board, all of it shrinks
+alike. Its two open ends get a *target slot* each: where the next tile of that end
+goes. A double is drawn across the line.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pygame import Rect
@@ -72,110 +75,170 @@ def _is_double(item: dict) -> bool:
     return item.get("a") == item.get("b")
 
 
-def _pack(widths: list[int], width: int, gap: int) -> list[list[int]] | None:
-    rows: list[list[int]] = [[]]
-    used = 0
-    for i, w in enumerate(widths):
-        if w > width:
-            return None
-        need = w if not rows[-1] else used + gap + w
-        if rows[-1] and need > width:
-            rows.append([i])
-            used = w
-        else:
-            rows[-1].append(i)
-            used = need
-    return rows
+# The line in units of a tile's short side: a tile is 2 long, a double across 1 wide and
+# 2 high; rows are 2 high and ROW_PITCH apart; GAP between neighbours. Doing the layout
+# in units, and only then in pixels, is what keeps it still: which row a tile goes in
+# never depends on the tile size, so a smaller tile size shrinks the drawing uniformly.
+GAP = 0.15
+ROW_PITCH = 2.5
+FULL_LINE = 25 * 2.15  # units of line a whole hand can lay (25 tiles and their gaps)
 
 
-def layout_line(line: list[dict], area: Rect, max_unit: int = 36, min_unit: int = 6) -> LineLayout:
-    """Lay ``line`` (the seat view's ``line``, left to right) out as a snake inside ``area``.
+def opener_index(view: dict[str, Any]) -> int | None:
+    """Where the hand's first tile sits in the line: every later play on the left end
+    went in front of it (the seat view's ``turns``, or a finished hand's)."""
+    line = view.get("line") or []
+    if not line:
+        return None
+    plays = [t for t in view.get("turns") or [] if t.get("type") == "play"]
+    lefts = sum(1 for t in plays[1:] if t.get("end") == "left")
+    return max(0, min(len(line) - 1, lefts))
 
-    Picks the biggest tile size that fits, with the two target slots included.
+
+def row_units(area: Rect, max_unit: int) -> float:
+    """How many units wide a row of the line is in ``area``: the width at which a whole
+    hand's line (``FULL_LINE`` units, split between the two ends) gets the biggest
+    tiles there, rows and the spare row of each end included; never less than five
+    tiles. A function of the area alone, so the line keeps its shape as it grows."""
+    return _row_units(area.w, area.h, max_unit)
+
+
+@lru_cache(maxsize=64)
+def _row_units(width: int, height: int, max_unit: int) -> float:  # a search: once per size
+    inner_w, half_h = max(1, width - 2), max(1, height / 2 - 1)
+    best = 0.0
+    row = 10.5  # units
+    while row <= max(10.5, inner_w / 4):
+        rows_per_end = math.ceil(max(0.0, FULL_LINE / 2 - row / 2) / row)
+        reach_y = (rows_per_end + 1) * ROW_PITCH + 1
+        best = max(best, min(max_unit, inner_w / row, half_h / reach_y))
+        row += 0.5
+    return max(10.5, inner_w / max(best, 1.0))
+
+
+@dataclass
+class _Slot:
+    x: float  # left edge, units from the opener's centre
+    y: float  # row centre
+    w: float
+    h: float
+    forward: bool
+
+
+class _Arm:
+    """One side of the line growing away from the opener: along its row, and at the
+    row's end back along the next row (down for the right arm, up for the left one)."""
+
+    def __init__(self, start: float, direction: int, step: int, half: float) -> None:
+        self.cursor = start  # the edge the next tile touches
+        self.direction = direction  # +1: to the right, -1: to the left
+        self.step = step  # +1: rows go down, -1: up
+        self.row = 0
+        self.half = half  # half the row's width
+
+    def forward(self) -> bool:
+        # The right arm reads left to right when it runs right; the left arm, whose
+        # line order runs towards the opener, when it runs left.
+        return (self.direction == 1) == (self.step == 1)
+
+    def place(self, width: float, height: float) -> _Slot:
+        # At the row's end, turn: the next row starts flush with the last tile's edge.
+        if self.direction == 1 and self.cursor + width > self.half:
+            self.row, self.direction, self.cursor = self.row + self.step, -1, self.cursor - GAP
+        elif self.direction == -1 and self.cursor - width < -self.half:
+            self.row, self.direction, self.cursor = self.row + self.step, 1, self.cursor + GAP
+        x = self.cursor if self.direction == 1 else self.cursor - width
+        self.cursor = x + width + GAP if self.direction == 1 else x - GAP
+        return _Slot(x, self.row * ROW_PITCH, width, height, self.forward())
+
+    def peek(self, width: float, height: float) -> _Slot:
+        state = (self.cursor, self.direction, self.row)
+        slot = self.place(width, height)
+        self.cursor, self.direction, self.row = state
+        return slot
+
+
+def _slots(line: list[dict], anchor: int, half: float) -> tuple[list[_Slot], _Slot, _Slot]:
+    """Every tile's slot and the two targets', in units around the opener."""
+    sizes = [(1.0, 2.0) if _is_double(item) else (2.0, 1.0) for item in line]
+    w0, h0 = sizes[anchor]
+    slots: list[_Slot | None] = [None] * len(line)
+    slots[anchor] = _Slot(-w0 / 2, 0.0, w0, h0, True)
+    right = _Arm(w0 / 2 + GAP, 1, 1, half)
+    for i in range(anchor + 1, len(line)):
+        slots[i] = right.place(*sizes[i])
+    left = _Arm(-w0 / 2 - GAP, -1, -1, half)
+    for i in range(anchor - 1, -1, -1):
+        slots[i] = left.place(*sizes[i])
+    placed = [s for s in slots if s is not None]
+    return placed, left.peek(2.0, 1.0), right.peek(2.0, 1.0)
+
+
+def layout_line(
+    line: list[dict],
+    area: Rect,
+    max_unit: int = 36,
+    anchor: int | None = None,
+) -> LineLayout:
+    """Lay ``line`` (the seat view's ``line``, left to right) out inside ``area``, the
+    hand's first tile (``line[anchor]``, ``opener_index``) at the centre.
+
+    The line grows only at its ends: the right end goes right, then at the edge down
+    a row and back; the left end left, then up a row and back. A tile, once placed,
+    keeps its place as tiles are added; when the drawing would leave the area, every
+    tile shrinks alike towards the centre (the relative positions stay).
     """
     area = Rect(area)
-    empty = not line
-    # items: ("target", end) | ("tile", index)
-    items: list[tuple[str, Any]] = []  # ("tile", int) | ("target", str | None)
-    if empty:
-        items.append(("target", None))
+    half = row_units(area, max_unit) / 2
+    if not line:
+        tiles: list[_Slot] = []
+        targets = {"center": _Slot(-1.0, 0.0, 2.0, 1.0, True)}
     else:
-        items.append(("target", "left"))
-        items.extend(("tile", i) for i in range(len(line)))
-        items.append(("target", "right"))
+        anchor = len(line) // 2 if anchor is None else max(0, min(len(line) - 1, anchor))
+        tiles, left, right = _slots(line, anchor, half)
+        targets = {"left": left, "right": right}
+    everything = tiles + list(targets.values())
+    cx, cy = area.centerx, area.centery
+    rows = {round(s.y / ROW_PITCH) for s in tiles} or {0}
+    # The tile size fits the whole row width and one row more than used on each side
+    # (where the next tile of an end may turn to): both only grow with the line, so the
+    # size only ever shrinks, and every tile keeps its place relative to the centre.
+    reach_x = max([half] + [max(-s.x, s.x + s.w) for s in everything])
+    reach_y = max(abs(min(rows) - 1), abs(max(rows) + 1)) * ROW_PITCH + 1
+    unit = int(max(1, min(max_unit, (area.w / 2 - 1) / reach_x, (area.h / 2 - 1) / reach_y)))
 
-    def width_of(item, u):
-        if item[0] == "tile" and _is_double(line[item[1]]):
-            return u
-        return 2 * u
+    def to_rect(slot: _Slot, u: int) -> Rect:
+        x = cx + round(slot.x * u)
+        top = cy + round(slot.y * u) - round(slot.h * u / 2)
+        return Rect(x, top, round(slot.w * u), round(slot.h * u))
 
-    unit = max(min_unit, min(max_unit, area.h // 2 if area.h > 0 else min_unit))
-    rows = None
-    # Below ``min_unit`` only when nothing else fits: a tiny line beats one out of its area.
-    while unit >= 2:
-        gap = max(1, unit // 10)
-        row_gap = max(2, unit // 2)
-        rows = _pack([width_of(it, unit) for it in items], area.w, gap)
-        if rows is not None:
-            total_h = len(rows) * 2 * unit + (len(rows) - 1) * row_gap
-            if total_h <= area.h:
-                break
-        unit -= 1
-    if rows is None or unit < 2:
-        unit = 2
-        gap, row_gap = 1, 2
-        rows = _pack([width_of(it, unit) for it in items], max(area.w, 2 * unit), gap) or [
-            list(range(len(items)))
-        ]
-
-    widths = [width_of(it, unit) for it in items]
-    row_widths = [sum(widths[i] for i in r) + gap * (len(r) - 1) for r in rows]
-    block_w = max(row_widths)
-    total_h = len(rows) * 2 * unit + (len(rows) - 1) * row_gap
-    bx = area.centerx - block_w // 2
-    by = area.centery - total_h // 2
+    while unit > 1 and not all(area.contains(to_rect(s, unit)) for s in everything):
+        unit -= 1  # rounding at the very edge
     result = LineLayout(unit=unit, rows=len(rows))
-    for r, members in enumerate(rows):
-        forward = r % 2 == 0
-        last = r == len(rows) - 1
-        extra = 0.0
-        if not last and len(members) > 1:
-            extra = (block_w - row_widths[r]) / (len(members) - 1)  # justify: the snake turns
-        row_y = by + r * (2 * unit + row_gap)
-        cursor = float(bx if forward else bx + block_w)
-        for _k, i in enumerate(members):
-            w = widths[i]
-            if forward:
-                x = cursor
-                cursor += w + gap + extra
-            else:
-                x = cursor - w
-                cursor -= w + gap + extra
-            kind, ref = items[i]
-            if kind == "tile":
-                item = line[ref]
-                across = _is_double(item)
-                h = 2 * unit if across else unit
-                rect = Rect(round(x), row_y + (2 * unit - h) // 2, w, h)
-                a, b = item.get("a"), item.get("b")
-                left, right = (a, b) if forward else (b, a)
-                result.tiles.append(
-                    Placed(
-                        "tile",
-                        rect,
-                        ref,
-                        tile=item.get("tile"),
-                        left=left,
-                        right=right,
-                        across=across,
-                        forward=forward,
-                    )
-                )
-            else:
-                rect = Rect(round(x), row_y + unit // 2, w, unit)
-                key = ref or "center"
-                index = -1 if ref == "left" else len(line)
-                result.targets[key] = Placed("target", rect, index, end=ref, forward=forward)
+    for i, (item, slot) in enumerate(zip(line, tiles, strict=True)):
+        a, b = item.get("a"), item.get("b")
+        shown_left, shown_right = (a, b) if slot.forward else (b, a)
+        result.tiles.append(
+            Placed(
+                "tile",
+                to_rect(slot, unit),
+                i,
+                tile=item.get("tile"),
+                left=shown_left,
+                right=shown_right,
+                across=_is_double(item),
+                forward=slot.forward,
+            )
+        )
+    for key, slot in targets.items():
+        index = -1 if key == "left" else len(line)
+        result.targets[key] = Placed(
+            "target",
+            to_rect(slot, unit),
+            index,
+            end=None if key == "center" else key,
+            forward=slot.forward,
+        )
     return result
 
 
@@ -310,7 +373,13 @@ def centered_buttons(
     return rects
 
 
-def ui_scale(window: tuple[int, int]) -> float:
-    """How much bigger than the 1280×800 design the window is (1 up to 15 % more)."""
+def ui_scale(window: tuple[int, int], choice: str = "auto") -> float:
+    """How much bigger than the drawing the window is drawn. ``auto``: as much bigger
+    than the 1280×800 design as the window is (1 up to 15 % more, at most 2×); a
+    percentage ("125"): that size, as long as the drawing keeps at least 480×360."""
+    if choice != "auto" and choice.isdigit():
+        wanted = int(choice) / 100
+        room = min(window[0] / 480, window[1] / 360)
+        return max(1.0, round(min(wanted, room), 3))
     ratio = min(window[0] / 1280, window[1] / 800)
     return 1.0 if ratio < 1.15 else min(2.0, round(ratio, 3))

@@ -13,9 +13,11 @@ password never is.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 import webbrowser
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -26,9 +28,11 @@ from clients.table import input as table_input
 from clients.table.i18n import Translator, detect_language, next_language
 from clients.table.lobby_service import (
     BotMade,
+    ClubJoined,
     Created,
     Failed,
     League,
+    LeagueDetails,
     LeagueInfo,
     LobbyService,
     Opened,
@@ -38,18 +42,24 @@ from clients.table.lobby_service import (
     Tables,
 )
 from clients.table.ui import (
+    ChooseSetting,
+    CloseSettings,
     CreateTable,
     FocusField,
     Hit,
     JoinByCode,
+    JoinClub,
     LobbyTap,
     NextLanguage,
     NextLevel,
     OpenReplay,
+    OpenSettings,
     OpenTable,
     Refresh,
     Register,
     Screen,
+    ShowClub,
+    ShowPage,
     SignIn,
     SignOut,
     Toast,
@@ -59,6 +69,26 @@ from clients.table.worker import Status
 
 LEVELS = ("house", "random", "greedy", "medium", "strong", "expert")
 FIELD_MAX = 120
+REFRESH_EVERY = 20.0  # s: my tables (whose turn) are looked at again while the lobby shows
+INVITE_LINK = re.compile(r"(?:^|/)join/([A-Za-z0-9_-]+)/([A-Za-z0-9]+)/?(?:[?#].*)?$")
+SLUG_AND_CODE = re.compile(r"([A-Za-z0-9_-]+)/([A-Za-z0-9]+)")
+BARE_CODE = re.compile(r"[A-Za-z0-9]{4,40}")
+
+
+def parse_invite(text: str) -> tuple[str | None, str] | None:
+    """(club slug or None, code) from a pasted invite: a link
+    ``http://host/join/<slug>/<code>`` (or its path), ``slug/code``, or a bare code;
+    None when it is none of those."""
+    text = text.strip()
+    found = INVITE_LINK.search(text)
+    if found:
+        return found.group(1), found.group(2).upper()
+    found = SLUG_AND_CODE.fullmatch(text)
+    if found:
+        return found.group(1), found.group(2).upper()
+    if BARE_CODE.fullmatch(text):
+        return None, text.upper()
+    return None
 
 
 @dataclass
@@ -125,11 +155,18 @@ class Lobby:
             "username": TextField("username"),
             "password": TextField("password", secret=True),
             "code": TextField("code"),
+            "invite": TextField("invite"),
         }
         self.focus = "username" if self.server else "server"
         self.unfinished: list[TableEntry] = []
         self.finished: list[TableEntry] = []
-        self.league = LeagueInfo(False)
+        self.league = LeagueInfo(False, known=False)
+        self.details: LeagueDetails | None = None  # the league page's data, once loaded
+        self.club: str | None = None  # the club the league page shows
+        self.page = "home"  # "home" | "league"
+        self.settings_open = False
+        self.on_notice: Callable[[str], None] | None = None  # a table open: tell it there
+        self._refreshed = time.monotonic()
         self._league_seen: set[str] = set()
         self.create_seats = {2: "bot", 3: "bot", 4: "bot"}
         self.level = "house"
@@ -147,7 +184,7 @@ class Lobby:
     def decide(self) -> Screen:
         if self.username is None:
             return Screen("signin")
-        return Screen("lobby")
+        return Screen("league" if self.page == "league" else "lobby")
 
     @property
     def token(self) -> str | None:
@@ -164,9 +201,12 @@ class Lobby:
         alive = [t for t in self.toasts if t.until > now]
         if len(alive) != len(self.toasts):
             self.toasts, self.dirty = alive, True
+        if self.username and not self.busy and now - self._refreshed > REFRESH_EVERY:
+            self._refreshed = now  # whose turn it is at my tables changes by itself
+            self.service.refresh()
         screen = self.decide()
         if self.screen_surface is not None and (force or self.dirty):
-            from clients.table import lobby_render
+            from clients.table.render import lobby as lobby_render
 
             self.dirty = False
             self.hits = lobby_render.draw(self, screen)
@@ -198,10 +238,23 @@ class Lobby:
                 case SignedOut(revoked):
                     self._signed_out(revoked)
                 case Tables(unfinished, finished):
-                    self.unfinished, self.finished = list(unfinished), list(finished)
+                    # the tables waiting for me first
+                    self.unfinished = sorted(unfinished, key=lambda e: not e.my_turn)
+                    self.finished = list(finished)
+                    self._refreshed = time.monotonic()
                     self._ensure_runners()
                 case League(info):
                     self._take_league(info)
+                case LeagueDetails() as details:
+                    self.details = details
+                    if self.club not in {c.slug for c in details.clubs}:
+                        self.club = details.clubs[0].slug if details.clubs else None
+                case ClubJoined(slug, name):
+                    self.busy = False
+                    self.fields["invite"].value = ""
+                    self.club = slug
+                    self.notify(self.tr("lobby.club_joined", club=name))
+                    self.service.load_league()
                 case BotMade(level, username, token):
                     self._take_bot(level, username, token)
                 case Created(code):
@@ -227,7 +280,8 @@ class Lobby:
         self.stop_runners()
         self.settings.accounts.pop(self.server, None)
         self.username = None
-        self.unfinished, self.finished, self.league = [], [], LeagueInfo(False)
+        self.unfinished, self.finished, self.league = [], [], LeagueInfo(False, known=False)
+        self.details, self.page = None, "home"
         self.focus = "password"
         self.say(self.tr("lobby.signed_out" if revoked else "lobby.signed_out_kept"))
         self._save()
@@ -235,9 +289,17 @@ class Lobby:
     def _take_league(self, info: LeagueInfo) -> None:
         new = [t for t in info.tables if t.get("code") and t["code"] not in self._league_seen]
         if new and self.league.supported:
-            self.toast(self.tr("lobby.league_ready", code=new[0]["code"]))
+            self.notify(self.tr("lobby.league_ready", code=new[0]["code"]))
         self._league_seen |= {t["code"] for t in info.tables if t.get("code")}
+        if self.details is not None and info.version != self.league.version:
+            self.service.load_league()  # a round seated me or a match of mine ended
         self.league = info
+
+    def notify(self, text: str) -> None:
+        """News for the player: a toast here, and on the table when one is open."""
+        self.toast(text, seconds=8.0)
+        if self.on_notice is not None:
+            self.on_notice(text)
 
     def _take_bot(self, level: str, username: str, token: str) -> None:
         self.settings.bots.setdefault(self.server, {})[level] = {
@@ -264,6 +326,8 @@ class Lobby:
             return self.tr("lobby.err.bad_server")
         if code == "validation_error" and context == "create" and self.level == "house":
             return self.tr("lobby.err.no_house")  # no "house" bot account there
+        if code in ("invite_invalid", "not_found") and context == "join_club":
+            return self.tr("lobby.err.invite_invalid")
         return self.tr.error(code, code)
 
     def _error(self, code: str, context: str) -> None:
@@ -327,6 +391,31 @@ class Lobby:
         if code:
             self.busy = True
             self.service.join(code)
+
+    def join_club(self) -> None:
+        """Join a club with the pasted invite (a link, ``slug/code`` or a bare code)."""
+        parsed = parse_invite(self.fields["invite"].value)
+        if parsed is None:
+            self.toast(self.tr("lobby.err.invite_format"), error=True)
+            return
+        self.busy = True
+        self.service.join_club(*parsed)
+
+    def show_page(self, page: str) -> None:
+        self.page = page
+        self.focus = "invite" if page == "league" else "code"
+        if page == "league":
+            self.service.load_league()
+
+    def choose(self, name: str, value: object) -> None:
+        """A choice on the settings screen: taken into use at once and remembered (the
+        table opened next takes the same settings object)."""
+        if not self.settings.choose(name, value):
+            return
+        if name == "lang":
+            self.tr = Translator(str(value))
+            self.toasts = []  # nothing stays in the old language
+        self._save()
 
     def open_table(self, code: str) -> None:
         self.busy = True
@@ -408,7 +497,9 @@ class Lobby:
                     self.tap(action)
 
     def _field_visible(self, name: str) -> bool:
-        return (name == "code") == (self.username is not None)
+        if self.username is None:
+            return name in ("server", "username", "password")
+        return name == ("invite" if self.page == "league" else "code")
 
     def hit_at(self, pos) -> LobbyTap | None:
         for hit in reversed(self.hits):
@@ -434,6 +525,12 @@ class Lobby:
                 self.submit_sign_in()
             elif self.focus == "code":
                 self.join()
+            elif self.focus == "invite":
+                self.join_club()
+        elif event.key == pygame.K_ESCAPE and self.settings_open:
+            self.settings_open = False
+        elif event.key == pygame.K_ESCAPE and self.page != "home":
+            self.page = "home"
         elif event.key == pygame.K_v and mods & pygame.KMOD_CTRL and field is not None:
             pasted = _clipboard()
             if pasted:
@@ -451,6 +548,8 @@ class Lobby:
                 self.sign_out()
             case Refresh():
                 self.service.refresh()
+                if self.page == "league":
+                    self.service.load_league()
             case OpenTable(code):
                 self.open_table(code)
             case OpenReplay(url):
@@ -464,9 +563,19 @@ class Lobby:
             case JoinByCode():
                 self.join()
             case NextLanguage():
-                self.tr = Translator(next_language(self.tr.lang))
-                self.settings.lang = self.tr.lang
-                self._save()
+                self.choose("lang", next_language(self.tr.lang))
+            case OpenSettings():
+                self.settings_open = True
+            case CloseSettings():
+                self.settings_open = False
+            case ChooseSetting(name, value):
+                self.choose(name, value)
+            case ShowPage(page):
+                self.show_page(page)
+            case ShowClub(slug):
+                self.club = slug
+            case JoinClub():
+                self.join_club()
 
 
 def _clipboard() -> str:

@@ -10,6 +10,9 @@ what came back with ``poll()``, one frozen dataclass each:
     Created(code)
     BotMade(level, username, token)         a computer-player account made for a level
     League(info)                            ``LeagueInfo``: my clubs and league tables
+    LeagueDetails(clubs, matches, stats)    the league page: each club's standings and
+                                            ratings, my matches with results, my stats
+    ClubJoined(slug, name)                  an invite code took me into a club
     Failed(code, context)                   the server's code (or a client one), and what
                                             was tried (the command's ``name``)
 
@@ -26,10 +29,14 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from clients.sdk import ApiError, ConnectionLost, DekabesClient, Table
+from clients.table.stats import Stats, count
 from clients.table.worker import Status, Worker
 
 RETRY = 3.0  # s between retries while the server is unreachable
 LEAGUE_WAIT = 25.0  # s a league long-poll waits for news
+TURN_CHECKS = 12  # my unfinished tables whose seat view is read (whose turn) per refresh
+MY_MATCHES = 1000  # finished matches read for my statistics
+CLUB_ROWS = 50  # standings and ratings rows read per club
 
 
 @dataclass(frozen=True)
@@ -39,14 +46,26 @@ class TableEntry:
     winner: str | None = None
     scores: tuple[int, int] | None = None
     replay: str | None = None  # the web replay page, if the server has one
+    my_turn: bool = False  # the table waits for one of my seats
 
 
 @dataclass(frozen=True)
 class LeagueInfo:
     supported: bool
-    clubs: tuple[str, ...] = ()
+    clubs: tuple[str, ...] = ()  # names
     tables: tuple[dict, ...] = ()  # {"code", "club", "round", "seat"...}
     version: int | None = None
+    slugs: tuple[str, ...] = ()  # the clubs' slugs, in the order of ``clubs``
+    known: bool = True  # False until the server was asked
+
+
+@dataclass(frozen=True)
+class ClubDetails:
+    slug: str
+    name: str
+    season: str | None  # the newest season's name
+    standings: tuple[dict, ...]  # the server's standings rows, in order
+    ratings: tuple[dict, ...]  # the server's ratings rows, best first
 
 
 # ---------------------------------------------------------------------- what comes back
@@ -92,12 +111,37 @@ class League:
 
 
 @dataclass(frozen=True)
+class LeagueDetails:
+    clubs: tuple[ClubDetails, ...]
+    matches: tuple[dict, ...]  # my finished league matches, newest first
+    stats: Stats
+
+
+@dataclass(frozen=True)
+class ClubJoined:
+    slug: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Failed:
     code: str
     context: str
 
 
-LobbyUpdate = SignedIn | SignedOut | Tables | Opened | Created | BotMade | League | Failed | Status
+LobbyUpdate = (
+    SignedIn
+    | SignedOut
+    | Tables
+    | Opened
+    | Created
+    | BotMade
+    | League
+    | LeagueDetails
+    | ClubJoined
+    | Failed
+    | Status
+)
 
 
 # ---------------------------------------------------------------------- what the loop asks
@@ -147,9 +191,23 @@ class _MakeBot:
     level: str
 
 
-_LobbyCommand = _SignIn | _Resume | _SignOut | _Refresh | _Create | _Join | _MakeBot
+@dataclass(frozen=True)
+class _JoinClub:
+    name: ClassVar[str] = "join_club"
+    slug: str | None  # None: a bare code, tried on the clubs I may see
+    code: str
+
+
+@dataclass(frozen=True)
+class _LoadLeague:
+    name: ClassVar[str] = "league"
+
+
+_LobbyCommand = (
+    _SignIn | _Resume | _SignOut | _Refresh | _Create | _Join | _MakeBot | _JoinClub | _LoadLeague
+)
 # Reads the lobby repeats by itself until the server answers again.
-_RETRIED = (_Refresh, _Resume)
+_RETRIED = (_Refresh, _Resume, _LoadLeague)
 
 
 @dataclass
@@ -209,6 +267,13 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
 
     def make_bot(self, level: str) -> None:
         self._send(_MakeBot(level))
+
+    def join_club(self, slug: str | None, code: str) -> None:
+        self._send(_JoinClub(slug, code.strip().upper()))
+
+    def load_league(self) -> None:
+        """The league page's data: standings, ratings, my matches, my statistics."""
+        self._send(_LoadLeague())
 
     def close(self) -> None:
         self._league_generation += 1
@@ -285,6 +350,10 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
                 self._join(code)
             case _MakeBot(level):
                 self._make_bot(level)
+            case _JoinClub(slug, code):
+                self._join_club(slug, code)
+            case _LoadLeague():
+                self._load_league()
 
     def _create(self, seats: dict[int, str], bots: dict[int, str]) -> None:
         humans = [n for n, k in seats.items() if k == "human"]
@@ -335,7 +404,10 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
             for table in tables:
                 held = tuple(table.seats_held_by(me))
                 if table.phase != "match_over":
-                    unfinished.append(TableEntry(table, held))
+                    mine = bool(held) and len(unfinished) < TURN_CHECKS
+                    waiting = client.seat_view(table.code, held[0]).seats_to_act if mine else []
+                    turn = any(seat in held for seat in waiting)
+                    unfinished.append(TableEntry(table, held, my_turn=turn))
                     continue
                 if len(finished) >= 5:
                     continue
@@ -356,6 +428,55 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
         self._refresh_league()
 
     # ------------------------------------------------------------------ league
+    def _join_club(self, slug: str | None, code: str) -> None:
+        """Join with an invite code; a bare code is tried on the clubs I may see and am
+        not in (a members-only club is seen only through its link)."""
+        with self._client() as client:
+            if slug is None:
+                candidates = [c for c in client.clubs() if not c.get("your_role")]
+                for club in candidates[:20]:
+                    try:
+                        client.join_club(str(club["slug"]), code)
+                    except ApiError as problem:
+                        if problem.code == "invite_invalid":
+                            continue
+                        raise
+                    slug = str(club["slug"])
+                    break
+                else:
+                    raise ApiError("invite_invalid", "no club I may see knows this code")
+            else:
+                client.join_club(slug, code)
+            name = next(
+                (c.get("name") for c in client.clubs(mine=True) if c.get("slug") == slug), slug
+            )
+        self._emit(ClubJoined(slug, str(name or slug)))
+        self._refresh_league()
+
+    def _load_league(self) -> None:
+        me = self._signed_in().username
+        details = []
+        with self._client() as client:
+            for club in client.clubs(mine=True):
+                slug = str(club.get("slug") or "")
+                seasons = client.seasons(slug)
+                newest = max(seasons, key=lambda s: s.get("id") or 0) if seasons else None
+                standings = (
+                    client.standings(slug, int(newest["id"]), limit=CLUB_ROWS) if newest else []
+                )
+                details.append(
+                    ClubDetails(
+                        slug,
+                        str(club.get("name") or slug),
+                        str(newest.get("name")) if newest else None,
+                        tuple(standings),
+                        tuple(client.ratings(slug, limit=CLUB_ROWS)),
+                    )
+                )
+            finished = client.matches(limit=MY_MATCHES, player=me, status="finished")
+        league = tuple(m for m in finished if m.get("club"))
+        self._emit(LeagueDetails(tuple(details), league, count(finished, me)))
+
     def _refresh_league(self) -> None:
         """Clubs and my league tables now, then a long-poll thread that tells at once
         when a round gives me a table (``GET /api/me/league-tables?wait=&after=``)."""
@@ -378,6 +499,7 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
 
     def _emit_league(self, clubs, data: dict) -> None:
         names = tuple(str(c.get("name") or c.get("slug") or "") for c in clubs)
+        slugs = tuple(str(c.get("slug") or "") for c in clubs)
         by_slug = {c.get("slug"): c.get("name") or c.get("slug") for c in clubs}
         tables = tuple(
             {
@@ -392,7 +514,7 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
         version = data.get("version")
         if self._session is not None:
             self._session.league_version = version
-        self._emit(League(LeagueInfo(True, names, tables, version)))
+        self._emit(League(LeagueInfo(True, names, tables, version, slugs)))
 
     def _start_league_poll(self) -> None:
         if self._league_thread is not None and self._league_thread.is_alive():

@@ -14,7 +14,9 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,6 +54,30 @@ class LocalTable:
     server: subprocess.Popen | None = None
     runner: subprocess.Popen | None = None
     log_dir: Path = field(default_factory=lambda: ROOT / "var")
+    bot_token: str = field(default="", repr=False)
+    level: str = "strong"
+
+    def start_runner(self, delay: float) -> None:
+        """The house bots' runner (a separate process: the bots' package loads the
+        engine, so it is imported only here)."""
+        from clients.bots.launch import start_runner
+
+        self.runner = start_runner(
+            self.url,
+            self.bot_token,
+            level=self.level,
+            delay=delay,
+            log=str(self.log_dir / "table-bots.log"),
+        )
+
+    def set_delay(self, delay: float) -> None:
+        """The computer players' speed changed: restart their runner with it."""
+        if self.runner is None or not self.bot_token:
+            return
+        from clients.bots.launch import stop_runner
+
+        stop_runner(self.runner)
+        self.start_runner(delay)
 
     def stop(self) -> None:
         if self.runner is not None:
@@ -69,23 +95,66 @@ class LocalTable:
         self.server = None
 
 
-def _manage(env: dict, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
+# One child process prepares the database and both tokens (instead of three
+# ``manage.py`` runs: each pays for Python and Django again, ~3 s on a busy machine).
+SETUP = """
+import io, sys
+import django
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+tokens = []
+for command, name in (("createbot", sys.argv[1]), ("playertoken", sys.argv[2])):
+    out = io.StringIO()
+    call_command(command, name, stdout=out)
+    tokens.append(out.getvalue().strip())
+print("\\n".join(tokens))
+"""
+
+
+class Cancelled(Exception):
+    """The window was closed while the table was still starting."""
+
+
+def _setup(env: dict, bot: str, player: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", SETUP, bot, player],
         cwd=ROOT,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
         text=True,
-        timeout=180,
     )
-    if done.returncode != 0:
-        raise RuntimeError(f"manage.py {args[0]} failed: {done.stderr.strip()[-800:]}")
-    return done.stdout.strip()
 
 
-def _wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: float = 30) -> None:
+def _tokens(setup: subprocess.Popen, cancelled: threading.Event | None) -> tuple[str, str]:
+    while True:
+        try:
+            out, err = setup.communicate(timeout=0.2)
+            break
+        except subprocess.TimeoutExpired:
+            if cancelled is not None and cancelled.is_set():
+                setup.kill()
+                setup.communicate()
+                raise Cancelled() from None
+    lines = out.strip().splitlines()
+    if setup.returncode != 0 or len(lines) < 2:
+        raise RuntimeError(f"preparing the database failed: {err.strip()[-800:]}")
+    return lines[-2].strip(), lines[-1].strip()
+
+
+def _wait_until_up(
+    url: str,
+    process: subprocess.Popen,
+    log: Path,
+    seconds: float = 30,
+    cancelled: threading.Event | None = None,
+) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        if cancelled is not None and cancelled.is_set():
+            raise Cancelled()
         if process.poll() is not None:
             raise RuntimeError(f"the server stopped: {log.read_text(errors='replace')[-1500:]}")
         try:
@@ -102,9 +171,17 @@ def start_local(
     delay: float = 0.7,
     var_dir: Path | None = None,
     player: str | None = None,
+    progress: Callable[[str], None] | None = None,
+    cancelled: threading.Event | None = None,
 ) -> LocalTable:
     """Start server + bots, create a casual table: ``humans`` seats for this player,
-    the other seats for the house bots. ``var_dir`` holds the database and the logs."""
+    the other seats for the house bots. ``var_dir`` holds the database and the logs.
+
+    The database is prepared while Daphne loads (the server touches no table before
+    its first request), so the table is ready after the slower of the two, not both.
+    ``progress(step)`` is told "server", "computers", "table" as they begin;
+    ``cancelled`` set (the window closed) stops everything started so far."""
+    tell = progress or (lambda step: None)
     var = Path(var_dir or os.environ.get("DEKABES_VAR_DIR") or ROOT / "var")
     var.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
@@ -118,9 +195,8 @@ def start_local(
             "PYTHONUNBUFFERED": "1",
         }
     )
-    _manage(env, "migrate", "-v0")
-    bot_token = _manage(env, "createbot", HOUSE_BOT)
-    token = _manage(env, "playertoken", player or local_player_name())
+    tell("server")
+    setup = _setup(env, HOUSE_BOT, player or local_player_name())
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = var / "table-server.log"
@@ -142,25 +218,29 @@ def start_local(
             stderr=stream,
             stdin=subprocess.DEVNULL,
         )
-    local = LocalTable(url, token, "", sorted(humans), server=server, log_dir=var)
+    local = LocalTable(url, "", "", sorted(humans), server=server, log_dir=var)
     try:
-        _wait_until_up(url, server, log)
+        bot_token, local.token = _tokens(setup, cancelled)
+        _wait_until_up(url, server, log, cancelled=cancelled)
         bots = [n for n in (1, 2, 3, 4) if n not in humans]
         if bots:
-            # a separate process; imported here because the bots' package loads the engine
-            from clients.bots.launch import start_runner
-
-            local.runner = start_runner(
-                url, bot_token, level=level, delay=delay, log=str(var / "table-bots.log")
-            )
-        with DekabesClient(url, token) as client:
+            tell("computers")
+            local.bot_token, local.level = bot_token, level
+            local.start_runner(delay)
+        tell("table")
+        with DekabesClient(url, local.token) as client:
             table = client.create_table(
                 {n: ("human" if n in humans else "bot") for n in (1, 2, 3, 4)},
                 join=sorted(humans),
                 bots={n: HOUSE_BOT for n in bots},
             )
         local.code = table.code
+        if cancelled is not None and cancelled.is_set():
+            raise Cancelled()
         return local
     except BaseException:
+        if setup.poll() is None:
+            setup.kill()
+            setup.communicate()
         local.stop()
         raise

@@ -17,8 +17,9 @@ from clients.table.lobby import Lobby
 VAR = Path(__file__).resolve().parents[2] / "var"
 
 
-def start_own_runner(server: str, token: str, level: str):
-    """The player's own computer players (a level other than the club's) run here."""
+def start_own_runner(server: str, token: str, level: str, delay: float = 0.7):
+    """The player's own computer players (a level other than the club's) run here, at
+    the computer speed of the settings."""
     import os
 
     from clients.bots.launch import start_runner
@@ -26,7 +27,7 @@ def start_own_runner(server: str, token: str, level: str):
     var = Path(os.environ.get("DEKABES_VAR_DIR") or VAR)
     var.mkdir(parents=True, exist_ok=True)
     return start_runner(
-        server, token, level=level, delay=0.7, log=str(var / f"lobby-bots-{level}.log")
+        server, token, level=level, delay=delay, log=str(var / f"lobby-bots-{level}.log")
     )
 
 
@@ -50,7 +51,9 @@ class Shell:
             size=size,
             server=server,
             save_settings=save_settings,
-            start_runner=start_own_runner,
+            start_runner=lambda server, token, level: start_own_runner(
+                server, token, level, delay=settings.computer_delay
+            ),
         )
         self.lobby.on_open = self.open_table
         self._connection_factory = connection_factory or (
@@ -63,7 +66,9 @@ class Shell:
 
     @property
     def window_size(self) -> tuple[int, int]:
-        return getattr(self.active, "window_size", self.active.size)
+        if self.table is not None:
+            return self.table.window.window_size
+        return self.lobby.size
 
     @property
     def active(self):
@@ -93,17 +98,22 @@ class Shell:
             on_quit=self._table_quit,
         )
         app.tr = self.lobby.tr
-        app.screen_surface = pygame.display.get_surface() or self.surface
+        app.window.surface = pygame.display.get_surface() or self.surface
         app.on_lobby = self.back_to_lobby
+        # League news while at a table (a round seated me): told on the table too.
+        self.lobby.on_notice = lambda text: app.toast(
+            text, public=True, lasts="always", seconds=10.0
+        )
         self.table = app
         pygame.key.stop_text_input()
 
     def back_to_lobby(self) -> None:
         table, self.table = self.table, None
+        self.lobby.on_notice = None
         if table is not None:
-            if table.panel:
+            if table.panel.name:
                 table.close_panel()
-            self.lobby.size = table.window_size
+            self.lobby.size = table.window.window_size
             self.lobby.tr = table.tr
         if self.connection is not None:
             self.connection.close()
@@ -116,6 +126,8 @@ class Shell:
         self.running = False
 
     def tick(self, events=None, force: bool = True):
+        if self.table is not None:
+            self.lobby.pump()  # the lobby's league long-poll keeps running behind the table
         screen = self.active.tick(events, force=force)
         if not self.lobby.running:
             self.running = False

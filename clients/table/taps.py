@@ -1,11 +1,14 @@
-"""What a tap on a region of the table (a ``ui.Tap``) does to the ``TableApp``."""
+"""What a tap on a region of the table (a ``ui.Tap``) does to the table (a
+``context.TableContext``)."""
 
 from __future__ import annotations
 
+from clients.table.context import TableContext
 from clients.table.ui import (
     Accept,
     Answer,
     BackToLobby,
+    ChangeSetting,
     ChooseOpener,
     ClaimRedeal,
     ClosePanel,
@@ -18,16 +21,17 @@ from clients.table.ui import (
     Press,
     SkipLanding,
     Tap,
+    ToggleLastTiles,
 )
 
 
-def tap(app, tap: Tap) -> None:
+def tap(app: TableContext, tap: Tap) -> None:
     match tap:
         case PickTile(tile):
             app.select(tile)
         case PlaceAt(end):
-            if app.selected:
-                app.play(app.selected, end)
+            if app.selection.tile:
+                app.play(app.selection.tile, end)
         case Press(button):
             app.press(button)
         case HandOver(seat):
@@ -39,11 +43,11 @@ def tap(app, tap: Tap) -> None:
         case ChooseOpener(seat, opener):
             app.send(seat, "choose_opener", opener=opener)
         case SkipLanding():
-            app.finale = None
+            app.progress.finale = None
         case Continue():
             result_seen(app)
         case MatchSeen():
-            app.match_end_seen = True
+            app.progress.match_end_seen = True
         case BackToLobby():
             if app.on_lobby is not None:
                 app.on_lobby()
@@ -53,26 +57,43 @@ def tap(app, tap: Tap) -> None:
             answer(app, yes)
         case NewMatch():
             app.press("new_match")
+        case ChangeSetting(name, value):
+            change_setting(app, name, value)
+        case ToggleLastTiles():
+            app.progress.last_tiles = not app.progress.last_tiles
 
 
-def result_seen(app) -> None:
+def result_seen(app: TableContext) -> None:
     newest = app.newest
-    app.revealed_upto = len(newest.view.get("results") or []) if newest else 0
-    app.finale = None
-    if len(app.seats) > 1:
+    app.progress.revealed_upto = len(newest.view.get("results") or []) if newest else 0
+    app.progress.finale = None
+    if len(app.seating.seats) > 1:
         # Pass-and-play: the reveal was for everyone; the next private screen,
         # whoever's it is, starts with a hand-off.
-        app.shown = app.handoff_done = None
+        app.seating.shown = app.seating.handoff_done = None
 
 
-def answer(app, yes: bool) -> None:
-    """The restart / new game question was answered."""
-    what, app.confirm = app.confirm, None
-    seat = app.acting_seat()
-    if yes and what and seat is not None:
-        app.send(seat, what)
-        if what == "new_match":
-            app.revealed_upto = None
-            app.news.forget_results()
-            app.finale = None
-            app.match_end_seen = True
+def answer(app: TableContext, yes: bool) -> None:
+    """The restart / new game / undo-into-the-match question was answered."""
+    what, app.progress.confirm = app.progress.confirm, None
+    seat = app.seating.acting()
+    if not yes or not what or seat is None:
+        return
+    if what == "undo_match":
+        app.send(seat, "undo")
+        app.progress.match_end_seen = True  # the board is back in play
+        return
+    app.send(seat, what)
+    if what == "new_match":
+        app.progress.revealed_upto = None
+        app.progress.finale = None
+        app.progress.match_end_seen = True
+        app.news.forget_results()
+
+
+def change_setting(app: TableContext, name: str, value: object) -> None:
+    """A choice on the settings screen: taken into use at once and remembered."""
+    if not app.settings.choose(name, value):
+        return
+    app.apply_settings()
+    app.save()

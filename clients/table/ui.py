@@ -93,7 +93,18 @@ class ClosePanel(Tap):
 
 @dataclass(frozen=True)
 class Answer(Tap):
-    yes: bool  # the restart / new game question
+    yes: bool  # the restart / new game / undo-into-the-match question
+
+
+@dataclass(frozen=True)
+class ChangeSetting(Tap):
+    name: str  # a setting of the settings screen (``config.CHOICES``)
+    value: object
+
+
+@dataclass(frozen=True)
+class ToggleLastTiles(Tap):
+    pass  # a seat box: mark (or stop marking) each seat's last tile
 
 
 # ---------------------------------------------------------------- what a lobby tap means
@@ -163,6 +174,37 @@ class NextLanguage(LobbyTap):
 
 
 @dataclass(frozen=True)
+class OpenSettings(LobbyTap):
+    pass
+
+
+@dataclass(frozen=True)
+class CloseSettings(LobbyTap):
+    pass
+
+
+@dataclass(frozen=True)
+class ChooseSetting(LobbyTap):
+    name: str  # a setting of the settings screen (``config.CHOICES``)
+    value: object
+
+
+@dataclass(frozen=True)
+class ShowPage(LobbyTap):
+    page: str  # "home" | "league"
+
+
+@dataclass(frozen=True)
+class ShowClub(LobbyTap):
+    slug: str  # the club whose standings and ratings the league page shows
+
+
+@dataclass(frozen=True)
+class JoinClub(LobbyTap):
+    pass  # the invite field: a link /join/<slug>/<code>, "slug/code" or a bare code
+
+
+@dataclass(frozen=True)
 class Flight:
     """A tile sliding from a seat to its place in the line."""
 
@@ -173,9 +215,18 @@ class Flight:
 
 @dataclass(frozen=True)
 class Toast:
+    """A short message. It goes when its time is up, and earlier when the state it
+    describes is gone (``lasts``): "hand" when a hand ends, "version" when the seat's view
+    moves on, "turn" when it is the seat's turn again, "always" on time only."""
+
     text: str
     until: float
     error: bool = False
+    seat: int | None = None  # the private screen it belongs to; None: anyone may see it
+    lasts: str = "hand"
+    hand: int = 0  # the number of hand results when it was made
+    version: int = 0  # the version of the seat's view when it was made
+    lang: str = ""  # the language it is written in
 
 
 @dataclass
@@ -189,8 +240,8 @@ class Drag:
 class Screen:
     """What the client shows, decided from the newest views (see ``TableApp.decide``)."""
 
-    kind: str  # "connecting" | "handoff" | "landing" | "reveal" | "accept"
-    #                           | "opener" | "table" | "lobby"
+    kind: str  # "starting" | "connecting" | "handoff" | "landing" | "reveal" | "accept"
+    #          | "opener" | "table" | "match_over" | "signin" | "lobby" | "league"
     seat: int | None = None  # whose private screen (or the hand-off's target)
 
 

@@ -99,10 +99,10 @@ class TableDriver:
         return self.owner.seat_view(self.code, seat)
 
     def version(self) -> int:
-        return self.server_state(self.app.seats[0] if self.app.seats else 1).version
+        return self.server_state(self.app.seating.seats[0] if self.app.seating.seats else 1).version
 
     def event_count(self) -> int:
-        return len(self.owner.all_events(self.code, self.app.seats[0]))
+        return len(self.owner.all_events(self.code, self.app.seating.seats[0]))
 
     # ------------------------------------------------------------------ the client's screen
     def hit(self, want) -> tuple[int, int]:
@@ -116,7 +116,7 @@ class TableDriver:
         return any(means(h.action, want) for h in self.app.hits)
 
     def legal_tiles(self, seat: int | None = None) -> dict:
-        return self.app.legal_plays(seat or self.app.shown)
+        return self.app.legal_plays(seat or self.app.seating.shown)
 
     # ------------------------------------------------------------------ input
     def tap(self, pos) -> None:
@@ -128,7 +128,7 @@ class TableDriver:
 
     def finger_tap(self, pos, synthesised_mouse: bool = True) -> None:
         """A touch as SDL delivers it: FINGER events plus mouse events made from them."""
-        w, h = self.app.size
+        w, h = self.app.window.size
         x, y = pos[0] / w, pos[1] / h
         post = pygame.event.post
         post(pygame.event.Event(pygame.FINGERDOWN, finger_id=1, touch_id=1, x=x, y=y, dx=0, dy=0))
@@ -166,7 +166,7 @@ class TableDriver:
     def screenshot(self, name: str) -> Path:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        pygame.image.save(self.app.screen_surface, str(path))
+        pygame.image.save(self.app.window.surface, str(path))
         return path
 
     # ------------------------------------------------------------------ playing
@@ -176,10 +176,21 @@ class TableDriver:
         self.tap(self.hit(Accept))
         self.until(lambda: self.app.newest.version > before, what="the accept to land")
 
+    def until_my_turn(self, timeout: float = 60.0, what: str = "my turn"):
+        """Wait for my turn to play; a deal shown again meanwhile (a computer claimed a
+        redeal: five doubles) is accepted again."""
+
+        def ready() -> bool:
+            if self.screen.kind == "accept" and self.has_hit(Accept):
+                self.tap(self.hit(Accept))
+            return self.my_turn()
+
+        return self.until(ready, timeout=timeout, what=what)
+
     def my_turn(self) -> bool:
         return (
             self.screen.kind == "table"
-            and self.app.my_turn(self.app.shown)
+            and self.app.my_turn(self.app.seating.shown)
             and not self.app.conn.busy.is_set()
         )
 

@@ -34,6 +34,25 @@ def test_defaults():
     assert DEFAULTS.anim_ms == SPEED_MS["normal"]
 
 
+@pytest.mark.parametrize(
+    "field, bad, default",
+    [("computer_speed", "warp", "normal"), ("scale", "300", "auto"), ("theme", 7, "standard")],
+)
+def test_bad_settings_screen_values_fall_back_to_the_defaults(tmp_path, field, bad, default):
+    _write(tmp_path / "table.json", {field: bad})
+    assert getattr(config.load(tmp_path / "table.json"), field) == default
+
+
+def test_every_settings_screen_choice_is_kept(tmp_path):
+    for name, options in config.CHOICES.items():
+        for value in options:
+            settings = Settings()
+            assert settings.choose(name, value)
+            config.save(settings, tmp_path / "table.json")
+            assert getattr(config.load(tmp_path / "table.json"), name) == value
+    assert not Settings().choose("theme", "neon") and not Settings().choose("window", (1, 1))
+
+
 def test_config_path_follows_the_environment(tmp_path, monkeypatch, config_dir):
     assert config.config_path() == config_dir / "table.json"
     monkeypatch.delenv("DEKABES_CONFIG_DIR")
@@ -44,7 +63,15 @@ def test_config_path_follows_the_environment(tmp_path, monkeypatch, config_dir):
 
 
 def test_round_trip_through_the_environment_directory(config_dir):
-    saved = Settings(lang="ru", sound=False, speed="fast", window=(1024, 700))
+    saved = Settings(
+        lang="ru",
+        sound=False,
+        speed="fast",
+        computer_speed="slow",
+        scale="125",
+        theme="contrast",
+        window=(1024, 700),
+    )
     config.save(saved)
     path = config_dir / "table.json"
     assert path.is_file(), "save creates the directory and the file"
@@ -54,6 +81,9 @@ def test_round_trip_through_the_environment_directory(config_dir):
         "lang": "ru",
         "sound": False,
         "speed": "fast",
+        "computer_speed": "slow",
+        "scale": "125",
+        "theme": "contrast",
         "window": [1024, 700],
         "server": None,
         "accounts": {},
@@ -109,10 +139,10 @@ def test_invalid_utf8_gives_the_defaults(tmp_path):
 
 def test_unknown_keys_are_ignored(tmp_path):
     path = tmp_path / "table.json"
-    _write(path, {"lang": "es", "volume": 11, "anim_ms": 5, "next_speed": "x", "theme": "dark"})
+    _write(path, {"lang": "es", "volume": 11, "anim_ms": 5, "next_speed": "x", "skin": "dark"})
     loaded = config.load(path)
     assert loaded == Settings(lang="es")
-    assert not hasattr(loaded, "volume") and not hasattr(loaded, "theme")
+    assert not hasattr(loaded, "volume") and not hasattr(loaded, "skin")
     assert loaded.anim_ms == SPEED_MS["normal"]  # the property was not overwritten
     assert loaded.next_speed() == "fast"  # nor the method
 

@@ -18,7 +18,8 @@ import pytest
 
 from clients.table.app import TableApp
 from clients.table.config import Settings
-from clients.table.render import log_lines, why_line
+from clients.table.render.panel import log_lines
+from clients.table.render.results import why_line
 from clients.table.screens import ends_before_last_tile, finished_view
 from clients.table.ui import Accept, ClaimRedeal, Continue, HandOver, PickTile, PlaceAt, SkipLanding
 from engine import Match
@@ -47,7 +48,7 @@ def _play_last_tile(app, conn):
     legal = app.legal_plays(1)
     tile = next(iter(legal))
     tap(app, PickTile(tile))
-    if app.chosen_end is None:
+    if app.selection.end is None:
         tap(app, PlaceAt(legal[tile][0]))
     return tile
 
@@ -69,7 +70,7 @@ def test_the_last_tile_lands_on_the_finished_board_and_the_next_deal_waits_for_c
     conn.push()
     screen = app.tick([])
     assert screen.kind == "landing"
-    assert tile in app.flights, "the last tile flies to its place"
+    assert tile in app.effects.flights, "the last tile flies to its place"
     assert not any(isinstance(h.action, (PickTile, Accept)) for h in app.hits), "nothing private"
     board = finished_view(app.newest.view)
     assert [i["tile"] for i in board["line"]] == [
@@ -78,9 +79,9 @@ def test_the_last_tile_lands_on_the_finished_board_and_the_next_deal_waits_for_c
     time.sleep(0.35)
     app.tick([])
     assert app.decide().kind == "landing", "the finished board stays about a second"
-    assert ivory_pixels(app.screen_surface) > 0, "the finished line is drawn"
+    assert ivory_pixels(app.window.surface) > 0, "the finished line is drawn"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(app.screen_surface, str(ARTIFACTS / "landing.png"))
+    pygame.image.save(app.window.surface, str(ARTIFACTS / "landing.png"))
     tap(app, SkipLanding())  # a tap skips the wait
     assert app.tick([]).kind == "reveal"
     assert not any(isinstance(h.action, Accept) for h in app.hits)
@@ -93,7 +94,7 @@ def test_the_landing_ends_by_itself_after_about_a_second():
     app, conn = app_for(m, [1])  # speed "instant": no flight, the hold remains
     _play_last_tile(app, conn)
     assert app.tick([]).kind == "landing"
-    assert app.finale.hold == pytest.approx(1.0)
+    assert app.progress.finale.hold == pytest.approx(1.0)
     time.sleep(1.05)
     assert app.tick([]).kind == "reveal"
 
@@ -133,9 +134,9 @@ def test_the_why_line_names_the_ends_and_the_engines_verdict():
             {"seat": 2, "type": "play", "tile": "5-6", "end": "right"},
         ],
     }
-    assert why_line(app, last) == ("5-6 fitted both ends (4 and 5): Dékabès, double points.")
-    assert "no Dékabès" in why_line(app, dict(last, dekabes=False))
-    assert why_line(app, dict(last, result="block")) is None
+    assert why_line(app.tr, last) == ("5-6 fitted both ends (4 and 5): Dékabès, double points.")
+    assert "no Dékabès" in why_line(app.tr, dict(last, dekabes=False))
+    assert why_line(app.tr, dict(last, result="block")) is None
 
 
 def test_a_forced_pass_is_told_to_the_player_and_marked():
@@ -150,8 +151,8 @@ def test_a_forced_pass_is_told_to_the_player_and_marked():
     assert app.tick([]).kind == "table"
     conn.act(1, "pass")  # what the server does for the seat
     app.tick([])
-    assert any(t.text == "No tile fits: you pass." for t in app.toasts)
-    assert 1 in app.pass_flash
+    assert any(t.text == "No tile fits: you pass." for t in app.effects.toasts)
+    assert 1 in app.effects.pass_flash
 
 
 def test_a_redeal_is_announced():
@@ -172,7 +173,7 @@ def test_a_redeal_is_announced():
     conn.version += 1
     conn.push()
     app.tick([])
-    assert any("redeal" in t.text for t in app.toasts)
+    assert any("redeal" in t.text for t in app.effects.toasts)
 
 
 def test_an_illegal_tap_is_explained_once():
@@ -189,10 +190,10 @@ def test_an_illegal_tap_is_explained_once():
     legal = app.legal_plays(1)
     tile = next(t for t in app.view_of(1)["hand"] if t not in legal)
     tap(app, PickTile(tile))
-    from clients.table.render import guidance
+    from clients.table.render.table import guidance
 
     assert guidance(app, app.view_of(1), 1) == f"{tile} does not fit an open end."
-    assert not any(tile in t.text for t in app.toasts), "said once, not twice"
+    assert not any(tile in t.text for t in app.effects.toasts), "said once, not twice"
 
 
 def test_the_log_is_grouped_by_match_and_hand_with_each_result():
@@ -204,11 +205,11 @@ def test_the_log_is_grouped_by_match_and_hand_with_each_result():
         m.apply(event)
         events.append(event)
     app, conn = app_for(m, [1])
-    app.log_events = [
+    app.panel.log_events = [
         {"seq": i + 1, "type": e["type"], "seat": e.get("seat"), "event": e}
         for i, e in enumerate(events)
     ]
-    lines = log_lines(app)
+    lines = log_lines(app.tr, app.panel.log_events, app.newest.view)
     hands = [line for line in lines if line.startswith("§ Hand ")]
     results = [line for line in lines if line.startswith("§ Result: ")]
     assert lines[0] == "§ — Match 1 —"
@@ -221,25 +222,25 @@ def test_the_log_is_grouped_by_match_and_hand_with_each_result():
 def test_log_opens_on_the_end_of_hand_screen():
     m = match_where(lambda m: m.phase == "deal" and m.results)
     app, conn = app_for(m, [1])
-    app.revealed_upto = len(m.results) - 1
+    app.progress.revealed_upto = len(m.results) - 1
     assert app.tick([]).kind == "reveal"
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_l, mod=0))
     app.tick()
-    assert app.panel == "log"
+    assert app.panel.name == "log"
 
 
 def test_an_idle_window_draws_nothing_until_something_changes():
     app, conn = app_for(match_where(lambda m: m.phase == "accept"), [1])
     app.tick([])
-    drawn = len(app.frame_ms)
+    drawn = len(app.window.frame_ms)
     for _ in range(20):
         app.tick([], force=False)
-    assert len(app.frame_ms) == drawn, "no frame while nothing changes"
+    assert len(app.window.frame_ms) == drawn, "no frame while nothing changes"
     app.toast("hello")
     app.tick([], force=False)
-    assert len(app.frame_ms) == drawn + 1, "a change is drawn"
+    assert len(app.window.frame_ms) == drawn + 1, "a change is drawn"
     pygame.event.post(
         pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(1, 1), buttons=(0, 0, 0))
     )
     app.tick(force=False)
-    assert len(app.frame_ms) == drawn + 2, "input is drawn"
+    assert len(app.window.frame_ms) == drawn + 2, "input is drawn"

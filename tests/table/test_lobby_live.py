@@ -28,12 +28,14 @@ from clients.table.ui import (
     CreateTable,
     FocusField,
     JoinByCode,
+    JoinClub,
     LobbyTap,
     NextLevel,
     OpenTable,
     Press,
     Refresh,
     Register,
+    ShowPage,
     SignIn,
     SignOut,
     Tap,
@@ -123,7 +125,7 @@ class LobbyDriver:
     def screenshot(self, name):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        pygame.image.save(self.shell.active.screen_surface, str(path))
+        pygame.image.save(pygame.display.get_surface(), str(path))
         return path
 
     def close(self):
@@ -230,7 +232,9 @@ def test_join_a_table_by_its_code(lobby_factory, live_server_url):
     )
     drv.until(lambda: drv.shell.table is not None, what="the joined table")
     assert drv.shell.connection.code == table.code
-    drv.until(lambda: drv.shell.table.seats == [3] and drv.has_hit(Press("lobby")), what="seat 3")
+    drv.until(
+        lambda: drv.shell.table.seating.seats == [3] and drv.has_hit(Press("lobby")), what="seat 3"
+    )
     # a code that does not exist: a sentence, not a traceback
     drv.tap(Press("lobby"))
     drv.type("code", "NOSUCH")
@@ -339,20 +343,36 @@ def _start_again(server) -> None:
     raise AssertionError("the server did not come back")
 
 
-def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, live_server_url):
-    """A club of mine, a season, a round started by the organizer while the lobby is
-    open: the lobby says so within a long-poll and one tap sits me at my rated seat."""
+def test_the_league_in_the_lobby_from_an_invite_link_to_my_statistics(
+    lobby_factory, live_server_url
+):
+    """Join a club by pasting its invite link; while I sit at a casual table a round
+    seats me, and the table says so within a long-poll; one tap sits me at my rated
+    seat ("rated" shown); once the match is played out, the league page shows the
+    club's standings and ratings, my match with its result and my statistics."""
     drv = lobby_factory()
     me = drv.sign_up()
-    api = DekabesClient(live_server_url, drv.lobby.token)
+    token = drv.lobby.token
+    organizer = DekabesClient(live_server_url)
+    organizer.register(f"or{uuid.uuid4().hex[:8]}", PASSWORD)
     slug = f"c{uuid.uuid4().hex[:8]}"
-    api.request("POST", "/api/clubs", json={"slug": slug, "name": f"Club {slug}"})
-    invite = api.request("POST", f"/api/clubs/{slug}/invites", json={})["code"]
+    organizer.request("POST", "/api/clubs", json={"slug": slug, "name": f"Club {slug}"})
+    invite = organizer.request("POST", f"/api/clubs/{slug}/invites", json={})["code"]
+    drv.until(lambda: drv.has_hit(ShowPage("league")), what="the league page's button")
+    drv.tap(ShowPage("league"))
+    drv.until(lambda: drv.lobby.details is not None, what="the league page")
+    drv.type("invite", f"{live_server_url}/join/{slug}/{invite}")
+    drv.tap(JoinClub())
+    drv.until(
+        lambda: drv.lobby.league.supported and f"Club {slug}" in drv.lobby.league.clubs,
+        what="my club in the lobby",
+    )
+    assert any(t.text == f"You joined Club {slug}." for t in drv.lobby.toasts)
     bots = []
     for _ in range(3):  # a member and their own bot may not share a round
         owner = DekabesClient(live_server_url)
         owner.register(f"ow{uuid.uuid4().hex[:8]}", PASSWORD)
-        owner.request("POST", f"/api/clubs/{slug}/join", json={"code": invite})
+        owner.join_club(slug, invite)
         bot = owner.register_bot(f"lb{uuid.uuid4().hex[:8]}")
         owner.request("POST", f"/api/clubs/{slug}/members", json={"bot": bot.username})
         bots.append(bot)
@@ -364,34 +384,85 @@ def test_my_league_table_is_told_at_once_and_joined_with_one_tap(lobby_factory, 
         for n, b in enumerate(bots)
     ]
     drv.runners.extend(runners)
-    drv.tap(Refresh())
-    drv.until(
-        lambda: drv.lobby.league.supported and f"Club {slug}" in drv.lobby.league.clubs,
-        what="my club in the lobby",
-    )
     assert not drv.lobby.league.tables
-    season = api.request(
+    # A casual table of mine is open when the round starts.
+    mine = DekabesClient(live_server_url, token)
+    casual = mine.create_table({1: "human", 2: "human", 3: "human", 4: "human"}, join=[1]).code
+    drv.tap(ShowPage("home"))
+    drv.tap(Refresh())
+    drv.until(lambda: drv.has_hit(OpenTable(casual)), what="my casual table")
+    drv.tap(OpenTable(casual))
+    drv.until(lambda: drv.shell.table is not None and drv.screen.kind == "accept", what="it")
+    season = organizer.request(
         "POST",
         f"/api/clubs/{slug}/seasons",
         json={"name": "Autumn", "format": "individual", "seed": 5},
     )
     base = f"/api/clubs/{slug}/seasons/{season['id']}"
-    api.request("POST", base + "/rounds")
-    api.request(
+    organizer.request("POST", base + "/rounds")
+    organizer.request(
         "POST", base + "/rounds/1/checkin", json={"players": [me] + [b.username for b in bots]}
     )
     started = time.monotonic()
-    api.request("POST", base + "/rounds/1/start")
+    organizer.request("POST", base + "/rounds/1/start")
     drv.until(lambda: drv.lobby.league.tables, timeout=40, what="the league table")
     told_after = time.monotonic() - started
     code = drv.lobby.league.tables[0]["code"]
-    assert any(t.text == f"Your league table is ready: {code}" for t in drv.lobby.toasts)
+    told = f"Your league table is ready: {code}"
+    assert any(t.text == told for t in drv.shell.table.effects.toasts), "told at the table"
+    drv.tick()
+    drv.screenshot("league-news-at-a-casual-table")
+    drv.tap(Press("lobby"))
+    drv.until(lambda: drv.has_hit(OpenTable(code)), what="Play now in the lobby")
+    drv.screenshot("lobby-home-league")
+    drv.tap(OpenTable(code))
+    drv.until(
+        lambda: drv.shell.table is not None and drv.shell.table.seating.seats,
+        what="the rated seat",
+    )
+    assert drv.shell.connection.code == code
+    drv.until(lambda: drv.shell.table.newest is not None, what="the rated table's view")
+    assert drv.shell.table.newest.table.rated
+    assert told_after < 15, f"told {told_after:.1f} s after the round started"
+    # Back in the lobby, my seat played by a runner with my token: the match ends.
+    drv.tap(Press("lobby"))
+    drv.until(lambda: drv.has_hit(ShowPage("league")), what="the lobby again")
+    me_playing = Runner(
+        DekabesClient(live_server_url, token),
+        RunnerOptions(level="random", delay=0, tables=(code,), poll_wait=1, seed=9),
+    ).start()
+    drv.runners.append(me_playing)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        if mine.matches(club=slug, status="finished"):
+            break
+        drv.tick()
+        time.sleep(0.2)
+    assert mine.matches(club=slug, status="finished"), "the league match was played out"
+    drv.tap(ShowPage("league"))
+
+    def shown() -> bool:
+        details = drv.lobby.details
+        return bool(
+            details
+            and details.matches
+            and details.clubs
+            and details.clubs[0].standings
+            and details.clubs[0].ratings
+        )
+
+    drv.until(shown, timeout=60, what="standings, ratings and my match")
+    details = drv.lobby.details
+    club = details.clubs[0]
+    assert club.slug == slug and club.season == "Autumn"
+    assert me in {row["player"]["username"] for row in club.standings}
+    assert me in {row["player"] for row in club.ratings}
+    (match,) = details.matches
+    assert match["table"] == code and match["winner"] in ("A", "B")
+    assert details.stats.by_club[slug].matches == 1
+    assert details.stats.overall.matches == 1
     drv.tick()
     drv.screenshot("lobby-league")
-    drv.tap(OpenTable(code))
-    drv.until(lambda: drv.shell.table is not None and drv.shell.table.seats, what="the rated seat")
-    assert drv.shell.connection.code == code
-    assert told_after < 15, f"told {told_after:.1f} s after the round started"
 
 
 def test_a_server_without_club_computers_says_so(lobby_factory, restartable_server):

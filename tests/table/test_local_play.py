@@ -3,6 +3,7 @@ the player, and quitting stops everything that was started."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -55,7 +56,7 @@ def test_start_local_seats_the_player_and_quitting_the_window_stops_it(tmp_path)
         while app.decide().kind == "connecting" and time.monotonic() < deadline:
             app.tick([])
             time.sleep(0.02)
-        assert app.seats == [1, 3]
+        assert app.seating.seats == [1, 3]
         server, runner = local.server, local.runner
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         app.tick()
@@ -75,6 +76,7 @@ def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
         SDL_AUDIODRIVER="dummy",
         DEKABES_VAR_DIR=str(tmp_path),
         DEKABES_CONFIG_DIR=str(tmp_path / "config"),
+        DEKABES_STARTUP_LOG=str(tmp_path / "startup.jsonl"),
         PYTHONUNBUFFERED="1",
     )
     env.pop("DATABASE_URL", None)
@@ -111,6 +113,16 @@ def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
                 url = match.group(2)
         assert url, "the client did not report its table"
         assert _answers(url)
+        # The window showed (the start screen) before the server was there; the deal
+        # is drawn once the table answers.
+        moments = [json.loads(line) for line in (tmp_path / "startup.jsonl").open()]
+        assert moments[0]["event"] == "window"
+        deadline = time.monotonic() + 60
+        while not any(m["event"] == "deal" for m in moments) and time.monotonic() < deadline:
+            time.sleep(0.2)
+            moments = [json.loads(line) for line in (tmp_path / "startup.jsonl").open()]
+        deal = next(m for m in moments if m["event"] == "deal")
+        assert moments[0]["t"] < deal["t"]
         time.sleep(1.0)  # the window is up and the loop runs
         assert process.poll() is None
         process.send_signal(signal.SIGTERM)

@@ -59,12 +59,12 @@ def _play_hand_by_taps(drv: TableDriver, check_preview: bool = False) -> None:
             drv.screenshot("table-mid-hand")
             drv.shot = True
             drv.tap(drv.hit(PickTile(tile)))  # tapping it again puts it back
-            assert drv.app.selected is None
+            assert drv.app.selection.tile is None
         if check_preview and not checked:
             before = drv.event_count()
             drv.tap(drv.hit(PickTile(tile)))
             drv.settle(0.3)
-            assert drv.app.selected == tile
+            assert drv.app.selection.tile == tile
             assert drv.event_count() == before, "a tap on a tile must not play it"
             assert drv.has_hit(PlaceAt(legal[tile][0])), "the ghost placement is tappable"
             checked = True
@@ -95,12 +95,12 @@ def test_a_human_completes_a_hand_by_taps_and_sees_the_reveal(driver_factory):
 def test_mid_hand_table_screenshot_and_finger_taps_count_once(driver_factory):
     drv = driver_factory()
     drv.accept_by_tap()
-    drv.until(drv.my_turn, timeout=60, what="my turn")
+    drv.until_my_turn(timeout=60, what="my turn")
     legal = drv.legal_tiles()
     tile = sorted(legal)[0]
     ignored = drv.app.pointer.ignored_synthetic
     drv.finger_tap(drv.hit(PickTile(tile)))  # finger + the mouse SDL made from it
-    assert drv.app.selected == tile, "one touch selects once (a second tap would deselect)"
+    assert drv.app.selection.tile == tile, "one touch selects once (a second tap would deselect)"
     assert drv.app.pointer.ignored_synthetic == ignored + 2
     drv.screenshot("table-mid-hand-preview")
     version = drv.app.newest.version
@@ -114,7 +114,7 @@ def test_mid_hand_table_screenshot_and_finger_taps_count_once(driver_factory):
 def test_drag_a_tile_onto_an_end_plays_it(driver_factory):
     drv = driver_factory()
     drv.accept_by_tap()
-    drv.until(drv.my_turn, timeout=60, what="my turn")
+    drv.until_my_turn(timeout=60, what="my turn")
     legal = drv.legal_tiles()
     tile = sorted(legal)[0]
     end = legal[tile][0]
@@ -136,14 +136,14 @@ def test_keyboard_only_play(driver_factory):
     drv.key(pygame.K_RETURN)  # accept
     drv.until(lambda: drv.screen.kind != "accept", what="the acceptance")
     for _ in range(2):  # two of my turns, keys only
-        drv.until(drv.my_turn, timeout=60, what="my turn")
+        drv.until_my_turn(timeout=60, what="my turn")
         legal = drv.legal_tiles()
         drv.key(pygame.K_RIGHT)  # first legal tile
-        tile = drv.app.selected
+        tile = drv.app.selection.tile
         assert tile in legal
         if len(legal[tile]) > 1:
             drv.key(pygame.K_DOWN)  # the right end
-            assert drv.app.chosen_end == "right"
+            assert drv.app.selection.end == "right"
         played = _plays_of_seat_1(drv)
         version = drv.app.newest.version
         drv.key(pygame.K_RETURN)
@@ -156,13 +156,13 @@ def test_keyboard_only_play(driver_factory):
 def test_hint_previews_and_appends_nothing(driver_factory):
     drv = driver_factory()
     drv.accept_by_tap()
-    drv.until(drv.my_turn, timeout=60, what="my turn")
+    drv.until_my_turn(timeout=60, what="my turn")
     before = drv.event_count()
     drv.key(pygame.K_h)
-    drv.until(lambda: drv.app.hint is not None, what="the hint")
-    hint = drv.app.hint["event"]
+    drv.until(lambda: drv.app.selection.hint is not None, what="the hint")
+    hint = drv.app.selection.hint.event
     assert hint["type"] == "play" and hint["tile"] in drv.legal_tiles()
-    assert drv.app.selected == hint["tile"], "the hint is shown as a preview"
+    assert drv.app.selection.tile == hint["tile"], "the hint is shown as a preview"
     drv.settle(0.3)
     assert drv.event_count() == before, "a hint appends nothing"
 
@@ -178,30 +178,30 @@ def test_rules_panel_pauses_the_bots_and_shows_russian(driver_factory):
     paused_at = drv.event_count()
     drv.settle(1.2)
     assert drv.event_count() == paused_at, "no bot action while the rules are open"
-    assert drv.app.panel == "rules"
+    assert drv.app.panel.name == "rules"
     drv.key(pygame.K_ESCAPE)
     drv.until(lambda: not drv.server_state().paused, what="the resume")
-    assert drv.app.panel is None
+    assert drv.app.panel.name is None
 
 
 def test_log_panel_lists_the_match_in_words(driver_factory):
     drv = driver_factory()
     drv.accept_by_tap()
     drv.key(pygame.K_l)
-    drv.until(lambda: drv.app.log_events, what="the log")
-    from clients.table.render import log_lines
+    drv.until(lambda: drv.app.panel.log_events, what="the log")
+    from clients.table.render.panel import view_log_lines
 
-    lines = log_lines(drv.app)
+    lines = view_log_lines(drv.app)
     assert any("accepts the deal" in line for line in lines)
     assert any("dealt" in line for line in lines)
     drv.key(pygame.K_l)
-    assert drv.app.panel is None
+    assert drv.app.panel.name is None
 
 
 def test_undo_takes_back_my_play_and_redo_restores_it(driver_factory):
     drv = driver_factory()
     drv.accept_by_tap()
-    drv.until(drv.my_turn, timeout=60, what="my turn")
+    drv.until_my_turn(timeout=60, what="my turn")
     hand_before = list(drv.app.view_of(1)["hand"])
     tile = drv.play_one_by_taps()
     drv.until(lambda: tile not in drv.app.view_of(1)["hand"], what="the play")
@@ -227,15 +227,15 @@ def test_pass_and_play_hand_off_screens_draw_no_tile(driver_factory):
     drv = driver_factory(humans=(1, 3))
     drv.until(lambda: drv.screen.kind == "handoff", what="the first hand-off")
     assert drv.screen.seat == 1
-    assert ivory_pixels(drv.app.screen_surface) == 0, "a hand-off shows no tile"
+    assert ivory_pixels(drv.app.window.surface) == 0, "a hand-off shows no tile"
     drv.screenshot("handoff")
     drv.tap(drv.hit(HandOver(1)))
     assert drv.tick().kind == "accept" and drv.screen.seat == 1
-    assert ivory_pixels(drv.app.screen_surface) > 0  # seat 1 now sees its hand
+    assert ivory_pixels(drv.app.window.surface) > 0  # seat 1 now sees its hand
     drv.tap(drv.hit(Accept))
     drv.until(lambda: drv.screen.kind == "handoff", what="the hand-off to seat 3")
     assert drv.screen.seat == 3
-    assert ivory_pixels(drv.app.screen_surface) == 0
+    assert ivory_pixels(drv.app.window.surface) == 0
     drv.tap(drv.hit(HandOver(3)))
     assert drv.tick().kind == "accept" and drv.screen.seat == 3
     assert drv.app.view_of(3)["hand"] == drv.owner.seat_view(drv.code, 3).view["hand"]
@@ -245,14 +245,14 @@ def test_the_client_shows_the_outage_reconnects_and_plays_on(restartable_server)
     drv = TableDriver(restartable_server.url)
     try:
         drv.accept_by_tap()
-        drv.until(drv.my_turn, timeout=60, what="my turn")
+        drv.until_my_turn(timeout=60, what="my turn")
         restartable_server.stop()
         drv.until(lambda: drv.app.conn.status == "offline", timeout=30, what="offline shown")
         drv.tick()
-        assert any("reconnecting" in t.text for t in drv.app.toasts)
+        assert any("reconnecting" in t.text for t in drv.app.effects.toasts)
         restartable_server.start()
         drv.until(lambda: drv.app.conn.status == "online", timeout=30, what="back online")
-        drv.until(drv.my_turn, timeout=30, what="my turn again")
+        drv.until_my_turn(timeout=30, what="my turn again")
         version = drv.app.newest.version
         tile = drv.play_one_by_taps()
         drv.until(lambda: drv.app.newest.version > version, timeout=30, what="the play")

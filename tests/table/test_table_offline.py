@@ -27,8 +27,10 @@ from clients.table.layout import MIN_TOUCH
 from clients.table.ui import (
     Accept,
     Answer,
+    ChangeSetting,
     ChooseOpener,
     ClaimRedeal,
+    ClosePanel,
     Continue,
     HandOver,
     MatchSeen,
@@ -198,12 +200,12 @@ def test_no_redeal_button_without_five_doubles_and_keys_accept():
 def test_end_of_match_shows_the_winner_and_offers_a_new_game(seats):
     m = match_where(lambda m: m.phase == "match_over")
     app, conn = app_for(m, seats)
-    app.revealed_upto = len(m.results) - 1  # the last hand has just ended
+    app.progress.revealed_upto = len(m.results) - 1  # the last hand has just ended
     assert app.tick([]).kind == "reveal"
-    from clients.table.render import match_summary, result_banner
+    from clients.table.render.results import match_summary, result_banner
 
     last = m.seat_view(1)["last_hand"]
-    assert result_banner(app, last).split("!")[0].split(":")[0] in ("DOMINO", "DÉKABÈS", "BLOCK")
+    assert result_banner(app.tr, last).split("!")[0].split(":")[0] in ("DOMINO", "DÉKABÈS", "BLOCK")
     assert not any(h.action == NewMatch() for h in app.hits), "the hand's result first"
     tap(app, Continue())
     # The match's own moment (the seat asked is the viewer, not the reveal's last row).
@@ -217,7 +219,7 @@ def test_end_of_match_shows_the_winner_and_offers_a_new_game(seats):
         t: sum(1 for r in m.results if r["team"] == t and r["dekabes"]) for t in ("A", "B")
     }
     tap(app, NewMatch())
-    assert app.confirm == "new_match"
+    assert app.progress.confirm == "new_match"
     tap(app, Answer(True))
     assert conn.sent[-1]["type"] == "new_match"
 
@@ -229,7 +231,7 @@ def test_the_match_end_can_be_closed_to_look_at_the_board():
     from tests.table.driver import ARTIFACTS
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(app.screen_surface, str(ARTIFACTS / "match-over.png"))
+    pygame.image.save(app.window.surface, str(ARTIFACTS / "match-over.png"))
     tap(app, MatchSeen())
     assert app.tick([]).kind == "table"
 
@@ -258,9 +260,9 @@ def test_resizing_the_window_lays_the_table_out_again():
     before = {h.action: h.rect.copy() for h in app.hits}
     pygame.display.set_mode((820, 620), pygame.RESIZABLE)
     app.handle_event(pygame.event.Event(pygame.VIDEORESIZE, w=820, h=620, size=(820, 620)))
-    app.screen_surface = pygame.display.get_surface()
+    app.window.surface = pygame.display.get_surface()
     app.tick([])
-    assert app.size == (820, 620)
+    assert app.window.size == (820, 620)
     after = {h.action: h.rect for h in app.hits}
     assert set(after) == set(before)
     assert all(
@@ -273,7 +275,9 @@ def test_server_errors_are_shown_in_the_players_language():
     app, conn = app_for(m, [1], lang="ru")
     conn.updates.put(Refused("not_your_turn", "seat 1 may not play now"))
     app.tick([])
-    assert any(t.text == "Сейчас не ваш ход." or "ход" in t.text for t in app.toasts), app.toasts
+    assert any(t.text == "Сейчас не ваш ход." or "ход" in t.text for t in app.effects.toasts), (
+        app.effects.toasts
+    )
     assert app.tick([]).kind == "table"  # the table stays usable
 
 
@@ -299,7 +303,7 @@ def test_pass_and_play_never_shows_a_hand_to_the_wrong_seat():
     for _ in range(200):
         screen = app.tick([])
         if screen.kind == "handoff":
-            assert ivory_pixels(app.screen_surface) == 0
+            assert ivory_pixels(app.window.surface) == 0
             tap(app, HandOver(screen.seat))
             shown_before = screen.seat
             continue
@@ -336,15 +340,18 @@ def test_language_switch_in_the_window_is_remembered(tmp_path, monkeypatch):
     app = TableApp(conn, config.load(), lang="en", size=(1280, 800), save_settings=True)
     app.open_window()
     app.tick([])
-    tap(app, Press("language"))
+    tap(app, Press("settings"))
+    tap(app, ChangeSetting("lang", "es"))
     assert app.tr.lang == "es"
-    from clients.table.render import button_label
+    tap(app, ClosePanel())
+    from clients.table.render.bars import button_label
 
     assert button_label(app, "rules") == "Reglas"
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g, mod=0))
     app.tick()
     assert app.tr.lang == "ru" and config.load().lang == "ru"
-    tap(app, Press("speed"))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, mod=0))
+    app.tick()
     assert config.load().speed == app.settings.speed != "normal"
 
 
@@ -371,7 +378,7 @@ def test_a_played_tile_slides_into_place_without_blocking_input():
     tap(app, PickTile(tile))
     tap(app, PlaceAt(legal[tile][0]))
     app.tick([])  # the new view arrives
-    assert tile in app.flights, "the tile slides from the hand to the line"
+    assert tile in app.effects.flights, "the tile slides from the hand to the line"
     # Seat 2 is next on this device; the flight keeps going while the hand-off is tapped.
     screen = app.tick([])
     if screen.kind == "handoff":
@@ -381,7 +388,7 @@ def test_a_played_tile_slides_into_place_without_blocking_input():
 
     _time.sleep(0.35)  # "slow" is 300 ms
     app.tick([])
-    assert tile not in app.flights
+    assert tile not in app.effects.flights
 
 
 def test_a_big_window_scales_the_table_up_and_taps_still_land():
@@ -391,15 +398,15 @@ def test_a_big_window_scales_the_table_up_and_taps_still_land():
     assert ui_scale((1920, 1080)) == pytest.approx(1.35)
     m = match_where(lambda m: m.phase == "play" and m.to_act == 1)
     app, conn = app_for(m, [1], size=(1920, 1080))
-    assert app.window_size == (1920, 1080) and app.size == (1422, 800)
-    assert app.screen_surface.get_size() == (1920, 1080)
+    assert app.window.window_size == (1920, 1080) and app.window.size == (1422, 800)
+    assert app.window.surface.get_size() == (1920, 1080)
     tile = sorted(app.legal_plays(1))[0]
     hit = next(h for h in app.hits if h.action == PickTile(tile))
-    x, y = (round(v * app.scale) for v in hit.rect.center)  # window pixels
+    x, y = (round(v * app.window.scale) for v in hit.rect.center)  # window pixels
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1))
     app.tick()
-    assert app.selected == tile
+    assert app.selection.tile == tile
     small, _ = app_for(m, [1], size=(1280, 800))
     small_hit = next(h for h in small.hits if h.action == PickTile(tile))
-    assert hit.rect.w * app.scale > small_hit.rect.w * 1.3, "tiles grow with the window"
+    assert hit.rect.w * app.window.scale > small_hit.rect.w * 1.3, "tiles grow with the window"

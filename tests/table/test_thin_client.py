@@ -37,8 +37,11 @@ def test_no_table_module_imports_the_engine_or_the_server():
 
 
 def imported_table_modules(module: str) -> set[str]:
-    """The ``clients.table`` modules a module's source imports (anywhere in it)."""
-    source = (ROOT / "clients" / "table" / f"{module}.py").read_text(encoding="utf-8")
+    """The ``clients.table`` modules a module's source imports (anywhere in it);
+    ``module`` is a dotted name under ``clients.table`` ("render.reveal")."""
+    path = ROOT / "clients" / "table" / Path(*module.split("."))
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    source = path.read_text(encoding="utf-8")
     names: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.module:
@@ -49,24 +52,96 @@ def imported_table_modules(module: str) -> set[str]:
     return {n for n in names if n.startswith("clients.table.")}
 
 
+def drawing_modules() -> list[str]:
+    """``render`` and every module of it ("render", "render.reveal", ...)."""
+    import clients.table.render as render
+
+    return ["render"] + [f"render.{m.name}" for m in pkgutil.iter_modules(render.__path__)]
+
+
+# The collaborators of the controller: they receive it as a ``context.TableContext``.
+COLLABORATORS = ("moves", "taps", "toolbar", "keys", "panels", "pointer")
+
+
 def test_the_drawing_and_the_screen_choice_do_not_import_the_controller():
-    # app imports render and screens; they must not import it back (no cycle).
+    # app imports render and screens; they must not import it back (no cycle), and no
+    # more does the lobby's drawing, the state or the Protocols the helpers receive.
     assert {"clients.table.render", "clients.table.screens"} <= imported_table_modules("app")
-    for module in ("render", "screens", "ui", "layout", "draw"):
-        assert "clients.table.app" not in imported_table_modules(module), module
+    modules = drawing_modules() + ["screens", "ui", "layout", "draw", "state", "context"]
+    assert "render.reveal" in modules and "render.settings" in modules
+    for module in modules + list(COLLABORATORS):
+        imported = imported_table_modules(module)
+        assert "clients.table.app" not in imported, module
+        # the lobby's drawing reads the lobby's controller (for its types only)
+        lobby_drawing = module in ("render.lobby", "render.league")
+        assert "clients.table.lobby" not in imported or lobby_drawing, module
+
+
+def test_each_screen_is_drawn_by_its_own_module():
+    # A newcomer changing the reveal opens render/reveal.py: each screen's drawing
+    # function lives in the module named after it, and only there.
+    import importlib
+
+    screens = {
+        "table": "draw_table",
+        "landing": "draw_landing",
+        "reveal": "draw_reveal",
+        "match_over": "draw_match_over",
+        "handoff": "draw_handoff",
+        "settings": "draw_settings",
+        "starting": "draw_starting",
+        "lobby": "draw",
+        "league": "draw_league",
+    }
+    for name, function in screens.items():
+        module = importlib.import_module(f"clients.table.render.{name}")
+        assert callable(getattr(module, function)), name
+        for other in drawing_modules():
+            if other in (f"render.{name}", "render"):
+                continue
+            source = (ROOT / "clients" / "table" / Path(*other.split("."))).with_suffix(".py")
+            assert f"def {function}(" not in source.read_text(encoding="utf-8"), (name, other)
+
+
+def test_the_helpers_receive_the_table_as_a_typed_protocol():
+    # Every function of a collaborator that takes the table annotates it with the
+    # Protocol (mypy checks what they do with it), never an untyped ``app``.
+    for module in COLLABORATORS:
+        source = (ROOT / "clients" / "table" / f"{module}.py").read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef):
+                for arg in node.args.args:
+                    if arg.arg == "app":
+                        assert arg.annotation is not None, (module, node.name)
+                        assert ast.unparse(arg.annotation) == "TableContext", (module, node.name)
+    for module in drawing_modules():
+        if module in ("render.lobby", "render.league"):
+            continue
+        path = ROOT / "clients" / "table" / Path(*module.split("."))
+        path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                for arg in node.args.args:
+                    assert arg.arg != "app", (module, node.name, "the drawing reads a TableView")
+                    if arg.arg == "view" and arg.annotation is not None:
+                        assert ast.unparse(arg.annotation) == "TableView", (module, node.name)
 
 
 def test_the_drawing_keeps_no_state_of_its_own():
     # A frame's tap targets are gathered in a collector made by ``draw`` and returned,
     # never in a module-level list (only constants, in capitals, live at module level).
-    import clients.table.render as render
+    import importlib
 
-    mutable = [
-        name
-        for name, value in vars(render).items()
-        if isinstance(value, (list, dict, set)) and not name.isupper() and not name.startswith("__")
-    ]
-    assert mutable == []
+    for module in drawing_modules():
+        values = vars(importlib.import_module(f"clients.table.{module}"))
+        mutable = [
+            name
+            for name, value in values.items()
+            if isinstance(value, (list, dict, set))
+            and not name.isupper()
+            and not name.startswith("__")
+        ]
+        assert mutable == [], module
 
 
 def test_what_the_table_restates_agrees_with_the_engine():
@@ -77,7 +152,7 @@ def test_what_the_table_restates_agrees_with_the_engine():
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from clients.table import __main__ as table_main
     from clients.table import lobby
-    from clients.table.render import seat_team
+    from clients.table.render.results import seat_team
     from engine import Match, deal_event
     from engine.bots import LEVELS
     from engine.seats import SEATS, team_of

@@ -420,7 +420,7 @@ RULES: dict[str, list[tuple[str, list[str]]]] = {
                 "Pembuka meletakkan satu batu; ia membentuk barisan dengan dua hujung terbuka.",
                 "Mengikut giliran, setiap tempat mesti bermain batu yang nombornya sepadan dengan "
                 "hujung terbuka dan menyambungnya di situ. Jika boleh main, anda mesti main; jika "
-                "tidak, anda lulus. Tiada lulus sukarela dan tiada cabutan.",
+                "tidak, anda pas (giliran dilangkau). Tiada pas sukarela dan tiada cabutan.",
                 "Susunan ialah satu barisan: batu kembar diletakkan dalam barisan seperti batu lain "
                 "(melintang). Tiada cabang.",
                 "Jika batu sepadan dengan kedua-dua hujung (hujung 3 dan 5 dengan 3-5, atau 3 dan 3 "
@@ -431,7 +431,7 @@ RULES: dict[str, list[tuple[str, list[str]]]] = {
             "5. Tamat tangan",
             [
                 "• Domino: satu tempat bermain batu terakhirnya. Pasukannya memenangi tangan.",
-                "• Buntu: empat lulus berturut-turut. Setiap tempat mengira mata baki tangannya; "
+                "• Buntu: empat pas berturut-turut. Setiap tempat mengira mata baki tangannya; "
                 "kiraan individu terendah menang untuk pasukannya (mata pasangan tidak dijumlahkan). "
                 "Jika tempat dari kedua-dua pasukan berkongsi kiraan terendah, tangan itu seri.",
                 "Pada akhir setiap tangan keempat-empat tangan didedahkan — tidak pernah sebelum itu.",
@@ -460,7 +460,7 @@ RULES: dict[str, list[tuple[str, list[str]]]] = {
                 "• Pilihan kejohanan tanpa isyarat: tiada gerak isyarat, tiada mesej kepada pasangan.",
                 "• Privasi: tiada siapa melihat batu tempat lain, kocokan atau agihan akan datang "
                 "sehingga tangan tamat. Komputer dan petunjuk hanya tahu apa yang tempat itu tahu: "
-                "tangan sendiri, barisan, batu yang dimainkan, bilangan batu dan lulus.",
+                "tangan sendiri, barisan, batu yang dimainkan, bilangan batu dan pas.",
                 "• Memilih batu dan meminta petunjuk hanya pratonton langkah. Tiada apa dimainkan "
                 "sehingga anda mengesahkan.",
                 "• Membuka peraturan atau rekod menjeda komputer sehingga ditutup.",

@@ -4,11 +4,14 @@ returns the tap targets of the frame and changes nothing in the lobby."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import pygame
 
 from clients.table import draw as d
 from clients.table.ui import (
+    ChooseSetting,
+    CloseSettings,
     CreateTable,
     FocusField,
     Hit,
@@ -17,45 +20,81 @@ from clients.table.ui import (
     NextLanguage,
     NextLevel,
     OpenReplay,
+    OpenSettings,
     OpenTable,
     Refresh,
     Register,
+    Screen,
+    ShowPage,
     SignIn,
     SignOut,
     ToggleSeat,
 )
 
+if TYPE_CHECKING:  # the controller, for its types only (it imports this module)
+    from clients.table.lobby import Lobby
+    from clients.table.lobby_service import TableEntry
+
 ROW_H = 52
 GAP = 12
+Colour = tuple[int, ...]
 
 
-class _Frame:
-    def __init__(self):
+class Frame:
+    def __init__(self) -> None:
         self.hits: list[Hit[LobbyTap]] = []
 
-    def hit(self, rect, action: LobbyTap) -> None:
+    def hit(self, rect: pygame.Rect, action: LobbyTap) -> None:
         self.hits.append(Hit(pygame.Rect(rect), action))
 
 
-def draw(lobby, screen) -> list[Hit[LobbyTap]]:
+def draw(lobby: Lobby, screen: Screen) -> list[Hit[LobbyTap]]:
+    """The lobby's screen (sign-in, home, the league page), the settings over it when
+    open; returns the frame's tap targets."""
+    from clients.table.render.league import draw_league
+    from clients.table.render.settings import draw_card
+
     surface = lobby.screen_surface
-    frame = _Frame()
+    assert surface is not None
+    d.use_theme(lobby.settings.theme)
+    frame = Frame()
     surface.fill(d.FELT)
     if screen.kind == "signin":
         draw_sign_in(lobby, surface, frame)
+    elif screen.kind == "league":
+        draw_league(lobby, surface, frame)
     else:
         draw_home(lobby, surface, frame)
+    if lobby.settings_open:
+        frame.hits.clear()  # nothing behind the settings answers
+        draw_card(
+            surface,
+            lobby.tr,
+            lobby.settings,
+            lambda rect, name, value: frame.hit(rect, ChooseSetting(name, value)),
+            lambda rect: frame.hit(rect, CloseSettings()),
+        )
     draw_toasts(lobby, surface)
     return frame.hits
 
 
-def _button(surface, frame, rect, label, action: LobbyTap, enabled=True, size=17) -> None:
+def lobby_button(
+    surface: pygame.Surface,
+    frame: Frame,
+    rect: pygame.Rect,
+    label: str,
+    action: LobbyTap,
+    enabled: bool = True,
+    size: int = 17,
+) -> None:
     d.button(surface, rect, label, enabled, size=size)
     if enabled:
         frame.hit(rect, action)
 
 
-def _field(lobby, surface, frame, rect: pygame.Rect, name: str, label: str) -> None:
+def text_field(
+    lobby: Lobby, surface: pygame.Surface, frame: Frame, rect: pygame.Rect, name: str, label: str
+) -> None:
     field = lobby.fields[name]
     d.text(surface, label, (rect.x, rect.y - 20), 15, d.WHITE, within=rect)
     focused = lobby.focus == name
@@ -86,16 +125,16 @@ def _field(lobby, surface, frame, rect: pygame.Rect, name: str, label: str) -> N
     frame.hit(rect, FocusField(name))
 
 
-def _status_line(lobby) -> tuple[str, tuple] | None:
+def status_line(lobby: Lobby) -> tuple[str, Colour] | None:
     if lobby.status == "offline":
         return lobby.tr("lobby.offline"), (255, 170, 160)
     if lobby.busy:
-        return lobby.tr("lobby.connecting"), (210, 230, 215)
+        return lobby.tr("lobby.connecting"), d.SOFT
     return None
 
 
 # ---------------------------------------------------------------------------- sign in
-def draw_sign_in(lobby, surface, frame) -> None:
+def draw_sign_in(lobby: Lobby, surface: pygame.Surface, frame: Frame) -> None:
     w, h = surface.get_size()
     tr = lobby.tr
     card = pygame.Rect(0, 0, min(560, w - 24), min(h - 24, 470))
@@ -113,7 +152,10 @@ def draw_sign_in(lobby, surface, frame) -> None:
         within=inner,
     )
     language = pygame.Rect(w - 150, 8, 140, 44)
-    _button(surface, frame, language, tr("btn.language"), NextLanguage())
+    lobby_button(surface, frame, language, tr("btn.language"), NextLanguage())
+    settings = pygame.Rect(language.x - 150, 8, 140, 44)
+    if settings.x > 8:
+        lobby_button(surface, frame, settings, tr("btn.settings"), OpenSettings())
     y = card.y + 86
     field_h = 44 if card.h >= 440 else 38
     step = field_h + 34 if card.h >= 440 else field_h + 28
@@ -122,11 +164,11 @@ def draw_sign_in(lobby, surface, frame) -> None:
         ("username", "lobby.username"),
         ("password", "lobby.password"),
     ):
-        _field(lobby, surface, frame, pygame.Rect(inner.x, y, inner.w, field_h), name, tr(key))
+        text_field(lobby, surface, frame, pygame.Rect(inner.x, y, inner.w, field_h), name, tr(key))
         y += step
     buttons = pygame.Rect(inner.x, y - 10, inner.w, 50)
     half = (buttons.w - GAP) // 2
-    _button(
+    lobby_button(
         surface,
         frame,
         pygame.Rect(buttons.x, buttons.y, half, buttons.h),
@@ -134,7 +176,7 @@ def draw_sign_in(lobby, surface, frame) -> None:
         SignIn(),
         enabled=not lobby.busy,
     )
-    _button(
+    lobby_button(
         surface,
         frame,
         pygame.Rect(buttons.right - half, buttons.y, half, buttons.h),
@@ -154,27 +196,27 @@ def draw_sign_in(lobby, surface, frame) -> None:
             anchor="midtop",
             wrap=inner.w,
         )
-    status = _status_line(lobby)
+    status = status_line(lobby)
     if status and not lobby.message:
         d.text(surface, status[0], (card.centerx, y), 16, status[1], anchor="midtop", within=inner)
 
 
 # ---------------------------------------------------------------------------- the lobby
-def draw_home(lobby, surface, frame) -> None:
+def draw_home(lobby: Lobby, surface: pygame.Surface, frame: Frame) -> None:
     w, h = surface.get_size()
     tr = lobby.tr
     bar = pygame.Rect(0, 0, w, 56)
     pygame.draw.rect(surface, d.FELT_DARK, bar)
     labels = [
         (tr("btn.sign_out"), SignOut()),
-        (tr("btn.language"), NextLanguage()),
+        (tr("btn.settings"), OpenSettings()),
         (tr("btn.refresh"), Refresh()),
     ]
     x = w - 8
     for label, action in labels:
         bw = min(170, max(100, d.text_width(label, 16, True) + 28))
         x -= bw
-        _button(surface, frame, pygame.Rect(x, 6, bw, 44), label, action, size=16)
+        lobby_button(surface, frame, pygame.Rect(x, 6, bw, 44), label, action, size=16)
         x -= 8
     who = tr("lobby.signed_in", user=lobby.username, server=lobby.server)
     d.text(
@@ -188,7 +230,7 @@ def draw_home(lobby, surface, frame) -> None:
         within=pygame.Rect(12, 0, max(40, x - 20), bar.h),
     )
     top = bar.bottom + 8
-    status = _status_line(lobby)
+    status = status_line(lobby)
     if status:
         d.text(
             surface, status[0], (12, top), 16, status[1], within=pygame.Rect(12, top, w - 24, 20)
@@ -212,14 +254,14 @@ def draw_home(lobby, surface, frame) -> None:
         )
 
 
-def _section(surface, title: str, area: pygame.Rect, y: int) -> int:
+def _section(surface: pygame.Surface, title: str, area: pygame.Rect, y: int) -> int:
     d.text(surface, title, (area.x, y), 20, d.WHITE, bold=True, within=area)
     return y + 30
 
 
 def _row(
-    surface,
-    frame,
+    surface: pygame.Surface,
+    frame: Frame,
     area: pygame.Rect,
     y: int,
     text: str,
@@ -232,7 +274,7 @@ def _row(
     if button:
         bw = min(150, max(96, d.text_width(button[0], 16, True) + 28))
         rect = pygame.Rect(row.right - bw - 4, row.y + 1, bw, row.h - 2)
-        _button(surface, frame, rect, button[0], button[1], size=16)
+        lobby_button(surface, frame, rect, button[0], button[1], size=16)
         room = rect.x - row.x - 16
     box = pygame.Rect(row.x + 10, row.y, room, row.h)
     d.text(surface, text, (row.x + 10, row.y + 4), 16, d.INK, bold=True, within=box)
@@ -240,7 +282,7 @@ def _row(
     return y + ROW_H
 
 
-def _players(lobby, entry) -> str:
+def _players(lobby: Lobby, entry: TableEntry) -> str:
     names = []
     for n, info in sorted(entry.table.seats.items()):
         if n in entry.seats:
@@ -254,7 +296,7 @@ def _players(lobby, entry) -> str:
     return ", ".join(names)
 
 
-def draw_tables(lobby, surface, frame, area: pygame.Rect) -> int:
+def draw_tables(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> int:
     tr = lobby.tr
     if area.h < 60:
         return area.y
@@ -262,22 +304,28 @@ def draw_tables(lobby, surface, frame, area: pygame.Rect) -> int:
     casual = [e for e in lobby.unfinished if not e.table.rated]
     rows_left = max(1, (area.h // 2) // ROW_H)
     if not casual:
-        d.text(surface, tr("lobby.no_tables"), (area.x, y), 16, (210, 230, 215), within=area)
+        d.text(surface, tr("lobby.no_tables"), (area.x, y), 16, d.SOFT, within=area)
         y += 30
     for entry in casual[:rows_left]:
         phase = tr(f"lobby.phase.{entry.table.phase}") if entry.table.phase else ""
+        title = f"{entry.table.code} · {phase}"
+        if entry.my_turn:  # marked by a sign and a word, not by colour alone
+            title = f"▶ {tr('lobby.your_turn')} · {title}"
+            pygame.draw.rect(
+                surface, d.GOLD, pygame.Rect(area.x - 3, y - 3, area.w + 6, ROW_H), 3, 10
+            )
         y = _row(
             surface,
             frame,
             area,
             y,
-            f"{entry.table.code} · {phase}",
+            title,
             _players(lobby, entry),
             (tr("btn.open"), OpenTable(entry.table.code)),
         )
     y = _section(surface, tr("lobby.finished"), area, y + GAP)
     if not lobby.finished:
-        d.text(surface, tr("lobby.no_finished"), (area.x, y), 16, (210, 230, 215), within=area)
+        d.text(surface, tr("lobby.no_finished"), (area.x, y), 16, d.SOFT, within=area)
         y += 30
     room = max(0, (area.bottom - y) // ROW_H)
     for entry in lobby.finished[:room]:
@@ -298,13 +346,13 @@ def draw_tables(lobby, surface, frame, area: pygame.Rect) -> int:
     return y
 
 
-def _card(surface, area: pygame.Rect, y: int, height: int) -> pygame.Rect:
+def _card(surface: pygame.Surface, area: pygame.Rect, y: int, height: int) -> pygame.Rect:
     card = pygame.Rect(area.x, y, area.w, height)
     pygame.draw.rect(surface, d.FELT_DARK, card, border_radius=12)
     return card
 
 
-def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
+def draw_side(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> int:
     """League, new table, join: returns where they end."""
     tr = lobby.tr
     y = area.y
@@ -314,16 +362,21 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
     height = 76 if not league.supported else 80 + ROW_H * max(1, len(tables[:2]))
     card = _card(surface, area, y, height)
     inner = card.inflate(-24, 0)
-    d.text(
-        surface, tr("lobby.league"), (inner.x, card.y + 10), 20, d.WHITE, bold=True, within=inner
-    )
+    head = inner.copy()
+    if league.supported:
+        label = tr("btn.league_page")
+        bw = min(inner.w // 2, max(120, d.text_width(label, 15, True) + 28))
+        page = pygame.Rect(inner.right - bw, card.y + 6, bw, 44)
+        lobby_button(surface, frame, page, label, ShowPage("league"), size=15)
+        head.width = page.x - 8 - head.x
+    d.text(surface, tr("lobby.league"), (inner.x, card.y + 10), 20, d.WHITE, bold=True, within=head)
     if not league.supported:
         d.text(
             surface,
-            tr("lobby.league_unsupported"),
+            tr("lobby.league_unsupported" if league.known else "log.loading"),
             (inner.x, card.y + 44),
             15,
-            (210, 230, 215),
+            d.SOFT,
             within=inner,
         )
     else:
@@ -333,8 +386,8 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
             f"{tr('lobby.clubs')}: {clubs}",
             (inner.x, card.y + 44),
             15,
-            (210, 230, 215),
-            within=inner,
+            d.SOFT,
+            within=head,
         )
         ty = card.y + 72
         if not tables:
@@ -343,7 +396,7 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
                 tr("lobby.league_none"),
                 (inner.x, ty + 6),
                 15,
-                (210, 230, 215),
+                d.SOFT,
                 within=inner,
             )
         for table in tables[:2]:
@@ -360,7 +413,7 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
                 ty,
                 text,
                 tr("lobby.rated"),
-                (tr("btn.play_now"), OpenTable(table.get("code"))),
+                (tr("btn.play_now"), OpenTable(str(table.get("code") or ""))),
             )
     y = card.bottom + GAP
     # A new casual table: who sits where, how strong the computers are.
@@ -376,9 +429,9 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
         col, line = divmod(i + 1, 2)
         rect = pygame.Rect(inner.x + col * (half + GAP), by + line * 50, half, 44)
         key = "lobby.seat_bot" if lobby.create_seats[n] == "bot" else "lobby.seat_human"
-        _button(surface, frame, rect, tr(key, n=n), ToggleSeat(n), size=15)
+        lobby_button(surface, frame, rect, tr(key, n=n), ToggleSeat(n), size=15)
     level = pygame.Rect(inner.x, by + 100, inner.w, 44)
-    _button(
+    lobby_button(
         surface,
         frame,
         level,
@@ -387,7 +440,7 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
         enabled="bot" in lobby.create_seats.values(),
         size=15,
     )
-    _button(
+    lobby_button(
         surface,
         frame,
         pygame.Rect(inner.x, by + 150, inner.w, 48),
@@ -398,7 +451,9 @@ def draw_side(lobby, surface, frame, area: pygame.Rect) -> int:
     return card.bottom + GAP
 
 
-def draw_join(lobby, surface, frame, area: pygame.Rect, y: int) -> int:
+def draw_join(
+    lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect, y: int
+) -> int:
     """Join one by its code; returns where the next thing goes."""
     tr = lobby.tr
     card = _card(surface, area, y, 100)
@@ -408,8 +463,8 @@ def draw_join(lobby, surface, frame, area: pygame.Rect, y: int) -> int:
     )
     bw = min(150, max(96, d.text_width(tr("btn.join"), 17, True) + 28))
     field = pygame.Rect(inner.x, card.bottom - 50, inner.w - bw - GAP, 42)
-    _field(lobby, surface, frame, field, "code", tr("lobby.join_code"))
-    _button(
+    text_field(lobby, surface, frame, field, "code", tr("lobby.join_code"))
+    lobby_button(
         surface,
         frame,
         pygame.Rect(field.right + GAP, field.y, bw, 42),
@@ -420,7 +475,7 @@ def draw_join(lobby, surface, frame, area: pygame.Rect, y: int) -> int:
     return card.bottom + GAP
 
 
-def draw_toasts(lobby, surface) -> None:
+def draw_toasts(lobby: Lobby, surface: pygame.Surface) -> None:
     now = time.monotonic()
     w, h = surface.get_size()
     y = h - 10
@@ -428,6 +483,6 @@ def draw_toasts(lobby, surface) -> None:
         value, size = d.fit(toast.text, w - 80, 17)
         rect = pygame.Rect(0, 0, d.text_width(value, size) + 32, size + 18)
         rect.midbottom = (w // 2, y)
-        pygame.draw.rect(surface, d.DANGER if toast.error else (40, 44, 52), rect, border_radius=10)
+        pygame.draw.rect(surface, d.DANGER if toast.error else d.TOAST, rect, border_radius=10)
         d.text(surface, value, rect.center, size, d.WHITE, anchor="center")
         y = rect.top - 6

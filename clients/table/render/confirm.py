@@ -1,0 +1,40 @@
+"""A yes/no question before a table command that cannot be taken back lightly: restart
+the hand, a new game, undo into a finished match."""
+
+from __future__ import annotations
+
+import pygame
+
+from clients.table import draw as d
+from clients.table.context import TableView
+from clients.table.render.frame import Hits, button_row, dialog
+from clients.table.ui import Answer
+
+QUESTIONS = {
+    "restart_hand": "confirm.restart",
+    "new_match": "confirm.new_game",
+    "undo_match": "confirm.undo_match",
+}
+
+
+def draw_confirm(view: TableView, surface: pygame.Surface, hits: Hits) -> None:
+    hits.clear()
+    tr = view.tr
+    box = dialog(surface, 560, 220)
+    question = tr(QUESTIONS.get(view.progress.confirm or "", "confirm.new_game"))
+    d.text(
+        surface,
+        question,
+        (box.centerx, box.y + 40),
+        20,
+        d.INK,
+        bold=True,
+        anchor="midtop",
+        wrap=box.w - 40,
+    )
+    button_row(
+        surface,
+        hits,
+        pygame.Rect(box.x, box.bottom - 80, box.w, 60),
+        [(tr("btn.yes"), Answer(True)), (tr("btn.no"), Answer(False))],
+    )

@@ -1,0 +1,166 @@
+"""People at the table (issue 24): presence per seat (the server's ``presence`` when it
+sends one, else what the client knows), who paused the computer players, "rated" at a
+rated table, and "your turn" in the window title and a sound while the window is in
+the background. Engine folds stand in for the server (``EngineTable``)."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from clients.sdk import SeatState
+from clients.table import draw as d
+from clients.table.connection import NewState
+from clients.table.render.bars import status_text
+from clients.table.render.seats import presence_text, seat_label
+from engine.table_commands import seats_to_act
+from tests.table.test_table_offline import app_for, match_where
+
+
+@pytest.fixture(autouse=True)
+def _pygame():
+    yield
+    pygame.quit()
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    seen: list[str] = []
+    real = d.text
+
+    def recording(surface, value, *args, **kwargs):
+        seen.append(str(value))
+        return real(surface, value, *args, **kwargs)
+
+    monkeypatch.setattr(d, "text", recording)
+    return seen
+
+
+def _state(conn, seat: int, **extra) -> SeatState:
+    """The seat's response as the server sends it, with fields the server may add."""
+    view = conn.match.seat_view(seat)
+    table = {
+        "code": conn.code,
+        "owner": "me",
+        "rated": extra.pop("rated", False),
+        "version": conn.version,
+        "paused": bool(extra.get("paused_by")),
+        "paused_by": extra.pop("paused_by", []),
+        "phase": view["phase"],
+        "seats": {
+            "1": {"kind": "human", "player": "me", "is_bot": False},
+            "2": {"kind": "bot", "player": "house", "is_bot": True},
+            "3": {"kind": "human", "player": "ann", "is_bot": False},
+            "4": {"kind": "bot", "player": "house", "is_bot": True},
+        },
+    }
+    return SeatState.from_json(
+        {
+            "version": conn.version + 1,
+            "seat": seat,
+            "paused": table["paused"],
+            "allowed": [e["type"] for e in conn.match.legal_events(seat)],
+            "view": view,
+            "seats_to_act": seats_to_act(view),
+            "table": table,
+            **extra,
+        },
+        code=conn.code,
+        seat=seat,
+    )
+
+
+def test_presence_from_the_servers_field(drawn):
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1])
+    presence = {
+        "1": {"connected": True, "away_since": None},
+        "2": {"connected": True, "away_since": None},
+        "3": {"connected": False, "away_since": "2026-12-04T10:00:00+00:00"},
+        "4": {"connected": True, "away_since": None},
+    }
+    conn.updates.put(NewState(_state(conn, 1, presence=presence)))
+    drawn.clear()
+    app.tick([])
+    assert app.presence(2) == ("here", None)
+    state, since = app.presence(3)
+    assert state == "away" and since is not None
+    assert presence_text(app, 2) == "● here"
+    assert presence_text(app, 3).startswith("○ away ") and "min" in presence_text(app, 3)
+    assert "● here" in drawn and any(t.startswith("○ away") for t in drawn)
+
+
+def test_presence_without_the_field_is_what_the_client_saw(drawn):
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1])
+    app.tick([])
+    assert app.presence(1) == ("here", None), "my own seat, while online"
+    assert app.presence(3) == ("unknown", None), "nothing seen of seat 3 yet"
+    assert presence_text(app, 3) is None
+    event = conn.match.legal_events(2)[0]  # seat 2 acts: its action arrives
+    conn.act(2, event["type"], **{k: v for k, v in event.items() if k not in ("seat", "type")})
+    drawn.clear()
+    app.tick([])
+    assert app.presence(2) == ("here", None)
+    assert "● here" in drawn
+
+
+def test_who_paused_the_computers_and_a_rated_table_are_shown(drawn):
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1])
+    conn.updates.put(NewState(_state(conn, 1, paused_by=[3], rated=True)))
+    drawn.clear()
+    app.tick([])
+    assert status_text(app).startswith("Computers paused by Seat 3")
+    assert any(t.startswith("Computers paused by Seat 3") for t in drawn)
+    assert "★ Rated" in drawn
+    assert "Seat 3 · ann" == seat_label(app, 3)
+
+
+def test_a_pass_and_play_seat_is_named_by_the_seat_not_the_account():
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1, 3])
+    conn.updates.put(NewState(_state(conn, 1)))
+    app.tick([])
+    table = app.newest.table
+    table.seats[3] = type(table.seats[3])(kind="human", player="me", is_bot=False)
+    assert seat_label(app, 3) == "Seat 3 · player", "not the OS user's name"
+
+
+def test_my_turn_while_the_window_is_in_the_background_is_told_in_the_title_and_by_a_sound():
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2 and len(m.legal_events(2)) > 0)
+    app, conn = app_for(m, [1])
+    app.sound.enabled = True
+    app.handle_event(pygame.event.Event(pygame.WINDOWFOCUSLOST))
+    app.tick([])
+    assert pygame.display.get_caption()[0] == "Dékabès"
+    while conn.match.phase == "play" and conn.match.to_act != 1:
+        seat = conn.match.to_act
+        event = conn.match.legal_events(seat)[0]
+        conn.act(
+            seat, event["type"], **{k: v for k, v in event.items() if k not in ("seat", "type")}
+        )
+    if conn.match.phase != "play":
+        pytest.skip("the hand ended before seat 1's turn")
+    app.tick([])
+    assert pygame.display.get_caption()[0] == "▶ Your turn — Dékabès"
+    assert app.sound.played.count("turn") == 1
+    app.tick([])
+    assert app.sound.played.count("turn") == 1, "once per turn"
+    app.handle_event(pygame.event.Event(pygame.WINDOWFOCUSGAINED))
+    app.tick([])
+    assert pygame.display.get_caption()[0] == "Dékabès"
+
+
+def test_no_turn_sound_while_the_window_has_the_focus():
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 1)
+    app, conn = app_for(m, [1])
+    app.sound.enabled = True
+    app.tick([])
+    assert "turn" not in app.sound.played
+    assert pygame.display.get_caption()[0] == "Dékabès"
