@@ -11,11 +11,11 @@ from clients.table.i18n import Translator
 from clients.table.screens import ends_before_last_tile
 
 
-def seat_team(view: dict[str, Any], seat: int) -> str:
+def seat_team(seat_view: dict[str, Any], seat: int) -> str:
     """The team of ``seat`` as the seat view tells it (no seat rule of the client's own):
     the view's ``team`` for its own seat and its ``partner``, the other team otherwise."""
-    own = str(view.get("team", "A"))
-    if seat in (view.get("seat"), view.get("partner")):
+    own = str(seat_view.get("team", "A"))
+    if seat in (seat_view.get("seat"), seat_view.get("partner")):
         return own
     return "B" if own == "A" else "A"
 
