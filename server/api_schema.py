@@ -7,9 +7,12 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
 from server.errors import ApiError, StaleVersion, ValidationError, codes_by_status, flatten
 
@@ -33,6 +36,83 @@ def strict(serializer_class, request, data=None) -> dict:
     if not serializer.is_valid():
         raise ValidationError(flatten(serializer.errors))
     return serializer.validated_data
+
+
+# -- answers -----------------------------------------------------------------------------
+# Fields whose whole output is the attribute converted by a builtin (DRF's
+# ``to_representation`` for exactly these types does the same).
+_BUILTIN_OUTPUT: dict[type, Callable[[Any], Any]] = {
+    serializers.IntegerField: int,
+    serializers.CharField: str,
+    serializers.FloatField: float,
+}
+_MISSING = object()
+
+
+def _source_reader(path: tuple[str, ...]) -> Callable[[Any], Any]:
+    """Read ``a.b.c`` from an object or a mapping, as DRF's ``get_attribute`` does when
+    nothing is unusual; ``_MISSING`` when a step is absent or None, or the value is
+    callable: DRF then decides (skip, null, an error, calling it)."""
+    *steps, last = path
+
+    def read(instance: Any) -> Any:
+        for name in steps:
+            if isinstance(instance, Mapping):
+                instance = instance.get(name)
+            else:
+                instance = getattr(instance, name, None)
+            if instance is None:
+                return _MISSING
+        if isinstance(instance, Mapping):
+            value = instance.get(last, _MISSING)
+        else:
+            value = getattr(instance, last, _MISSING)
+        return _MISSING if callable(value) else value
+
+    return read
+
+
+class Answer(serializers.Serializer):
+    """The base of every answer serializer: the declared fields are the answer and its
+    schema, rendered by a loop planned once per serializer instance (a list shares its
+    child's). A field that reads a source path with DRF's default ``get_attribute``
+    has its value read directly (and int/str/float fields converted by the builtin);
+    anything unusual — a missing step, a callable, a ``source="*"`` or method field —
+    goes through DRF's own ``get_attribute``. The output is DRF's, field for field (the
+    schema-conformance test checks every answer). Why not DRF's loop alone: its
+    per-field machinery made the league's lists ~20 % slower than the dicts they
+    replaced (bench/league_reads.py; figures in docs/server.md)."""
+
+    def _plan(self) -> list[tuple[str, Any, Callable[[Any], Any] | None, Callable | None]]:
+        plan = self.__dict__.get("_answer_plan")
+        if plan is None:
+            plan = []
+            for field in self._readable_fields:
+                direct = (
+                    type(field).get_attribute is serializers.Field.get_attribute
+                    and bool(field.source_attrs)
+                    and field.source != "*"
+                )
+                convert = _BUILTIN_OUTPUT.get(type(field)) or field.to_representation
+                read = _source_reader(tuple(field.source_attrs)) if direct else None
+                plan.append((field.field_name, field, convert, read))
+            self.__dict__["_answer_plan"] = plan
+        return plan
+
+    def to_representation(self, instance):
+        out: dict[str, Any] = {}
+        for name, field, convert, read in self._plan():
+            if read is not None:
+                value = read(instance)
+                if value is not _MISSING:
+                    out[name] = None if value is None else convert(value)
+                    continue
+            try:
+                value = field.get_attribute(instance)
+            except SkipField:
+                continue
+            out[name] = None if value is None else field.to_representation(value)
+        return out
 
 
 class StrictIntegerField(serializers.IntegerField):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from server.accounts.services import TokenGrant
-from server.api_schema import Instant
+from server.api_schema import Answer, Instant
 
 
-class AccountSerializer(serializers.Serializer):
+class AccountSerializer(Answer):
     """An account (a ``User``), or a ``TokenGrant``: the account with the key just issued."""
 
     id = serializers.IntegerField()
@@ -29,7 +29,7 @@ class AccountSerializer(serializers.Serializer):
         return data
 
 
-class TokenInfoSerializer(serializers.Serializer):
+class TokenInfoSerializer(Answer):
     """An ``AccessToken`` (never its key); ``current`` needs the ``current`` token in the
     context."""
 
@@ -43,13 +43,13 @@ class TokenInfoSerializer(serializers.Serializer):
         return current is not None and token.pk == current.pk
 
 
-class TokenListSerializer(serializers.Serializer):
+class TokenListSerializer(Answer):
     tokens = TokenInfoSerializer(many=True)
 
 
-class BotListSerializer(serializers.Serializer):
+class BotListSerializer(Answer):
     bots = AccountSerializer(many=True)
 
 
-class PasswordChangedSerializer(serializers.Serializer):
+class PasswordChangedSerializer(Answer):
     revoked = serializers.IntegerField(help_text="other tokens revoked")

@@ -69,10 +69,13 @@ def visible_clubs(user: User | None) -> QuerySet[Club]:
     return clubs.filter(Q(visibility="public") | Exists(mine))
 
 
-def club_for_reader(slug: str, user: User | None) -> Club:
+def club_for_reader(slug: str, user: User | None, *, answer: bool = True) -> Club:
     """The club ``user`` may read. A ``members`` club is not found by anyone else, with
-    the answer an unknown slug gets: an outsider cannot tell that it exists."""
-    club = _with_counts(Club.objects.filter(slug=slug), user).first()
+    the answer an unknown slug gets: an outsider cannot tell that it exists. ``answer``:
+    with what the club's own answer shows (member count, the caller's role); the reads
+    under a club (seasons, standings, ratings) need the club alone."""
+    clubs = Club.objects.filter(slug=slug)
+    club = (_with_counts(clubs, user) if answer else clubs).first()
     if club is None or not can_read_club(club, user):
         raise NotFound(f"no club {slug!r}")
     return club
@@ -156,9 +159,19 @@ def seasons_of(club: Club) -> QuerySet[Season]:
 
 
 def season_for_reader(club: Club, season_id: int) -> Season:
+    """The season as its answer shows it (pairs, round count)."""
     season = seasons_of(club).filter(pk=season_id).first()
     if season is None:
         raise NotFound(f"no season {season_id} in {club.slug!r}")
+    return season
+
+
+def season_of(club: Club, season_id: int) -> Season:
+    """The season alone, for the reads under it (standings, rounds): no pairs or counts."""
+    season = Season.objects.filter(club=club, pk=season_id).first()
+    if season is None:
+        raise NotFound(f"no season {season_id} in {club.slug!r}")
+    season.club = club
     return season
 
 

@@ -15,7 +15,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 
-from server.api_schema import Instant
+from server.api_schema import Answer, Instant
 from server.errors import BadPage, ValidationError
 from server.league import selectors
 
@@ -167,12 +167,12 @@ class NoBodySerializer(serializers.Serializer):
 
 
 # -- answers -------------------------------------------------------------------------------
-class PlayerRefSerializer(serializers.Serializer):
+class PlayerRefSerializer(Answer):
     username = serializers.CharField()
     is_bot = serializers.BooleanField()
 
 
-class ClubSerializer(serializers.Serializer):
+class ClubSerializer(Answer):
     """A ``Club`` as ``selectors.clubs_for_reader`` reads it (counts and role annotated)."""
 
     slug = serializers.CharField()
@@ -191,7 +191,7 @@ class ClubSerializer(serializers.Serializer):
     )
 
 
-class MemberSerializer(serializers.Serializer):
+class MemberSerializer(Answer):
     """A ``Membership``."""
 
     username = serializers.CharField(source="user.username")
@@ -210,7 +210,7 @@ class MemberSerializer(serializers.Serializer):
     removed_at = Instant(allow_null=True)
 
 
-class InviteSerializer(serializers.Serializer):
+class InviteSerializer(Answer):
     code = serializers.CharField()
     single_use = serializers.BooleanField()
     uses = serializers.IntegerField()
@@ -219,13 +219,13 @@ class InviteSerializer(serializers.Serializer):
     created_at = Instant()
 
 
-class PairOutSerializer(serializers.Serializer):
+class PairOutSerializer(Answer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     players = PlayerRefSerializer(many=True, source="members")
 
 
-class SeasonSerializer(serializers.Serializer):
+class SeasonSerializer(Answer):
     """A ``Season`` as ``selectors.seasons_of`` reads it (round count annotated)."""
 
     id = serializers.IntegerField()
@@ -240,7 +240,7 @@ class SeasonSerializer(serializers.Serializer):
     created_at = Instant()
 
 
-class OmitNullsSerializer(serializers.Serializer):
+class OmitNullsSerializer(Answer):
     """Leaves out the ``omit_when_null`` fields whose value is null (e.g. a standings row
     has ``player`` or ``pair``, never both)."""
 
@@ -262,7 +262,7 @@ class EntrantSerializer(OmitNullsSerializer):
     pair = PairOutSerializer(required=False, allow_null=True)
 
 
-class TeamCountsSerializer(serializers.Serializer):
+class TeamCountsSerializer(Answer):
     """``{"A": n, "B": n}``; with ``column``, read from a match's ``<column>_a`` and
     ``<column>_b`` (e.g. ``column="points"``)."""
 
@@ -281,22 +281,22 @@ class TeamCountsSerializer(serializers.Serializer):
         return {team: getattr(instance, f"{self.column}_{team.lower()}") for team in ("A", "B")}
 
 
-class SeasonRefSerializer(serializers.Serializer):
+class SeasonRefSerializer(Answer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class PairRefSerializer(serializers.Serializer):
+class PairRefSerializer(Answer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class TeamPairsSerializer(serializers.Serializer):
+class TeamPairsSerializer(Answer):
     A = PairRefSerializer(source="pair_a")
     B = PairRefSerializer(source="pair_b")
 
 
-class MatchSeatSerializer(serializers.Serializer):
+class MatchSeatSerializer(Answer):
     seat = serializers.IntegerField(source="number")
     team = serializers.ChoiceField(choices=("A", "B"))
     player = serializers.CharField(source="player.username")
@@ -307,7 +307,7 @@ class MatchSeatSerializer(serializers.Serializer):
 OVER_ONLY = ("hands_won", "hands_tied", "points", "dekabes")
 
 
-class MatchSerializer(serializers.Serializer):
+class MatchSerializer(Answer):
     """A ``LeagueMatch``. In progress it shows its seats and its score only: the
     counters of ``OVER_ONLY`` come with a finished or annulled match."""
 
@@ -379,7 +379,7 @@ class MatchSerializer(serializers.Serializer):
         return data
 
 
-class RoundSerializer(serializers.Serializer):
+class RoundSerializer(Answer):
     """A ``selectors.RoundDetails``: the round, who checked in, the byes, the matches."""
 
     season = serializers.IntegerField(source="round.season_id")
@@ -413,7 +413,7 @@ class StandingSerializer(OmitNullsSerializer):
     ties = serializers.IntegerField(help_text="tied hands in its matches")
 
 
-class RatingSerializer(serializers.Serializer):
+class RatingSerializer(Answer):
     player = serializers.CharField(source="player.username")
     is_bot = serializers.BooleanField(source="player.is_bot")
     mu = serializers.FloatField()
@@ -422,7 +422,7 @@ class RatingSerializer(serializers.Serializer):
     matches = serializers.IntegerField()
 
 
-class RatingPointSerializer(serializers.Serializer):
+class RatingPointSerializer(Answer):
     match = serializers.IntegerField(source="match_id")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -445,7 +445,7 @@ class RatingHistoryField(serializers.ListField):
         ]
 
 
-class PlayerRatingSerializer(serializers.Serializer):
+class PlayerRatingSerializer(Answer):
     """A ``selectors.PlayerRating``: a club's rating of the player, with its history."""
 
     club = serializers.CharField(source="rating.club.slug")
@@ -460,13 +460,13 @@ class PlayerRatingSerializer(serializers.Serializer):
     history = RatingHistoryField(help_text="after each rated match, oldest first")
 
 
-class PlayerClubSerializer(serializers.Serializer):
+class PlayerClubSerializer(Answer):
     slug = serializers.CharField()
     name = serializers.CharField()
     role = serializers.ChoiceField(choices=("organizer", "member"), allow_null=True)
 
 
-class PlayerSerializer(serializers.Serializer):
+class PlayerSerializer(Answer):
     """A ``selectors.PlayerProfile``."""
 
     username = serializers.CharField(source="player.username")
@@ -477,7 +477,7 @@ class PlayerSerializer(serializers.Serializer):
     recent_matches = MatchSerializer(many=True)
 
 
-class LeagueTableSerializer(serializers.Serializer):
+class LeagueTableSerializer(Answer):
     """One seat of the caller's at a league match in progress (a ``LeagueMatchSeat``)."""
 
     match = serializers.IntegerField(source="match_id")
@@ -494,7 +494,7 @@ class LeagueTableSerializer(serializers.Serializer):
         return f"/api/tables/{seat.match.table.code}/seats/{seat.number}"
 
 
-class MyLeagueTablesSerializer(serializers.Serializer):
+class MyLeagueTablesSerializer(Answer):
     """A ``selectors.LeagueTables``."""
 
     version = serializers.IntegerField(
@@ -509,7 +509,7 @@ def league_tables_body(user) -> dict:
     return MyLeagueTablesSerializer(selectors.league_tables(user)).data
 
 
-class HandSerializer(serializers.Serializer):
+class HandSerializer(Answer):
     """One finished hand: the engine's ``last_hand`` (docs/engine.md) and the score after."""
 
     hand_no = serializers.IntegerField()
@@ -526,7 +526,7 @@ class HandSerializer(serializers.Serializer):
     scores_after = TeamCountsSerializer()
 
 
-class MatchHandsSerializer(serializers.Serializer):
+class MatchHandsSerializer(Answer):
     """``GET /api/matches/{id}/hands``: the match's id and its hands, in order."""
 
     match = serializers.IntegerField(source="match_id")

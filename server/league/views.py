@@ -56,8 +56,12 @@ class LeagueView(APIView):
     def club(self, request, slug):
         return selectors.club_for_reader(slug, _user(request))
 
+    def club_alone(self, request, slug):
+        """The club for a read under it: no counts (see ``selectors.club_for_reader``)."""
+        return selectors.club_for_reader(slug, _user(request), answer=False)
+
     def season(self, request, slug, season_id):
-        return selectors.season_for_reader(self.club(request, slug), int(season_id))
+        return selectors.season_of(self.club_alone(request, slug), int(season_id))
 
     def round(self, request, slug, season_id, number):
         return selectors.round_of(self.season(request, slug, season_id), int(number))
@@ -233,7 +237,8 @@ class SeasonsView(LeagueView):
 class SeasonView(LeagueView):
     @extend_schema(responses={200: s.SeasonSerializer, **ERRORS}, summary="A season")
     def get(self, request, slug, season_id):
-        return Response(s.SeasonSerializer(self.season(request, slug, season_id)).data)
+        club = self.club(request, slug)
+        return Response(s.SeasonSerializer(selectors.season_for_reader(club, int(season_id))).data)
 
 
 class PairsView(LeagueView):
@@ -344,7 +349,7 @@ class RatingsView(LeagueView):
         summary="The club's ratings (openskill ordinal, best first)",
     )
     def get(self, request, slug):
-        ratings = selectors.club_ratings(self.club(request, slug))
+        ratings = selectors.club_ratings(self.club_alone(request, slug))
         return s.paginate(request, ratings, s.RatingSerializer)
 
 
