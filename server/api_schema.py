@@ -83,7 +83,7 @@ class Answer(serializers.Serializer):
     per-field machinery made the league's lists ~20 % slower than the dicts they
     replaced (bench/league_reads.py; figures in docs/server.md)."""
 
-    def _plan(self) -> list[tuple[str, Any, Callable[[Any], Any] | None, Callable | None]]:
+    def _plan(self) -> list[tuple[str, Any, Callable[[Any], Any], Callable[[Any], Any] | None]]:
         plan = self.__dict__.get("_answer_plan")
         if plan is None:
             plan = []
