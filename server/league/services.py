@@ -299,7 +299,7 @@ def do_enter_bot(*, user: User, club: Club, bot_name: str) -> Membership:
             actor=user,
             verb="bot.enter",
             bot=bot.username,
-            owner=bot.bot_owner.username if bot.bot_owner_id else None,
+            owner=bot.bot_owner.username if bot.bot_owner is not None else None,
         )
         if membership is None:
             return Membership.objects.create(club=club, user=bot, role="member", entered_by=user)
@@ -739,7 +739,7 @@ def do_annul(*, user: User, match: LeagueMatch, reason: str) -> LeagueMatch:
             match=match.pk,
             table=match.table.code,
             season=match.season_id,
-            round=match.round.number if match.round_id else None,
+            round=match.round.number if match.round is not None else None,
             table_number=match.table_number,
             reason=reason.strip(),
         )
