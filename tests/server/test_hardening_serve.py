@@ -76,7 +76,11 @@ def descendants(pid: int) -> set[int]:
     found, todo = set(), [pid]
     while todo:
         parent = todo.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*"):
+        try:
+            tasks = list(Path(f"/proc/{parent}/task").glob("*"))
+        except OSError:  # it exited meanwhile
+            continue
+        for task in tasks:
             try:
                 children = (task / "children").read_text().split()
             except OSError:
@@ -137,18 +141,23 @@ def test_make_serve_restarts_a_killed_host_and_ctrl_c_stops_daphne_and_the_host(
                 time.sleep(0.2)
             raise AssertionError((tmp_path / "serve.log").read_text())
 
+        host_log = tmp_path / "house-bots.log"
+
+        def wait_for_sign_ins(count: int) -> None:
+            deadline = time.monotonic() + 60
+            while host_log.read_text().count("playing as house") < count:
+                assert time.monotonic() < deadline, host_log.read_text()
+                time.sleep(0.2)
+
         wait_for_children(children, time.monotonic() + 120)
+        wait_for_sign_ins(1)
         (first_host,) = hosts_among(children)
         os.kill(first_host, signal.SIGKILL)  # the host dies: make serve starts another
         wait_for_children(children, time.monotonic() + 60, kill_first=first_host)
         (second_host,) = hosts_among(children)
         assert second_host != first_host
-        host_log = tmp_path / "house-bots.log"
         assert "exited with code -9; starting it again in 1 s" in host_log.read_text()
-        deadline = time.monotonic() + 60
-        while host_log.read_text().count("playing as house") < 2:  # the new host signed in
-            assert time.monotonic() < deadline, host_log.read_text()
-            time.sleep(0.2)
+        wait_for_sign_ins(2)  # the new host plays
         os.killpg(serve.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         serve.wait(90)
         deadline = time.monotonic() + 30
