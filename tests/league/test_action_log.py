@@ -123,6 +123,9 @@ def test_each_organizer_action_writes_exactly_one_entry_with_its_verb_and_detail
         table_number=1,
         reason="gone home",
     )
+    again = api.post(f"/api/matches/{match.pk}/annul", {"reason": "again"}, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "match_annulled"
+    log.none()  # refused by the table service, inside the league's transaction
 
     ok(api.delete(url + f"/members/{ann.username}"))
     log.one("member.remove", organizer, username=ann.username, role="member", is_bot=False)
