@@ -466,6 +466,12 @@ class NotEnoughHouseBots(LeagueError):
     )
 
 
+class TooManyHostedPlayers(LeagueError):
+    code, status = "too_many_hosted_players", 409
+    message = "a club has at most {limit} server-hosted computer players"
+    note = "adding a hosted player past the club's quota (DEKABES_MAX_HOSTED_PLAYERS)"
+
+
 class MatchInProgress(LeagueError):
     code, status = "match_in_progress", 409
     message = "the match is in progress: its score only"

@@ -1,9 +1,15 @@
-"""``make serve``: migrate, start the house bots, run Daphne in the foreground.
+"""``make serve``: migrate, start the host of computer players, run Daphne in the foreground.
 
-The house bot account (``house`` unless ``--bot`` says otherwise) plays every bot seat
-it is given: create a table with ``"bots": {"2": "house", ...}``. The bot runner is a
-separate process talking to this server over HTTP, as any third-party bot would.
-Ctrl-C (or SIGTERM) stops both, and this process waits for them before it exits.
+The host (``python -m clients.bots.host``) is a separate process talking to this server
+over HTTP, as any third-party bot would, signed in as the house bot account (``house``
+unless ``--bot`` says otherwise; it is also ``DEKABES_HOST_ACCOUNT`` for the server). It
+plays every bot seat the house account is given (a table created with
+``"bots": {"2": "house", ...}``) and every server-hosted computer player a club's
+organizer added (docs/league.md), each at its level. This process supervises it: when
+the host exits while the server runs, it is started again after a pause that doubles
+from 1 s up to a minute (back to 1 s once it has run a minute), each restart written
+to ``var/house-bots.log``, its log. Ctrl-C (or SIGTERM) stops the host and Daphne, and
+this process waits for them before it exits.
 
 ``--workers N`` (``make serve WORKERS=N``) runs N Daphne processes accepting on one
 listening socket (opened here, handed to each with ``daphne --fd``): the kernel spreads
@@ -18,8 +24,8 @@ settings a reachable server needs: a secret key (generated on first start in
 warning while registration is open to anyone who can reach it.
 
 This module is the server's process launcher, the one module of ``server`` that starts
-the clients' code (the bot runner: a child process here, threads of the caller in
-``bot_runner_threads`` for ``manage.py seed_demo_league``); tests/server/test_layering.py
+the clients' code (the host: a child process here; bot runners as threads of the caller
+in ``bot_runner_threads`` for ``manage.py seed_demo_league``); tests/server/test_layering.py
 holds every other server module to never importing ``clients``.
 """
 
@@ -33,7 +39,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -101,8 +107,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--bot", default="house", help="house bot account name")
-    parser.add_argument("--level", default="strong", choices=LEVELS)
+    parser.add_argument(
+        "--bot",
+        default=os.environ.get("DEKABES_HOST_ACCOUNT") or "house",
+        help="the house bot account: the host of computer players signs in as it",
+    )
+    parser.add_argument("--level", default="strong", choices=LEVELS, help="the house bots' level")
     parser.add_argument(
         "--delay", type=float, default=0.7, help="seconds before each computer action"
     )
@@ -123,10 +133,11 @@ def main(argv=None) -> int:
     env = dict(os.environ)
     if not is_loopback(args.host):
         env = public_environment(args.host, env)
-    # SIGTERM (from `make play`, a service manager) stops the runner and Daphne too.
+    env["DEKABES_HOST_ACCOUNT"] = args.bot  # the account the server lets host players
+    # SIGTERM (from `make play`, a service manager) stops the host and Daphne too.
     signal.signal(signal.SIGTERM, _interrupt)
     python = sys.executable
-    runner = None
+    host: Supervised | None = None
     servers: list[subprocess.Popen] = []
     try:
         subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -139,20 +150,23 @@ def main(argv=None) -> int:
                 capture_output=True,
                 text=True,
             ).stdout.strip()
-            # Imported here, as below: the bot runner loads the SDK and the engine's
-            # players (~0.4 s), which --no-bots and the callers of daphne_command (the
-            # tests' servers, the benchmarks) never need.
-            from clients.bots.launch import start_runner
+            # Imported here, as below: the host loads the SDK and the engine's players
+            # (~0.4 s), which --no-bots and the callers of daphne_command (the tests'
+            # servers, the benchmarks) never need.
+            from clients.bots.launch import start_host
 
             url = (
                 f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
             )
-            var = Path(env.get("DEKABES_VAR_DIR") or ROOT / "var")
-            runner = start_runner(
-                url, token, level=args.level, delay=args.delay, log=str(var / "house-bots.log")
+            log = Path(env.get("DEKABES_VAR_DIR") or ROOT / "var") / "house-bots.log"
+            host = Supervised(
+                "the host of computer players",
+                lambda: start_host(url, token, level=args.level, delay=args.delay, log=str(log)),
+                log,
             )
             print(
-                f"house bots: account {args.bot!r}, level {args.level}, log var/house-bots.log",
+                f"house bots and hosted players: account {args.bot!r}, house level "
+                f"{args.level}, log var/house-bots.log",
                 flush=True,
             )
         print(f"server: http://{args.host}:{args.port}/  (API docs at /api/docs/)", flush=True)
@@ -167,7 +181,9 @@ def main(argv=None) -> int:
         else:
             servers = start_workers(args.host, args.port, args.workers, env)
             print(f"server: {args.workers} Daphne processes on one socket", flush=True)
-        return wait_any(servers)
+        if host is not None:
+            host.check()  # starts it, once Daphne is on its way
+        return wait_any(servers, every_tick=host.check if host is not None else None)
     except KeyboardInterrupt:
         return 130
     finally:
@@ -176,10 +192,8 @@ def main(argv=None) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for server in servers:
             _stop(server)
-        if runner is not None:
-            from clients.bots.launch import stop_runner
-
-            stop_runner(runner)
+        if host is not None:
+            host.stop()
 
 
 def daphne_command(
@@ -248,14 +262,74 @@ def start_workers(host: str, port: int, workers: int, env: dict) -> list[subproc
     return started
 
 
-def wait_any(processes: list[subprocess.Popen]) -> int:
-    """Wait until one process exits (the others are then stopped by the caller)."""
+def wait_any(
+    processes: list[subprocess.Popen], every_tick: Callable[[], None] | None = None
+) -> int:
+    """Wait until one process exits (the others are then stopped by the caller);
+    ``every_tick`` runs twice a second meanwhile (the host's supervision)."""
     while True:
         for process in processes:
             code = process.poll()
             if code is not None:
                 return code
+        if every_tick is not None:
+            every_tick()
         time.sleep(0.5)
+
+
+class Supervised:
+    """A child process kept running while the server runs: ``check()`` (called twice a
+    second) starts it, and starts it again when it has exited, after a pause that doubles
+    from ``FIRST_PAUSE`` up to ``LONGEST_PAUSE`` and is back to the first once the child
+    has run ``HEALTHY_AFTER`` seconds; each exit and restart is a line in ``log``.
+    ``stop()`` ends it. A service manager would do the same (docs/server.md); this one
+    needs no set-up, so ``make serve`` on a laptop has it too."""
+
+    FIRST_PAUSE, LONGEST_PAUSE, HEALTHY_AFTER = 1.0, 60.0, 60.0
+
+    def __init__(self, name: str, start: Callable[[], subprocess.Popen], log: Path):
+        self.name = name
+        self.start = start
+        self.log = log
+        self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
+        self.restart_at = 0.0
+        self.pause = self.FIRST_PAUSE
+        self.restarts = 0
+
+    def check(self) -> None:
+        now = time.monotonic()
+        if self.process is None:
+            if now >= self.restart_at:
+                self.process = self.start()
+                self.started_at = now
+            return
+        code = self.process.poll()
+        if code is None:
+            return
+        if now - self.started_at >= self.HEALTHY_AFTER:
+            self.pause = self.FIRST_PAUSE  # it ran a good while: a fresh failure
+        self._note(f"{self.name} exited with code {code}; starting it again in {self.pause:g} s")
+        self.process = None
+        self.restart_at = now + self.pause
+        self.pause = min(self.pause * 2, self.LONGEST_PAUSE)
+        self.restarts += 1
+
+    def stop(self) -> None:
+        if self.process is not None:
+            from clients.bots.launch import stop_runner  # imported here: see main()
+
+            stop_runner(self.process)
+            self.process = None
+
+    def _note(self, line: str) -> None:
+        stamped = f"{time.strftime('%Y-%m-%d %H:%M:%S')} server.run: {line}"
+        print(stamped, flush=True)
+        try:
+            with open(self.log, "a", encoding="utf-8") as out:
+                out.write(stamped + "\n")
+        except OSError:
+            pass  # the line went to the terminal; a missing log file must not stop the server
 
 
 def _stop(process: subprocess.Popen | None, timeout: float = 10.0) -> None:

@@ -228,6 +228,10 @@ DEKABES_MAX_SOCKETS = _env_int("DEKABES_MAX_SOCKETS", 16)
 # Tables a member owns whose match is not over; bot accounts a member owns.
 DEKABES_MAX_TABLES = _env_int("DEKABES_MAX_TABLES", 20)
 DEKABES_MAX_BOTS = _env_int("DEKABES_MAX_BOTS", 10)
+# Server-hosted computer players (docs/league.md): at most this many active in a club,
+# played by the host process signed in as this house bot account (make serve: "house").
+DEKABES_MAX_HOSTED_PLAYERS = _env_int("DEKABES_MAX_HOSTED_PLAYERS", 12)
+DEKABES_HOST_ACCOUNT = os.environ.get("DEKABES_HOST_ACCOUNT", "house")
 # open | invite (codes from `manage.py invite`) | closed
 DEKABES_REGISTRATION = os.environ.get("DEKABES_REGISTRATION", "open")
 if DEKABES_REGISTRATION not in ("open", "invite", "closed"):

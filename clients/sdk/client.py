@@ -188,6 +188,19 @@ class DekabesClient:
             self.request("POST", f"/api/bots/{quote(bot_name, safe='')}/token")
         )
 
+    def host_players(self) -> list[dict[str, Any]]:
+        """The host account only: every server-hosted computer player in service,
+        ``{"username", "level"}`` (docs/bots.md, "Server-hosted players")."""
+        result: list[dict[str, Any]] = self.request("GET", "/api/host/players")["players"]
+        return result
+
+    def host_player_token(self, name: str) -> Account:
+        """The host account only: a token for a hosted player (device ``host``; only the
+        host's previous token of that player stops working)."""
+        return Account.from_json(
+            self.request("POST", f"/api/host/players/{quote(name, safe='')}/token")
+        )
+
     def me(self) -> Account:
         return Account.from_json(self.request("GET", "/api/me"))
 

@@ -22,6 +22,12 @@ class User(AbstractUser):
         related_name="bots",
         help_text="the member who registered this bot",
     )
+    # A server-hosted computer player (docs/league.md, "Server-hosted computer players"):
+    # an ownerless bot that the server's host process plays at this level
+    # (``engine.bots.LEVELS``). Empty for every other account.
+    hosted_level = models.CharField(
+        max_length=8, blank=True, default="", help_text="a server-hosted player's level"
+    )
 
     class Meta:
         constraints = [
@@ -36,6 +42,11 @@ class User(AbstractUser):
     def is_house_bot(self) -> bool:
         """A bot of the club server itself (no owner): organizers enter these."""
         return self.is_bot and self.bot_owner_id is None
+
+    @property
+    def is_hosted(self) -> bool:
+        """A house bot the server's host process plays (at ``hosted_level``)."""
+        return self.is_house_bot and bool(self.hosted_level)
 
 
 class AccessToken(models.Model):

@@ -20,6 +20,7 @@ from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, connection, transaction
 
+from engine.bots import LEVELS
 from server.accounts.models import AccessToken, Invite, User
 from server.errors import (
     BadInvite,
@@ -33,10 +34,12 @@ from server.errors import (
     WrongPassword,
 )
 
+NAME_MAX = 40  # characters in an account name
 USERNAME_RE = re.compile(r"\A[A-Za-z0-9_.-]{3,40}\Z")
 DEVICE_RE = re.compile(r"\A[A-Za-z0-9_. -]{1,40}\Z")
 DEFAULT_DEVICE = "default"  # the unnamed device: its tokens accumulate
 BOT_DEVICE = "bot"  # the device of a bot's token issued through the API
+HOST_DEVICE = "host"  # the device of a hosted player's token, held by the host process
 MAX_DEVICES = 20  # tokens per account: the oldest goes when a 21st is issued
 
 
@@ -257,6 +260,22 @@ def do_create_bot(*, name: str, owner: User | None) -> User:
     if owner is not None:
         check_bot_quota(owner)
     bot = User(username=name, is_bot=True, bot_owner=owner)
+    bot.set_unusable_password()
+    try:
+        with transaction.atomic():
+            bot.save()
+    except IntegrityError:
+        raise UsernameTaken(name=name) from None
+    return bot
+
+
+def do_create_hosted_bot(*, name: str, level: str) -> User:
+    """A server-hosted computer player: a house bot (no owner, so it is a person of its
+    own at a rated table) that the server's host process plays at ``level``."""
+    if level not in LEVELS:
+        raise ValidationError(f"a level is one of {', '.join(LEVELS)}")
+    check_username(name)
+    bot = User(username=name, is_bot=True, bot_owner=None, hosted_level=level)
     bot.set_unusable_password()
     try:
         with transaction.atomic():

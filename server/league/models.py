@@ -11,7 +11,9 @@ member's matches stay.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.utils import timezone
 
 USER = settings.AUTH_USER_MODEL
 
@@ -67,6 +69,39 @@ class Invite(models.Model):
 
     def __str__(self) -> str:
         return f"invite to club {self.club_id}"
+
+
+class ClubAction(models.Model):
+    """One entry of a club's organizer action log: who did what, when. Kept forever.
+
+    Written by ``services.record_action`` inside the transaction of the action itself, so
+    the log never disagrees with what happened (a refused action writes nothing). What
+    the action was about is stored as data in ``details`` (usernames, round numbers, the
+    reason...), so an entry still reads the same after its subject changes. Nothing
+    deletes an entry: its club and actor are protected, and neither clubs nor accounts
+    are ever deleted by the API.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="actions")
+    actor = models.ForeignKey(
+        USER,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="who did it; null: the server itself (e.g. an automatic substitution)",
+    )
+    verb = models.CharField(max_length=32, help_text="one of action_log.VERBS")
+    details = models.JSONField(default=dict, encoder=DjangoJSONEncoder)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        # A club's log is read newest first, a page at a time.
+        indexes = [models.Index(fields=["club", "-at", "-id"], name="club_log")]
+
+    def __str__(self) -> str:
+        return f"club {self.club_id}: {self.verb} by {self.actor_id}"
 
 
 class Season(models.Model):

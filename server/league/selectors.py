@@ -31,6 +31,7 @@ from server.errors import MatchInProgress, NotFound
 from server.league.models import (
     CheckIn,
     Club,
+    ClubAction,
     Invite,
     LeagueMatch,
     LeagueMatchSeat,
@@ -143,6 +144,42 @@ def members_of(club: Club, include_removed: bool = False) -> QuerySet[Membership
 
 def invites_of(club: Club) -> QuerySet[Invite]:
     return Invite.objects.filter(club=club).select_related("created_by").order_by("-id")
+
+
+def hosted_members(club: Club) -> QuerySet[Membership]:
+    """The club's active server-hosted computer players (by name)."""
+    return (
+        members_of(club)
+        .filter(user__is_bot=True, user__bot_owner__isnull=True)
+        .exclude(user__hosted_level="")
+    )
+
+
+def hosted_players_in_service() -> QuerySet[User]:
+    """Every hosted player the host process plays: an active member of a club, or seated
+    at a league match still in progress (a removed player finishes what it started)."""
+    member = Membership.objects.filter(user=OuterRef("pk"), active=True)
+    playing = LeagueMatchSeat.objects.filter(player=OuterRef("pk"), match__status="playing")
+    return (
+        User.objects.filter(is_bot=True, bot_owner__isnull=True)
+        .exclude(hosted_level="")
+        .filter(Q(Exists(member)) | Q(Exists(playing)))
+        .order_by("username")
+    )
+
+
+# -- the organizer action log ------------------------------------------------------------------
+def club_log(club: Club, *, verb: str | None = None) -> QuerySet[ClubAction]:
+    """The club's action log, newest first; each entry with its actor (None: the
+    server), ``verb``, ``details`` and ``at``. ``verb``: only that verb
+    (``member.remove``) or that family of verbs (``member``). Who may read it
+    (organizers) is the caller's check."""
+    entries = ClubAction.objects.filter(club=club)
+    if verb and "." in verb:
+        entries = entries.filter(verb=verb)
+    elif verb:
+        entries = entries.filter(verb__startswith=verb + ".")
+    return entries.select_related("actor").order_by("-at", "-id")
 
 
 # -- seasons and rounds ----------------------------------------------------------------------

@@ -15,9 +15,11 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 
+from engine.bots import LEVELS
 from server.api_schema import Answer, Instant
 from server.errors import BadPage, ValidationError
 from server.league import selectors
+from server.league.action_log import VERBS
 
 ID_MAX = 2**63 - 1  # a database integer: larger ids cannot exist (and SQLite overflows)
 
@@ -118,6 +120,15 @@ class EnterBotSerializer(serializers.Serializer):
     )
 
 
+class AddHostedPlayerSerializer(serializers.Serializer):
+    level = serializers.ChoiceField(choices=LEVELS, help_text="engine.bots level it plays at")
+    name = serializers.CharField(
+        max_length=40,
+        required=False,
+        help_text="its account name (default: derived, e.g. riverside-expert-2)",
+    )
+
+
 class RoleSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=("organizer", "member"))
 
@@ -205,9 +216,16 @@ class MemberSerializer(Answer):
     house_bot = serializers.BooleanField(
         source="user.is_house_bot", help_text="a bot account without an owner"
     )
+    level = serializers.SerializerMethodField(
+        help_text="a server-hosted computer player's level; null for everyone else"
+    )
     active = serializers.BooleanField()
     joined_at = Instant()
     removed_at = Instant(allow_null=True)
+
+    @extend_schema_field(serializers.ChoiceField(choices=LEVELS, allow_null=True))
+    def get_level(self, membership) -> str | None:
+        return membership.user.hosted_level or None
 
 
 class InviteSerializer(Answer):
@@ -217,6 +235,31 @@ class InviteSerializer(Answer):
     expires_at = Instant(allow_null=True)
     created_by = serializers.CharField(source="created_by.username")
     created_at = Instant()
+
+
+class ClubActionSerializer(Answer):
+    """One ``ClubAction`` of the organizer action log (docs/league.md, "Action log")."""
+
+    id = serializers.IntegerField()
+    at = Instant()
+    actor = serializers.CharField(
+        source="actor.username", allow_null=True, help_text="who did it; null: the server"
+    )
+    verb = serializers.ChoiceField(choices=list(VERBS), help_text="a stable code, never renamed")
+    details = serializers.DictField(
+        help_text="what the action was about, as data (its keys per verb in docs/league.md)"
+    )
+
+
+class HostedPlayerSerializer(Answer):
+    """A hosted player in service, as the host process reads it (a ``User``)."""
+
+    username = serializers.CharField()
+    level = serializers.ChoiceField(choices=LEVELS, source="hosted_level")
+
+
+class HostedPlayersSerializer(Answer):
+    players = HostedPlayerSerializer(many=True)
 
 
 class PairOutSerializer(Answer):

@@ -11,12 +11,18 @@ club's ratings in the transaction of the event that ended it.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import random
 import secrets
+from collections.abc import Iterable
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from engine.bots import LEVELS
+from server.accounts import services as account_services
 from server.accounts.models import User
 from server.errors import (
     AlreadyInPair,
@@ -38,16 +44,20 @@ from server.errors import (
     RoundInProgress,
     RoundStarted,
     SlugTaken,
+    TooManyHostedPlayers,
     ValidationError,
     WrongFormat,
 )
-from server.league import projections
+from server.league import projections, selectors
+from server.league.action_log import VERBS
 from server.league.match_rows import casual_match, seat_players
 from server.league.models import (
     CheckIn,
     Club,
+    ClubAction,
     Invite,
     LeagueMatch,
+    LeagueMatchSeat,
     Membership,
     Pair,
     Round,
@@ -91,6 +101,18 @@ def check_person(user: User) -> None:
         raise PermissionDenied("bot accounts do not manage clubs")
 
 
+# -- the organizer action log ----------------------------------------------------------------
+def record_action(*, club: Club, actor: User | None, verb: str, **details) -> ClubAction:
+    """One entry of the club's action log. Called inside the transaction of the action
+    it records, so a refused (rolled back) action leaves no entry; ``actor`` None is the
+    server itself. ``details`` name the subject as data (usernames, numbers, reasons)."""
+    if verb not in VERBS:
+        raise ValueError(f"{verb!r} is not in action_log.VERBS")
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("record_action belongs inside the action's transaction")
+    return ClubAction.objects.create(club=club, actor=actor, verb=verb, details=details)
+
+
 # -- clubs -------------------------------------------------------------------------------
 def do_create_club(
     *, user: User, slug: str, name: str, description: str = "", visibility: str = "public"
@@ -108,6 +130,14 @@ def do_create_club(
                 created_by=user,
             )
             Membership.objects.create(club=club, user=user, role="organizer")
+            record_action(
+                club=club,
+                actor=user,
+                verb="club.create",
+                slug=slug,
+                name=name,
+                visibility=visibility,
+            )
     except IntegrityError:
         raise SlugTaken(slug=slug) from None
     return club
@@ -116,9 +146,16 @@ def do_create_club(
 def do_update_club(*, user: User, club: Club, changes: dict) -> Club:
     check_organizer(club, user)
     with writing(), transaction.atomic():
+        before = {name: getattr(club, name) for name in changes}
         for name, value in changes.items():
             setattr(club, name, value)
         club.save(update_fields=list(changes) or None)
+        record_action(
+            club=club,
+            actor=user,
+            verb="club.edit",
+            changes={n: [before[n], v] for n, v in changes.items() if before[n] != v},
+        )
     return club
 
 
@@ -133,9 +170,18 @@ def do_create_invite(
             code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(10))
             if not Invite.objects.filter(code=code).exists():
                 break
-        return Invite.objects.create(
+        invite = Invite.objects.create(
             club=club, code=code, created_by=user, single_use=single_use, expires_at=expires_at
         )
+        record_action(
+            club=club,
+            actor=user,
+            verb="invite.create",
+            code=code,
+            single_use=single_use,
+            expires_at=expires_at,
+        )
+        return invite
 
 
 def check_invite(club: Club, code: str) -> Invite:
@@ -159,6 +205,14 @@ def do_join_club(*, user: User, club: Club | None, code: str) -> Membership:
         if membership is not None and membership.active:
             raise AlreadyMember()
         Invite.objects.filter(pk=invite.pk).update(uses=invite.uses + 1)
+        record_action(
+            club=club,
+            actor=user,
+            verb="member.join",
+            username=user.username,
+            invite=invite.code,
+            again=membership is not None,
+        )
         if membership is None:
             return Membership.objects.create(club=club, user=user, role="member")
         membership.active, membership.role, membership.removed_at = True, "member", None
@@ -195,6 +249,16 @@ def do_remove_member(*, user: User, club: Club, username: str) -> Membership:
         _check_keeps_an_organizer(club, membership)
         membership.active, membership.removed_at = False, timezone.now()
         membership.save(update_fields=["active", "removed_at"])
+        removed = membership.user
+        record_action(
+            club=club,
+            actor=user,
+            verb="member.remove",
+            username=removed.username,
+            role=membership.role,
+            is_bot=removed.is_bot,
+            level=removed.hosted_level or None,
+        )
         return membership
 
 
@@ -208,6 +272,8 @@ def do_set_role(*, user: User, club: Club, username: str, role: str) -> Membersh
             _check_keeps_an_organizer(club, membership)
         membership.role = role
         membership.save(update_fields=["role"])
+        verb = "member.promote" if role == "organizer" else "member.demote"
+        record_action(club=club, actor=user, verb=verb, username=membership.user.username)
         return membership
 
 
@@ -224,13 +290,113 @@ def do_enter_bot(*, user: User, club: Club, bot_name: str) -> Membership:
         raise NotYourBot(bot=bot.username)
     with writing(), transaction.atomic():
         membership = Membership.objects.filter(club=club, user=bot).first()
+        if bot.hosted_level and membership is None:
+            raise PermissionDenied("a hosted player plays for the club it was added to")
         if membership is not None and membership.active:
             raise AlreadyMember(f"{bot.username} is in this club already")
+        record_action(
+            club=club,
+            actor=user,
+            verb="bot.enter",
+            bot=bot.username,
+            owner=bot.bot_owner.username if bot.bot_owner is not None else None,
+        )
         if membership is None:
             return Membership.objects.create(club=club, user=bot, role="member", entered_by=user)
         membership.active, membership.removed_at, membership.entered_by = True, None, user
         membership.save(update_fields=["active", "removed_at", "entered_by"])
         return membership
+
+
+# -- server-hosted computer players -----------------------------------------------------------
+def check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise ValidationError(f"a level is one of {', '.join(LEVELS)}")
+
+
+def check_hosted_quota(club: Club) -> None:
+    limit = settings.DEKABES_MAX_HOSTED_PLAYERS
+    if selectors.hosted_members(club).count() >= limit:
+        raise TooManyHostedPlayers(limit=limit)
+
+
+def hosted_name(club: Club, level: str) -> str:
+    """A free, readable account name for a new hosted player: ``riverside-expert-2``."""
+    for n in itertools.count(1):
+        suffix = f"-{level}-{n}"
+        name = club.slug[: account_services.NAME_MAX - len(suffix)] + suffix
+        if not User.objects.filter(username__iexact=name).exists():
+            return name
+    raise AssertionError("unreachable")  # itertools.count never ends
+
+
+def do_add_hosted_player(
+    *, user: User, club: Club, level: str, name: str | None = None
+) -> Membership:
+    """An organizer adds a server-hosted computer player at ``level`` to the club: a new
+    house bot account (its name derived from the club and the level unless given) that
+    the server's host process plays. Remove it as any member (``do_remove_member``)."""
+    check_organizer(club, user)
+    check_level(level)
+    if name is not None:
+        account_services.check_username(name)
+    return _add_hosted_player(club=club, level=level, name=name, actor=user)
+
+
+def _add_hosted_player(
+    *, club: Club, level: str, name: str | None, actor: User | None
+) -> Membership:
+    with writing(), transaction.atomic():
+        # One addition at a time per club (PostgreSQL: the club row's lock), so two
+        # concurrent additions cannot both pass the quota.
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        check_hosted_quota(club)
+        bot = account_services.do_create_hosted_bot(
+            name=name or hosted_name(club, level), level=level
+        )
+        membership = Membership.objects.create(club=club, user=bot, role="member", entered_by=actor)
+        record_action(club=club, actor=actor, verb="bot.host", username=bot.username, level=level)
+    return membership
+
+
+def hosted_player_for(
+    *, club: Club, level: str, exclude: Iterable[int] = (), actor: User | None = None
+) -> User:
+    """A hosted player of ``level`` in ``club`` to seat now (a substitution): one that sits
+    at no league match in progress if there is one, else any of that level, never one of
+    the account ids ``exclude`` (the match's own players); none: a new one is added
+    (``bot.host`` in the log by ``actor``, None for the server; the club's quota holds)."""
+    check_level(level)
+    busy = LeagueMatchSeat.objects.filter(player=OuterRef("user"), match__status="playing")
+    found = (
+        selectors.hosted_members(club)
+        .filter(user__hosted_level=level)
+        .exclude(user_id__in=list(exclude))
+        .annotate(busy=Exists(busy))
+        .order_by("busy", "user__username")
+        .first()
+    )
+    if found is not None:
+        return found.user
+    return _add_hosted_player(club=club, level=level, name=None, actor=actor).user
+
+
+def check_host(user: User | None) -> None:
+    """The server's host process signs in as the house bot ``DEKABES_HOST_ACCOUNT``."""
+    if user is None:
+        raise NotAuthenticated()
+    if not (user.is_house_bot and user.username == settings.DEKABES_HOST_ACCOUNT):
+        raise PermissionDenied("only the server's host account plays hosted players")
+
+
+def grant_hosted_token(*, user: User, name: str) -> account_services.TokenGrant:
+    """A token for a hosted player in service, for the host process (device ``host``:
+    only the host's previous token of that player stops working)."""
+    check_host(user)
+    bot = selectors.hosted_players_in_service().filter(username=name).first()
+    if bot is None:
+        raise NotFound(f"no hosted player {name!r} in service")
+    return account_services.grant_token(user=bot, device=account_services.HOST_DEVICE)
 
 
 # -- seasons and pairs ---------------------------------------------------------------------
@@ -249,7 +415,7 @@ def do_create_season(
     if starts_on and ends_on and ends_on < starts_on:
         raise ValidationError("ends_on is before starts_on")
     with writing(), transaction.atomic():
-        return Season.objects.create(
+        season = Season.objects.create(
             club=club,
             name=name,
             format=format,
@@ -258,6 +424,18 @@ def do_create_season(
             fill_with_bots=fill_with_bots,
             seed=random.randrange(2**31) if seed is None else seed,
         )
+        record_action(
+            club=club,
+            actor=user,
+            verb="season.create",
+            season=season.pk,
+            name=name,
+            format=format,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            fill_with_bots=fill_with_bots,
+        )
+        return season
 
 
 def check_format(season: Season, wanted: str) -> None:
@@ -294,12 +472,22 @@ def do_register_pair(
         }
         if {controller_of(first), controller_of(second)} & taken:
             raise AlreadyInPair()
-        return Pair.objects.create(
+        pair = Pair.objects.create(
             season=season,
             name=name or f"{first.username} & {second.username}",
             player_1=first,
             player_2=second,
         )
+        record_action(
+            club=season.club,
+            actor=user,
+            verb="pair.register",
+            season=season.pk,
+            pair=pair.pk,
+            name=pair.name,
+            players=[first.username, second.username],
+        )
+        return pair
 
 
 # -- rounds --------------------------------------------------------------------------------
@@ -309,7 +497,11 @@ def do_create_round(*, user: User, season: Season) -> Round:
         number = (
             season.rounds.order_by("-number").values_list("number", flat=True).first() or 0
         ) + 1
-        return Round.objects.create(season=season, number=number)
+        round_ = Round.objects.create(season=season, number=number)
+        record_action(
+            club=season.club, actor=user, verb="round.open", season=season.pk, round=number
+        )
+        return round_
 
 
 def check_round_open(round_: Round) -> None:
@@ -328,6 +520,7 @@ def do_check_in(
     season = round_.season
     check_organizer(season.club, user)
     check_round_open(round_)
+    present: dict[str, list] = {}
     if season.format == "individual":
         if pairs:
             raise WrongFormat("an individual season checks in players")
@@ -336,6 +529,7 @@ def do_check_in(
         if len(set(controllers)) != len(controllers):
             raise OneSeatPerPlayer("a member and their own bot cannot both play a round")
         rows = [CheckIn(round=round_, player=p) for p in people]
+        present["players"] = [p.username for p in people]
     else:
         if players:
             raise WrongFormat("a pairs season checks in pairs")
@@ -345,9 +539,19 @@ def do_check_in(
         if missing:
             raise NotFound(f"no pairs {', '.join(missing)} in this season")
         rows = [CheckIn(round=round_, pair=found[i]) for i in ids]
+        present["pairs"] = ids
     with writing(), transaction.atomic():
         CheckIn.objects.filter(round=round_).delete()
-        return CheckIn.objects.bulk_create(rows)
+        checked_in = CheckIn.objects.bulk_create(rows)
+        record_action(
+            club=season.club,
+            actor=user,
+            verb="round.checkin",
+            season=season.pk,
+            round=round_.number,
+            **present,
+        )
+        return checked_in
 
 
 def check_may_start(round_: Round) -> None:
@@ -381,9 +585,25 @@ def do_start_round(*, user: User, round_: Round) -> list[LeagueMatch]:
         round_.status, round_.started_at = "started", timezone.now()
         round_.save(update_fields=["status", "started_at"])
         projections.rebuild_standings(season)
+        record_action(
+            club=season.club,
+            actor=user,
+            verb="round.start",
+            season=season.pk,
+            round=round_.number,
+            tables=[m.table.code for m in matches],
+            byes=_bye_names(season, byes),
+        )
         seated = [s.player_id for m in matches for s in m.seats.all()]
         transaction.on_commit(lambda: _tell_players(seated))
     return matches
+
+
+def _bye_names(season: Season, byes: list[int]) -> list[str]:
+    """Who sits out, by name: usernames (individual) or pair names (pairs)."""
+    if season.format == "individual":
+        return list(User.objects.filter(pk__in=byes).values_list("username", flat=True))
+    return list(Pair.objects.filter(pk__in=byes).values_list("name", flat=True))
 
 
 def _draw_individual(round_: Round):
@@ -510,7 +730,19 @@ def do_annul(*, user: User, match: LeagueMatch, reason: str) -> LeagueMatch:
     check_organizer(match.club, user)
     if not reason.strip():
         raise ValidationError("say why the match is annulled (reason)")
-    table_services.do_annul(actor=user, table=match.table, reason=reason.strip())
+    with writing(), transaction.atomic():  # the table's annul and its log entry: one commit
+        table_services.do_annul(actor=user, table=match.table, reason=reason.strip())
+        record_action(
+            club=match.club,
+            actor=user,
+            verb="match.annul",
+            match=match.pk,
+            table=match.table.code,
+            season=match.season_id,
+            round=match.round.number if match.round is not None else None,
+            table_number=match.table_number,
+            reason=reason.strip(),
+        )
     match.refresh_from_db()
     return match
 

@@ -13,6 +13,8 @@ urlpatterns = [
     path(CLUB + "/members/<str:username>", views.MemberView.as_view()),
     path(CLUB + "/invites", views.InvitesView.as_view()),
     path(CLUB + "/join", views.JoinClubView.as_view()),
+    path(CLUB + "/hosted-players", views.HostedPlayersView.as_view()),
+    path(CLUB + "/log", views.ClubLogView.as_view()),
     path(CLUB + "/ratings", views.RatingsView.as_view()),
     path(CLUB + "/seasons", views.SeasonsView.as_view()),
     path(SEASON, views.SeasonView.as_view()),
@@ -29,5 +31,7 @@ urlpatterns = [
     path("api/matches/<int:match_id>/hands", views.MatchHandsView.as_view()),
     path("api/matches/<int:match_id>/annul", views.AnnulView.as_view()),
     path("api/players/<str:username>", views.PlayerView.as_view()),
+    path("api/host/players", views.HostPlayersView.as_view()),
+    path("api/host/players/<str:name>/token", views.HostPlayerTokenView.as_view()),
     path("api/me/league-tables", views.MyLeagueTablesView.as_view()),
 ]

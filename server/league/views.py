@@ -17,10 +17,12 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from server.accounts.serializers import AccountSerializer
 from server.api_schema import ERRORS, strict
 from server.errors import ValidationError
 from server.league import selectors, services
 from server.league import serializers as s
+from server.league.action_log import FAMILIES, VERBS
 from server.realtime import longpoll
 from server.realtime.groups import account_group
 
@@ -193,6 +195,51 @@ class InvitesView(LeagueView):
         data = strict(s.InviteRequestSerializer, request)
         invite = services.do_create_invite(user=request.user, club=self.club(request, slug), **data)
         return Response(s.InviteSerializer(invite).data, status=201)
+
+
+class HostedPlayersView(LeagueView):
+    @extend_schema(
+        parameters=PAGES,
+        responses={200: s.paged("HostedPlayerPage", s.MemberSerializer), **ERRORS},
+        summary="The club's server-hosted computer players (members with a level)",
+    )
+    def get(self, request, slug):
+        club = self.club(request, slug)
+        return s.paginate(request, selectors.hosted_members(club), s.MemberSerializer)
+
+    @extend_schema(
+        request=s.AddHostedPlayerSerializer,
+        responses={201: s.MemberSerializer, **ERRORS},
+        summary="Add a server-hosted computer player at a level (organizers)",
+    )
+    def post(self, request, slug):
+        data = strict(s.AddHostedPlayerSerializer, request)
+        membership = services.do_add_hosted_player(
+            user=request.user, club=self.club(request, slug), **data
+        )
+        return Response(s.MemberSerializer(membership).data, status=201)
+
+
+class ClubLogView(LeagueView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "verb",
+                OpenApiTypes.STR,
+                description="a verb (member.remove) or its family (member): only those",
+            ),
+            *PAGES,
+        ],
+        responses={200: s.paged("ClubActionPage", s.ClubActionSerializer), **ERRORS},
+        summary="The club's organizer action log, newest first (organizers)",
+    )
+    def get(self, request, slug):
+        club = self.club(request, slug)
+        services.check_organizer(club, _user(request))
+        verb = request.query_params.get("verb") or None
+        if verb is not None and verb not in VERBS and verb not in FAMILIES:
+            raise ValidationError("verb is one of the log's verbs or families (docs/league.md)")
+        return s.paginate(request, selectors.club_log(club, verb=verb), s.ClubActionSerializer)
 
 
 class JoinClubView(LeagueView):
@@ -439,6 +486,28 @@ class AnnulView(LeagueView):
         match = selectors.match_for_reader(int(match_id), _user(request))
         match = services.do_annul(user=request.user, match=match, reason=data["reason"])
         return Response(s.MatchSerializer(match).data)
+
+
+class HostPlayersView(APIView):
+    @extend_schema(
+        responses={200: s.HostedPlayersSerializer, **ERRORS},
+        summary="Every hosted player the host process plays, with its level (host account)",
+    )
+    def get(self, request):
+        services.check_host(request.user)
+        players = {"players": selectors.hosted_players_in_service()}
+        return Response(s.HostedPlayersSerializer(players).data)
+
+
+class HostPlayerTokenView(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: AccountSerializer, **ERRORS},
+        summary="A token for a hosted player, device host (host account)",
+    )
+    def post(self, request, name):
+        grant = services.grant_hosted_token(user=request.user, name=name)
+        return Response(AccountSerializer(grant).data)
 
 
 class PlayerView(LeagueView):

@@ -486,6 +486,8 @@ def test_every_list_reads_page_and_page_size_alike():
         club + "/invites": league.url("/invites"),
         club + "/seasons": league.url("/seasons"),
         club + "/ratings": league.url("/ratings"),
+        club + "/hosted-players": league.url("/hosted-players"),
+        club + "/log": league.url("/log"),
         season + "/standings": league.season_url("/standings"),
         season + "/rounds": league.season_url("/rounds"),
         season + "/rounds/{number}/tables": league.season_url("/rounds/1/tables"),

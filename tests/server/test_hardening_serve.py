@@ -76,7 +76,11 @@ def descendants(pid: int) -> set[int]:
     found, todo = set(), [pid]
     while todo:
         parent = todo.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*"):
+        try:
+            tasks = list(Path(f"/proc/{parent}/task").glob("*"))
+        except OSError:  # it exited meanwhile
+            continue
+        for task in tasks:
             try:
                 children = (task / "children").read_text().split()
             except OSError:
@@ -96,7 +100,18 @@ def alive(pid: int) -> bool:
     return state != "X"  # a zombie ("Z") counts as left behind
 
 
-def test_ctrl_c_on_make_serve_stops_daphne_and_the_bot_runner(tmp_path):
+def command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def hosts_among(pids: set[int]) -> set[int]:
+    return {p for p in pids if alive(p) and b"clients.bots.host" in command_line(p)}
+
+
+def test_make_serve_restarts_a_killed_host_and_ctrl_c_stops_daphne_and_the_host(tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update({"DEKABES_VAR_DIR": str(tmp_path), "PYTHONUNBUFFERED": "1"})
@@ -111,24 +126,44 @@ def test_ctrl_c_on_make_serve_stops_daphne_and_the_bot_runner(tmp_path):
     )
     children: set[int] = set()
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                requests.get(f"http://127.0.0.1:{port}/api/me", timeout=5)
-                children = descendants(serve.pid)
-                if len(children) >= 2:  # Daphne and the bot runner
-                    break
-            except requests.RequestException:
-                pass
-            assert serve.poll() is None, (tmp_path / "serve.log").read_text()
-            time.sleep(0.2)
-        assert len(children) >= 2, (tmp_path / "serve.log").read_text()
+
+        def wait_for_children(seen, deadline: float, kill_first: int | None = None):
+            """Daphne and a host (other than ``kill_first``) among the descendants."""
+            while time.monotonic() < deadline:
+                try:
+                    requests.get(f"http://127.0.0.1:{port}/api/me", timeout=5)
+                    seen |= descendants(serve.pid)
+                    if len(seen) >= 2 and hosts_among(seen) - {kill_first}:
+                        return
+                except requests.RequestException:
+                    pass
+                assert serve.poll() is None, (tmp_path / "serve.log").read_text()
+                time.sleep(0.2)
+            raise AssertionError((tmp_path / "serve.log").read_text())
+
+        host_log = tmp_path / "house-bots.log"
+
+        def wait_for_sign_ins(count: int) -> None:
+            deadline = time.monotonic() + 60
+            while host_log.read_text().count("playing as house") < count:
+                assert time.monotonic() < deadline, host_log.read_text()
+                time.sleep(0.2)
+
+        wait_for_children(children, time.monotonic() + 120)
+        wait_for_sign_ins(1)
+        (first_host,) = hosts_among(children)
+        os.kill(first_host, signal.SIGKILL)  # the host dies: make serve starts another
+        wait_for_children(children, time.monotonic() + 60, kill_first=first_host)
+        (second_host,) = hosts_among(children)
+        assert second_host != first_host
+        assert "exited with code -9; starting it again in 1 s" in host_log.read_text()
+        wait_for_sign_ins(2)  # the new host plays
         os.killpg(serve.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         serve.wait(90)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(alive(c) for c in children):
             time.sleep(0.2)
-        assert not [c for c in children if alive(c)]
+        assert not [c for c in children if alive(c)]  # Daphne and both hosts
         try:
             requests.get(f"http://127.0.0.1:{port}/api/me", timeout=5)
             serving = True
@@ -150,3 +185,29 @@ def _environ(pid: int) -> bytes:
         return Path(f"/proc/{pid}/environ").read_bytes()
     except OSError:
         return b""
+
+
+def test_the_supervisor_restarts_a_child_after_a_pause_that_doubles(tmp_path):
+    """server.run's supervision of the host, with a child that exits at once."""
+
+    class Quick(run.Supervised):
+        FIRST_PAUSE, LONGEST_PAUSE, HEALTHY_AFTER = 0.05, 0.2, 600.0
+
+    exits = Quick(
+        "a failing child",
+        lambda: subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"]),
+        tmp_path / "child.log",
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while exits.restarts < 4:
+            assert time.monotonic() < deadline
+            exits.check()
+            time.sleep(0.01)
+    finally:
+        exits.stop()
+    lines = (tmp_path / "child.log").read_text().splitlines()
+    pauses = [line.rsplit(" in ", 1)[1] for line in lines]
+    assert pauses == ["0.05 s", "0.1 s", "0.2 s", "0.2 s"]
+    assert all("a failing child exited with code 3" in line for line in lines)
+    assert exits.process is None

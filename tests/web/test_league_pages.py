@@ -191,6 +191,7 @@ NO_FORM_RECEIVES = {
     "last_organizer": "no page changes roles or removes members",
     "not_your_bot": "no page enters a bot",
     "already_in_pair": "no page registers a pair",
+    "too_many_hosted_players": "no page adds a hosted player (yet: the organize page will)",
 }
 
 

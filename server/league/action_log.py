@@ -1,0 +1,60 @@
+"""The organizer action log's verbs: the one list (docs/league.md, "Action log").
+
+A verb is a short stable code, ``<subject>.<what happened>``. It is part of the API
+(``GET /api/clubs/{slug}/log``): verbs are added, never renamed or reused for something
+else. ``services.record_action`` refuses a verb that is not listed here, and a test
+holds docs/league.md to list every one of them.
+"""
+
+from __future__ import annotations
+
+# verb -> what the entry says happened (its ``details`` are documented in docs/league.md)
+VERBS: dict[str, str] = {
+    "club.create": "created the club",
+    "club.edit": "changed the club's name, description or visibility",
+    "member.join": "joined with an invite code",
+    "member.promote": "made a member an organizer",
+    "member.demote": "made an organizer a member",
+    "member.remove": "removed a member (a bot or a hosted player too)",
+    "invite.create": "made an invite code",
+    "invite.revoke": "revoked an invite code",
+    "bot.enter": "entered a bot into the club",
+    "bot.host": "added a server-hosted computer player",
+    "season.create": "created a season",
+    "season.edit": "changed a season's name or dates",
+    "season.close": "closed (archived) a season",
+    "pair.register": "registered a pair for a pairs season",
+    "round.open": "opened the next round",
+    "round.checkin": "checked in who is present",
+    "round.deadline": "set a round's deadline",
+    "round.start": "drew a round and created its tables",
+    "match.annul": "annulled a match",
+    "match.substitute": "handed a seat to a substitute",
+    "match.forfeit": "ended a match by forfeit",
+    "announcement.post": "posted an announcement",
+    "announcement.remove": "removed an announcement",
+}
+
+# Listed so that the list stays one, and documented, but written by no service yet:
+# the organizer pages (issue #21) and the substitutes and forfeits (issue #22) add the
+# actions that write them.
+NOT_YET_WRITTEN = frozenset(
+    {
+        "invite.revoke",
+        "season.edit",
+        "season.close",
+        "round.deadline",
+        "match.substitute",
+        "match.forfeit",
+        "announcement.post",
+        "announcement.remove",
+    }
+)
+
+
+def verb_family(verb: str) -> str:
+    """``member.remove`` -> ``member``: what the log's ``?verb=`` filter may name."""
+    return verb.split(".", 1)[0]
+
+
+FAMILIES = frozenset(verb_family(v) for v in VERBS)

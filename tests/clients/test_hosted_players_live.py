@@ -1,0 +1,98 @@
+"""Server-hosted computer players against a real Daphne server: an organizer adds them
+through the API, the host (``clients.bots.host``, signed in as the house account) plays
+them at their level within seconds, a round seating four of them plays a hand, and a
+removed player loses its runner."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+
+from clients.bots.host import Host, HostOptions
+from clients.sdk import ApiError, DekabesClient
+from tests.conftest import ROOT
+
+PASSWORD = "a long enough password 42"
+
+
+def wait_for(condition: Callable[[], object], seconds: float, what: str):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+def house_token(server) -> str:
+    """A token of the server's house account, as ``make serve`` gets one."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "createbot", "house", "--device", f"t{uuid.uuid4().hex[:8]}"],
+        cwd=ROOT,
+        env=server.env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout.strip()
+
+
+def test_hosted_players_added_through_the_api_play_and_leave_when_removed(
+    live_server_process,
+):
+    url = live_server_process.url
+    organizer = DekabesClient(url)
+    organizer.register(f"org{uuid.uuid4().hex[:10]}", PASSWORD)
+    slug = f"hosted-{uuid.uuid4().hex[:8]}"
+    organizer.request("POST", "/api/clubs", json={"slug": slug, "name": "Hosted"})
+    club = f"/api/clubs/{slug}"
+    names = [
+        organizer.request("POST", club + "/hosted-players", json={"level": "random"})["username"]
+        for _ in range(4)
+    ]
+    options = HostOptions(
+        delay=0, refresh_every=0.3, own_level=None, poll_wait=5, discover_every=0.3
+    )
+    host = Host(DekabesClient(url, house_token(live_server_process)), options).start()
+    try:
+        wait_for(lambda: set(names) <= set(host.runners), 60, "a runner for each hosted player")
+        assert {host.runners[n].options.level for n in names} == {"random"}
+        season = organizer.request(
+            "POST", club + "/seasons", json={"name": "S", "format": "individual"}
+        )["id"]
+        rounds = f"{club}/seasons/{season}/rounds"
+        organizer.request("POST", rounds)
+        organizer.request("POST", rounds + "/1/checkin", json={"players": names})
+        match = organizer.request("POST", rounds + "/1/start")["tables"][0]
+        assert {s["player"] for s in match["seats"]} == set(names)
+
+        # Seen through one of the players' own seats (its token is the host's): the
+        # first hand ends; one hand proves the point, so the organizer then stops the match.
+        first = match["seats"][0]
+        seat_of_first = host.runners[first["player"]].client.clone()
+        wait_for(
+            lambda: seat_of_first.seat_view(match["table"], first["seat"]).view.get("results"),
+            120,
+            "the four hosted players finishing a hand",
+        )
+        with contextlib.suppress(ApiError):  # match_over: they were quicker still
+            organizer.request(
+                "POST", f"/api/matches/{match['id']}/annul", json={"reason": "a hand is enough"}
+            )
+        result = organizer.request("GET", f"/api/matches/{match['id']}")
+        assert result["status"] in ("annulled", "finished") and result["hands"] >= 1
+        assert organizer.request("GET", rounds + "/1")["status"] == "finished"
+
+        organizer.request("DELETE", f"{club}/members/{names[0]}")
+        wait_for(lambda: names[0] not in host.runners, 30, "the removed player's runner gone")
+        assert set(names[1:]) <= set(host.runners)
+    finally:
+        host.stop()
+        for name in names:  # nothing of this test stays in service on the shared server
+            with contextlib.suppress(ApiError):  # removed already
+                organizer.request("DELETE", f"{club}/members/{name}")
