@@ -28,11 +28,12 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-# The whole suite on the embedded default (SQLite + in-memory channel layer); then, when
+# The whole suite on the embedded default (SQLite + in-memory channel layer), in two
+# processes (pytest-xdist, one test file per process: JOBS=1 for one); then, when
 # DATABASE_URL / REDIS_URL are set (.ci/run sets them when the services answer), the
 # store and realtime tests again against PostgreSQL / Redis.
 test: $(STAMP) lint browser
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 	  echo "== backend run: DATABASE_URL=$${DATABASE_URL:-<unset>} REDIS_URL=$${REDIS_URL:-<unset>}"; \
 	  $(PY) -m pytest -m backend tests/server tests/league; \
