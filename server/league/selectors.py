@@ -195,6 +195,11 @@ def seasons_of(club: Club) -> QuerySet[Season]:
     )
 
 
+def season_menu(club: Club) -> QuerySet[Season]:
+    """The club's seasons, newest first, as a page's season menu names them (no counts)."""
+    return Season.objects.filter(club=club).only("pk", "club_id", "name", "format")
+
+
 def season_for_reader(club: Club, season_id: int) -> Season:
     """The season as its answer shows it (pairs, round count)."""
     season = seasons_of(club).filter(pk=season_id).first()

@@ -71,10 +71,10 @@ def club(request, slug: str):
 
 @league_pages
 def standings(request, slug: str):
-    club = league.club_for_reader(slug, _viewer(request))
+    club = league.club_for_reader(slug, _viewer(request), answer=False)
     season = pages.season_choice(club, request.GET.get("season"))
     rows = list(league.standing_rows(season)) if season else []
-    seasons = list(league.seasons_of(club))
+    seasons = list(league.season_menu(club))
     return render(
         request,
         "web/standings.html",
