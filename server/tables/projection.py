@@ -40,7 +40,14 @@ from server.tables.models import Event, Table, TableSnapshot
 log = logging.getLogger(__name__)
 
 # In the log, not in the engine record: the record of an annulled match still replays.
-SERVER_EVENT_TYPES = ("pause", "resume", "annul", "takeback_request", "takeback_answer")
+SERVER_EVENT_TYPES = (
+    "pause",
+    "resume",
+    "annul",
+    "takeback_request",
+    "takeback_answer",
+    "watchable",
+)
 # A takeback request is voided by any engine event after it (the table moved on).
 # Least recently used tables leave first: a club with more active tables than this still
 # hits the cache for every table in play (a miss starts from the newest snapshot).
@@ -80,6 +87,7 @@ class TableState:
     # or None: at a casual table with several people, undo, redo, restart and new match
     # wait for the other people's consent.
     takeback: dict | None = None
+    watchable: bool = False  # a casual table its owner lets the code's holders watch
 
     @property
     def paused(self) -> bool:
@@ -96,6 +104,7 @@ class TableState:
             None
             if self.takeback is None
             else {**self.takeback, "votes": dict(self.takeback["votes"])},
+            self.watchable,
         )
 
     def fold(self, seq: int, payload: dict) -> None:
@@ -109,6 +118,8 @@ class TableState:
             self.paused_at.pop(payload["seat"], None)
         elif kind == "annul":
             self.annulled = payload
+        elif kind == "watchable":
+            self.watchable = bool(payload["on"])
         elif kind == "takeback_request":
             self.takeback = {**payload, "seq": seq, "votes": {}}
         elif kind == "takeback_answer":
