@@ -286,7 +286,29 @@ def do_remove_member(*, user: User, club: Club, username: str) -> Membership:
             is_bot=removed.is_bot,
             level=removed.hosted_level or None,
         )
+        if not removed.is_bot:
+            _remove_bots_of(club=club, actor=user, owner=removed)
         return membership
+
+
+def _remove_bots_of(*, club: Club, actor: User, owner: User) -> None:
+    """A removed member's own bots leave the club with them (docs/league.md): a bot
+    stays a member only as long as the person who entered it."""
+    bots = Membership.objects.filter(
+        club=club, active=True, user__is_bot=True, user__bot_owner=owner
+    ).select_related("user")
+    for membership in bots:
+        membership.active, membership.removed_at = False, timezone.now()
+        membership.save(update_fields=["active", "removed_at"])
+        record_action(
+            club=club,
+            actor=actor,
+            verb="member.remove",
+            username=membership.user.username,
+            role=membership.role,
+            is_bot=True,
+            level=None,
+        )
 
 
 def do_set_role(*, user: User, club: Club, username: str, role: str) -> Membership:
