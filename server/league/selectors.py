@@ -62,6 +62,12 @@ def can_read_club(club: Club, user: User | None) -> bool:
     return club.visibility == "public" or is_member(club, user)
 
 
+def may_read_league_table(user: User | None, table) -> bool:
+    """A league match's table is read as its club is (a ``tables.signals`` read rule)."""
+    match = LeagueMatch.objects.filter(table=table).select_related("club").first()
+    return match is None or match.club is None or can_read_club(match.club, user)
+
+
 def visible_clubs(user: User | None) -> QuerySet[Club]:
     clubs = Club.objects.all()
     if user is None:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from engine.bots import LEVELS
@@ -99,6 +99,23 @@ def check_organizer(club: Club, user: User | None) -> Membership:
 def check_person(user: User) -> None:
     if user.is_bot:
         raise PermissionDenied("bot accounts do not manage clubs")
+
+
+def lock_club(club_id: int) -> None:
+    """Take the club row's lock (PostgreSQL; SQLite's one writer serialises anyway) for the
+    rest of the transaction: the league's writes under one club happen one at a time, so
+    each one's checks (an invite's uses, the last organizer, a pair's players, a round's
+    status) see the others' committed rows. The lock order is always the club row first,
+    then a round row; a table's writer locks its table row first, then the club row
+    (``record_match_end``), and no league write holds the club row while locking a table
+    that is in play."""
+    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+
+
+def check_still_organizer(club: Club, user: User) -> None:
+    """``check_organizer`` again under the club's lock: another organizer may have
+    demoted or removed ``user`` meanwhile."""
+    check_organizer(club, user)
 
 
 # -- the organizer action log ----------------------------------------------------------------
@@ -199,12 +216,20 @@ def do_join_club(*, user: User, club: Club | None, code: str) -> Membership:
     check_person(user)
     if club is None:  # the answer a wrong code gets: a members club's existence stays hidden
         raise InviteInvalid()
+    try:
+        return _join_club(user=user, club=club, code=code)
+    except IntegrityError:  # an earlier write of the same membership (SQLite, another process)
+        raise AlreadyMember() from None
+
+
+def _join_club(*, user: User, club: Club, code: str) -> Membership:
     with writing(), transaction.atomic():
+        lock_club(club.pk)  # joins one at a time: a single-use code admits one person
         invite = check_invite(club, code)
         membership = Membership.objects.filter(club=club, user=user).first()
         if membership is not None and membership.active:
             raise AlreadyMember()
-        Invite.objects.filter(pk=invite.pk).update(uses=invite.uses + 1)
+        Invite.objects.filter(pk=invite.pk).update(uses=F("uses") + 1)
         record_action(
             club=club,
             actor=user,
@@ -245,8 +270,10 @@ def do_remove_member(*, user: User, club: Club, username: str) -> Membership:
     """The member leaves the club's lists; their matches and ratings stay."""
     check_organizer(club, user)
     with writing(), transaction.atomic():
+        lock_club(club.pk)  # two organizers removing each other: the second keeps the club
         membership = _active_member(club, username)
         _check_keeps_an_organizer(club, membership)
+        check_still_organizer(club, user)
         membership.active, membership.removed_at = False, timezone.now()
         membership.save(update_fields=["active", "removed_at"])
         removed = membership.user
@@ -259,17 +286,41 @@ def do_remove_member(*, user: User, club: Club, username: str) -> Membership:
             is_bot=removed.is_bot,
             level=removed.hosted_level or None,
         )
+        if not removed.is_bot:
+            _remove_bots_of(club=club, actor=user, owner=removed)
         return membership
+
+
+def _remove_bots_of(*, club: Club, actor: User, owner: User) -> None:
+    """A removed member's own bots leave the club with them (docs/league.md): a bot
+    stays a member only as long as the person who entered it."""
+    bots = Membership.objects.filter(
+        club=club, active=True, user__is_bot=True, user__bot_owner=owner
+    ).select_related("user")
+    for membership in bots:
+        membership.active, membership.removed_at = False, timezone.now()
+        membership.save(update_fields=["active", "removed_at"])
+        record_action(
+            club=club,
+            actor=actor,
+            verb="member.remove",
+            username=membership.user.username,
+            role=membership.role,
+            is_bot=True,
+            level=None,
+        )
 
 
 def do_set_role(*, user: User, club: Club, username: str, role: str) -> Membership:
     check_organizer(club, user)
     with writing(), transaction.atomic():
+        lock_club(club.pk)  # two organizers demoting each other: the second is refused
         membership = _active_member(club, username)
         if membership.user.is_bot and role == "organizer":
             raise PermissionDenied("a bot cannot organize a club")
         if role == "member":
             _check_keeps_an_organizer(club, membership)
+        check_still_organizer(club, user)
         membership.role = role
         membership.save(update_fields=["role"])
         verb = "member.promote" if role == "organizer" else "member.demote"
@@ -288,7 +339,15 @@ def do_enter_bot(*, user: User, club: Club, bot_name: str) -> Membership:
             raise OrganizerOnly("only organizers enter house bots")
     elif bot.bot_owner_id != user.pk:
         raise NotYourBot(bot=bot.username)
+    try:
+        return _enter_bot(user=user, club=club, bot=bot)
+    except IntegrityError:  # an earlier write of the same membership (SQLite, another process)
+        raise AlreadyMember(f"{bot.username} is in this club already") from None
+
+
+def _enter_bot(*, user: User, club: Club, bot: User) -> Membership:
     with writing(), transaction.atomic():
+        lock_club(club.pk)  # one entry of a bot at a time
         membership = Membership.objects.filter(club=club, user=bot).first()
         if bot.hosted_level and membership is None:
             raise PermissionDenied("a hosted player plays for the club it was added to")
@@ -349,7 +408,7 @@ def _add_hosted_player(
     with writing(), transaction.atomic():
         # One addition at a time per club (PostgreSQL: the club row's lock), so two
         # concurrent additions cannot both pass the quota.
-        Club.objects.select_for_update().filter(pk=club.pk).first()
+        lock_club(club.pk)
         check_hosted_quota(club)
         bot = account_services.do_create_hosted_bot(
             name=name or hosted_name(club, level), level=level
@@ -465,6 +524,7 @@ def do_register_pair(
     if controller_of(first) == controller_of(second):
         raise OneSeatPerPlayer("a pair is two different people")
     with writing(), transaction.atomic():
+        lock_club(season.club_id)  # one registration at a time: a player in one pair
         taken = {
             controller_of(p)
             for pair in Pair.objects.filter(season=season).select_related("player_1", "player_2")
@@ -494,6 +554,7 @@ def do_register_pair(
 def do_create_round(*, user: User, season: Season) -> Round:
     check_organizer(season.club, user)
     with writing(), transaction.atomic():
+        lock_club(season.club_id)  # rounds opened at once are numbered in turn
         number = (
             season.rounds.order_by("-number").values_list("number", flat=True).first() or 0
         ) + 1
@@ -541,6 +602,10 @@ def do_check_in(
         rows = [CheckIn(round=round_, pair=found[i]) for i in ids]
         present["pairs"] = ids
     with writing(), transaction.atomic():
+        # The club row, then the round row, as the round's start takes them: a check-in
+        # is either before the start (and drawn) or refused (round_started).
+        lock_club(season.club_id)
+        check_round_open(Round.objects.select_for_update().get(pk=round_.pk))
         CheckIn.objects.filter(round=round_).delete()
         checked_in = CheckIn.objects.bulk_create(rows)
         record_action(
@@ -566,6 +631,7 @@ def do_start_round(*, user: User, round_: Round) -> list[LeagueMatch]:
     season = round_.season
     check_organizer(season.club, user)
     with writing(), transaction.atomic():
+        lock_club(season.club_id)  # the club row, then the round row (as do_check_in)
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
         check_may_start(round_)
         if season.format == "individual":

@@ -25,6 +25,7 @@ from server.realtime import presence
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
 from server.tables.projection import SERVER_EVENT_TYPES, TableState
+from server.tables.signals import table_read_rules
 
 
 def load_seats(table: Table) -> list[Seat]:
@@ -290,6 +291,15 @@ def seats_held(user: User, table: Table) -> list[int]:
         .order_by("number")
         .values_list("number", flat=True)
     )
+
+
+def may_read_table(user: User | None, table: Table) -> bool:
+    """The table's answer (seats, phase): its owner and players, and anyone every rule of
+    ``signals.table_read_rules`` lets read it (a members club's table: its members)."""
+    if user is not None and user.is_authenticated:
+        if table.owner_id == user.pk or seats_held(user, table):
+            return True
+    return all(rule(user, table) for rule in table_read_rules)
 
 
 def may_read_record(user: User | None, table: Table) -> bool:

@@ -179,7 +179,11 @@ class TableView(APIView):
         responses={200: TableSerializer, **ERRORS}, summary="A table: seats, phase, version"
     )
     def get(self, request, code):
-        return Response(selectors.table_answer(get_table(code)))
+        table = get_table(code)
+        if not selectors.may_read_table(request.user, table):
+            # A members club's table, to a non-member: as an unknown code (the club rule).
+            raise NotFound(f"no table {code!r}")
+        return Response(selectors.table_answer(table))
 
 
 class JoinView(APIView):
