@@ -24,12 +24,32 @@ from engine.bots.strong import choose_opener_values
 from engine.fold import Match
 from engine.phases import CHOOSE_OPENER, SEAT_TO_ACT
 from engine.replay import Replay
-from engine.seats import SEATS
+from engine.seats import SEATS, team_of
 
+# Bumped whenever the analysis of a record could change (the expert's search, the
+# sampling, the marks): the server re-analyses what an older version computed.
+ANALYSIS_VERSION = 1
 DEFAULT_ITERATIONS = 60
 MISTAKES_SHOWN = 3
 # A move within this much of the best counts as accurate (the estimate's own noise).
 ACCURATE_WITHIN = 0.01
+# The marks of a decision, by its loss in the probability that the seat's team wins the
+# match (best minus played): under 0.02 "good", under 0.05 "inaccuracy", under 0.10
+# "mistake", else "blunder" (docs/engine.md).
+MARKS: tuple[tuple[float, str], ...] = (
+    (0.02, "good"),
+    (0.05, "inaccuracy"),
+    (0.10, "mistake"),
+)
+BLUNDER = "blunder"
+
+
+def mark(loss: float) -> str:
+    """The mark of a decision that lost ``loss`` (see ``MARKS``)."""
+    for below, name in MARKS:
+        if loss < below:
+            return name
+    return BLUNDER
 
 
 def analyse(
@@ -53,6 +73,7 @@ def analyse(
         if decision is not None:
             decisions.append(decision)
     return {
+        "version": ANALYSIS_VERSION,
         "iterations": iterations,
         "seed": seed,
         "decisions": decisions,
@@ -89,6 +110,10 @@ def _decision(
         "win_played": round(means[played], 4),
         "win_best": round(means[best], 4),
         "loss": round(max(0.0, means[best] - means[played]), 4),
+        "mark": mark(round(max(0.0, means[best] - means[played]), 4)),
+        # The chance that team A wins the match after the move played, as that seat saw
+        # it (its own view only): the points of the per-hand graph.
+        "team_a": round(means[played] if team_of(seat) == "A" else 1.0 - means[played], 4),
         "moves": [{"event": e, "win": round(m, 4)} for e, m in zip(legal, means, strict=True)],
     }
 
@@ -123,15 +148,24 @@ def _summaries(decisions: list[dict[str, Any]]) -> dict[str, Any]:
                 "decisions": 0,
                 "accuracy": None,
                 "mean_loss": None,
+                "best_moves": 0,
+                "total_loss": 0.0,
+                "marks": {name: 0 for _, name in MARKS} | {BLUNDER: 0},
                 "biggest_mistakes": [],
             }
             continue
         accurate = sum(1 for d in mine if d["loss"] <= ACCURATE_WITHIN)
+        marks = {name: 0 for _, name in MARKS} | {BLUNDER: 0}
+        for d in mine:
+            marks[d["mark"]] += 1
         worst = sorted(mine, key=lambda d: (-d["loss"], d["at"]))[:MISTAKES_SHOWN]
         out[str(seat)] = {
             "decisions": len(mine),
             "accuracy": round(accurate / len(mine), 4),
             "mean_loss": round(sum(d["loss"] for d in mine) / len(mine), 4),
+            "best_moves": accurate,
+            "total_loss": round(sum(d["loss"] for d in mine), 4),
+            "marks": marks,
             "biggest_mistakes": [
                 {
                     "at": d["at"],

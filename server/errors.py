@@ -501,6 +501,18 @@ class MatchInProgress(LeagueError):
     note = "hands or record of a live match"
 
 
+class AnalysisNotReady(LeagueError):
+    code, status = "analysis_not_ready", 409
+    message = "the analysis of this match is not ready yet: it is computed in the background"
+    note = "the analysis of a finished match the background analyser has not reached yet"
+
+
+class NotAnalysed(LeagueError):
+    code, status = "not_analysed", 409
+    message = "this match has no analysis: {reason}"
+    note = "the analysis of an annulled match, or of one the engine could not analyse"
+
+
 class NotALeagueMatch(LeagueError):
     code, status = "not_a_league_match", 409
     message = "only league matches are annulled"

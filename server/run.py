@@ -11,6 +11,10 @@ from 1 s up to a minute (back to 1 s once it has run a minute), each restart wri
 to ``var/house-bots.log``, its log. Ctrl-C (or SIGTERM) stops the host and Daphne, and
 this process waits for them before it exits.
 
+The analyser of finished matches (``manage.py analyse_matches --watch``, low CPU
+priority; docs/league.md "Analysis") is supervised the same way, its output in
+``var/analyser.log``; ``--no-analyser`` leaves it out.
+
 ``--workers N`` (``make serve WORKERS=N``) runs N Daphne processes accepting on one
 listening socket (opened here, handed to each with ``daphne --fd``): the kernel spreads
 connections among them. Several processes need ``REDIS_URL`` (pushes and rate limits
@@ -117,6 +121,11 @@ def main(argv=None) -> int:
         "--delay", type=float, default=0.7, help="seconds before each computer action"
     )
     parser.add_argument("--no-bots", action="store_true")
+    parser.add_argument(
+        "--no-analyser",
+        action="store_true",
+        help="do not start the background analyser of finished matches",
+    )
     parser.add_argument("--workers", type=int, default=1, help="Daphne processes on one socket")
     args = parser.parse_args(argv)
     if args.workers < 1:
@@ -138,6 +147,7 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     python = sys.executable
     host: Supervised | None = None
+    analyser: Supervised | None = None
     servers: list[subprocess.Popen] = []
     try:
         subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -169,6 +179,14 @@ def main(argv=None) -> int:
                 f"{args.level}, log var/house-bots.log",
                 flush=True,
             )
+        if not args.no_analyser:
+            var = Path(env.get("DEKABES_VAR_DIR") or ROOT / "var")
+            analyser = Supervised(
+                "the analyser of finished matches",
+                lambda: start_analyser(env, var / "analyser.log"),
+                var / "analyser.log",
+            )
+            print("analyser of finished matches: log var/analyser.log", flush=True)
         print(f"server: http://{args.host}:{args.port}/  (API docs at /api/docs/)", flush=True)
         if args.workers == 1:
             servers.append(
@@ -181,9 +199,14 @@ def main(argv=None) -> int:
         else:
             servers = start_workers(args.host, args.port, args.workers, env)
             print(f"server: {args.workers} Daphne processes on one socket", flush=True)
-        if host is not None:
-            host.check()  # starts it, once Daphne is on its way
-        return wait_any(servers, every_tick=host.check if host is not None else None)
+        supervised = [child for child in (host, analyser) if child is not None]
+
+        def check_children() -> None:
+            for child in supervised:
+                child.check()
+
+        check_children()  # starts them, once Daphne is on its way
+        return wait_any(servers, every_tick=check_children if supervised else None)
     except KeyboardInterrupt:
         return 130
     finally:
@@ -194,6 +217,22 @@ def main(argv=None) -> int:
             _stop(server)
         if host is not None:
             host.stop()
+        if analyser is not None:
+            analyser.stop()
+
+
+def start_analyser(env: dict, log: Path) -> subprocess.Popen:
+    """``manage.py analyse_matches --watch``: the background analysis of finished matches,
+    at a low CPU priority (it lowers its own), its output appended to ``log``."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "a", encoding="utf-8") as out:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "analyse_matches", "--watch"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
 
 
 def daphne_command(

@@ -116,6 +116,10 @@ class Season(models.Model):
         default=False, help_text="house bots fill seats instead of byes"
     )
     seed = models.BigIntegerField(help_text="draws are deterministic for a season's seed")
+    duplicate = models.BooleanField(
+        default=False,
+        help_text="duplicate rounds: every table of a round plays the same deals (docs/league.md)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -337,3 +341,62 @@ class RatingPoint(models.Model):
 
     def __str__(self) -> str:
         return f"player {self.player_id} after match {self.match_id}"
+
+
+class MatchAnalysis(models.Model):
+    """The expert's verdict on every decision of a finished match (``engine.analysis``).
+
+    Computed in the background by ``manage.py analyse_matches --watch`` (started and
+    supervised by ``server.run``), never in a request: a row is ``pending`` until a
+    worker claims it (``running``, ``claimed_at``), then ``done`` with its ``report``,
+    or ``failed``. ``version`` is the ``engine.analysis.ANALYSIS_VERSION`` the report was
+    computed with: a row of an older version is analysed again. Disposable: deleting a
+    row only means it is computed again.
+    """
+
+    STATUSES = (
+        ("pending", "pending"),
+        ("running", "running"),
+        ("done", "done"),
+        ("failed", "failed"),
+    )
+
+    match = models.OneToOneField(LeagueMatch, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=7, choices=STATUSES, default="pending")
+    version = models.PositiveSmallIntegerField(default=0)
+    iterations = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    done_at = models.DateTimeField(null=True, blank=True)
+    seconds = models.FloatField(default=0.0, help_text="CPU time the analysis took")
+    report = models.JSONField(null=True, blank=True)
+    error = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "id"], name="analysis_queue")]
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id} ({self.status})"
+
+
+class SeatAccuracy(models.Model):
+    """One seat's summary in an analysed match: what a player's accuracy sums (projection
+    of ``MatchAnalysis.report``, written with it)."""
+
+    analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="seats")
+    match = models.ForeignKey(LeagueMatch, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    decisions = models.PositiveIntegerField(default=0)
+    best_moves = models.PositiveIntegerField(default=0)
+    total_loss = models.FloatField(default=0.0)
+    blunders = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["analysis", "seat"], name="one_accuracy_per_seat")
+        ]
+        indexes = [models.Index(fields=["player", "match"], name="player_accuracy")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}"

@@ -10,6 +10,7 @@ record of an annulled match stops at its last finished hand).
 from __future__ import annotations
 
 import datetime as dt
+import json
 from dataclasses import dataclass
 
 from django.db.models import (
@@ -21,13 +22,15 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    Sum,
     Value,
 )
 from django.db.models.functions import Coalesce
 
 from engine import Replay, steps
+from engine.analysis import MARKS
 from server.accounts.models import User
-from server.errors import MatchInProgress, NotFound
+from server.errors import AnalysisNotReady, MatchInProgress, NotAnalysed, NotFound
 from server.league.models import (
     CheckIn,
     Club,
@@ -35,12 +38,14 @@ from server.league.models import (
     Invite,
     LeagueMatch,
     LeagueMatchSeat,
+    MatchAnalysis,
     Membership,
     Pair,
     Rating,
     RatingPoint,
     Round,
     Season,
+    SeatAccuracy,
     StandingRow,
 )
 from server.tables import projection
@@ -386,6 +391,7 @@ class PlayerProfile:
     clubs: list[Club]
     ratings: list[PlayerRating]
     recent_matches: list[LeagueMatch]
+    accuracy: dict  # accuracy_of over the matches the viewer may see
 
 
 def player_profile(username: str, viewer: User | None) -> PlayerProfile:
@@ -409,6 +415,7 @@ def player_profile(username: str, viewer: User | None) -> PlayerProfile:
         list(clubs),
         [PlayerRating(r, rating_history(r.club, player)) for r in ratings],
         list(match_list(viewer, player=username)[:RECENT_MATCHES]),
+        accuracy_of(player, visible_matches(viewer)),
     )
 
 
@@ -437,3 +444,77 @@ def league_tables(user: User) -> LeagueTables:
         .order_by("match_id", "number")
     )
     return LeagueTables(league_tables_version(user), list(seats))
+
+
+# -- analysis ------------------------------------------------------------------------------------
+def analysis_report(m: LeagueMatch) -> dict | None:
+    """The stored analysis of a finished match, or None while it is not done (no refusal:
+    the web replay shows the record without it)."""
+    if m.status != "finished":
+        return None
+    row = MatchAnalysis.objects.filter(match=m, status="done").only("report").first()
+    return row.report if row is not None else None
+
+
+def match_analysis(m: LeagueMatch) -> dict:
+    """``GET /api/matches/{id}/analysis``: the report of a finished match whose reader may
+    read its record; a live match is ``match_in_progress``, one not analysed yet
+    ``analysis_not_ready``, an annulled or unanalysable one ``not_analysed``."""
+    check_match_over(m)
+    if m.status == "annulled":
+        raise NotAnalysed(reason="it was annulled")
+    row = MatchAnalysis.objects.filter(match=m).only("status", "report", "error").first()
+    if row is None or row.status in ("pending", "running") or row.report is None:
+        if row is not None and row.status == "failed":
+            raise NotAnalysed(reason="the engine could not analyse its record")
+        raise AnalysisNotReady()
+    return {"match_id": m.pk, "thresholds": analysis_thresholds(), **row.report}
+
+
+def analysis_thresholds() -> dict[str, float]:
+    """Each mark's upper bound on the loss (``engine.analysis.MARKS``); beyond the last:
+    a blunder."""
+    return {name: below for below, name in MARKS}
+
+
+def accuracy_of(player: User, matches: QuerySet[LeagueMatch]) -> dict:
+    """A player's accuracy over their analysed matches among ``matches`` (the matches the
+    reader may see): decisions, average loss per decision, share of best moves."""
+    rows = SeatAccuracy.objects.filter(player=player, match__in=matches.values("pk"))
+    totals = rows.aggregate(
+        matches=Count("match", distinct=True),
+        decisions=Sum("decisions"),
+        best=Sum("best_moves"),
+        loss=Sum("total_loss"),
+        blunders=Sum("blunders"),
+    )
+    decisions = totals["decisions"] or 0
+    return {
+        "matches": totals["matches"] or 0,
+        "decisions": decisions,
+        "mean_loss": round(totals["loss"] / decisions, 4) if decisions else None,
+        "best_share": round(totals["best"] / decisions, 4) if decisions else None,
+        "blunders": totals["blunders"] or 0,
+    }
+
+
+def record_with_analysis(text: str, report: dict | None) -> str:
+    """The record with an ``analysis`` field on each analysed decision's line (an extra
+    field, which every reader of the format ignores: docs/records.md); unchanged while
+    there is no report."""
+    if report is None:
+        return text
+    by_index = {d["at"]: d for d in report["decisions"]}
+    lines = [line for line in text.splitlines() if line.strip()]
+    out = []
+    for index, line in enumerate(lines):
+        decision = by_index.get(index)
+        if decision is not None:
+            event = json.loads(line)
+            event["analysis"] = {
+                key: decision[key]
+                for key in ("best", "win_played", "win_best", "loss", "mark", "team_a")
+            }
+            line = json.dumps(event, separators=(",", ":"))
+        out.append(line)
+    return "\n".join(out) + "\n"

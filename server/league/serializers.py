@@ -509,6 +509,24 @@ class PlayerClubSerializer(Answer):
     role = serializers.ChoiceField(choices=("organizer", "member"), allow_null=True)
 
 
+class AccuracySerializer(Answer):
+    """A player's accuracy over their analysed matches that the reader may see
+    (``selectors.accuracy_of``; docs/league.md, "Analysis")."""
+
+    matches = serializers.IntegerField(help_text="analysed matches counted")
+    decisions = serializers.IntegerField(help_text="decisions with a choice, over those matches")
+    mean_loss = serializers.FloatField(
+        allow_null=True,
+        help_text="average loss per decision, in the probability of winning the match; "
+        "null without a decision",
+    )
+    best_share = serializers.FloatField(
+        allow_null=True,
+        help_text="share of decisions within 0.01 of the expert's best move; null without one",
+    )
+    blunders = serializers.IntegerField()
+
+
 class PlayerSerializer(Answer):
     """A ``selectors.PlayerProfile``."""
 
@@ -518,6 +536,7 @@ class PlayerSerializer(Answer):
     clubs = PlayerClubSerializer(many=True)
     ratings = PlayerRatingSerializer(many=True)
     recent_matches = MatchSerializer(many=True)
+    accuracy = AccuracySerializer()
 
 
 class LeagueTableSerializer(Answer):
@@ -574,3 +593,48 @@ class MatchHandsSerializer(Answer):
 
     match = serializers.IntegerField(source="match_id")
     hands = HandSerializer(many=True)
+
+
+class DecisionSerializer(Answer):
+    """One decision of a match's analysis (``engine.analysis``; docs/engine.md), valued
+    from the deciding seat's view only."""
+
+    at = serializers.IntegerField(help_text="the event's index in the record (0-based)")
+    hand_no = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    phase = serializers.ChoiceField(choices=("play", "choose_opener"))
+    played = serializers.DictField(help_text="the event played")
+    best = serializers.DictField(help_text="the expert's preferred event")
+    win_played = serializers.FloatField(help_text="the seat's team's chance to win after it")
+    win_best = serializers.FloatField()
+    loss = serializers.FloatField(help_text="win_best - win_played (never below 0)")
+    mark = serializers.ChoiceField(choices=("good", "inaccuracy", "mistake", "blunder"))
+    team_a = serializers.FloatField(help_text="team A's chance to win after it, as the seat saw it")
+    moves = serializers.ListField(
+        child=serializers.DictField(), help_text="every legal move: {event, win}"
+    )
+
+
+class SeatAnalysisSerializer(Answer):
+    decisions = serializers.IntegerField()
+    accuracy = serializers.FloatField(allow_null=True, help_text="share of best moves")
+    mean_loss = serializers.FloatField(allow_null=True)
+    best_moves = serializers.IntegerField()
+    total_loss = serializers.FloatField()
+    marks = serializers.DictField(child=serializers.IntegerField())
+    biggest_mistakes = serializers.ListField(child=serializers.DictField())
+
+
+class MatchAnalysisSerializer(Answer):
+    """``GET /api/matches/{id}/analysis``: the expert's verdict on every decision."""
+
+    match = serializers.IntegerField(source="match_id")
+    version = serializers.IntegerField(help_text="engine.analysis.ANALYSIS_VERSION")
+    iterations = serializers.IntegerField(help_text="worlds sampled per move")
+    seed = serializers.IntegerField()
+    thresholds = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="each mark's upper bound on the loss (exclusive); beyond: blunder",
+    )
+    decisions = DecisionSerializer(many=True)
+    seats = serializers.DictField(child=SeatAnalysisSerializer(), help_text="per seat (1-4)")

@@ -28,6 +28,7 @@ urlpatterns = [
     path("api/matches", views.MatchesView.as_view()),
     path("api/matches/<int:match_id>", views.MatchView.as_view()),
     path("api/matches/<int:match_id>/record", views.MatchRecordView.as_view()),
+    path("api/matches/<int:match_id>/analysis", views.MatchAnalysisView.as_view()),
     path("api/matches/<int:match_id>/hands", views.MatchHandsView.as_view()),
     path("api/matches/<int:match_id>/annul", views.AnnulView.as_view()),
     path("api/players/<str:username>", views.PlayerView.as_view()),

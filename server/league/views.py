@@ -453,11 +453,30 @@ class MatchHandsView(LeagueView):
         return Response(s.MatchHandsSerializer(selectors.match_hands(match)).data)
 
 
+class MatchAnalysisView(LeagueView):
+    @extend_schema(
+        responses={200: s.MatchAnalysisSerializer, **ERRORS},
+        summary="The expert's verdict on every decision of a finished match (computed in "
+        "the background: analysis_not_ready until then)",
+    )
+    def get(self, request, match_id):
+        match = selectors.match_for_reader(int(match_id), _user(request))
+        return Response(s.MatchAnalysisSerializer(selectors.match_analysis(match)).data)
+
+
 class MatchRecordView(LeagueView):
     def perform_content_negotiation(self, request, force=False):
         return super().perform_content_negotiation(request, force=True)
 
     @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "analysis",
+                OpenApiTypes.BOOL,
+                description="1: each analysed decision's line carries an optional "
+                "`analysis` field (docs/records.md); old readers ignore it",
+            )
+        ],
         responses={
             (200, "text/plain"): OpenApiResponse(
                 OpenApiTypes.STR, description="JSON Lines engine record (python -m engine replay)"
@@ -468,9 +487,10 @@ class MatchRecordView(LeagueView):
     )
     def get(self, request, match_id):
         match = selectors.match_for_reader(int(match_id), _user(request))
-        response = HttpResponse(
-            selectors.record_text(match), content_type="text/plain; charset=utf-8"
-        )
+        text = selectors.record_text(match)
+        if request.query_params.get("analysis") in ("1", "true"):
+            text = selectors.record_with_analysis(text, selectors.analysis_report(match))
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="dekabes-match-{match.pk}.jsonl"'
         return response
 

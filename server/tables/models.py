@@ -24,6 +24,10 @@ class Table(models.Model):
     # Drives the server's shuffles; never leaves the server (not in any response or log).
     secret_seed = models.CharField(max_length=64, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Duplicate rounds (docs/league.md): every table of the round has the same deal seed,
+    # and its deals are shuffled from it by hand number and redeal, not by log position.
+    # Never leaves the server either. Empty: an ordinary table.
+    deal_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     def __str__(self) -> str:
         return self.code

@@ -36,7 +36,8 @@ def load_seats(table: Table) -> list[Seat]:
 # their players, in one statement. Written as SQL because building the equivalent ORM
 # query costs more than running it (~1 ms of compilation against ~50 µs of SQLite).
 _TABLE_AND_SEATS = f"""
-    SELECT t.id, t.code, t.owner_id, t.rated, t.secret_seed, t.created_at, o.username,
+    SELECT t.id, t.code, t.owner_id, t.rated, t.secret_seed, t.created_at, t.deal_seed,
+           o.username,
            s.id, s.number, s.kind, s.player_id, p.username, p.is_bot
       FROM {Table._meta.db_table} t
       JOIN {User._meta.db_table} o ON o.id = t.owner_id
@@ -83,9 +84,9 @@ def _read_table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
         rows = cursor.fetchall()
     if not rows:
         return None
-    pk, code, owner_id, rated, seed, created_at, owner_name = rows[0][:7]
+    pk, code, owner_id, rated, seed, created_at, deal_seed, owner_name = rows[0][:8]
     # Positional arguments in field order: Django's fast way to build an instance.
-    table = Table(pk, code, owner_id, bool(rated), seed, _datetime(created_at))  # type: ignore[misc]  # positional: the stubs know only keywords
+    table = Table(pk, code, owner_id, bool(rated), seed, _datetime(created_at), deal_seed)  # type: ignore[misc]  # positional: the stubs know only keywords
     # Partial accounts (id, name, bot flag): enough to answer, never saved.
     people = {owner_id: User(id=owner_id, username=owner_name)}
     seats = []

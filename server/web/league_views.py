@@ -28,6 +28,7 @@ from server.league.serializers import (
     RoundSerializer,
 )
 from server.web import league_selectors as pages
+from server.web.analysis import replay_analysis
 from server.web.league_forms import (
     AnnulForm,
     CheckInForm,
@@ -142,6 +143,7 @@ def match(request, match_id: int):
             "log": replay_log(replay),
             "record_url": f"/matches/{m.pk}/record",
             "title_code": m.table.code,
+            "analysis": replay_analysis(m.table, replay),
         },
     )
 

@@ -12,6 +12,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
 from server.web import selectors, throttling
+from server.web.analysis import replay_analysis
 from server.web.forms import RegisterForm, SignInForm
 from server.web.replay import NotReplayable
 
@@ -94,6 +95,7 @@ def table_replay(request, code: str):
             "seats": selectors.board_seats(replay, selectors.seat_players(table)),
             "record_url": f"/tables/{table.code}/record",
             "log": selectors.replay_log(replay),
+            "analysis": replay_analysis(table, replay),
         },
     )
 

@@ -6,7 +6,7 @@ import json
 import random
 
 from engine import dump_record
-from engine.analysis import analyse
+from engine.analysis import analyse, mark
 from engine.bots import decide
 from engine.bots.knowledge import read_view, tiles_mask
 from engine.bots.sampler import WorldSampler
@@ -91,3 +91,69 @@ def test_the_command_line_prints_the_analysis(tmp_path):
     bad.write_text(dump_record(events[:3] + [{"type": "pass", "seat": 9}]))
     result = engine_cli("analyse", str(bad))
     assert result.returncode == 1 and json.loads(result.stdout) == {"error": "bad_event", "at": 3}
+
+
+def test_seat_3s_analysis_never_reveals_seat_1s_hand():
+    """Deal seat 1 another hand consistent with what seat 3 saw: seat 3's decisions of
+    that hand are valued exactly alike, so nothing of seat 1's hidden tiles reaches them."""
+    for seed in range(40):
+        try:
+            events, seat, view = a_decision(seed, 20)
+        except AssertionError:
+            continue
+        if seat != 3:
+            continue
+        rng = random.Random(seed)
+        last_deal = max(i for i, e in enumerate(events) if e["type"] == "deal")
+        for _ in range(20):
+            other = with_other_hidden_hands(events[:-1], view, rng)
+            if other[last_deal]["hands"]["1"] != events[last_deal]["hands"]["1"]:
+                break
+        else:
+            continue
+        other.append(events[-1])
+        hand_no = view["hand_no"]
+        mine = [
+            d
+            for d in analyse(events, ITERATIONS)["decisions"]
+            if d["seat"] == 3 and d["hand_no"] == hand_no
+        ]
+        theirs = [
+            d
+            for d in analyse(other, ITERATIONS)["decisions"]
+            if d["seat"] == 3 and d["hand_no"] == hand_no
+        ]
+        assert mine and mine == theirs
+        return
+    raise AssertionError("no decision of seat 3 found")
+
+
+def test_marks_follow_the_documented_thresholds():
+    assert [mark(x) for x in (0.0, 0.0199, 0.02, 0.0499, 0.05, 0.0999, 0.1, 0.6)] == [
+        "good",
+        "good",
+        "inaccuracy",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
+
+
+def test_a_planted_blunder_is_marked_a_blunder():
+    """Replace a decision by its worst legal move, where that costs at least 0.10: the
+    analysis of the changed record marks it a blunder."""
+    for seed in range(30):
+        events, _, _ = a_decision(seed, 60)
+        report = analyse(events, ITERATIONS, seed=5)
+        for d in report["decisions"]:
+            worst = min(d["moves"], key=lambda m: m["win"])
+            if d["win_best"] - worst["win"] >= 0.12:
+                planted = events[: d["at"]] + [worst["event"]]
+                again = analyse(planted, ITERATIONS, seed=5)["decisions"][-1]
+                assert again["at"] == d["at"] and again["played"] == worst["event"]
+                assert again["mark"] == "blunder"
+                assert again["loss"] >= 0.1
+                return
+    raise AssertionError("no decision with a move losing 0.12 found")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 from django.test import Client
@@ -75,6 +75,7 @@ class Club:
     finished: SeededTable
     live: SeededTable
     league: dict  # what tests.web.league_seed made (names, ids)
+    env: dict = field(default_factory=dict)  # the live server's environment (manage.py runs)
 
 
 @pytest.fixture(scope="session")
@@ -121,7 +122,7 @@ def web_club(tmp_path_factory) -> Club:
         bot = seed.own_bot(server.url, owner, "ana-bot")
         finished = seed.play_to_end(seed.new_table(owner, bot), seed=5)
         live = seed.play_into_hand(seed.new_table(owner, bot), hand_no=2, seed=6)
-        yield Club(server.url, "ana", "zed", finished, live, league)
+        yield Club(server.url, "ana", "zed", finished, live, league, dict(server.env))
     finally:
         server.stop()
 

@@ -192,6 +192,8 @@ NO_FORM_RECEIVES = {
     "not_your_bot": "no page enters a bot",
     "already_in_pair": "no page registers a pair",
     "too_many_hosted_players": "no page adds a hosted player (yet: the organize page will)",
+    "analysis_not_ready": "no form reads an analysis (the replay page says it is not ready)",
+    "not_analysed": "no form reads an analysis",
 }
 
 

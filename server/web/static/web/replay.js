@@ -12,6 +12,22 @@
   var logItems = Array.prototype.slice.call(document.querySelectorAll("#log li"));
   var results = Array.prototype.slice.call(document.querySelectorAll("[data-result]"));
   var handJump = document.getElementById("hand-jump");
+  var analysisData = document.getElementById("replay-analysis");
+  var analysis = analysisData ? JSON.parse(analysisData.textContent) : null;
+  var mistakeSteps = [];
+  if (analysis) {
+    Object.keys(analysis).forEach(function (k) {
+      var m = analysis[k].mark;
+      if (m === "mistake" || m === "blunder") mistakeSteps.push(+k);
+    });
+    mistakeSteps.sort(function (a, b) { return a - b; });
+  }
+  var graphs = Array.prototype.slice.call(document.querySelectorAll("[data-graph]"));
+  var points = Array.prototype.slice.call(document.querySelectorAll("[data-point]"));
+  var mistakeItems = Array.prototype.slice.call(document.querySelectorAll("[data-mistake]"));
+  var playButton = document.getElementById("autoplay");
+  var speed = document.getElementById("autoplay-speed");
+  var timer = null;
   var step = 0;
 
   function tile(a, b, vertical, seat) {
@@ -43,7 +59,8 @@
       box.setAttribute("data-count", f.hands[s - 1].length);
       root.querySelector('[data-seat="' + s + '"]').classList.toggle("to-act", f.to_act === s);
     }
-    document.getElementById("hand-no").textContent = f.hand_no;
+    // Before the first deal the coming hand is the first one (never "Hand 0").
+    document.getElementById("hand-no").textContent = Math.max(1, f.hand_no);
     document.getElementById("score-A").textContent = f.scores[0];
     document.getElementById("score-B").textContent = f.scores[1];
     document.getElementById("base").textContent = f.base;
@@ -67,18 +84,81 @@
     root.querySelector('[data-go="prev"]').disabled = step === 0;
     root.querySelector('[data-go="next"]').disabled = step === frames.length - 1;
     root.querySelector('[data-go="last"]').disabled = step === frames.length - 1;
+    showAnalysis();
+    if (step === frames.length - 1) stopAutoplay();
     if (history.replaceState) history.replaceState(null, "", "#step-" + (step + 1));
+  }
+
+  function nextMistake() {
+    for (var i = 0; i < mistakeSteps.length; i++) {
+      if (mistakeSteps[i] > step) return mistakeSteps[i];
+    }
+    return step;
+  }
+
+  function showAnalysis() {
+    if (!analysis) return;
+    var d = analysis[step];
+    var box = document.getElementById("decision");
+    document.getElementById("decision-none").hidden = !!d;
+    box.hidden = !d;
+    if (d) {
+      box.querySelector(".dec-seat").textContent = box.getAttribute("data-seat-label").replace("%s", d.seat);
+      box.querySelector(".dec-played").textContent = d.played;
+      box.querySelector(".dec-best").textContent = d.best;
+      box.querySelector(".dec-loss").textContent = d.loss.toFixed(3);
+      var mark = box.querySelector(".mark");
+      mark.setAttribute("data-mark", d.mark);
+      mark.textContent = d.mark_text;
+    }
+    var hand = -1;
+    for (var h = handJump.options.length - 1; h >= 0; h--) {
+      if (+handJump.options[h].value <= step) { hand = h; break; }
+    }
+    graphs.forEach(function (g) { g.hidden = +g.getAttribute("data-graph") !== Math.max(hand, 0); });
+    points.forEach(function (p) { p.classList.toggle("current", +p.getAttribute("data-point") === step); });
+    mistakeItems.forEach(function (li) { li.classList.toggle("current", +li.getAttribute("data-mistake") === step); });
+    var next = root.querySelector('[data-go="next-mistake"]');
+    if (next) next.disabled = nextMistake() === step;
+  }
+
+  function stopAutoplay() {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = null;
+    playButton.setAttribute("aria-pressed", "false");
+    playButton.textContent = playButton.getAttribute("data-play");
+    root.removeAttribute("data-playing");
+  }
+
+  function startAutoplay() {
+    stopAutoplay();
+    if (step === frames.length - 1) show(0);
+    timer = setInterval(function () { show(step + 1); }, +speed.value);
+    playButton.setAttribute("aria-pressed", "true");
+    playButton.textContent = playButton.getAttribute("data-pause");
+    root.setAttribute("data-playing", "true");
+  }
+
+  function toggleAutoplay() {
+    if (timer === null) startAutoplay(); else stopAutoplay();
   }
 
   var moves = {
     first: function () { return 0; },
     prev: function () { return step - 1; },
     next: function () { return step + 1; },
-    last: function () { return frames.length - 1; }
+    last: function () { return frames.length - 1; },
+    "next-mistake": nextMistake
   };
   root.querySelectorAll("[data-go]").forEach(function (button) {
-    button.addEventListener("click", function () { show(moves[button.getAttribute("data-go")]()); });
+    button.addEventListener("click", function () {
+      stopAutoplay();
+      show(moves[button.getAttribute("data-go")]());
+    });
   });
+  playButton.addEventListener("click", toggleAutoplay);
+  speed.addEventListener("change", function () { if (timer !== null) startAutoplay(); });
   root.querySelectorAll("[data-jump]").forEach(function (link) {
     link.addEventListener("click", function (e) {
       e.preventDefault();
@@ -91,10 +171,30 @@
   document.addEventListener("keydown", function (e) {
     var target = e.target.tagName;
     if (target === "INPUT" || target === "SELECT" || target === "TEXTAREA") return;
-    if (e.altKey || e.ctrlKey || e.metaKey || !keys[e.key]) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === " " && target !== "BUTTON") {
+      e.preventDefault();
+      toggleAutoplay();
+      return;
+    }
+    if (!keys[e.key]) return;
     e.preventDefault();
+    stopAutoplay();
     show(moves[keys[e.key]]());
   });
-  var fromHash = /^#step-(\d+)$/.exec(location.hash);
-  show(fromHash ? +fromHash[1] - 1 : 0);
+
+  function fromHash() {
+    var found = /^#step-(\d+)$/.exec(location.hash);
+    return found ? +found[1] - 1 : null;
+  }
+  // Editing #step-N in the address (or following a link to one) moves the viewer.
+  window.addEventListener("hashchange", function () {
+    var n = fromHash();
+    if (n !== null && n !== step) {
+      stopAutoplay();
+      show(n);
+    }
+  });
+  var first = fromHash();
+  show(first !== null ? first : 0);
 }());
