@@ -280,6 +280,12 @@ class MatchAnnulled(TableError):
     note = "any action at an annulled table; annulling it again"
 
 
+class MatchForfeited(TableError):
+    code, status = "match_forfeited", 409
+    message = "this match ended by forfeit"
+    note = "any action at a table whose match an organizer ended by forfeit"
+
+
 class MatchOver(TableError):
     code, status = "match_over", 409
     message = "the match is over: a finished match is never annulled"
@@ -481,6 +487,21 @@ class MatchInProgress(LeagueError):
 class NotALeagueMatch(LeagueError):
     code, status = "not_a_league_match", 409
     message = "only league matches are annulled"
+
+
+class DeadlineNotPassed(LeagueError):
+    code, status = "deadline_not_passed", 409
+    message = "the round's deadline has not passed (or the round has none)"
+    note = "a forfeit before the round's deadline, or in a round without one"
+
+
+class NotSubstitutable(LeagueError):
+    code, status = "not_substitutable", 409
+    message = "{username} cannot take this seat: {why}"
+    note = (
+        "a substitute who is not an active member of the club, or is seated in that "
+        "round already; a seat held by that player already"
+    )
 
 
 # -- answering ---------------------------------------------------------------------------------

@@ -40,7 +40,10 @@ from server.tables.models import Event, Table, TableSnapshot
 log = logging.getLogger(__name__)
 
 # In the log, not in the engine record: the record of an annulled match still replays.
-SERVER_EVENT_TYPES = ("pause", "resume", "annul")
+# ``seat_handover`` (a seat changes hands: a substitute, a player leaving, a replacement)
+# and ``forfeit`` (an organizer ends a league match against a seat's team) likewise.
+SEAT_EVENT_TYPES = ("seat_handover",)
+SERVER_EVENT_TYPES = ("pause", "resume", "annul", "forfeit", *SEAT_EVENT_TYPES)
 # Least recently used tables leave first: a club with more active tables than this still
 # hits the cache for every table in play (a miss starts from the newest snapshot).
 CACHE_SIZE = 1024
@@ -73,10 +76,23 @@ class TableState:
     # stays out (RECORDS.md); a restarted hand replays its deal, shown once it ends.
     revealed: frozenset[DealtHands] = frozenset()
     annulled: dict | None = None  # the annul event, once an organizer annulled
+    forfeited: dict | None = None  # the forfeit event, once an organizer ended it so
+    # Every seat_handover, in log order, each with its ``seq``: who took which seat when.
+    handovers: tuple[dict, ...] = ()
 
     @property
     def paused(self) -> bool:
         return bool(self.paused_by)
+
+    @property
+    def stopped(self) -> bool:
+        """Annulled or forfeited: nothing more is played at the table."""
+        return self.annulled is not None or self.forfeited is not None
+
+    @property
+    def seat_epoch(self) -> int:
+        """The seq of the newest seat handover (0: the seats never changed hands)."""
+        return self.handovers[-1]["seq"] if self.handovers else 0
 
     def copy(self) -> TableState:
         return TableState(
@@ -85,6 +101,8 @@ class TableState:
             set(self.paused_by),
             self.revealed,
             self.annulled,
+            self.forfeited,
+            self.handovers,
         )
 
     def fold(self, seq: int, payload: dict) -> None:
@@ -96,6 +114,11 @@ class TableState:
             self.paused_by.discard(payload["seat"])
         elif kind == "annul":
             self.annulled = payload
+        elif kind == "forfeit":
+            self.forfeited = payload
+        elif kind in SEAT_EVENT_TYPES:
+            self.paused_by.discard(payload["seat"])  # a pause is its holder's, not the seat's
+            self.handovers = (*self.handovers, {**payload, "seq": seq})
         else:
             ended = step(self.match, payload, seq).hand_results
             if ended:

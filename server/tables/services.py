@@ -27,6 +27,7 @@ from server.errors import (
     AlreadyPaused,
     IdempotencyKeyReused,
     MatchAnnulled,
+    MatchForfeited,
     MatchOver,
     NotFound,
     NotPaused,
@@ -190,11 +191,14 @@ def request_hash(seat: int, body: dict) -> str:
 
 
 def check_holder(*, user: User, table: Table, number: int, seats: list[Seat] | None = None) -> Seat:
+    kept = seats is not None
     seats = selectors.load_seats(table) if seats is None else seats
     seat = next((s for s in seats if s.number == number), None)
     if seat is None:
         raise NotFound(f"table {table.code} has no seat {number}")
     if seat.player_id != user.pk:
+        if kept:  # kept seats may predate a handover in another process: read them again
+            return check_holder(user=user, table=table, number=number)
         raise NotYourSeat(number=number, table=table.code)
     return seat
 
@@ -238,6 +242,10 @@ def do_action(
                 if replayed is not None:
                     return replayed
             state = projection.project(locked)
+            fresh = selectors.fresh_seats(locked, seats, state)
+            if fresh is not seats:  # a seat changed hands since these were read
+                seats = fresh
+                holder = check_holder(user=user, table=locked, number=seat, seats=None)
             check_action(user, locked, holder, state, action, seats)
             over_before = state.match.phase == "match_over"
             _append(
@@ -312,6 +320,8 @@ def check_action(
     kind = body["type"]
     if state.annulled is not None:
         raise MatchAnnulled()
+    if state.forfeited is not None:
+        raise MatchForfeited()
     if kind in PAUSE_ACTIONS:
         if seat.kind != "human":
             raise PermissionDenied("only players at human seats pause the computer")
@@ -392,7 +402,8 @@ def _fold(
         raise rule_rejection(err) from None
     state.match, state.version = trial.match, trial.version
     state.paused_by, state.revealed = trial.paused_by, trial.revealed
-    state.annulled = trial.annulled
+    state.annulled, state.forfeited = trial.annulled, trial.forfeited
+    state.handovers = trial.handovers
     return NewEvent(
         table_id=table.pk,
         seq=seq,
@@ -408,8 +419,111 @@ def _fold(
 def check_may_annul(table: Table, state: TableState) -> None:
     if state.annulled is not None:
         raise MatchAnnulled("this match is already annulled")
+    if state.forfeited is not None:
+        raise MatchForfeited()
     if state.match.phase == "match_over":
         raise MatchOver()
+
+
+# -- seat handovers and forfeits (server events) ----------------------------------------------
+def check_may_hand_over(table: Table, state: TableState) -> None:
+    """A seat changes hands only while its match goes on."""
+    if state.annulled is not None:
+        raise MatchAnnulled()
+    if state.forfeited is not None:
+        raise MatchForfeited()
+    if state.match.phase == "match_over":
+        raise MatchOver("the match is over: its seats no longer change hands")
+
+
+def do_hand_over(
+    *,
+    actor: User | None,
+    table: Table,
+    seat: int,
+    to: User | None,
+    reason: str,
+    note: str = "",
+    check=None,
+) -> TableState:
+    """Seat ``seat`` changes hands: ``to`` takes it (a person at a human seat, a bot
+    account at a bot seat), or nobody (``to`` None: the seat is open for someone to join).
+
+    One ``seat_handover`` server event in the table's log, written with the seat's new
+    holder in one transaction: ``{"type": "seat_handover", "seat", "from", "to", "kind",
+    "reason", "note"}`` (``from``/``to`` usernames or null, ``kind`` the seat's kind from
+    now on, ``reason`` a code: substitute, auto_substitute, leave, replace, computer).
+    It is not an engine event: the match goes on from the same state (no new deal) and
+    the record replays as before; the log shows who played which hands. ``check(state,
+    seat_row)`` runs under the table's lock before anything is written (the caller's
+    own conditions)."""
+    with writing(), transaction.atomic():
+        locked = _lock_table(table)
+        state = projection.project(locked)
+        check_may_hand_over(locked, state)
+        row = Seat.objects.select_for_update().filter(table=locked, number=seat).first()
+        if row is None:
+            raise NotFound(f"table {table.code} has no seat {seat}")
+        if check is not None:
+            check(state, row)
+        before = row.player
+        if to is not None:
+            if to.pk == row.player_id:
+                raise ValidationError(f"{to.username} holds seat {seat} already")
+            others = [
+                s.player
+                for s in Seat.objects.filter(table=locked, player__isnull=False)
+                .exclude(number=seat)
+                .select_related("player")
+                if s.player is not None
+            ]
+            if any(p.pk == to.pk for p in others):
+                raise OneSeatPerPlayer(f"{to.username} holds another seat at this table")
+            if table.rated:
+                check_one_seat_per_person(others + [to])
+        kind = row.kind if to is None else ("bot" if to.is_bot else "human")
+        event = {
+            "type": "seat_handover",
+            "seat": seat,
+            "from": before.username if before is not None else None,
+            "to": to.username if to is not None else None,
+            "kind": kind,
+            "reason": reason,
+            "note": note,
+        }
+        row.player, row.kind = to, kind
+        row.save(update_fields=["player", "kind"])
+        _append(
+            locked, state, event, actor=actor, seat=None, actor_kind="server", consequences=False
+        )
+        transaction.on_commit(lambda: _after_handover(locked, state))
+    return state
+
+
+def _after_handover(table: Table, state: TableState) -> None:
+    selectors.forget_full_table(table.code)
+    _after_commit(table, state)
+
+
+def do_forfeit(*, actor: User, table: Table, seat: int, team: str, reason: str) -> TableState:
+    """Append a ``forfeit`` server event: the match ends against ``team`` (the team of
+    the absent ``seat``); the hands played stay in the log and the record."""
+    with writing(), transaction.atomic():
+        locked = _lock_table(table)
+        state = projection.project(locked)
+        check_may_hand_over(locked, state)
+        _append(
+            locked,
+            state,
+            {"type": "forfeit", "seat": seat, "team": team, "reason": reason},
+            actor=actor,
+            seat=None,
+            actor_kind="server",
+            consequences=False,
+        )
+        match_ended.send(sender=Table, table=locked, state=state, annulled=False)
+        transaction.on_commit(lambda: _after_commit(locked, state))
+    return state
 
 
 def do_annul(*, actor: User, table: Table, reason: str) -> TableState:

@@ -226,6 +226,10 @@ class SeatView(APIView):
             if longpoll.hold(request, request.user, moved, wait):
                 return longpoll.parked()  # the bridge answers once the table moves
         state = projection.project(table)
+        fresh = selectors.fresh_seats(table, seats, state)
+        if fresh is not seats:  # a seat changed hands since these were read
+            seats = fresh
+            services.check_holder(user=request.user, table=table, number=number)
         return Response(
             selectors.seat_response(table, number, state, user=request.user, seats=seats)
         )
