@@ -250,6 +250,12 @@ class SeatTaken(TableError):
     message = "seat {number} is taken"
 
 
+class SeatNotAway(TableError):
+    code, status = "seat_not_away", 409
+    message = "seat {number} has not been away {minutes} minutes: its player may come back"
+    note = "an owner replacing a casual table's seat whose player is connected or away briefly"
+
+
 class AlreadyPaused(TableError):
     code, status = "already_paused", 409
     message = "you have already paused the table"

@@ -10,6 +10,7 @@ consequences — the next deal, forced passes — in the same transaction.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import random
@@ -19,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from engine import IllegalEventError, deal_event
 from engine.table_commands import SEAT_EVENT_TYPES, TABLE_COMMANDS
@@ -29,12 +31,14 @@ from server.errors import (
     MatchAnnulled,
     MatchForfeited,
     MatchOver,
+    NotAllowedInRated,
     NotFound,
     NotPaused,
     NotYourSeat,
     OneSeatPerPlayer,
     Paused,
     PermissionDenied,
+    SeatNotAway,
     SeatTaken,
     StaleVersion,
     ValidationError,
@@ -444,6 +448,7 @@ def do_hand_over(
     to: User | None,
     reason: str,
     note: str = "",
+    kind: str | None = None,
     check=None,
 ) -> TableState:
     """Seat ``seat`` changes hands: ``to`` takes it (a person at a human seat, a bot
@@ -456,7 +461,7 @@ def do_hand_over(
     It is not an engine event: the match goes on from the same state (no new deal) and
     the record replays as before; the log shows who played which hands. ``check(state,
     seat_row)`` runs under the table's lock before anything is written (the caller's
-    own conditions)."""
+    own conditions). ``kind`` (with ``to`` None): the open seat's kind from now on."""
     with writing(), transaction.atomic():
         locked = _lock_table(table)
         state = projection.project(locked)
@@ -481,7 +486,9 @@ def do_hand_over(
                 raise OneSeatPerPlayer(f"{to.username} holds another seat at this table")
             if table.rated:
                 check_one_seat_per_person(others + [to])
-        kind = row.kind if to is None else ("bot" if to.is_bot else "human")
+        if to is not None:
+            kind = "bot" if to.is_bot else "human"
+        kind = kind or row.kind  # an open seat: the caller's kind, or the seat's own
         event = {
             "type": "seat_handover",
             "seat": seat,
@@ -498,6 +505,71 @@ def do_hand_over(
         )
         transaction.on_commit(lambda: _after_handover(locked, state))
     return state
+
+
+# -- leave and replace (casual tables) -------------------------------------------------------
+REPLACE_AFTER = dt.timedelta(minutes=5)  # how long a seat is away before its owner replaces it
+
+
+def away_since(table: Table, seat: int) -> dt.datetime | None:
+    """When seat ``seat`` went away (None: connected), from the presence module."""
+    try:
+        from server.realtime import presence
+    except ImportError:  # presence is not in this build: nobody is ever away
+        return None
+    return presence.away_since(table=table, seat=seat)
+
+
+def check_casual(table: Table) -> None:
+    if table.rated:
+        raise NotAllowedInRated(
+            "not at a rated table: a league organizer substitutes a seat there instead"
+        )
+
+
+def do_leave(*, user: User, table: Table, seat: int) -> TableState:
+    """The holder of ``seat`` at a casual table leaves it: the seat is open (a human
+    seat: someone may join it; the owner may hand it to a computer player)."""
+    check_casual(table)
+
+    def holder_only(state: TableState, row: Seat) -> None:
+        if row.player_id != user.pk:
+            raise NotYourSeat(number=seat, table=table.code)
+
+    return do_hand_over(
+        actor=user, table=table, seat=seat, to=None, kind="human", reason="leave", check=holder_only
+    )
+
+
+def do_replace(*, user: User, table: Table, seat: int, bot: User | None) -> TableState:
+    """The owner of a casual table hands seat ``seat`` to the computer player ``bot``
+    (None: opens it for someone to join). A seat held by another person must have been
+    away ``REPLACE_AFTER`` (presence); an open seat, the owner's own and a bot's seat are
+    the owner's to give at once."""
+    check_casual(table)
+    if table.owner_id != user.pk:
+        raise PermissionDenied("only the table's owner replaces a seat")
+    if bot is not None:
+        if not bot.is_bot:
+            raise ValidationError("a seat is handed to a computer player (a bot account)")
+        check_may_seat_bot(user, bot)
+
+    def away_long_enough(state: TableState, row: Seat) -> None:
+        held_by_person = row.player is not None and not row.player.is_bot
+        if held_by_person and row.player_id != user.pk:
+            since = away_since(table, seat)
+            if since is None or timezone.now() - since < REPLACE_AFTER:
+                raise SeatNotAway(number=seat, minutes=int(REPLACE_AFTER.total_seconds() // 60))
+
+    return do_hand_over(
+        actor=user,
+        table=table,
+        seat=seat,
+        to=bot,
+        kind="human",
+        reason="computer" if bot is not None else "replace",
+        check=away_long_enough,
+    )
 
 
 def _after_handover(table: Table, state: TableState) -> None:
