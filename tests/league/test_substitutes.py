@@ -297,3 +297,26 @@ def test_the_season_option_substitutes_a_seat_away_after_the_deadline(monkeypatc
     assert entry.actor is None and entry.details["automatic"] is True
     league.org_api.get(round_url)  # once only: the seat is a bot's now
     assert Event.objects.filter(table=match.table, type="seat_handover").count() == 1
+
+
+def test_the_management_command_runs_every_due_round(monkeypatch):
+    from django.core.management import call_command
+
+    league = League(members=4)
+    answer = league.org_api.post(
+        league.url("/seasons"),
+        {"name": "Auto", "format": "individual", "seed": 3, "auto_substitute_after": 1},
+        format="json",
+    )
+    league.season = answer.json()["id"]
+    league.start_round()
+    match = the_match(league)
+    monkeypatch.setattr(
+        substitutes,
+        "away_since",
+        lambda table, seat: timezone.now() - dt.timedelta(minutes=3) if seat == 2 else None,
+    )
+    past = (timezone.now() - dt.timedelta(minutes=1)).isoformat()
+    league.org_api.patch(league.season_url("/rounds/1"), {"deadline": past}, format="json")
+    call_command("league_deadlines")
+    assert Seat.objects.get(table=match.table, number=2).player.is_hosted
