@@ -54,3 +54,16 @@ def test_the_organizer_sets_a_deadline_substitutes_and_forfeits_from_the_round_p
     assert match.status == "finished" and match.forfeited_by == "B" and match.winner == "A"
     verbs = set(ClubAction.objects.values_list("verb", flat=True))
     assert {"round.deadline", "match.substitute", "match.forfeit"} <= verbs
+
+
+def test_a_forfeited_match_page_and_record_still_answer():
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    match = LeagueMatch.objects.get(pk=lg["playing"][0])
+    page_url = f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    org = client(lg["organizer"])
+    org.post(page_url + "/deadline", {"action": "set", "deadline": "2020-01-01T20:00"})
+    assert org.post(
+        f"/matches/{match.pk}/forfeit", {"seat": 1, "reason": "gone", "confirm": "yes"}
+    ).status_code == 302
+    for path in (f"/matches/{match.pk}", f"/matches/{match.pk}/record", f"/clubs/{lg['club']}/"):
+        assert client("ana").get(path).status_code == 200, path

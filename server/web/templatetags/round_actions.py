@@ -15,6 +15,10 @@ from server.tables.models import Seat
 register = template.Library()
 
 
+def _holder(seat: Seat | None) -> str:
+    return seat.player.username if seat is not None and seat.player is not None else ""
+
+
 @register.simple_tag
 def round_match_actions(season_id: int, number: int) -> dict:
     round_ = (
@@ -58,12 +62,7 @@ def round_match_actions(season_id: int, number: int) -> dict:
                         "seat": n,
                         "team": drawn[n].team if n in drawn else "",
                         "drawn": drawn[n].player.username if n in drawn else "",
-                        "holder": (
-                            holders[m.table_id][n].player.username
-                            if holders.get(m.table_id, {}).get(n) is not None
-                            and holders[m.table_id][n].player is not None
-                            else ""
-                        ),
+                        "holder": _holder(holders.get(m.table_id, {}).get(n)),
                     }
                     for n in (1, 2, 3, 4)
                 ],
