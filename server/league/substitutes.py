@@ -23,7 +23,6 @@ on each read of the round (``GET`` of the round, its web page) and from
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import logging
 
 from django.db import transaction
@@ -40,6 +39,7 @@ from server.errors import (
 )
 from server.league import services
 from server.league.models import LeagueMatch, LeagueMatchSeat, Membership, Round
+from server.realtime import presence
 from server.tables import services as table_services
 from server.tables.locking import writing
 from server.tables.models import Seat
@@ -223,10 +223,6 @@ def do_forfeit(*, user: User, match: LeagueMatch, seat: int, reason: str) -> Lea
 # -- automatic substitutes -------------------------------------------------------------------
 def away_since(table, seat: int) -> dt.datetime | None:
     """When seat ``seat`` went away (None: connected), from the presence module."""
-    try:  # helper people's module (issue #22, presence); until it is merged, never away
-        presence = importlib.import_module("server.realtime.presence")
-    except ImportError:
-        return None
     return presence.away_since(table=table, seat=seat)
 
 

@@ -34,6 +34,11 @@ def table_changed(table: Table, version: int | None) -> None:
     _send(table_group(table.pk), {"type": "table.changed", "version": version}, table.code)
 
 
+def presence_changed(table: Table) -> None:
+    """A seat's socket opened or closed: the table's sockets send the new presence."""
+    _send(table_group(table.pk), {"type": "presence.changed"}, table.code)
+
+
 def league_tables_changed(user_ids) -> None:
     """A round started or a league match ended: each account's lobby looks again."""
     for user_id in sorted(set(user_ids)):

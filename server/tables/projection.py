@@ -43,7 +43,16 @@ log = logging.getLogger(__name__)
 # ``seat_handover`` (a seat changes hands: a substitute, a player leaving, a replacement)
 # and ``forfeit`` (an organizer ends a league match against a seat's team) likewise.
 SEAT_EVENT_TYPES = ("seat_handover",)
-SERVER_EVENT_TYPES = ("pause", "resume", "annul", "forfeit", *SEAT_EVENT_TYPES)
+SERVER_EVENT_TYPES = (
+    "pause",
+    "resume",
+    "annul",
+    "takeback_request",
+    "takeback_answer",
+    "forfeit",
+    *SEAT_EVENT_TYPES,
+)
+# A takeback request is voided by any engine event after it (the table moved on).
 # Least recently used tables leave first: a club with more active tables than this still
 # hits the cache for every table in play (a miss starts from the newest snapshot).
 CACHE_SIZE = 1024
@@ -76,6 +85,12 @@ class TableState:
     # stays out (RECORDS.md); a restarted hand replays its deal, shown once it ends.
     revealed: frozenset[DealtHands] = frozenset()
     annulled: dict | None = None  # the annul event, once an organizer annulled
+    # When each pause began (the pause event's "at", ISO 8601; None for old logs).
+    paused_at: dict[int, str | None] = field(default_factory=dict)
+    # The open takeback request (the takeback_request event, with "votes": seat -> bool),
+    # or None: at a casual table with several people, undo, redo, restart and new match
+    # wait for the other people's consent.
+    takeback: dict | None = None
     forfeited: dict | None = None  # the forfeit event, once an organizer ended it so
     # Every seat_handover, in log order, each with its ``seq``: who took which seat when.
     handovers: tuple[dict, ...] = ()
@@ -101,6 +116,10 @@ class TableState:
             set(self.paused_by),
             self.revealed,
             self.annulled,
+            dict(self.paused_at),
+            None
+            if self.takeback is None
+            else {**self.takeback, "votes": dict(self.takeback["votes"])},
             self.forfeited,
             self.handovers,
         )
@@ -110,16 +129,28 @@ class TableState:
         kind = payload.get("type")
         if kind == "pause":
             self.paused_by.add(payload["seat"])
+            self.paused_at[payload["seat"]] = payload.get("at")
         elif kind == "resume":
             self.paused_by.discard(payload["seat"])
+            self.paused_at.pop(payload["seat"], None)
         elif kind == "annul":
             self.annulled = payload
+        elif kind == "takeback_request":
+            self.takeback = {**payload, "seq": seq, "votes": {}}
+        elif kind == "takeback_answer":
+            if self.takeback is not None:
+                self.takeback["votes"][str(payload["seat"])] = bool(payload["accept"])
+                if not payload["accept"] or payload.get("final"):
+                    self.takeback = None
         elif kind == "forfeit":
             self.forfeited = payload
         elif kind in SEAT_EVENT_TYPES:
             self.paused_by.discard(payload["seat"])  # a pause is its holder's, not the seat's
+            self.paused_at.pop(payload["seat"], None)
+            self.takeback = None  # its voters may have changed: a request starts again
             self.handovers = (*self.handovers, {**payload, "seq": seq})
         else:
+            self.takeback = None  # any engine event ends an open request
             ended = step(self.match, payload, seq).hand_results
             if ended:
                 self.revealed = self.revealed.union(hand.dealt for hand in ended)

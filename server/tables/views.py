@@ -23,7 +23,7 @@ from server.api_schema import (
     strict,
 )
 from server.errors import NotAllowedInRated, NotFound, NotYourSeat, ValidationError
-from server.realtime import longpoll
+from server.realtime import longpoll, presence
 from server.realtime.groups import table_group
 from server.tables import projection, quota, selectors, services
 from server.tables.action_body import parse_action_body
@@ -262,6 +262,7 @@ class SeatView(APIView):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
         services.check_holder(user=request.user, table=table, number=number, seats=seats)
         wait, after = longpoll.long_poll_args(request)
+        presence.touch(table=table, seats=(number,), extra_seconds=wait)
         if wait and after is not None:
             moved = longpoll.Wait(
                 table_group(table.pk), after, lambda: selectors.current_version(table)
@@ -273,6 +274,8 @@ class SeatView(APIView):
         if fresh is not seats:  # a seat changed hands since these were read
             seats = fresh
             services.check_holder(user=request.user, table=table, number=number)
+        if state.paused:  # a pause lifts by itself (away, or PAUSE_LIMIT): looked at here
+            state = services.lift_lapsed_pauses(table=table)
         return Response(
             selectors.seat_response(table, number, state, user=request.user, seats=seats)
         )
@@ -294,7 +297,7 @@ class ActionView(APIView):
         ],
         responses={200: SeatResponseSerializer, **ERRORS},
         summary="Act for the seat: accept, claim_redeal, choose_opener, play, pass, undo, redo, "
-        "restart_hand, new_match, pause, resume",
+        "restart_hand, new_match, pause, resume, accept_takeback, decline_takeback",
     )
     def post(self, request, code, seat):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
@@ -303,6 +306,7 @@ class ActionView(APIView):
         data.pop("command_id", None)
         if key is not None and not (1 <= len(key) <= 80):
             raise ValidationError("an Idempotency-Key is 1-80 characters")
+        presence.touch(table=table, seats=(number,))
         result = services.do_action(
             user=request.user, table=table, seat=number, action=data, key=key, seats=seats
         )
