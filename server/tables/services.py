@@ -622,8 +622,7 @@ def do_hand_over(
                 .select_related("player")
                 if s.player is not None
             ]
-            if any(p.pk == to.pk for p in others):
-                raise OneSeatPerPlayer(f"{to.username} holds another seat at this table")
+            # (A casual table lets one account hold several seats, as at its creation.)
             if table.rated:
                 check_one_seat_per_person(others + [to])
         if to is not None:

@@ -16,7 +16,7 @@ from server.tables.models import Event, Seat, Table
 from tests.records import replay_summary
 from tests.server.conftest import client_for, new_bot, new_member
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 
 def casual_table(owner, guests):
