@@ -326,6 +326,14 @@ class DekabesClient:
         params = {k: v for k, v in filters.items() if v is not None}
         return self.pages("/api/matches", params, limit=limit)
 
+    def player_stats(self, username: str) -> dict[str, Any]:
+        """A player's statistics over the finished matches I may read
+        (``GET /api/players/{username}/stats``): ``overall`` and ``clubs``, lines of
+        ``matches``, ``won``, ``hands``, ``hands_won``, ``dekabes`` (``club`` null: casual
+        tables). A server without it raises ``NotFound``."""
+        result: dict[str, Any] = self.request("GET", f"/api/players/{_seg(username)}/stats")
+        return result
+
     def _long_poll(self, wait: float | None, after: int | None) -> tuple[dict[str, Any], float]:
         """The query of a long-poll (``wait`` capped at the server's maximum) and the
         request timeout that leaves the server that long to answer."""

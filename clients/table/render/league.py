@@ -218,7 +218,10 @@ def _my_stats(lobby: Lobby, surface: pygame.Surface, area: pygame.Rect, y: int) 
         return y
     rows: list[tuple[str, Line]] = []
     if details is not None:
-        names = dict(zip(lobby.league.slugs, lobby.league.clubs, strict=False))
+        names = {
+            **details.stats.names,
+            **dict(zip(lobby.league.slugs, lobby.league.clubs, strict=False)),
+        }
         rows.append((tr("lobby.stats_overall"), details.stats.overall))
         for slug, line in sorted(details.stats.by_club.items(), key=lambda kv: kv[0] == CASUAL):
             rows.append(
