@@ -24,7 +24,18 @@ from typing import Any
 import pygame
 
 from clients.sdk import SeatState
-from clients.table import config, keys, moves, panels, pointer, render, sound, taps, toolbar
+from clients.table import (
+    config,
+    keys,
+    moves,
+    panels,
+    people,
+    pointer,
+    render,
+    sound,
+    taps,
+    toolbar,
+)
 from clients.table import input as table_input
 from clients.table.connection import (
     EventLog,
@@ -71,6 +82,8 @@ IDLE_POLL = 1 / 30
 SEEN_HERE = 90.0
 # Screens only the seat they are for may see (everything else anyone at the device may).
 PRIVATE_SCREENS = ("accept", "opener", "table")
+# Screens over which another player's takeback request is asked.
+QUESTION_SCREENS = ("table", "accept", "opener", "match_over")
 
 
 class TableApp:
@@ -219,6 +232,24 @@ class TableApp:
         if seen is not None and time.monotonic() - seen < SEEN_HERE:
             return "here", None
         return "unknown", None
+
+    def takeback_question(self, screen: Screen) -> tuple[int, people.Takeback] | None:
+        """(the seat that answers, the request) when another player's takeback request
+        waits for an answer from a seat held here and ``screen`` may carry the question
+        (not under a panel or another question)."""
+        newest = self.newest
+        request = people.takeback(newest.raw) if newest is not None else None
+        if (
+            request is None
+            or screen.kind not in QUESTION_SCREENS
+            or self.panel.name
+            or self.progress.confirm
+        ):
+            return None
+        for seat in [screen.seat, *self.seating.seats]:
+            if seat is not None and self.allowed(seat, "accept_takeback"):
+                return seat, request
+        return None
 
     # ------------------------------------------------------------------ the loop
     def open_window(self) -> pygame.Surface:
@@ -414,6 +445,7 @@ class TableApp:
             return
         self._note_seen(old, state)
         states[state.seat] = state
+        self._note_people(old, state)
         self.startup = None
         self._note_hand_end(state)
         self._note_redeal(state)
@@ -443,6 +475,40 @@ class TableApp:
         for seat, accepted in (new.view.get("accepted") or {}).items():
             if accepted and not was.get(seat):
                 self.people.seen[int(seat)] = now
+
+    def _note_people(self, old: SeatState | None, state: SeatState) -> None:
+        """Seats that changed hands, a match ended by forfeit, a takeback request
+        declined: told to everyone at the device (``people.py``)."""
+        if state.table is None:
+            return  # a response without its table: nothing to tell from
+        table = state.table.raw
+        found = people.handovers(table)
+        seen = self.people.handovers_seen
+        if seen is not None and len(found) > seen:
+            for handover in found[seen:]:
+                self.toast(
+                    people.handover_text(self.tr, handover),
+                    public=True,
+                    lasts="always",
+                    seconds=8,
+                )
+        if seen is None or len(found) > seen:
+            self.people.handovers_seen = len(found)  # what happened before we came is no news
+        if people.forfeited(table) and not self.people.forfeit_told:
+            self.people.forfeit_told = True
+            if old is not None:
+                self.toast(self.tr("status.forfeited"), public=True, lasts="always", seconds=8)
+        asked = people.takeback(old.raw) if old is not None else None
+        if (
+            asked is not None
+            and old is not None
+            and people.takeback(state.raw) is None
+            and people.same_board(old.view, state.view)
+        ):
+            what = self.tr(people.TAKEBACK_WHAT.get(asked.command, "takeback.undo"))
+            self.toast(
+                self.tr("takeback.declined", what=what), public=True, lasts="always", seconds=5
+            )
 
     def _note_hand_end(self, state: SeatState) -> None:
         """A hand just ended: show its finished board (the last tile landing) first."""
@@ -624,9 +690,13 @@ class TableApp:
             self.quit()
             return
         screen = self.decide()
-        keys.command_for(name, screen, bool(self.progress.confirm), self.panel.name is not None)(
-            self, screen
-        )
+        keys.command_for(
+            name,
+            screen,
+            bool(self.progress.confirm),
+            self.panel.name is not None,
+            asked=self.takeback_question(screen) is not None,
+        )(self, screen)
 
 
 def _epoch(value: Any) -> float | None:

@@ -118,6 +118,8 @@ class People:
 
     seen: dict[int, float] = field(default_factory=dict)
     turn_told: tuple[int, int] | None = None  # (seat, version) whose "your turn" was told
+    handovers_seen: int | None = None  # seat handovers told (None: none looked at yet)
+    forfeit_told: bool = False
 
 
 STARTUP_STEPS = ("server", "computers", "table")

@@ -7,6 +7,7 @@ from clients.table.context import TableContext
 from clients.table.ui import (
     Accept,
     Answer,
+    AnswerTakeback,
     BackToLobby,
     ChangeSetting,
     ChooseOpener,
@@ -61,6 +62,8 @@ def tap(app: TableContext, tap: Tap) -> None:
             change_setting(app, name, value)
         case ToggleLastTiles():
             app.progress.last_tiles = not app.progress.last_tiles
+        case AnswerTakeback(seat, yes):
+            app.send(seat, "accept_takeback" if yes else "decline_takeback")
 
 
 def result_seen(app: TableContext) -> None:

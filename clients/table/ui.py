@@ -107,6 +107,12 @@ class ToggleLastTiles(Tap):
     pass  # a seat box: mark (or stop marking) each seat's last tile
 
 
+@dataclass(frozen=True)
+class AnswerTakeback(Tap):
+    seat: int  # the seat answering another player's takeback request
+    yes: bool
+
+
 # ---------------------------------------------------------------- what a lobby tap means
 @dataclass(frozen=True)
 class LobbyTap:

@@ -1,7 +1,9 @@
 """People at the table (issue 24): presence per seat (the server's ``presence`` when it
 sends one, else what the client knows), who paused the computer players, "rated" at a
 rated table, and "your turn" in the window title and a sound while the window is in
-the background. Engine folds stand in for the server (``EngineTable``)."""
+the background; and what issue 22's API adds: another player's takeback request asked
+and answered (or waited for), seats changing hands, a match ended by forfeit. Engine
+folds stand in for the server (``EngineTable``)."""
 
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ from clients.table import draw as d
 from clients.table.connection import NewState
 from clients.table.render.bars import status_text
 from clients.table.render.seats import presence_text, seat_label
+from clients.table.ui import AnswerTakeback, Screen
 from engine.table_commands import seats_to_act
-from tests.table.test_table_offline import app_for, match_where
+from tests.table.test_table_offline import app_for, match_where, tap
 
 
 @pytest.fixture(autouse=True)
@@ -52,6 +55,8 @@ def _state(conn, seat: int, **extra) -> SeatState:
         "paused": bool(extra.get("paused_by")),
         "paused_by": extra.pop("paused_by", []),
         "phase": view["phase"],
+        "handovers": extra.pop("handovers", []),
+        "forfeited": extra.pop("forfeited", False),
         "seats": {
             "1": {"kind": "human", "player": "me", "is_bot": False},
             "2": {"kind": "bot", "player": "house", "is_bot": True},
@@ -64,7 +69,8 @@ def _state(conn, seat: int, **extra) -> SeatState:
             "version": conn.version + 1,
             "seat": seat,
             "paused": table["paused"],
-            "allowed": [e["type"] for e in conn.match.legal_events(seat)],
+            "allowed": [e["type"] for e in conn.match.legal_events(seat)]
+            + extra.pop("allowed", []),
             "view": view,
             "seats_to_act": seats_to_act(view),
             "table": table,
@@ -164,3 +170,100 @@ def test_no_turn_sound_while_the_window_has_the_focus():
     app.tick([])
     assert "turn" not in app.sound.played
     assert pygame.display.get_caption()[0] == "Dékabès"
+
+
+REQUEST = {"seat": 3, "command": "undo", "waiting_for": [1]}
+
+
+def test_another_players_takeback_request_is_asked_and_answered(drawn):
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1])
+    conn.updates.put(
+        NewState(_state(conn, 1, takeback=REQUEST, allowed=["accept_takeback", "decline_takeback"]))
+    )
+    drawn.clear()
+    app.tick([])
+    assert "Seat 3 · ann asks to take back the last move." in drawn
+    asked = [h.action for h in app.hits]
+    assert asked == [AnswerTakeback(1, True), AnswerTakeback(1, False)], "a modal question"
+    tap(app, AnswerTakeback(1, False))
+    assert conn.sent[-1] == {"type": "decline_takeback", "seat": 1}
+    app.command("confirm")  # Enter accepts, Esc declines; no other key reaches the table
+    assert conn.sent[-1] == {"type": "accept_takeback", "seat": 1}
+    sent = len(conn.sent)
+    app.command("select_next")
+    assert len(conn.sent) == sent and app.selection.tile is None
+
+
+def test_a_takeback_request_waiting_for_others_is_a_line_not_a_question(drawn):
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1])
+    mine = {"seat": 1, "command": "restart_hand", "waiting_for": [3]}
+    conn.updates.put(NewState(_state(conn, 1, takeback=mine)))
+    drawn.clear()
+    app.tick([])
+    line = "Seat 1 · player asked to restart the hand: waiting for Seat 3 · ann"
+    assert line in drawn
+    assert app.takeback_question(Screen("table", 1)) is None
+    assert not any(isinstance(h.action, AnswerTakeback) for h in app.hits)
+    # the request goes with nothing changed on the board: declined, and said so
+    conn.version += 1
+    conn.updates.put(NewState(_state(conn, 1)))
+    app.tick([])
+    assert any(
+        t.text == "The request to restart the hand was declined." for t in app.effects.toasts
+    )
+
+
+def test_seats_changing_hands_and_a_forfeit_are_told(drawn):
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1])
+    before = {
+        "seq": 5,
+        "seat": 2,
+        "from": "old",
+        "to": "house",
+        "kind": "bot",
+        "reason": "computer",
+    }
+    conn.updates.put(NewState(_state(conn, 1, handovers=[before])))
+    app.tick([])
+    assert not any("old" in t.text for t in app.effects.toasts), "before we came: no news"
+    substitute = {
+        "seq": 9, "seat": 3, "from": "ann", "to": "bob", "kind": "human",
+        "reason": "substitute", "note": "",
+    }  # fmt: skip
+    left = {"seq": 12, "seat": 3, "from": "bob", "to": None, "kind": "human", "reason": "leave"}
+    conn.version += 1
+    conn.updates.put(NewState(_state(conn, 1, handovers=[before, substitute, left])))
+    app.tick([])
+    texts = [t.text for t in app.effects.toasts]
+    assert "Seat 3: bob substitutes for ann." in texts
+    assert "Seat 3: bob left the table; the seat is open." in texts
+    conn.version += 1
+    conn.updates.put(
+        NewState(_state(conn, 1, handovers=[before, substitute, left], forfeited=True))
+    )
+    drawn.clear()
+    app.tick([])
+    assert "Match ended by forfeit" in drawn
+    assert any(t.text == "Match ended by forfeit" for t in app.effects.toasts)
+
+
+@pytest.mark.parametrize("lang", ["es", "ru", "ms"])
+def test_the_people_texts_in_every_language(lang):
+    from clients.table.i18n import Translator
+    from clients.table.people import Takeback, handover_text, takeback_text, waiting_text
+
+    tr = Translator(lang)
+    request = Takeback(3, "new_match", (1, 2))
+    for text in (
+        takeback_text(tr, request, str),
+        waiting_text(tr, request, str),
+        handover_text(
+            tr, {"seat": 2, "from": "a", "to": "b", "kind": "human", "reason": "replace"}
+        ),
+        handover_text(tr, {"seat": 2, "from": "a", "to": "c", "kind": "bot", "reason": "computer"}),
+    ):
+        assert "{" not in text and text == text.strip()
+    assert tr("takeback.new_match") != Translator("en")("takeback.new_match")

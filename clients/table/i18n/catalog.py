@@ -1412,6 +1412,87 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "{pos}. {name} — {rating} ({matches})",
         "ms": "{pos}. {name} — {rating} ({matches})",
     },
+    # -- people at the table (issue 22's API): takeback requests, seats changing hands
+    "takeback.ask": {
+        "en": "{who} asks to {what}.",
+        "es": "{who} pide {what}.",
+        "ru": "{who} просит {what}.",
+        "ms": "{who} meminta untuk {what}.",
+    },
+    "takeback.waiting": {
+        "en": "{who} asked to {what}: waiting for {seats}",
+        "es": "{who} pidió {what}: esperando a {seats}",
+        "ru": "{who} просит {what}: ждём ответа {seats}",
+        "ms": "{who} meminta untuk {what}: menunggu {seats}",
+    },
+    "takeback.declined": {
+        "en": "The request to {what} was declined.",
+        "es": "La petición de {what} fue rechazada.",
+        "ru": "Просьбу {what} отклонили.",
+        "ms": "Permintaan untuk {what} ditolak.",
+    },
+    "takeback.undo": {
+        "en": "take back the last move",
+        "es": "deshacer la última jugada",
+        "ru": "отменить последний ход",
+        "ms": "membatalkan langkah terakhir",
+    },
+    "takeback.redo": {
+        "en": "redo the move taken back",
+        "es": "rehacer la jugada deshecha",
+        "ru": "вернуть отменённый ход",
+        "ms": "membuat semula langkah yang dibatalkan",
+    },
+    "takeback.restart_hand": {
+        "en": "restart the hand",
+        "es": "reiniciar la mano",
+        "ru": "переиграть кон",
+        "ms": "memulakan semula pusingan",
+    },
+    "takeback.new_match": {
+        "en": "start a new game",
+        "es": "empezar una partida nueva",
+        "ru": "начать новую партию",
+        "ms": "memulakan permainan baharu",
+    },
+    "btn.agree": {"en": "Accept", "es": "Aceptar", "ru": "Согласиться", "ms": "Setuju"},
+    "btn.decline": {"en": "Decline", "es": "Rechazar", "ru": "Отклонить", "ms": "Tolak"},
+    "handover.substitute": {
+        "en": "{seat}: {after} substitutes for {before}.",
+        "es": "{seat}: {after} sustituye a {before}.",
+        "ru": "{seat}: {after} заменяет {before}.",
+        "ms": "{seat}: {after} menggantikan {before}.",
+    },
+    "handover.replace": {
+        "en": "{seat}: {after} takes the seat of {before}.",
+        "es": "{seat}: {after} ocupa el asiento de {before}.",
+        "ru": "{seat}: {after} занимает место {before}.",
+        "ms": "{seat}: {after} mengambil tempat {before}.",
+    },
+    "handover.computer": {
+        "en": "{seat}: a computer player ({after}) takes over from {before}.",
+        "es": "{seat}: un ordenador ({after}) sigue por {before}.",
+        "ru": "{seat}: вместо {before} играет компьютер ({after}).",
+        "ms": "{seat}: pemain komputer ({after}) mengambil alih daripada {before}.",
+    },
+    "handover.leave": {
+        "en": "{seat}: {before} left the table; the seat is open.",
+        "es": "{seat}: {before} dejó la mesa; el asiento está libre.",
+        "ru": "{seat}: {before} покинул(а) стол; место свободно.",
+        "ms": "{seat}: {before} meninggalkan meja; tempat itu kosong.",
+    },
+    "handover.left_to": {
+        "en": "{seat}: {before} left the table; {after} plays on.",
+        "es": "{seat}: {before} dejó la mesa; sigue {after}.",
+        "ru": "{seat}: {before} покинул(а) стол; дальше играет {after}.",
+        "ms": "{seat}: {before} meninggalkan meja; {after} meneruskan.",
+    },
+    "status.forfeited": {
+        "en": "Match ended by forfeit",
+        "es": "Partida terminada por abandono",
+        "ru": "Матч завершён неявкой",
+        "ms": "Perlawanan tamat kerana tarik diri",
+    },
 }
 
 # Languages whose plural dicts need which categories.
