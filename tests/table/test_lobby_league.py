@@ -186,7 +186,10 @@ def test_the_league_page_draws_the_servers_statistics(lobby, drawn):  # noqa: F8
 
 @pytest.fixture
 def lobby():
+    from clients.table import draw
+
     pygame.init()
+    draw.clear_caches()  # fonts of an earlier test's pygame are gone
     made = Lobby(Settings(), lang="en", server="http://127.0.0.1:1", save_settings=False)
     made.username = "ann"
     yield made
@@ -199,10 +202,16 @@ def _arrive(lobby, update):
     lobby.pump()
 
 
-def test_my_tables_where_it_is_my_turn_come_first(lobby):
+def test_my_tables_where_it_is_my_turn_come_first(lobby, drawn):  # noqa: F811
     waiting, mine = _bot_table("AAAAAA"), _bot_table("BBBBBB")
     _arrive(lobby, Tables([TableEntry(waiting, (1,)), TableEntry(mine, (1,), my_turn=True)], []))
     assert [e.table.code for e in lobby.unfinished] == ["BBBBBB", "AAAAAA"]
+    lobby.screen_surface = pygame.display.set_mode((1280, 800))
+    drawn.clear()
+    assert lobby.tick([]).kind == "lobby"
+    titles = [value for value, *_ in drawn if "BBBBBB" in value or "AAAAAA" in value]
+    assert titles[0].startswith("▶ Your turn · BBBBBB"), "marked by a sign and a word"
+    assert not titles[1].startswith("▶"), titles
 
 
 def test_the_league_page_takes_its_data_and_league_news_reaches_an_open_table(lobby):

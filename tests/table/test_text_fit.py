@@ -137,6 +137,22 @@ def test_every_screen_keeps_its_texts_in_their_boxes(drawn, lang, size, phase):
     drawn.clear()
     app.tick([])
     _check(drawn, size, (lang, phase, "contrast"))
+    if phase == "table":  # another player's takeback request: the question, then the wait
+        state = app.seating.states[1]
+        for request, allowed in (
+            ({"seat": 3, "command": "restart_hand", "waiting_for": [1]}, ["accept_takeback"]),
+            ({"seat": 1, "command": "new_match", "waiting_for": [3, 4]}, []),
+        ):
+            app.seating.states[1] = type(state)(
+                **{
+                    **state.__dict__,
+                    "allowed": [*state.allowed, *allowed],
+                    "raw": {**state.raw, "takeback": request},
+                }
+            )
+            drawn.clear()
+            app.tick([])
+            _check(drawn, size, (lang, phase, "takeback", bool(allowed)))
 
 
 @pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
