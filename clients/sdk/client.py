@@ -364,6 +364,18 @@ class DekabesClient:
             self.request("POST", f"/api/tables/{_seg(code)}/join", json={"seat": int(seat)})
         )
 
+    def spectate(
+        self, code: str, wait: float | None = None, after: int | None = None
+    ) -> dict[str, Any]:
+        """A live table as a spectator sees it (``GET /api/tables/{code}/spectate``: public
+        facts only — the line, tile counts, passes, score, presence, whose turn; the hands
+        once a hand has ended). With ``wait``/``after`` a long-poll, as for a seat."""
+        params, timeout = self._long_poll(wait, after)
+        result: dict[str, Any] = self.request(
+            "GET", f"/api/tables/{_seg(code)}/spectate", params=params or None, timeout=timeout
+        )
+        return result
+
     # ------------------------------------------------------------------ one seat
     def seat_view(
         self, code: str, seat: int, wait: float | None = None, after: int | None = None

@@ -82,6 +82,8 @@ IDLE_POLL = 1 / 30
 SEEN_HERE = 90.0
 # Screens only the seat they are for may see (everything else anyone at the device may).
 PRIVATE_SCREENS = ("accept", "opener", "table")
+# The seat at the bottom of a spectator's screen (it holds none).
+WATCH_VIEWPOINT = 1
 # Screens over which another player's takeback request is asked.
 QUESTION_SCREENS = ("table", "accept", "opener", "match_over")
 
@@ -154,6 +156,7 @@ class TableApp:
             self.progress.finale,
             self.progress.match_end_seen,
             time.monotonic(),
+            self.seating.watching,
         )
 
     def seat_needing_the_device(self) -> int | None:
@@ -412,10 +415,13 @@ class TableApp:
         for update in self.conn.poll():
             self.dirty = True
             match update:
-                case Ready(username, seats):
+                case Ready(username, seats, _, watching):
                     self.seating.seats = list(seats)
                     self.seating.username = username
                     self.startup = None
+                    if watching:  # a spectator looks from seat 1's side, holding none
+                        self.seating.watching = True
+                        self.seating.shown = self.seating.handoff_done = WATCH_VIEWPOINT
                 case NewState(state):
                     self._take_state(state)
                 case HintAnswer(seat, event):
@@ -544,7 +550,7 @@ class TableApp:
         for seat in changes.passes:
             self.effects.pass_flash[seat] = now
             self.sound.play("pass")
-            if seat == self.seating.shown:
+            if seat == self.seating.shown and not self.seating.watching:
                 # The server passes for a seat that cannot play: tell its player, until
                 # it is that seat's turn again.
                 self.toast(self.tr("play.pass_forced"), lasts="turn")

@@ -4,7 +4,8 @@ The pygame loop never waits on the network (``worker.Worker``). It calls ``act``
 ``hint`` / ``fetch_events`` (which only queue a command) and once per frame ``poll()``
 for what came back, one frozen dataclass each:
 
-    Ready(username, seats, table)   account name, held seats, table
+    Ready(username, seats, table, watching)   account name, held seats, table; watching:
+                                    a spectator's link (``watch.py``)
     NewState(state)                 a seat's new view (from a push, a REST answer or a refetch)
     HintAnswer(seat, event)         the server's hint (appends nothing)
     EventLog(seat, events)          the table log as that seat may see it
@@ -61,6 +62,7 @@ class Ready:
     username: str
     seats: tuple[int, ...]
     table: Table | None
+    watching: bool = False  # a spectator's link (``watch.Watch``): no seat, nothing to send
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ TURN_CHECKS = 12  # my unfinished tables whose seat view is read (whose turn) pe
 MY_MATCHES = 1000  # finished matches read for my statistics (a server without them)
 RECENT_MATCHES = 100  # finished matches read for "my league matches"
 CLUB_ROWS = 50  # standings and ratings rows read per club
+LIVE_ROWS = 10  # live tables read per club (to watch)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class ClubDetails:
     season: str | None  # the newest season's name
     standings: tuple[dict, ...]  # the server's standings rows, in order
     ratings: tuple[dict, ...]  # the server's ratings rows, best first
+    live: tuple[dict, ...] = ()  # its matches in play (``/api/matches?status=playing``)
 
 
 # ---------------------------------------------------------------------- what comes back
@@ -472,6 +474,7 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
                         str(newest.get("name")) if newest else None,
                         tuple(standings),
                         tuple(client.ratings(slug, limit=CLUB_ROWS)),
+                        tuple(client.matches(limit=LIVE_ROWS, club=slug, status="playing")),
                     )
                 )
             stats = self._server_stats(client, me)

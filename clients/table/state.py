@@ -27,6 +27,7 @@ class Seating:
     states: dict[int, SeatState] = field(default_factory=dict)  # seat -> its newest view
     shown: int | None = None  # the human seat whose private screen was last shown
     handoff_done: int | None = None  # the hand-off was confirmed for this seat
+    watching: bool = False  # a spectator: no seat held, ``shown`` is the viewpoint
 
     @property
     def newest(self) -> SeatState | None:

@@ -211,6 +211,11 @@ class JoinClub(LobbyTap):
 
 
 @dataclass(frozen=True)
+class WatchTable(LobbyTap):
+    code: str  # a live table of one of my clubs, watched read-only (``watch.py``)
+
+
+@dataclass(frozen=True)
 class Flight:
     """A tile sliding from a seat to its place in the line."""
 

@@ -140,6 +140,9 @@ class FakeServer:
         return STATS_ANSWER
 
     def matches(self, limit=200, **filters):
+        if filters.get("status") == "playing":  # the club's live tables (to watch)
+            assert filters == {"club": "tuesday", "status": "playing"}
+            return [{"id": 7, "table": "LIVE01", "round": 2, "score": {"A": 1, "B": 0}}]
         self.match_limits.append(limit)
         assert filters == {"player": "ann", "status": "finished"}
         return [_match("tuesday", "A"), _match(None, "A", won=1)]

@@ -1487,6 +1487,25 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "{seat}: {before} покинул(а) стол; дальше играет {after}.",
         "ms": "{seat}: {before} meninggalkan meja; {after} meneruskan.",
     },
+    "status.watching": {
+        "en": "Watching",
+        "es": "Mirando",
+        "ru": "Просмотр",
+        "ms": "Menonton",
+    },
+    "btn.watch": {"en": "Watch", "es": "Mirar", "ru": "Смотреть", "ms": "Tonton"},
+    "lobby.live_tables": {
+        "en": "Live tables",
+        "es": "Mesas en juego",
+        "ru": "Идущие матчи",
+        "ms": "Meja sedang bermain",
+    },
+    "lobby.live_row": {
+        "en": "{code} · round {round} · {a} – {b}",
+        "es": "{code} · ronda {round} · {a} – {b}",
+        "ru": "{code} · тур {round} · {a} – {b}",
+        "ms": "{code} · pusingan {round} · {a} – {b}",
+    },
     "status.forfeited": {
         "en": "Match ended by forfeit",
         "es": "Partida terminada por abandono",

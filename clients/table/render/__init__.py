@@ -75,7 +75,8 @@ def draw(view: TableView, screen: Screen, surface: pygame.Surface) -> list[Hit[T
         else:
             draw_reveal(view, surface, hits)
     elif screen.seat is not None:
-        draw_table(view, surface, hits, screen.seat, private=(kind != "match_over"))
+        private = kind != "match_over" and not view.seating.watching
+        draw_table(view, surface, hits, screen.seat, private=private)
         if kind == "accept":
             draw_accept(view, surface, hits, screen.seat)
         elif kind == "opener":

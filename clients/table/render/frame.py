@@ -26,6 +26,8 @@ BUTTONS = (
     "log",
     "settings",
 )
+# A spectator's toolbar (``watch.py``): nothing that acts for a seat or reads one's log.
+WATCH_BUTTONS = ("rules", "settings", "language")
 
 
 class Hits:
@@ -50,8 +52,10 @@ class Hits:
 
 
 def buttons(view: TableView) -> tuple[str, ...]:
-    """The toolbar: a Lobby button too when a lobby opened this table."""
-    return BUTTONS + (("lobby",) if view.on_lobby is not None else ())
+    """The toolbar: a Lobby button too when a lobby opened this table; a spectator's
+    offers only what reads nothing of a seat."""
+    own = WATCH_BUTTONS if view.seating.watching else BUTTONS
+    return own + (("lobby",) if view.on_lobby is not None else ())
 
 
 def table_layout(view: TableView) -> lay.TableLayout:

@@ -91,7 +91,7 @@ def draw_seat_box(
     )
     inner = box.inflate(-16, 0)
     team_line = team_label(tr, team)
-    if seat == seat_view.get("partner"):
+    if seat == seat_view.get("partner") and not view.seating.watching:
         team_line += f" · {tr('seat.partner')}"
     here = presence_text(view, seat)
     team_y = box.y + 8 + size + 2

@@ -44,6 +44,12 @@ def draw_table(
         draw_hand(view, surface, hits, layout, seat_view, seat)
     else:
         pygame.draw.rect(surface, d.FELT_DARK, layout.hand)
+        if view.seating.watching:  # a spectator: the bottom seat is a box like the others
+            box = layout.seats["top"].copy()
+            box.midleft = (layout.hand.x + 12, layout.hand.centery)
+            box.height = min(box.height, layout.hand.height - 12)
+            box.centery = layout.hand.centery
+            draw_seat_box(view, surface, hits, box, seat_view, seat)
     draw_guidance(view, surface, layout, seat_view, seat)
     draw_toolbar(view, surface, hits, layout, seat, seat_view)
     drag = view.selection.drag
@@ -330,6 +336,10 @@ def guidance(view: TableView, seat_view: dict[str, Any], seat: int) -> str:
     phase = seat_view.get("phase")
     selected = view.selection.tile
     newest = view.newest
+    if view.seating.watching:  # a spectator: whom the table waits for, nothing to do
+        if phase == "play":
+            return tr("play.waiting", n=seat_view.get("to_act"))
+        return tr("accept.waiting") if phase == "accept" else ""
     request = takeback(newest.raw) if newest is not None else None
     if request is not None and not view.allowed(seat, "accept_takeback"):
         return waiting_text(tr, request, lambda n: seat_label(view, n))

@@ -1,0 +1,100 @@
+"""Watching a live table: the table's link (a ``connection.TableLink``) for a spectator.
+
+It long-polls ``GET /api/tables/{code}/spectate?wait=&after=`` (issue 22's spectator
+API: public facts only) in a worker thread and hands each answer to the table as the
+view of ``VIEWPOINT``, a seat it holds none of: the table draws it from that seat's side
+with no hand of its own, asks nothing and sends nothing (``Ready(watching=True)``).
+A server that answers at once (no long-poll) is asked again after ``REPOLL`` seconds.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from clients.sdk import ApiError, ConnectionLost, DekabesClient, SeatState
+from clients.table.connection import NewState, Ready, Refused, Update
+from clients.table.worker import Worker
+
+VIEWPOINT = 1  # the seat at the bottom of a spectator's screen
+WAIT = 10.0  # s a long-poll waits for the table to move
+REPOLL = 1.0  # s between two reads that came back unchanged at once
+OFFLINE_RETRY = 2.0  # s between tries while the server is unreachable
+# Refusals after which watching cannot go on (the table is gone or not for this reader).
+FINAL = ("not_found", "not_authenticated", "permission_denied", "not_a_member", "not_watchable")
+
+
+def spectator_state(code: str, data: dict[str, Any]) -> SeatState:
+    """A spectator answer as the view of ``VIEWPOINT``: no hand, nothing legal, nothing
+    allowed (the answer's ``view``, or the answer itself when it has none)."""
+    view = data.get("view") if isinstance(data.get("view"), dict) else data
+    view = {**view, "hand": [], "legal": []}
+    return SeatState.from_json({**data, "view": view, "allowed": []}, code=code, seat=VIEWPOINT)
+
+
+class Watch(Worker[None, Update]):
+    def __init__(self, base_url: str, token: str | None, code: str, client: Any = None):
+        super().__init__(name=f"watch-{code}")
+        self.code = code.upper()
+        self.busy = threading.Event()  # never set: a spectator sends nothing
+        self.version: int | None = None
+        self._client: DekabesClient = client or DekabesClient(
+            base_url.rstrip("/"), token, timeout=8.0, retries=1, user_agent="dekabes-watch"
+        )
+
+    def start(self) -> Watch:
+        self._begin()
+        return self
+
+    # A spectator has no seat: these ask nothing of the server.
+    def act(self, seat: int, type: str, version: int | None = None, **fields: Any) -> None:
+        pass
+
+    def hint(self, seat: int) -> None:
+        pass
+
+    def fetch_events(self, seat: int) -> None:
+        pass
+
+    def close(self) -> None:
+        """Stop without waiting for a long-poll on its way (the thread ends after it)."""
+        self._stop.set()
+        self._client.close()
+
+    def _run(self) -> None:
+        ready = False
+        while not self._stop.is_set():
+            asked = time.monotonic()
+            try:
+                data = self._client.spectate(
+                    self.code, wait=WAIT if ready else None, after=self.version
+                )
+            except ConnectionLost:
+                self._set_status("offline")
+                self._stop.wait(OFFLINE_RETRY)
+                continue
+            except ApiError as problem:
+                self._emit(Refused(problem.code, problem.message))
+                if problem.code in FINAL or problem.status in (403, 404):
+                    self._set_status("offline")
+                    return
+                self._stop.wait(OFFLINE_RETRY)
+                continue
+            except Exception as problem:  # a closed client while stopping, or a bug
+                if not self._stop.is_set():
+                    self._emit(Refused("client_error", str(problem)))
+                    self._stop.wait(OFFLINE_RETRY)
+                continue
+            if self._stop.is_set():
+                return
+            state = spectator_state(self.code, data)
+            if not ready:
+                self._emit(Ready("", (), state.table, watching=True))
+                ready = True
+            self._set_status("online")
+            if self.version is None or state.version != self.version:
+                self.version = state.version
+                self._emit(NewState(state))
+            elif time.monotonic() - asked < REPOLL:
+                self._stop.wait(REPOLL)  # answered at once with nothing new: no long-poll
