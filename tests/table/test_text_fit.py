@@ -311,8 +311,14 @@ def league_details(me: str):
         }
         for i in range(1, 9)
     )
+    live = tuple(
+        {"id": 50 + i, "table": f"LV{i}XYZ", "round": 13, "score": {"A": i, "B": 3}}
+        for i in range(1, 5)
+    )  # the club's tables in play, each with Watch
     clubs = (
-        ClubDetails("long", "Club of the long name", "Autumn season 2026", standings, ratings),
+        ClubDetails(
+            "long", "Club of the long name", "Autumn season 2026", standings, ratings, live
+        ),
         ClubDetails("second", "Second club", None, (), ()),
     )
     return LeagueDetails(clubs, matches, count(list(matches), me))

@@ -342,7 +342,7 @@ def _live_tables(
     if not live:
         return y
     tr = lobby.tr
-    room = max(0, (area.bottom - y - 200 - 44) // LIVE_ROW_H)
+    room = max(0, (area.bottom - y - 340) // LIVE_ROW_H)  # standings and ratings keep room
     shown = list(live)[: min(3, room)]
     if not shown:
         return y
@@ -365,7 +365,7 @@ def _live_tables(
             text,
             (card.x + 12, button.centery),
             16,
-            d.INK,
+            d.WHITE,
             anchor="midleft",
             within=pygame.Rect(card.x + 12, ty, button.x - card.x - 20, 44),
         )
