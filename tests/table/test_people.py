@@ -22,6 +22,7 @@ from clients.table.render.bars import status_text
 from clients.table.render.seats import presence_text, seat_label
 from clients.table.ui import AnswerTakeback, Screen
 from engine.table_commands import seats_to_act
+from tests.table.driver import ARTIFACTS
 from tests.table.test_table_offline import app_for, match_where, tap
 
 
@@ -184,6 +185,8 @@ def test_another_players_takeback_request_is_asked_and_answered(drawn):
     drawn.clear()
     app.tick([])
     assert "Seat 3 · ann asks to take back the last move." in drawn
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(app.window.surface, str(ARTIFACTS / "takeback.png"))
     asked = [h.action for h in app.hits]
     assert asked == [AnswerTakeback(1, True), AnswerTakeback(1, False)], "a modal question"
     tap(app, AnswerTakeback(1, False))
