@@ -28,8 +28,8 @@ FINAL = ("not_found", "not_authenticated", "permission_denied", "not_a_member", 
 def spectator_state(code: str, data: dict[str, Any]) -> SeatState:
     """A spectator answer as the view of ``VIEWPOINT``: no hand, nothing legal, nothing
     allowed (the answer's ``view``, or the answer itself when it has none)."""
-    view = data.get("view") if isinstance(data.get("view"), dict) else data
-    view = {**view, "hand": [], "legal": []}
+    sent = data.get("view")
+    view: dict[str, Any] = {**(sent if isinstance(sent, dict) else data), "hand": [], "legal": []}
     return SeatState.from_json({**data, "view": view, "allowed": []}, code=code, seat=VIEWPOINT)
 
 
