@@ -40,6 +40,7 @@ from clients.table import input as table_input
 from clients.table.connection import (
     EventLog,
     HintAnswer,
+    Left,
     NewState,
     Ready,
     Refused,
@@ -435,6 +436,8 @@ class TableApp:
                         self.toast(
                             self.tr.error(code, message), error=True, seat=seat, lasts="version"
                         )
+                case Left(seat):
+                    self._left(seat)
                 case Starting(step, message):
                     self.startup = self.startup or Startup()
                     if step == "failed":
@@ -443,6 +446,21 @@ class TableApp:
                         self.startup.step = step
                 case Status("offline"):
                     self.toast(self.tr("status.offline"), error=True, public=True, lasts="always")
+
+    def _left(self, seat: int) -> None:
+        """This account left ``seat``: it is no longer ours; leaving the last one ends
+        the table for this window (back to the lobby, or quit)."""
+        self.seating.seats = [s for s in self.seating.seats if s != seat]
+        self.seating.states.pop(seat, None)
+        if self.seating.shown == seat:
+            self.forget_private(keep=None, close_panel=True)
+            self.seating.shown = self.seating.handoff_done = None
+        self.toast(self.tr("toast.left", seat=self.tr("seat.name", n=seat)), public=True)
+        if not self.seating.seats:
+            if self.on_lobby is not None:
+                self.on_lobby()
+            else:
+                self.quit()
 
     def _take_state(self, state: SeatState) -> None:
         states = self.seating.states

@@ -82,6 +82,9 @@ def answer(app: TableContext, yes: bool) -> None:
     seat = app.seating.acting()
     if not yes or not what or seat is None:
         return
+    if what == "leave_seat":
+        app.send(seat, "leave")
+        return
     if what == "undo_match":
         app.send(seat, "undo")
         app.progress.match_end_seen = True  # the board is back in play

@@ -270,3 +270,60 @@ def test_the_people_texts_in_every_language(lang):
     ):
         assert "{" not in text and text == text.strip()
     assert tr("takeback.new_match") != Translator("en")("takeback.new_match")
+
+
+def test_leaving_my_seat_asks_first_then_goes_back_to_the_lobby():
+    from clients.table.connection import Left
+    from clients.table.ui import Answer, Press
+
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1])
+    back: list[bool] = []
+    app.on_lobby = lambda: back.append(True)
+    conn.updates.put(NewState(_state(conn, 1)))
+    app.tick([])
+    assert any(h.action == Press("leave") for h in app.hits), "a casual table offers Leave"
+    tap(app, Press("leave"))
+    assert app.progress.confirm == "leave_seat" and not any(e["type"] == "leave" for e in conn.sent)
+    tap(app, Answer(True))
+    assert conn.sent[-1] == {"type": "leave", "seat": 1}
+    conn.updates.put(Left(1))
+    app.tick([])
+    assert back == [True] and app.seating.seats == [] and 1 not in app.seating.states
+    # a rated table has no Leave (its organizer substitutes)
+    app2, conn2 = app_for(m, [1])
+    conn2.updates.put(NewState(_state(conn2, 1, rated=True)))
+    app2.tick([])
+    assert not any(h.action == Press("leave") for h in app2.hits)
+
+
+def test_the_connection_leaves_through_the_seats_endpoint():
+    from clients.sdk import ApiError
+    from clients.table.connection import Connection, Left, Refused
+
+    class Client:
+        def __init__(self):
+            self.posted: list[str] = []
+            self.refuse = False
+
+        def request(self, method, path, **kwargs):
+            self.posted.append(f"{method} {path}")
+            if self.refuse:
+                raise ApiError("not_allowed_in_rated", "rated", status=409)
+            return {"code": "ABCDEF", "seats": {}}
+
+        def close(self):
+            pass
+
+    client = Client()
+    link = Connection("http://x", "t", "abcdef", client=client)
+    link.seats = [1, 3]
+    link.busy.set()
+    link._act(3, "leave", None, {}, "key")
+    assert client.posted == ["POST /api/tables/ABCDEF/seats/3/leave"]
+    assert link.poll() == [Left(3)] and link.seats == [1] and not link.busy.is_set()
+    client.refuse = True
+    link._act(1, "leave", None, {}, "key")
+    (refused,) = link.poll()
+    assert isinstance(refused, Refused) and refused.code == "not_allowed_in_rated"
+    assert link.seats == [1]

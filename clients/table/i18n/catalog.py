@@ -1506,6 +1506,19 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "{code} · тур {round} · {a} – {b}",
         "ms": "{code} · pusingan {round} · {a} – {b}",
     },
+    "btn.leave": {"en": "Leave", "es": "Salir", "ru": "Уйти", "ms": "Keluar"},
+    "confirm.leave_seat": {
+        "en": "Leave your seat? It is opened for someone else to join; the match waits there.",
+        "es": "¿Dejar tu asiento? Queda libre para que otro se una; la partida espera allí.",
+        "ru": "Покинуть место? Оно освободится для другого игрока; матч будет ждать.",
+        "ms": "Tinggalkan tempat anda? Ia dibuka untuk orang lain menyertai; perlawanan menunggu di situ.",
+    },
+    "toast.left": {
+        "en": "You left {seat}.",
+        "es": "Dejaste {seat}.",
+        "ru": "Вы покинули: {seat}.",
+        "ms": "Anda meninggalkan {seat}.",
+    },
     "status.forfeited": {
         "en": "Match ended by forfeit",
         "es": "Partida terminada por abandono",

@@ -25,6 +25,7 @@ BUTTON_TEXT = {
     "settings": "btn.settings",
     "language": "btn.language",
     "lobby": "btn.lobby",
+    "leave": "btn.leave",
 }
 
 

@@ -1,5 +1,5 @@
 """A yes/no question before a table command that cannot be taken back lightly: restart
-the hand, a new game, undo into a finished match."""
+the hand, a new game, undo into a finished match, leaving one's seat."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ QUESTIONS = {
     "restart_hand": "confirm.restart",
     "new_match": "confirm.new_game",
     "undo_match": "confirm.undo_match",
+    "leave_seat": "confirm.leave_seat",
 }
 
 
