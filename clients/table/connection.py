@@ -348,11 +348,27 @@ class Connection(Worker[_Command, Update]):
         self._views.pop(seat, None)
         self._emit(Left(seat))
 
+    def _replace(self, seat: int, bot: str | None) -> None:
+        """(The owner) hand ``seat`` to the computer player ``bot``, or open it (None)."""
+        try:
+            self._client.request(
+                "POST", f"/api/tables/{self.code}/seats/{int(seat)}/replace", json={"bot": bot}
+            )
+        except ApiError as problem:
+            self._emit(Refused(problem.code, problem.message))
+            return
+        finally:
+            self.busy.clear()
+        self._refetch()
+
     def _act(
         self, seat: int, type_: str, version: int | None, fields: dict[str, Any], key: str
     ) -> None:
         if type_ == "leave":  # not a game action: the seat's own endpoint
             self._leave(seat)
+            return
+        if type_ == "replace":  # the owner hands ``seat`` (not necessarily ours) over
+            self._replace(seat, fields.get("bot"))
             return
         expected = self.version if version is None else version
         attempts = 0

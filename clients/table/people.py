@@ -62,6 +62,42 @@ def forfeited(table: dict[str, Any]) -> bool:
     return bool(table.get("forfeited"))
 
 
+REPLACE_AFTER = 300.0  # s a person's seat must have been away before the owner replaces it
+
+
+def replaceable(
+    table: dict[str, Any],
+    me: str,
+    seat: int,
+    presence: tuple[str, float | None],
+    now: float,
+) -> bool:
+    """May ``me`` (the owner of a casual table) hand ``seat`` over now? An open human seat
+    at once; another person's once away ``REPLACE_AFTER`` (the server checks it too:
+    ``409 seat_not_away``). Not one's own seat, not a computer's, not at a rated table."""
+    if table.get("rated") or not me or table.get("owner") != me:
+        return False
+    info = (table.get("seats") or {}).get(str(seat)) or {}
+    if info.get("kind") != "human" or info.get("is_bot"):
+        return False
+    if info.get("player") is None:
+        return True
+    if info.get("player") == me:
+        return False
+    state, since = presence
+    return state == "away" and since is not None and now - since >= REPLACE_AFTER
+
+
+def computer_for(table: dict[str, Any]) -> str | None:
+    """A computer player already seated at the table (the owner may seat it again), to
+    hand a seat to; None: the seat can only be opened."""
+    for _, info in sorted((table.get("seats") or {}).items()):
+        if isinstance(info, dict) and (info.get("kind") == "bot" or info.get("is_bot")):
+            if info.get("player"):
+                return str(info["player"])
+    return None
+
+
 def same_board(before: dict[str, Any], after: dict[str, Any]) -> bool:
     """Did a view stay where it was (nothing taken back, redone or restarted)?"""
     keys = ("hand_no", "turns", "results", "line", "phase")

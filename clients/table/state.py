@@ -86,7 +86,9 @@ class Progress:
     revealed_upto: int | None = None  # hand results dismissed (None: not known yet)
     finale: Finale | None = None  # the hand end being shown
     match_end_seen: bool = False  # the match-end screen was closed
-    confirm: str | None = None  # "restart_hand" | "new_match" | "undo_match"
+    confirm: str | None = None  # "restart_hand" | "new_match" | "undo_match" | "leave_seat"
+    #                             | "replace_seat" (of ``replacing``)
+    replacing: int | None = None  # the seat the owner is asked to hand over
     last_tiles: bool = False  # mark each seat's last tile (on request)
 
 

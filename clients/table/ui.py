@@ -108,6 +108,11 @@ class ToggleLastTiles(Tap):
 
 
 @dataclass(frozen=True)
+class ReplaceSeat(Tap):
+    seat: int  # the owner hands an away (or open) seat over: asked first
+
+
+@dataclass(frozen=True)
 class AnswerTakeback(Tap):
     seat: int  # the seat answering another player's takeback request
     yes: bool

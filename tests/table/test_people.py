@@ -308,9 +308,13 @@ def test_the_connection_leaves_through_the_seats_endpoint():
 
         def request(self, method, path, **kwargs):
             self.posted.append(f"{method} {path}")
+            assert kwargs in ({}, {"json": {"bot": "house"}}), kwargs
             if self.refuse:
                 raise ApiError("not_allowed_in_rated", "rated", status=409)
             return {"code": "ABCDEF", "seats": {}}
+
+        def seat_view(self, code, seat):
+            return SeatState.from_json({"version": 9, "seat": seat, "view": {}}, code=code)
 
         def close(self):
             pass
@@ -327,3 +331,42 @@ def test_the_connection_leaves_through_the_seats_endpoint():
     (refused,) = link.poll()
     assert isinstance(refused, Refused) and refused.code == "not_allowed_in_rated"
     assert link.seats == [1]
+    client.refuse = False
+    link._act(3, "replace", None, {"bot": "house"}, "key")  # the owner, for another's seat
+    assert client.posted[-1] == "POST /api/tables/ABCDEF/seats/3/replace"
+    assert [type(u).__name__ for u in link.poll()] == ["NewState"], "the seats read again"
+
+
+def test_the_owner_replaces_a_seat_away_five_minutes_after_asking(drawn):
+    from clients.table.people import replaceable
+    from clients.table.ui import Answer, ReplaceSeat
+
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1])
+    presence = {
+        "1": {"connected": True, "away_since": None},
+        "2": {"connected": True, "away_since": None},
+        "3": {"connected": False, "away_since": "2026-12-04T10:00:00+00:00"},
+        "4": {"connected": True, "away_since": None},
+    }
+    conn.updates.put(NewState(_state(conn, 1, presence=presence)))
+    app.tick([])
+    assert [h.action for h in app.hits if isinstance(h.action, ReplaceSeat)] == [ReplaceSeat(3)]
+    drawn.clear()
+    tap(app, ReplaceSeat(3))
+    assert "Give Seat 3 · ann to the computer player house? The match goes on from here." in drawn
+    tap(app, Answer(True))
+    assert conn.sent[-1] == {"type": "replace", "seat": 3, "bot": "house"}
+    assert app.progress.replacing is None and app.progress.confirm is None
+    # who may: the owner only, a person's seat once away five minutes, an open seat at once
+    table = app.newest.table.raw
+    now = 1_000_000.0
+    assert replaceable(table, "me", 3, ("away", now - 301), now)
+    assert not replaceable(table, "me", 3, ("away", now - 200), now)
+    assert not replaceable(table, "me", 3, ("here", None), now)
+    assert not replaceable(table, "ann", 3, ("away", now - 301), now), "not the owner"
+    assert not replaceable(table, "me", 2, ("away", now - 301), now), "a computer's seat"
+    assert not replaceable(table, "me", 1, ("away", now - 301), now), "my own seat"
+    opened = {**table, "seats": {**table["seats"], "3": {"kind": "human", "player": None}}}
+    assert replaceable(opened, "me", 3, ("unknown", None), now)
+    assert not replaceable({**table, "rated": True}, "me", 3, ("away", now - 301), now)

@@ -1519,6 +1519,19 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Вы покинули: {seat}.",
         "ms": "Anda meninggalkan {seat}.",
     },
+    "btn.replace": {"en": "Replace", "es": "Sustituir", "ru": "Заменить", "ms": "Ganti"},
+    "confirm.replace_seat": {
+        "en": "Give {seat} to the computer player {bot}? The match goes on from here.",
+        "es": "¿Dar {seat} al ordenador {bot}? La partida sigue desde aquí.",
+        "ru": "Отдать {seat} компьютеру {bot}? Матч продолжится с этого места.",
+        "ms": "Berikan {seat} kepada pemain komputer {bot}? Perlawanan diteruskan dari sini.",
+    },
+    "confirm.open_seat": {
+        "en": "Open {seat} for someone else to join? The match waits there.",
+        "es": "¿Dejar libre {seat} para que otro se una? La partida espera allí.",
+        "ru": "Освободить {seat} для другого игрока? Матч будет ждать.",
+        "ms": "Buka {seat} untuk orang lain menyertai? Perlawanan menunggu di situ.",
+    },
     "status.forfeited": {
         "en": "Match ended by forfeit",
         "es": "Partida terminada por abandono",
