@@ -63,7 +63,7 @@ class Shell:
             lambda url, token, code, seats: Connection(url, token, code, seats=seats).start()
         )
         self._watch_factory = watch_factory or (
-            lambda url, token, code: Watch(url, token, code).start()
+            lambda url, token, code, teams: Watch(url, token, code, teams).start()
         )
         self.table: TableApp | None = None
         self.connection: TableLink | None = None
@@ -93,9 +93,13 @@ class Shell:
         pygame.key.start_text_input()
         return self.surface
 
-    def watch_table(self, server: str, token: str | None, code: str) -> None:
-        """A live table of my clubs, read-only (``watch.Watch``)."""
-        self.open_table(server, token, code, [], link=self._watch_factory(server, token, code))
+    def watch_table(
+        self, server: str, token: str | None, code: str, teams: dict[int, str] | None = None
+    ) -> None:
+        """A live table of my clubs, read-only (``watch.Watch``); ``teams``: its seats'
+        teams from the match's answer."""
+        link = self._watch_factory(server, token, code, teams or {})
+        self.open_table(server, token, code, [], link=link)
 
     def open_table(
         self,

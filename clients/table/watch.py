@@ -25,18 +25,46 @@ OFFLINE_RETRY = 2.0  # s between tries while the server is unreachable
 FINAL = ("not_found", "not_authenticated", "permission_denied", "not_a_member", "not_watchable")
 
 
-def spectator_state(code: str, data: dict[str, Any]) -> SeatState:
+def viewpoint_of(teams: dict[int, str]) -> dict[str, Any]:
+    """What a seat view says of its own seat (``seat``, ``team``, ``partner``) for
+    ``VIEWPOINT``, read off the teams the server gave for the match's seats (its match
+    answer's ``seats``): the spectator answer leaves them out, the drawing needs them to
+    tell the teams apart. Empty when the teams are not known."""
+    team = teams.get(VIEWPOINT)
+    if team is None:
+        return {}
+    partner = next((s for s, t in sorted(teams.items()) if t == team and s != VIEWPOINT), None)
+    return {"seat": VIEWPOINT, "team": team, "partner": partner}
+
+
+def spectator_state(
+    code: str, data: dict[str, Any], teams: dict[int, str] | None = None
+) -> SeatState:
     """A spectator answer as the view of ``VIEWPOINT``: no hand, nothing legal, nothing
-    allowed (the answer's ``view``, or the answer itself when it has none)."""
+    allowed (the answer's ``view``, or the answer itself when it has none); ``teams``
+    (seat -> "A"/"B", from the match's answer) name the viewpoint's team and partner."""
     sent = data.get("view")
-    view: dict[str, Any] = {**(sent if isinstance(sent, dict) else data), "hand": [], "legal": []}
+    view: dict[str, Any] = {
+        **(sent if isinstance(sent, dict) else data),
+        **viewpoint_of(teams or {}),
+        "hand": [],
+        "legal": [],
+    }
     return SeatState.from_json({**data, "view": view, "allowed": []}, code=code, seat=VIEWPOINT)
 
 
 class Watch(Worker[None, Update]):
-    def __init__(self, base_url: str, token: str | None, code: str, client: Any = None):
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None,
+        code: str,
+        teams: dict[int, str] | None = None,
+        client: Any = None,
+    ):
         super().__init__(name=f"watch-{code}")
         self.code = code.upper()
+        self.teams = dict(teams or {})
         self.busy = threading.Event()  # never set: a spectator sends nothing
         self.version: int | None = None
         self._client: DekabesClient = client or DekabesClient(
@@ -88,7 +116,7 @@ class Watch(Worker[None, Update]):
                 continue
             if self._stop.is_set():
                 return
-            state = spectator_state(self.code, data)
+            state = spectator_state(self.code, data, self.teams)
             if not ready:
                 self._emit(Ready("", (), state.table, watching=True))
                 ready = True

@@ -46,8 +46,9 @@ def _pygame():
 
 
 def public_answer(match, version: int) -> dict:
-    """What a spectator is sent: the public part of a seat view (no hand, nothing legal)."""
-    view = {k: v for k, v in match.seat_view(1).items() if k not in ("hand", "legal")}
+    """What a spectator is sent (``engine.spectator_view``): the public entries of a seat
+    view — not the seat's identity, hand, legal events or undo stack."""
+    view = {k: v for k, v in match.seat_view(1).items() if k not in PRIVATE}
     return {
         "version": version,
         "table": {
@@ -68,6 +69,10 @@ def public_answer(match, version: int) -> dict:
     }
 
 
+PRIVATE = ("seat", "team", "partner", "hand", "legal", "can_claim_redeal", "can_undo", "can_redo")
+TEAMS = {1: "A", 2: "B", 3: "A", 4: "B"}  # as a match answer gives them (its seats' teams)
+
+
 class SpectatorFeed:
     """A ``TableLink`` that hands the table spectator answers, as ``Watch`` does."""
 
@@ -79,7 +84,7 @@ class SpectatorFeed:
         self.busy = threading.Event()
         self.sent: list = []
         self.updates: queue.Queue = queue.Queue()
-        state = spectator_state(self.code, public_answer(match, 1))
+        state = spectator_state(self.code, public_answer(match, 1), TEAMS)
         self.updates.put(Ready("", (), state.table, watching=True))
         self.updates.put(NewState(state))
 
@@ -112,8 +117,10 @@ def watcher(match) -> tuple[TableApp, SpectatorFeed]:
 
 def test_a_spectator_answer_is_the_view_of_a_seat_holding_nothing():
     m = match_where(lambda m: m.phase == "play" and m.to_act == 1)
-    state = spectator_state("LIVE01", public_answer(m, 4))
+    state = spectator_state("LIVE01", public_answer(m, 4), TEAMS)
     assert state.seat == VIEWPOINT and state.version == 4
+    assert (state.view["seat"], state.view["team"], state.view["partner"]) == (1, "A", 3)
+    assert "team" not in spectator_state("LIVE01", public_answer(m, 4)).view, "teams unknown"
     assert state.view["hand"] == [] and state.view["legal"] == [] and state.allowed == []
     assert state.view["line"] == m.seat_view(1)["line"]
     assert state.table.rated and state.raw["presence"]["2"]["connected"]
@@ -142,6 +149,9 @@ def test_the_watched_table_is_read_only(phase):
     finally:
         d.text = real
     assert not any("(you)" in t or "partner" in t for t in drawn), "nobody is 'you' here"
+    from clients.table.render.results import seat_team
+
+    assert [seat_team(app.newest.view, n) for n in (1, 2, 3, 4)] == ["A", "B", "A", "B"]
     for key in ("confirm", "select_next", "undo", "hint", "accept"):
         app.command(key)
     assert feed.sent == [], "a spectator sends nothing"
@@ -152,7 +162,7 @@ def test_the_watched_table_is_read_only(phase):
             break
         seat = seats_to_act(m.seat_view(1))[0]
         m.apply(m.legal_events(seat)[0])
-    feed.updates.put(NewState(spectator_state("LIVE01", public_answer(m, 2))))
+    feed.updates.put(NewState(spectator_state("LIVE01", public_answer(m, 2), TEAMS)))
     app.tick([])
     assert app.newest.version == 2 and app.newest.view["line"] == m.seat_view(1)["line"]
     app.tick([])
@@ -196,7 +206,7 @@ def _drain(link, until, timeout=5.0):
 def test_the_watch_link_long_polls_the_spectator_endpoint_and_stops_when_refused():
     m = match_where(lambda m: m.phase == "play")
     client = FakeClient([public_answer(m, 3), public_answer(m, 5)])
-    link = Watch("http://x", "token", "live01", client=client).start()
+    link = Watch("http://x", "token", "live01", {1: "A", 3: "A"}, client=client).start()
     try:
         seen = _drain(link, lambda s: any(isinstance(u, Refused) for u in s))
     finally:
@@ -216,8 +226,8 @@ def test_the_lobby_lists_live_tables_and_watch_opens_one_read_only():
     m = match_where(lambda m: m.phase == "play")
     opened: list = []
 
-    def watch_factory(url, token, code):
-        opened.append((url, token, code))
+    def watch_factory(url, token, code, teams):
+        opened.append((url, token, code, teams))
         return SpectatorFeed(m)
 
     shell = Shell(
@@ -230,14 +240,18 @@ def test_the_lobby_lists_live_tables_and_watch_opens_one_read_only():
         lobby.username = "ann"
         lobby.settings.accounts[lobby.server] = {"username": "ann", "token": "tok"}
         _arrive(lobby, League(LeagueInfo(True, ("Tuesday club",), (), 1, ("tuesday",))))
-        live = ({"id": 7, "table": "LIVE01", "round": 2, "score": {"A": 1, "B": 0}},)
+        seats = [{"seat": n, "team": "AB"[(n + 1) % 2], "player": f"p{n}"} for n in (1, 2, 3, 4)]
+        live = (
+            {"id": 7, "table": "LIVE01", "round": 2, "score": {"A": 1, "B": 0}, "seats": seats},
+        )
         club = ClubDetails("tuesday", "Tuesday club", "Autumn", (), (), live)
         lobby.show_page("league")
         _arrive(lobby, LeagueDetails((club,), (), count([], "ann")))
         shell.tick([])
         assert any(h.action == WatchTable("LIVE01") for h in lobby.hits)
         lobby.tap(WatchTable("LIVE01"))
-        assert opened == [("http://127.0.0.1:1", "tok", "LIVE01")]
+        teams = {1: "A", 2: "B", 3: "A", 4: "B"}  # as the match answer gave them
+        assert opened == [("http://127.0.0.1:1", "tok", "LIVE01", teams)]
         assert shell.table is not None
         screen = shell.tick([])
         assert shell.table.seating.watching and screen.kind == "table"
