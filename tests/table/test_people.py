@@ -370,3 +370,26 @@ def test_the_owner_replaces_a_seat_away_five_minutes_after_asking(drawn):
     opened = {**table, "seats": {**table["seats"], "3": {"kind": "human", "player": None}}}
     assert replaceable(opened, "me", 3, ("unknown", None), now)
     assert not replaceable({**table, "rated": True}, "me", 3, ("away", now - 301), now)
+
+
+def test_the_log_tells_takebacks_handovers_and_forfeits_in_words():
+    from clients.table.i18n import Translator
+    from clients.table.render.panel import log_lines
+
+    tr = Translator("en")
+    events = [
+        {"seq": 1, "type": "match_started"},
+        {"seq": 2, "type": "deal"},
+        {"seq": 3, "type": "takeback_request", "seat": 3, "command": "undo"},
+        {"seq": 4, "type": "takeback_answer", "seat": 1, "accept": False},
+        {"seq": 5, "type": "watchable", "watchable": True},
+        {"seq": 6, "type": "seat_handover", "seat": 3, "from": "ann", "to": "bob",
+         "kind": "human", "reason": "substitute", "note": ""},
+        {"seq": 7, "type": "forfeit", "seat": 2, "team": "B"},
+    ]  # fmt: skip
+    lines = log_lines(tr, events, {})
+    assert "3. Seat 3 asks to take back the last move" in lines
+    assert "4. Seat 1 declines" in lines
+    assert "6. Seat 3: bob substitutes for ann." in lines
+    assert "7. Match ended by forfeit" in lines
+    assert not any(line.startswith("5.") for line in lines), "quiet: who may watch"

@@ -1532,6 +1532,24 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Освободить {seat} для другого игрока? Матч будет ждать.",
         "ms": "Buka {seat} untuk orang lain menyertai? Perlawanan menunggu di situ.",
     },
+    "log.takeback_request": {
+        "en": "{seat} asks to {what}",
+        "es": "{seat} pide {what}",
+        "ru": "{seat} просит {what}",
+        "ms": "{seat} meminta untuk {what}",
+    },
+    "log.takeback_yes": {
+        "en": "{seat} accepts",
+        "es": "{seat} acepta",
+        "ru": "{seat}: согласие",
+        "ms": "{seat} setuju",
+    },
+    "log.takeback_no": {
+        "en": "{seat} declines",
+        "es": "{seat} rechaza",
+        "ru": "{seat}: отказ",
+        "ms": "{seat} menolak",
+    },
     "status.forfeited": {
         "en": "Match ended by forfeit",
         "es": "Partida terminada por abandono",
