@@ -184,6 +184,23 @@ class TableSerializer(serializers.Serializer):
     created_at = Instant()
 
 
+class PresenceSerializer(serializers.Serializer):
+    connected = serializers.BooleanField(
+        help_text="an open socket or long-poll for the seat, or a request in the last 60 s"
+    )
+    away_since = serializers.DateTimeField(
+        allow_null=True, help_text="null while connected; else when the seat went away"
+    )
+
+
+class TakebackSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="the seat that asked")
+    command = serializers.ChoiceField(choices=("undo", "redo", "restart_hand", "new_match"))
+    waiting_for = serializers.ListField(
+        child=serializers.IntegerField(), help_text="seats (one per person) yet to answer"
+    )
+
+
 class SeatResponseSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField()
@@ -198,6 +215,33 @@ class SeatResponseSerializer(serializers.Serializer):
     )
     table = TableSerializer()
     view = serializers.DictField(help_text="the engine's seat view (docs/engine.md)")
+    presence = serializers.DictField(
+        child=PresenceSerializer(), help_text='every seat, "1"-"4": here or away since when'
+    )
+    takeback = TakebackSerializer(
+        allow_null=True, help_text="the open takeback request (several people), or null"
+    )
+
+
+class SpectatorResponseSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    paused = serializers.BooleanField()
+    seats_to_act = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the seats the match waits for now"
+    )
+    table = TableSerializer()
+    view = serializers.DictField(
+        help_text="the engine's spectator view: public facts only (docs/engine.md)"
+    )
+    presence = serializers.DictField(
+        child=PresenceSerializer(), help_text='every seat, "1"-"4": here or away since when'
+    )
+
+
+class WatchableSerializer(serializers.Serializer):
+    watchable = serializers.BooleanField(
+        help_text="anyone signed in who holds the table's code may watch it"
+    )
 
 
 NAME_PATTERN = r"^[A-Za-z0-9_.-]{3,40}$"

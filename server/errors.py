@@ -260,6 +260,29 @@ class NotPaused(TableError):
     message = "you have not paused the table"
 
 
+class TakebackPending(TableError):
+    code, status = "takeback_pending", 409
+    message = "a takeback request is waiting for the other players' answers"
+    note = "undo, redo, restart or new match while another request waits (several people)"
+
+
+class NoTakebackRequest(TableError):
+    code, status = "no_takeback_request", 409
+    message = "there is no takeback request to answer"
+
+
+class NotAVoter(TableError):
+    code, status = "not_a_voter", 403
+    message = "only the other people at the table answer a takeback request"
+    note = "the requester, a bot seat, or a player who has already answered"
+
+
+class NotWatchable(TableError):
+    code, status = "not_watchable", 403
+    message = "this table is not open to spectators"
+    note = "a casual table its owner has not marked watchable (or no account signed in)"
+
+
 class IdempotencyKeyReused(TableError):
     code, status = "idempotency_key_reused", 422
     message = "this Idempotency-Key was used for a different action"

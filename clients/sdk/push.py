@@ -195,6 +195,10 @@ class PushSubscription:
             except (websocket.WebSocketException, OSError):
                 pass
             return
+        if kind == "presence":
+            # A seat's player came or went: the seat answers carry ``presence``; look again.
+            self._queue.put(Push("resync", reason="presence"))
+            return
         if kind != "view":
             return
         try:

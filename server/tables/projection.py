@@ -40,7 +40,15 @@ from server.tables.models import Event, Table, TableSnapshot
 log = logging.getLogger(__name__)
 
 # In the log, not in the engine record: the record of an annulled match still replays.
-SERVER_EVENT_TYPES = ("pause", "resume", "annul")
+SERVER_EVENT_TYPES = (
+    "pause",
+    "resume",
+    "annul",
+    "takeback_request",
+    "takeback_answer",
+    "watchable",
+)
+# A takeback request is voided by any engine event after it (the table moved on).
 # Least recently used tables leave first: a club with more active tables than this still
 # hits the cache for every table in play (a miss starts from the newest snapshot).
 CACHE_SIZE = 1024
@@ -73,6 +81,13 @@ class TableState:
     # stays out (RECORDS.md); a restarted hand replays its deal, shown once it ends.
     revealed: frozenset[DealtHands] = frozenset()
     annulled: dict | None = None  # the annul event, once an organizer annulled
+    # When each pause began (the pause event's "at", ISO 8601; None for old logs).
+    paused_at: dict[int, str | None] = field(default_factory=dict)
+    # The open takeback request (the takeback_request event, with "votes": seat -> bool),
+    # or None: at a casual table with several people, undo, redo, restart and new match
+    # wait for the other people's consent.
+    takeback: dict | None = None
+    watchable: bool = False  # a casual table its owner lets the code's holders watch
 
     @property
     def paused(self) -> bool:
@@ -85,6 +100,11 @@ class TableState:
             set(self.paused_by),
             self.revealed,
             self.annulled,
+            dict(self.paused_at),
+            None
+            if self.takeback is None
+            else {**self.takeback, "votes": dict(self.takeback["votes"])},
+            self.watchable,
         )
 
     def fold(self, seq: int, payload: dict) -> None:
@@ -92,11 +112,23 @@ class TableState:
         kind = payload.get("type")
         if kind == "pause":
             self.paused_by.add(payload["seat"])
+            self.paused_at[payload["seat"]] = payload.get("at")
         elif kind == "resume":
             self.paused_by.discard(payload["seat"])
+            self.paused_at.pop(payload["seat"], None)
         elif kind == "annul":
             self.annulled = payload
+        elif kind == "watchable":
+            self.watchable = bool(payload["on"])
+        elif kind == "takeback_request":
+            self.takeback = {**payload, "seq": seq, "votes": {}}
+        elif kind == "takeback_answer":
+            if self.takeback is not None:
+                self.takeback["votes"][str(payload["seat"])] = bool(payload["accept"])
+                if not payload["accept"] or payload.get("final"):
+                    self.takeback = None
         else:
+            self.takeback = None  # any engine event ends an open request
             ended = step(self.match, payload, seq).hand_results
             if ended:
                 self.revealed = self.revealed.union(hand.dealt for hand in ended)

@@ -21,6 +21,7 @@ from engine.events import deal_hands
 from engine.phases import BETWEEN_HANDS, MATCH_OVER
 from engine.table_commands import available_commands, seats_to_act
 from server.accounts.models import User
+from server.realtime import presence
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
 from server.tables.projection import SERVER_EVENT_TYPES, TableState
@@ -147,21 +148,79 @@ def table_json(table: Table, state: TableState, seats: list[Seat] | None = None)
 
 
 def allowed_actions(
-    table: Table, seat: Seat, state: TableState, view: dict, user: User | None
+    table: Table,
+    seat: Seat,
+    state: TableState,
+    view: dict,
+    user: User | None,
+    seats: list[Seat] | None = None,
 ) -> list[str]:
     """What ``user`` may send for ``seat`` now: the seat's legal events (unless the table is
     paused for a bot seat), the table commands the engine accepts (the table's owner
-    only), pause or resume (human seats). Nothing at an annulled table."""
+    when one person plays; every person at a human seat, as a takeback request, when
+    several do), the answers to an open takeback request (the other people), pause or
+    resume (human seats). Nothing at an annulled table."""
     if state.annulled is not None:
         return []
     allowed = []
     if not (state.paused and seat.kind == "bot"):
         allowed += list(dict.fromkeys(e["type"] for e in view["legal"]))
-    if user is not None and table.owner_id == user.pk:
+    several = not table.rated and several_people(seats or [])
+    if several and seat.kind == "human":
+        if state.takeback is None:
+            allowed += available_commands(state.match)
+        elif (
+            user is not None
+            and user.pk != request_owner(seats or [], state)
+            and (user.pk not in accepted_by(seats or [], state))
+        ):
+            allowed += ["accept_takeback", "decline_takeback"]
+    elif not several and user is not None and table.owner_id == user.pk:
         allowed += available_commands(state.match)
     if seat.kind == "human":
         allowed.append("resume" if seat.number in state.paused_by else "pause")
     return allowed
+
+
+def voters(seats: list[Seat], state: TableState, requester: User | int | None) -> list[int]:
+    """The accounts that answer a takeback request by ``requester``: the other people
+    seated at human seats (one vote per person, however many seats they hold; bots never
+    vote). Empty: the command is immediate (one person at the table)."""
+    requester_id = requester.pk if isinstance(requester, User) else requester
+    people = {s.player_id for s in seats if s.kind == "human" and s.player_id is not None}
+    return sorted(people - {requester_id})
+
+
+def several_people(seats: list[Seat]) -> bool:
+    """Two or more people seated at human seats: table commands need consent."""
+    return len({s.player_id for s in seats if s.kind == "human" and s.player_id}) >= 2
+
+
+def request_owner(seats: list[Seat], state: TableState) -> int | None:
+    """The account that made the open takeback request."""
+    if state.takeback is None:
+        return None
+    return next((s.player_id for s in seats if s.number == state.takeback["seat"]), None)
+
+
+def accepted_by(seats: list[Seat], state: TableState) -> set[int]:
+    """The accounts that have accepted the open takeback request so far."""
+    if state.takeback is None:
+        return set()
+    players = {str(s.number): s.player_id for s in seats}
+    return {players[n] for n, yes in state.takeback["votes"].items() if yes and players.get(n)}
+
+
+def takeback_waiting_for(seats: list[Seat], state: TableState) -> list[int]:
+    """The seats (one per person) whose answer the open takeback request waits for."""
+    if state.takeback is None:
+        return []
+    missing = set(voters(seats, state, request_owner(seats, state))) - accepted_by(seats, state)
+    out: dict[int, int] = {}
+    for s in seats:
+        if s.kind == "human" and s.player_id in missing and s.player_id not in out:
+            out[s.player_id] = s.number
+    return sorted(out.values())
 
 
 def current_version(table: Table) -> int:
@@ -192,12 +251,25 @@ def seat_response(
         "version": state.version,
         "seat": number,
         "paused": state.paused,
-        "allowed": allowed_actions(table, seat, state, view, user),
+        "allowed": allowed_actions(table, seat, state, view, user, seats),
         # who the match waits for (the engine's reading of the public view), so that
         # thin clients need no rule of their own to find the seat to show
         "seats_to_act": [] if state.annulled is not None else seats_to_act(view),
         "table": table_json(table, state, seats),
         "view": view,
+        "presence": presence.presence_json(table=table),
+        "takeback": takeback_json(seats, state),
+    }
+
+
+def takeback_json(seats: list[Seat], state: TableState) -> dict | None:
+    """The open takeback request as every seat sees it, or None."""
+    if state.takeback is None:
+        return None
+    return {
+        "seat": state.takeback["seat"],
+        "command": state.takeback["command"],
+        "waiting_for": takeback_waiting_for(seats, state),
     }
 
 

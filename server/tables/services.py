@@ -17,6 +17,7 @@ import secrets
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from django.db import IntegrityError, connection, transaction
 
@@ -28,6 +29,8 @@ from server.errors import (
     IdempotencyKeyReused,
     MatchAnnulled,
     MatchOver,
+    NoTakebackRequest,
+    NotAVoter,
     NotFound,
     NotPaused,
     NotYourSeat,
@@ -36,19 +39,25 @@ from server.errors import (
     PermissionDenied,
     SeatTaken,
     StaleVersion,
+    TakebackPending,
     ValidationError,
     rule_rejection,
 )
+from server.realtime import presence
 from server.realtime.notify import table_changed
 from server.tables import projection, selectors
 from server.tables.locking import writing
 from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table
 from server.tables.projection import TableState
+from server.tables.selectors import accepted_by, request_owner, several_people, voters
 from server.tables.signals import match_ended
 
 GAME_ACTIONS = SEAT_EVENT_TYPES  # the engine's seat events and table commands, by name
 PAUSE_ACTIONS = ("pause", "resume")
-ACTION_TYPES = GAME_ACTIONS + TABLE_COMMANDS + PAUSE_ACTIONS
+TAKEBACK_ANSWERS = ("accept_takeback", "decline_takeback")
+ACTION_TYPES = GAME_ACTIONS + TABLE_COMMANDS + PAUSE_ACTIONS + TAKEBACK_ANSWERS
+# A pause lifts by itself after this long, or as soon as the pausing seat is away.
+PAUSE_LIMIT = timedelta(minutes=10)
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
 
 
@@ -240,15 +249,9 @@ def do_action(
             state = projection.project(locked)
             check_action(user, locked, holder, state, action, seats)
             over_before = state.match.phase == "match_over"
-            _append(
-                locked,
-                state,
-                _event_for(seat, action),
-                actor=user,
-                seat=seat,
-                actor_kind="bot" if user.is_bot else "human",
-                command_id=key,
-            )
+            actor_kind = "bot" if user.is_bot else "human"
+            rows = _action_rows(locked, state, seat, action, user, seats, actor_kind, key)
+            Event.objects.append(rows)
             if not over_before and state.match.phase == "match_over":
                 match_ended.send(sender=Table, table=locked, state=state, annulled=False)
             response = selectors.seat_response(locked, seat, state, user=user, seats=seats)
@@ -263,12 +266,133 @@ def do_action(
                     response=response,
                 )
             transaction.on_commit(lambda: _after_commit(locked, state))
+    except Paused:
+        # A bot refused because of a pause that has lapsed: lift it; the bot acts again
+        # on the new version (stale_version carries the view).
+        lifted = lift_lapsed_pauses(table=table)
+        if lifted.paused:
+            raise
+        raise _stale(table, seat, lifted, user, seats) from None
     except IntegrityError:
         # Another writer got the same seq or command id first: the table moved.
         projection.forget(table)
         current = projection.project(table)
         raise _stale(table, seat, current, user, seats) from None
     return ActionResult(state.version, response)
+
+
+def _action_rows(
+    table: Table,
+    state: TableState,
+    seat: int,
+    action: dict,
+    user: User,
+    seats: list[Seat],
+    actor_kind: str,
+    key: str | None,
+) -> list[NewEvent]:
+    """The log rows of an accepted action, folded into ``state``: the event itself and
+    the server's consequences; at a table with several people a table command becomes a
+    ``takeback_request`` and the last consent appends the command it asked for."""
+    kind = action["type"]
+    event = _event_for(seat, action)
+    if kind in TABLE_COMMANDS and several_people(seats) and not table.rated:
+        trial = state.copy()  # the engine must accept the command now
+        try:
+            trial.fold(state.version + 1, event)
+        except IllegalEventError as err:
+            raise rule_rejection(err) from None
+        request = {"type": "takeback_request", "seat": seat, "command": kind}
+        return [
+            _fold(
+                table, state, request, actor=user, seat=seat, actor_kind=actor_kind, command_id=key
+            )
+        ]
+    if kind in TAKEBACK_ANSWERS:
+        accept = kind == "accept_takeback"
+        request = state.takeback or {}
+        final = accept and not (
+            set(voters(seats, state, request_owner(seats, state)))
+            - {
+                *accepted_by(seats, state),
+                user.pk,
+            }
+        )
+        answer = {"type": "takeback_answer", "seat": seat, "accept": accept}
+        if final:
+            answer["final"] = True
+        rows = [
+            _fold(
+                table, state, answer, actor=user, seat=seat, actor_kind=actor_kind, command_id=key
+            )
+        ]
+        if final:
+            command = {"type": request["command"], "seat": request["seat"]}
+            rows.append(
+                _fold(table, state, command, actor=None, seat=request["seat"], actor_kind="server")
+            )
+            rows += _consequences(table, state)
+        return rows
+    rows = [
+        _fold(table, state, event, actor=user, seat=seat, actor_kind=actor_kind, command_id=key)
+    ]
+    return rows + _consequences(table, state)
+
+
+def check_takeback_answer(user: User, seat: Seat, state: TableState, seats: list[Seat]) -> None:
+    if state.takeback is None:
+        raise NoTakebackRequest()
+    if seat.kind != "human" or user.pk == request_owner(seats, state):
+        raise NotAVoter()
+    if user.pk in accepted_by(seats, state):
+        raise NotAVoter("you have already answered this takeback request")
+
+
+# -- pause limits --------------------------------------------------------------------------
+def lapsed_pauses(table: Table, state: TableState, now: datetime | None = None) -> dict[int, str]:
+    """The pauses that have lifted by themselves: seat -> "away" (the pausing seat's
+    client is gone, ``presence``) or "time" (``PAUSE_LIMIT`` has passed)."""
+    if not state.paused_by:
+        return {}
+    now = datetime.now(UTC) if now is None else now
+    here = presence.seat_presence(table=table, now=now.timestamp())
+    out = {}
+    for seat in sorted(state.paused_by):
+        at = state.paused_at.get(seat)
+        if not here[seat].connected:
+            out[seat] = "away"
+        elif at is not None and now - datetime.fromisoformat(at) >= PAUSE_LIMIT:
+            out[seat] = "time"
+    return out
+
+
+def lift_lapsed_pauses(*, table: Table, now: datetime | None = None) -> TableState:
+    """Append a server ``resume`` (with ``"lapsed": "away" | "time"``) for each pause
+    that has lifted by itself. Evaluated lazily: on a seat's read, before an action, and
+    when a seat's socket closes; the game itself has no timer."""
+    state = projection.project(table)
+    if not lapsed_pauses(table, state, now):
+        return state
+    with writing(), transaction.atomic():
+        locked = _lock_table(table)
+        state = projection.project(locked)
+        lapsed = lapsed_pauses(locked, state, now)
+        if not lapsed:
+            return state
+        rows = [
+            _fold(
+                locked,
+                state,
+                {"type": "resume", "seat": seat, "lapsed": why},
+                actor=None,
+                seat=seat,
+                actor_kind="server",
+            )
+            for seat, why in lapsed.items()
+        ]
+        Event.objects.append(rows)
+        transaction.on_commit(lambda: _after_commit(locked, state))
+    return state
 
 
 def _replayed(table: Table, key: str, digest: str, user: User) -> ActionResult | None:
@@ -321,8 +445,18 @@ def check_action(
         raise _stale(table, seat.number, state, user, seats)
     # At a rated table the engine refuses every table command (not_allowed_in_rated),
     # whoever sends it: the owner there is the organizer, not a player at the table.
-    if kind in TABLE_COMMANDS and table.owner_id != user.pk and not table.rated:
-        raise PermissionDenied(f"only the table's owner may {kind.replace('_', ' ')}")
+    if kind in TABLE_COMMANDS and not table.rated:
+        several = several_people(seats or [])
+        if several and seat.kind != "human":
+            raise PermissionDenied(
+                f"only the people at the table may ask to {kind.replace('_', ' ')}"
+            )
+        if not several and table.owner_id != user.pk:
+            raise PermissionDenied(f"only the table's owner may {kind.replace('_', ' ')}")
+        if several and state.takeback is not None:
+            raise TakebackPending()
+    if kind in TAKEBACK_ANSWERS:
+        check_takeback_answer(user, seat, state, seats or [])
     if kind == "pause" and seat.number in state.paused_by:
         raise AlreadyPaused()
     if kind == "resume" and seat.number not in state.paused_by:
@@ -338,6 +472,8 @@ def _stale(
 
 def _event_for(number: int, body: dict) -> dict:
     event = {"type": body["type"], "seat": number}
+    if body["type"] == "pause":
+        event["at"] = datetime.now(UTC).isoformat()  # when it lifts by itself (PAUSE_LIMIT)
     for name in ("tile", "end", "opener"):
         if body.get(name) is not None:
             event[name] = body[name]
@@ -392,7 +528,8 @@ def _fold(
         raise rule_rejection(err) from None
     state.match, state.version = trial.match, trial.version
     state.paused_by, state.revealed = trial.paused_by, trial.revealed
-    state.annulled = trial.annulled
+    state.annulled, state.paused_at = trial.annulled, trial.paused_at
+    state.takeback, state.watchable = trial.takeback, trial.watchable
     return NewEvent(
         table_id=table.pk,
         seq=seq,
@@ -403,6 +540,29 @@ def _fold(
         actor_kind=actor_kind,
         command_id=command_id,
     )
+
+
+def do_set_watchable(*, user: User, table: Table, on: bool) -> TableState:
+    """The owner of a casual table lets anyone holding its code watch it (or stops):
+    a ``watchable`` server event. A club's tables are watched by the club's rules, and
+    the flag does not change them (``server.league.spectate``)."""
+    if table.owner_id != user.pk:
+        raise PermissionDenied("only the table's owner marks it watchable")
+    with writing(), transaction.atomic():
+        locked = _lock_table(table)
+        state = projection.project(locked)
+        if state.watchable != on:
+            _append(
+                locked,
+                state,
+                {"type": "watchable", "on": on},
+                actor=user,
+                seat=None,
+                actor_kind="server",
+                consequences=False,
+            )
+            transaction.on_commit(lambda: _after_commit(locked, state))
+    return state
 
 
 def check_may_annul(table: Table, state: TableState) -> None:

@@ -19,10 +19,11 @@ from server.api_schema import (
     SeatResponseSerializer,
     StrictIntegerField,
     TableSerializer,
+    WatchableSerializer,
     strict,
 )
 from server.errors import NotAllowedInRated, NotFound, NotYourSeat, ValidationError
-from server.realtime import longpoll
+from server.realtime import longpoll, presence
 from server.realtime.groups import table_group
 from server.tables import projection, quota, selectors, services
 from server.tables.action_body import parse_action_body
@@ -219,6 +220,7 @@ class SeatView(APIView):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
         services.check_holder(user=request.user, table=table, number=number, seats=seats)
         wait, after = longpoll.long_poll_args(request)
+        presence.touch(table=table, seats=(number,), extra_seconds=wait)
         if wait and after is not None:
             moved = longpoll.Wait(
                 table_group(table.pk), after, lambda: selectors.current_version(table)
@@ -226,6 +228,8 @@ class SeatView(APIView):
             if longpoll.hold(request, request.user, moved, wait):
                 return longpoll.parked()  # the bridge answers once the table moves
         state = projection.project(table)
+        if state.paused:  # a pause lifts by itself (away, or PAUSE_LIMIT): looked at here
+            state = services.lift_lapsed_pauses(table=table)
         return Response(
             selectors.seat_response(table, number, state, user=request.user, seats=seats)
         )
@@ -247,7 +251,7 @@ class ActionView(APIView):
         ],
         responses={200: SeatResponseSerializer, **ERRORS},
         summary="Act for the seat: accept, claim_redeal, choose_opener, play, pass, undo, redo, "
-        "restart_hand, new_match, pause, resume",
+        "restart_hand, new_match, pause, resume, accept_takeback, decline_takeback",
     )
     def post(self, request, code, seat):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
@@ -256,6 +260,7 @@ class ActionView(APIView):
         data.pop("command_id", None)
         if key is not None and not (1 <= len(key) <= 80):
             raise ValidationError("an Idempotency-Key is 1-80 characters")
+        presence.touch(table=table, seats=(number,))
         result = services.do_action(
             user=request.user, table=table, seat=number, action=data, key=key, seats=seats
         )
@@ -322,3 +327,17 @@ class RecordView(APIView):
         )
         response["Content-Disposition"] = f'inline; filename="dekabes-{table.code}.jsonl"'
         return response
+
+
+class WatchableView(APIView):
+    @extend_schema(
+        request=WatchableSerializer,
+        responses={200: WatchableSerializer, **ERRORS},
+        summary="The owner lets anyone holding the table's code watch it (casual tables)",
+    )
+    def post(self, request, code):
+        data = strict(WatchableSerializer, request)
+        state = services.do_set_watchable(
+            user=request.user, table=get_table(code), on=data["watchable"]
+        )
+        return Response(WatchableSerializer({"watchable": state.watchable}).data)

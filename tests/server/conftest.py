@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from server.accounts.models import User
 from server.accounts.services import issue_token
+from server.realtime import presence
 from server.tables import projection, selectors
 from server.tables.models import Event, Table
 
@@ -34,9 +35,11 @@ def fresh_projection_cache():
     # rolled-back tests reuse primary keys: no fold and no table row outlives its test
     projection.forget()
     selectors.forget_full_tables()
+    presence.forget_all()  # leases are keyed by table id too
     yield
     projection.forget()
     selectors.forget_full_tables()
+    presence.forget_all()
 
 
 def client_for(user: User) -> APIClient:

@@ -176,7 +176,7 @@ def test_websocket_pushes_each_seat_its_own_view_after_commit():
         assert response.status_code == 200
         seats_seen = set()
         for _ in range(2):  # the owner holds seats 1 and 3: one push each
-            message = await owner_ws.receive_json_from(timeout=5)
+            message = await _receive_until(owner_ws, lambda m: m["type"] != "presence")
             assert message["type"] == "view" and message["version"] == start["version"] + 1
             assert message["view"]["accepted"]["2"] is True
             seat = message["seat"]
@@ -185,7 +185,7 @@ def test_websocket_pushes_each_seat_its_own_view_after_commit():
             assert not tiles_in(json.dumps(message)) & hidden
             assert message["view"]["seat"] == seat
         assert seats_seen == {1, 3}
-        bot_message = await bot_ws.receive_json_from(timeout=5)
+        bot_message = await _receive_until(bot_ws, lambda m: m["type"] != "presence")
         assert bot_message["seat"] == 2  # asked for seat 2 only
         assert await bot_ws.receive_nothing(timeout=0.3)
         await owner_ws.send_json_to({"type": "ping"})
