@@ -1,10 +1,13 @@
 """Watching a live table: the table's link (a ``connection.TableLink``) for a spectator.
 
-It long-polls ``GET /api/tables/{code}/spectate?wait=&after=`` (issue 22's spectator
-API: public facts only) in a worker thread and hands each answer to the table as the
-view of ``VIEWPOINT``, a seat it holds none of: the table draws it from that seat's side
-with no hand of its own, asks nothing and sends nothing (``Ready(watching=True)``).
-A server that answers at once (no long-poll) is asked again after ``REPOLL`` seconds.
+It reads ``GET /api/tables/{code}/spectate`` (issue 22's spectator API: public facts
+only) in a worker thread, once every ``REPOLL`` seconds, and hands each new version to
+the table as the view of ``VIEWPOINT``, a seat it holds none of: the table draws it from
+that seat's side with no hand of its own, asks nothing and sends nothing
+(``Ready(watching=True)``). ``WAIT`` (seconds) turns the reads into long-polls
+(``?wait=&after=``); it is off because the server does not park spectator long-polls
+yet (``server.http_parking.LONG_POLL_PATH`` lists the seat and lobby paths only), so
+each would hold one of its threads for the whole wait.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from clients.table.connection import NewState, Ready, Refused, Update
 from clients.table.worker import Worker
 
 VIEWPOINT = 1  # the seat at the bottom of a spectator's screen
-WAIT = 10.0  # s a long-poll waits for the table to move
-REPOLL = 1.0  # s between two reads that came back unchanged at once
+WAIT: float | None = None  # s a long-poll waits for the table to move (None: plain reads)
+REPOLL = 1.0  # s between two reads that came back at once
 OFFLINE_RETRY = 2.0  # s between tries while the server is unreachable
 # Refusals after which watching cannot go on (the table is gone or not for this reader).
 FINAL = ("not_found", "not_authenticated", "permission_denied", "not_a_member", "not_watchable")
@@ -95,8 +98,9 @@ class Watch(Worker[None, Update]):
         while not self._stop.is_set():
             asked = time.monotonic()
             try:
+                long_poll = WAIT if ready else None
                 data = self._client.spectate(
-                    self.code, wait=WAIT if ready else None, after=self.version
+                    self.code, wait=long_poll, after=self.version if long_poll else None
                 )
             except ConnectionLost:
                 self._set_status("offline")
