@@ -326,6 +326,14 @@ class DekabesClient:
         params = {k: v for k, v in filters.items() if v is not None}
         return self.pages("/api/matches", params, limit=limit)
 
+    def player_stats(self, username: str) -> dict[str, Any]:
+        """A player's statistics over the finished matches I may read
+        (``GET /api/players/{username}/stats``): ``overall`` and ``clubs``, lines of
+        ``matches``, ``won``, ``hands``, ``hands_won``, ``dekabes`` (``club`` null: casual
+        tables). A server without it raises ``NotFound``."""
+        result: dict[str, Any] = self.request("GET", f"/api/players/{_seg(username)}/stats")
+        return result
+
     def _long_poll(self, wait: float | None, after: int | None) -> tuple[dict[str, Any], float]:
         """The query of a long-poll (``wait`` capped at the server's maximum) and the
         request timeout that leaves the server that long to answer."""
@@ -449,6 +457,46 @@ class DekabesClient:
         """Send an engine event (as in ``view["legal"]`` or from ``engine.bots.decide``)."""
         fields = {k: v for k, v in event.items() if k not in ("type", "seat")}
         return self.act(code, int(event["seat"]), event["type"], expected_version, key, **fields)
+
+    # -------------------------------------------------- table manners (several people)
+    def request_takeback(
+        self, code: str, seat: int, command: str = "undo", expected_version: int | None = None
+    ) -> SeatState:
+        """``undo``/``redo``/``restart_hand``/``new_match``: immediate with one person at
+        the table, a takeback request the others answer with several (``state.raw
+        ["takeback"]``)."""
+        return self.act(code, seat, command, expected_version)
+
+    def answer_takeback(
+        self, code: str, seat: int, accept: bool, expected_version: int | None = None
+    ) -> SeatState:
+        """Accept or decline the open takeback request (the other people only)."""
+        kind = "accept_takeback" if accept else "decline_takeback"
+        return self.act(code, seat, kind, expected_version)
+
+    def presence(self, code: str, seat: int) -> dict[str, Any]:
+        """Every seat's presence as seat ``seat`` sees it: {"1": {"connected", "away_since"}}."""
+        result: dict[str, Any] = self.seat_view(code, seat).raw.get("presence") or {}
+        return result
+
+    # ------------------------------------------------------------------ spectators
+    def spectate(
+        self, code: str, wait: float | None = None, after: int | None = None
+    ) -> dict[str, Any]:
+        """The table as a spectator sees it (public facts only); ``wait``/``after``
+        long-poll as ``seat_view``."""
+        params, timeout = self._long_poll(wait, after)
+        result: dict[str, Any] = self.request(
+            "GET", f"/api/tables/{_seg(code)}/spectate", params=params or None, timeout=timeout
+        )
+        return result
+
+    def set_watchable(self, code: str, watchable: bool = True) -> bool:
+        """The owner lets anyone signed in who holds the code watch the table (or stops)."""
+        result = self.request(
+            "POST", f"/api/tables/{_seg(code)}/watchable", json={"watchable": bool(watchable)}
+        )
+        return bool(result["watchable"])
 
     def hint(self, code: str, seat: int) -> dict[str, Any]:
         result: dict[str, Any] = self.request("GET", f"{self._seat_path(code, seat)}/hint")

@@ -24,11 +24,23 @@ from typing import Any
 import pygame
 
 from clients.sdk import SeatState
-from clients.table import config, keys, moves, panels, pointer, render, sound, taps, toolbar
+from clients.table import (
+    config,
+    keys,
+    moves,
+    panels,
+    people,
+    pointer,
+    render,
+    sound,
+    taps,
+    toolbar,
+)
 from clients.table import input as table_input
 from clients.table.connection import (
     EventLog,
     HintAnswer,
+    Left,
     NewState,
     Ready,
     Refused,
@@ -71,6 +83,10 @@ IDLE_POLL = 1 / 30
 SEEN_HERE = 90.0
 # Screens only the seat they are for may see (everything else anyone at the device may).
 PRIVATE_SCREENS = ("accept", "opener", "table")
+# The seat at the bottom of a spectator's screen (it holds none).
+WATCH_VIEWPOINT = 1
+# Screens over which another player's takeback request is asked.
+QUESTION_SCREENS = ("table", "accept", "opener", "match_over")
 
 
 class TableApp:
@@ -141,6 +157,7 @@ class TableApp:
             self.progress.finale,
             self.progress.match_end_seen,
             time.monotonic(),
+            self.seating.watching,
         )
 
     def seat_needing_the_device(self) -> int | None:
@@ -219,6 +236,24 @@ class TableApp:
         if seen is not None and time.monotonic() - seen < SEEN_HERE:
             return "here", None
         return "unknown", None
+
+    def takeback_question(self, screen: Screen) -> tuple[int, people.Takeback] | None:
+        """(the seat that answers, the request) when another player's takeback request
+        waits for an answer from a seat held here and ``screen`` may carry the question
+        (not under a panel or another question)."""
+        newest = self.newest
+        request = people.takeback(newest.raw) if newest is not None else None
+        if (
+            request is None
+            or screen.kind not in QUESTION_SCREENS
+            or self.panel.name
+            or self.progress.confirm
+        ):
+            return None
+        for seat in [screen.seat, *self.seating.seats]:
+            if seat is not None and self.allowed(seat, "accept_takeback"):
+                return seat, request
+        return None
 
     # ------------------------------------------------------------------ the loop
     def open_window(self) -> pygame.Surface:
@@ -381,10 +416,13 @@ class TableApp:
         for update in self.conn.poll():
             self.dirty = True
             match update:
-                case Ready(username, seats):
+                case Ready(username, seats, _, watching):
                     self.seating.seats = list(seats)
                     self.seating.username = username
                     self.startup = None
+                    if watching:  # a spectator looks from seat 1's side, holding none
+                        self.seating.watching = True
+                        self.seating.shown = self.seating.handoff_done = WATCH_VIEWPOINT
                 case NewState(state):
                     self._take_state(state)
                 case HintAnswer(seat, event):
@@ -398,6 +436,8 @@ class TableApp:
                         self.toast(
                             self.tr.error(code, message), error=True, seat=seat, lasts="version"
                         )
+                case Left(seat):
+                    self._left(seat)
                 case Starting(step, message):
                     self.startup = self.startup or Startup()
                     if step == "failed":
@@ -407,6 +447,21 @@ class TableApp:
                 case Status("offline"):
                     self.toast(self.tr("status.offline"), error=True, public=True, lasts="always")
 
+    def _left(self, seat: int) -> None:
+        """This account left ``seat``: it is no longer ours; leaving the last one ends
+        the table for this window (back to the lobby, or quit)."""
+        self.seating.seats = [s for s in self.seating.seats if s != seat]
+        self.seating.states.pop(seat, None)
+        if self.seating.shown == seat:
+            self.forget_private(keep=None, close_panel=True)
+            self.seating.shown = self.seating.handoff_done = None
+        self.toast(self.tr("toast.left", seat=self.tr("seat.name", n=seat)), public=True)
+        if not self.seating.seats:
+            if self.on_lobby is not None:
+                self.on_lobby()
+            else:
+                self.quit()
+
     def _take_state(self, state: SeatState) -> None:
         states = self.seating.states
         old = states.get(state.seat)
@@ -414,6 +469,7 @@ class TableApp:
             return
         self._note_seen(old, state)
         states[state.seat] = state
+        self._note_people(old, state)
         self.startup = None
         self._note_hand_end(state)
         self._note_redeal(state)
@@ -443,6 +499,40 @@ class TableApp:
         for seat, accepted in (new.view.get("accepted") or {}).items():
             if accepted and not was.get(seat):
                 self.people.seen[int(seat)] = now
+
+    def _note_people(self, old: SeatState | None, state: SeatState) -> None:
+        """Seats that changed hands, a match ended by forfeit, a takeback request
+        declined: told to everyone at the device (``people.py``)."""
+        if state.table is None:
+            return  # a response without its table: nothing to tell from
+        table = state.table.raw
+        found = people.handovers(table)
+        seen = self.people.handovers_seen
+        if seen is not None and len(found) > seen:
+            for handover in found[seen:]:
+                self.toast(
+                    people.handover_text(self.tr, handover),
+                    public=True,
+                    lasts="always",
+                    seconds=8,
+                )
+        if seen is None or len(found) > seen:
+            self.people.handovers_seen = len(found)  # what happened before we came is no news
+        if people.forfeited(table) and not self.people.forfeit_told:
+            self.people.forfeit_told = True
+            if old is not None:
+                self.toast(self.tr("status.forfeited"), public=True, lasts="always", seconds=8)
+        asked = people.takeback(old.raw) if old is not None else None
+        if (
+            asked is not None
+            and old is not None
+            and people.takeback(state.raw) is None
+            and people.same_board(old.view, state.view)
+        ):
+            what = self.tr(people.TAKEBACK_WHAT.get(asked.command, "takeback.undo"))
+            self.toast(
+                self.tr("takeback.declined", what=what), public=True, lasts="always", seconds=5
+            )
 
     def _note_hand_end(self, state: SeatState) -> None:
         """A hand just ended: show its finished board (the last tile landing) first."""
@@ -478,7 +568,7 @@ class TableApp:
         for seat in changes.passes:
             self.effects.pass_flash[seat] = now
             self.sound.play("pass")
-            if seat == self.seating.shown:
+            if seat == self.seating.shown and not self.seating.watching:
                 # The server passes for a seat that cannot play: tell its player, until
                 # it is that seat's turn again.
                 self.toast(self.tr("play.pass_forced"), lasts="turn")
@@ -624,9 +714,13 @@ class TableApp:
             self.quit()
             return
         screen = self.decide()
-        keys.command_for(name, screen, bool(self.progress.confirm), self.panel.name is not None)(
-            self, screen
-        )
+        keys.command_for(
+            name,
+            screen,
+            bool(self.progress.confirm),
+            self.panel.name is not None,
+            asked=self.takeback_question(screen) is not None,
+        )(self, screen)
 
 
 def _epoch(value: Any) -> float | None:

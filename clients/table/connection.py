@@ -4,11 +4,14 @@ The pygame loop never waits on the network (``worker.Worker``). It calls ``act``
 ``hint`` / ``fetch_events`` (which only queue a command) and once per frame ``poll()``
 for what came back, one frozen dataclass each:
 
-    Ready(username, seats, table)   account name, held seats, table
+    Ready(username, seats, table, watching)   account name, held seats, table; watching:
+                                    a spectator's link (``watch.py``)
     NewState(state)                 a seat's new view (from a push, a REST answer or a refetch)
     HintAnswer(seat, event)         the server's hint (appends nothing)
     EventLog(seat, events)          the table log as that seat may see it
     Refused(code, message, seat)    the server refused (code as the server sent it)
+    Left(seat)                      this account left that seat (``act(seat, "leave")``:
+                                    ``POST …/seats/{n}/leave``); it is no longer held
     Status(name)                    "connecting" | "online" | "offline"
     Starting(step, message)         ``--local`` only: the embedded server starting
                                     (``startup.LocalLink``)
@@ -42,6 +45,7 @@ __all__ = [
     "Connection",
     "EventLog",
     "HintAnswer",
+    "Left",
     "NewState",
     "Ready",
     "Refused",
@@ -61,6 +65,7 @@ class Ready:
     username: str
     seats: tuple[int, ...]
     table: Table | None
+    watching: bool = False  # a spectator's link (``watch.Watch``): no seat, nothing to send
 
 
 @dataclass(frozen=True)
@@ -88,12 +93,17 @@ class Refused:
 
 
 @dataclass(frozen=True)
+class Left:
+    seat: int
+
+
+@dataclass(frozen=True)
 class Starting:
     step: str  # "server" | "computers" | "table" | "failed"
     message: str = ""
 
 
-Update = Ready | NewState | HintAnswer | EventLog | Refused | Status | Starting
+Update = Ready | NewState | HintAnswer | EventLog | Refused | Status | Starting | Left
 
 
 # ---------------------------------------------------------------------- what the loop asks
@@ -324,9 +334,42 @@ class Connection(Worker[_Command, Update]):
             case _Refresh():
                 self._refetch()
 
+    def _leave(self, seat: int) -> None:
+        """Leave ``seat`` (a casual table): it is open for someone to join; this account
+        no longer holds it."""
+        try:
+            self._client.request("POST", f"/api/tables/{self.code}/seats/{int(seat)}/leave")
+        except ApiError as problem:
+            self._emit(Refused(problem.code, problem.message, seat))
+            return
+        finally:
+            self.busy.clear()
+        self.seats = [s for s in self.seats if s != seat]
+        self._views.pop(seat, None)
+        self._emit(Left(seat))
+
+    def _replace(self, seat: int, bot: str | None) -> None:
+        """(The owner) hand ``seat`` to the computer player ``bot``, or open it (None)."""
+        try:
+            self._client.request(
+                "POST", f"/api/tables/{self.code}/seats/{int(seat)}/replace", json={"bot": bot}
+            )
+        except ApiError as problem:
+            self._emit(Refused(problem.code, problem.message))
+            return
+        finally:
+            self.busy.clear()
+        self._refetch()
+
     def _act(
         self, seat: int, type_: str, version: int | None, fields: dict[str, Any], key: str
     ) -> None:
+        if type_ == "leave":  # not a game action: the seat's own endpoint
+            self._leave(seat)
+            return
+        if type_ == "replace":  # the owner hands ``seat`` (not necessarily ours) over
+            self._replace(seat, fields.get("bot"))
+            return
         expected = self.version if version is None else version
         attempts = 0
         try:

@@ -20,6 +20,7 @@ from clients.table.connection import TableLink
 from clients.table.i18n import Translator
 from clients.table.input import PointerTracker
 from clients.table.news import News
+from clients.table.people import Takeback
 from clients.table.sound import Sounds
 from clients.table.state import (
     Effects,
@@ -31,7 +32,7 @@ from clients.table.state import (
     Startup,
     Window,
 )
-from clients.table.ui import Hit, Tap
+from clients.table.ui import Hit, Screen, Tap
 
 View = dict[str, Any]  # one seat view, as the server sent it
 
@@ -71,6 +72,7 @@ class TableView(Protocol):
     def legal_plays(self, seat: int | None) -> dict[str, list[str]]: ...
     def my_turn(self, seat: int | None) -> bool: ...
     def presence(self, seat: int) -> tuple[str, float | None]: ...
+    def takeback_question(self, screen: Screen) -> tuple[int, Takeback] | None: ...
 
 
 class TableContext(TableView, Protocol):

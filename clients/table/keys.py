@@ -1,7 +1,8 @@
 """What a keyboard command (``input.KEYS`` names it) does on the screen shown: one table
 per screen, from command to what it does to the ``TableApp``.
 
-A question (restart / new game) and an open panel take every key first; the hand-off,
+Another player's takeback request, a question (restart / new game) and an open panel
+take every key first; the hand-off,
 landing, reveal and match-end screens answer only their own keys; the accept and opener
 screens answer theirs and leave the rest to the table's.
 """
@@ -11,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from clients.table.context import TableContext
-from clients.table.ui import Continue, MatchSeen, Screen, SkipLanding, Tap, ToggleLastTiles
+from clients.table.ui import (
+    AnswerTakeback,
+    Continue,
+    MatchSeen,
+    Screen,
+    SkipLanding,
+    Tap,
+    ToggleLastTiles,
+)
 
 Command = Callable[[TableContext, Screen], None]  # (app, screen)
 
@@ -157,8 +166,29 @@ def _nothing(app: TableContext, screen: Screen) -> None:
     pass
 
 
-def command_for(name: str, screen: Screen, confirming: bool, panel_open: bool) -> Command:
-    """What the keyboard command ``name`` does now (doing nothing is a command too)."""
+def _answer_takeback(yes: bool) -> Command:
+    def answer(app: TableContext, screen: Screen) -> None:
+        question = app.takeback_question(screen)
+        if question is not None:
+            app.tap(AnswerTakeback(question[0], yes))
+
+    return answer
+
+
+# Another player's takeback request on screen: Enter accepts, Esc declines, nothing else.
+TAKEBACK: dict[str, Command] = {
+    "confirm": _answer_takeback(True),
+    "cancel": _answer_takeback(False),
+}
+
+
+def command_for(
+    name: str, screen: Screen, confirming: bool, panel_open: bool, asked: bool = False
+) -> Command:
+    """What the keyboard command ``name`` does now (doing nothing is a command too);
+    ``asked``: another player's takeback request waits for an answer on this screen."""
+    if asked:
+        return TAKEBACK.get(name, _nothing)
     if confirming:
         if name in ("confirm", "cancel"):
             return lambda app, screen: app.answer(name == "confirm")

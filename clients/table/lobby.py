@@ -5,7 +5,8 @@ its code, or my table of the current league round — and see recent matches.
 ``lobby_render.draw`` draws it and returns the tap targets. The service
 (``lobby_service.LobbyService``) talks to the server in a worker thread. When a table is
 to be opened the lobby calls ``on_open(server, token, code, seats)`` (the ``Shell``
-swaps the window over to the table).
+swaps the window over to the table); a live table of my clubs to watch,
+``on_watch(server, token, code)``.
 
 The token of each server is kept in the settings file (owner-only, see ``config``); the
 password never is.
@@ -64,6 +65,7 @@ from clients.table.ui import (
     SignOut,
     Toast,
     ToggleSeat,
+    WatchTable,
 )
 from clients.table.worker import Status
 
@@ -138,6 +140,8 @@ class Lobby:
         self.size = tuple(size)
         self.service = service or LobbyService()
         self.on_open = on_open
+        # (server, token, code, the match's seat -> team)
+        self.on_watch: Callable[[str, str | None, str, dict[int, str]], None] | None = None
         self._start_runner = start_runner
         self.runners: dict[str, subprocess.Popen] = {}  # bot username -> its runner process
         self.screen_surface: pygame.Surface | None = None
@@ -417,6 +421,18 @@ class Lobby:
             self.toasts = []  # nothing stays in the old language
         self._save()
 
+    def live_teams(self, code: str) -> dict[int, str]:
+        """The teams of a live table's seats, as its match answer gave them."""
+        for club in self.details.clubs if self.details else ():
+            for match in club.live:
+                if match.get("table") == code:
+                    return {
+                        int(s["seat"]): str(s["team"])
+                        for s in match.get("seats") or []
+                        if s.get("seat") and s.get("team")
+                    }
+        return {}
+
     def open_table(self, code: str) -> None:
         self.busy = True
         self.service.join(code)  # finds my seats there (or a free one)
@@ -576,6 +592,9 @@ class Lobby:
                 self.club = slug
             case JoinClub():
                 self.join_club()
+            case WatchTable(code):
+                if self.on_watch is not None and self.server:
+                    self.on_watch(self.server, self.token, code, self.live_teams(code))
 
 
 def _clipboard() -> str:

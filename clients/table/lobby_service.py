@@ -29,14 +29,16 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from clients.sdk import ApiError, ConnectionLost, DekabesClient, Table
-from clients.table.stats import Stats, count
+from clients.table.stats import Stats, count, from_api
 from clients.table.worker import Status, Worker
 
 RETRY = 3.0  # s between retries while the server is unreachable
 LEAGUE_WAIT = 25.0  # s a league long-poll waits for news
 TURN_CHECKS = 12  # my unfinished tables whose seat view is read (whose turn) per refresh
-MY_MATCHES = 1000  # finished matches read for my statistics
+MY_MATCHES = 1000  # finished matches read for my statistics (a server without them)
+RECENT_MATCHES = 100  # finished matches read for "my league matches"
 CLUB_ROWS = 50  # standings and ratings rows read per club
+LIVE_ROWS = 10  # live tables read per club (to watch)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class ClubDetails:
     season: str | None  # the newest season's name
     standings: tuple[dict, ...]  # the server's standings rows, in order
     ratings: tuple[dict, ...]  # the server's ratings rows, best first
+    live: tuple[dict, ...] = ()  # its matches in play (``/api/matches?status=playing``)
 
 
 # ---------------------------------------------------------------------- what comes back
@@ -471,11 +474,25 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
                         str(newest.get("name")) if newest else None,
                         tuple(standings),
                         tuple(client.ratings(slug, limit=CLUB_ROWS)),
+                        tuple(client.matches(limit=LIVE_ROWS, club=slug, status="playing")),
                     )
                 )
-            finished = client.matches(limit=MY_MATCHES, player=me, status="finished")
+            stats = self._server_stats(client, me)
+            limit = MY_MATCHES if stats is None else RECENT_MATCHES
+            finished = client.matches(limit=limit, player=me, status="finished")
         league = tuple(m for m in finished if m.get("club"))
-        self._emit(LeagueDetails(tuple(details), league, count(finished, me)))
+        self._emit(LeagueDetails(tuple(details), league, stats or count(finished, me)))
+
+    @staticmethod
+    def _server_stats(client: DekabesClient, me: str) -> Stats | None:
+        """My statistics from the server; ``None`` from a server without the endpoint
+        (then they are counted from the match list)."""
+        try:
+            return from_api(client.player_stats(me))
+        except ApiError as problem:
+            if problem.status in (404, 405):
+                return None
+            raise
 
     def _refresh_league(self) -> None:
         """Clubs and my league tables now, then a long-poll thread that tells at once

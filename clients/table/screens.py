@@ -21,6 +21,7 @@ class UiState:
     finale: Finale | None  # the hand end being shown
     match_end_seen: bool
     now: float
+    watching: bool = False  # a spectator: the table only, never a decision screen
 
 
 def seat_needing_the_device(waiting: Sequence[int], ui: UiState) -> int | None:
@@ -61,7 +62,7 @@ def screen_for(newest: dict | None, ui: UiState, waiting: Sequence[int]) -> Scre
         return Screen("connecting")
     if len(ui.seats) > 1 and seat != ui.shown and ui.handoff_done != seat:
         return Screen("handoff", seat)
-    if seat in waiting and newest.get("phase") in DECISION_SCREENS:
+    if seat in waiting and newest.get("phase") in DECISION_SCREENS and not ui.watching:
         return Screen(DECISION_SCREENS[newest["phase"]], seat)
     return Screen("table", seat)
 

@@ -13,6 +13,7 @@ from clients.table import config
 from clients.table.app import IDLE_POLL, TableApp
 from clients.table.connection import Connection, TableLink
 from clients.table.lobby import Lobby
+from clients.table.watch import Watch
 
 VAR = Path(__file__).resolve().parents[2] / "var"
 
@@ -41,6 +42,7 @@ class Shell:
         save_settings: bool = True,
         lobby: Lobby | None = None,
         connection_factory=None,
+        watch_factory=None,
     ):
         self.settings = settings
         self.save_settings = save_settings
@@ -56,8 +58,12 @@ class Shell:
             ),
         )
         self.lobby.on_open = self.open_table
+        self.lobby.on_watch = self.watch_table
         self._connection_factory = connection_factory or (
             lambda url, token, code, seats: Connection(url, token, code, seats=seats).start()
+        )
+        self._watch_factory = watch_factory or (
+            lambda url, token, code, teams: Watch(url, token, code, teams).start()
         )
         self.table: TableApp | None = None
         self.connection: TableLink | None = None
@@ -87,8 +93,23 @@ class Shell:
         pygame.key.start_text_input()
         return self.surface
 
-    def open_table(self, server: str, token: str, code: str, seats: list[int]) -> None:
-        connection = self._connection_factory(server, token, code, seats)
+    def watch_table(
+        self, server: str, token: str | None, code: str, teams: dict[int, str] | None = None
+    ) -> None:
+        """A live table of my clubs, read-only (``watch.Watch``); ``teams``: its seats'
+        teams from the match's answer."""
+        link = self._watch_factory(server, token, code, teams or {})
+        self.open_table(server, token, code, [], link=link)
+
+    def open_table(
+        self,
+        server: str,
+        token: str | None,
+        code: str,
+        seats: list[int],
+        link: TableLink | None = None,
+    ) -> None:
+        connection = link or self._connection_factory(server, token, code, seats)
         self.connection = connection
         app = TableApp(
             connection,

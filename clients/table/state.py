@@ -27,6 +27,7 @@ class Seating:
     states: dict[int, SeatState] = field(default_factory=dict)  # seat -> its newest view
     shown: int | None = None  # the human seat whose private screen was last shown
     handoff_done: int | None = None  # the hand-off was confirmed for this seat
+    watching: bool = False  # a spectator: no seat held, ``shown`` is the viewpoint
 
     @property
     def newest(self) -> SeatState | None:
@@ -85,7 +86,9 @@ class Progress:
     revealed_upto: int | None = None  # hand results dismissed (None: not known yet)
     finale: Finale | None = None  # the hand end being shown
     match_end_seen: bool = False  # the match-end screen was closed
-    confirm: str | None = None  # "restart_hand" | "new_match" | "undo_match"
+    confirm: str | None = None  # "restart_hand" | "new_match" | "undo_match" | "leave_seat"
+    #                             | "replace_seat" (of ``replacing``)
+    replacing: int | None = None  # the seat the owner is asked to hand over
     last_tiles: bool = False  # mark each seat's last tile (on request)
 
 
@@ -118,6 +121,8 @@ class People:
 
     seen: dict[int, float] = field(default_factory=dict)
     turn_told: tuple[int, int] | None = None  # (seat, version) whose "your turn" was told
+    handovers_seen: int | None = None  # seat handovers told (None: none looked at yet)
+    forfeit_told: bool = False
 
 
 STARTUP_STEPS = ("server", "computers", "table")

@@ -1,11 +1,12 @@
-"""A player's statistics, counted from the server's finished matches (``GET
-/api/matches?player=ME&status=finished``): matches played and won, hands won, Dékabès,
-by club (casual matches apart) and overall. Plain data in and out.
+"""A player's statistics: matches played and won, hands won, Dékabès, by club (casual
+matches apart) and overall. Plain data in and out.
 
-The server has no statistics endpoint: this counts what the match list reports. Hands
-won and Dékabès are the player's team's (the list reports them per team, not per
-player); a match where the player held seats of both teams (pass-and-play against
-oneself) is counted for the team of the first seat held.
+They come from the server (``GET /api/players/{username}/stats``, ``from_api``); a
+server without that endpoint gets them counted here from its finished matches (``GET
+/api/matches?player=ME&status=finished``, ``count``), the same way the server counts:
+hands won and Dékabès are the player's team's (a partnership game); a match where the
+player held seats of both teams (pass-and-play against oneself) is counted for the
+team of the first seat held.
 """
 
 from __future__ import annotations
@@ -39,6 +40,30 @@ class Stats:
     overall: Line = field(default_factory=Line)
     by_club: dict[str, Line] = field(default_factory=dict)  # club slug (CASUAL) -> line
     counted: int = 0  # matches read
+    names: dict[str, str] = field(default_factory=dict)  # club slug -> name (from the API)
+    source: str = "counted"  # "api": the server's statistics endpoint
+
+
+def _line(data: dict[str, Any]) -> Line:
+    return Line(
+        matches=int(data.get("matches") or 0),
+        won=int(data.get("won") or 0),
+        hands_won=int(data.get("hands_won") or 0),
+        hands=int(data.get("hands") or 0),
+        dekabes=int(data.get("dekabes") or 0),
+    )
+
+
+def from_api(data: dict[str, Any]) -> Stats:
+    """The answer of ``GET /api/players/{username}/stats`` as ``Stats``."""
+    stats = Stats(overall=_line(data.get("overall") or {}), source="api")
+    for row in data.get("clubs") or []:
+        slug = row.get("club") or CASUAL
+        stats.by_club[slug] = _line(row)
+        if slug != CASUAL and row.get("club_name"):
+            stats.names[slug] = str(row["club_name"])
+    stats.counted = stats.overall.matches
+    return stats
 
 
 def my_team(match: dict[str, Any], username: str) -> str | None:

@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 from clients.table.context import TableContext
+from clients.table.people import computer_for
 from clients.table.ui import (
     Accept,
     Answer,
+    AnswerTakeback,
     BackToLobby,
     ChangeSetting,
     ChooseOpener,
@@ -19,6 +21,7 @@ from clients.table.ui import (
     PickTile,
     PlaceAt,
     Press,
+    ReplaceSeat,
     SkipLanding,
     Tap,
     ToggleLastTiles,
@@ -61,6 +64,11 @@ def tap(app: TableContext, tap: Tap) -> None:
             change_setting(app, name, value)
         case ToggleLastTiles():
             app.progress.last_tiles = not app.progress.last_tiles
+        case ReplaceSeat(seat):
+            app.progress.replacing = seat
+            app.progress.confirm = "replace_seat"
+        case AnswerTakeback(seat, yes):
+            app.send(seat, "accept_takeback" if yes else "decline_takeback")
 
 
 def result_seen(app: TableContext) -> None:
@@ -78,6 +86,16 @@ def answer(app: TableContext, yes: bool) -> None:
     what, app.progress.confirm = app.progress.confirm, None
     seat = app.seating.acting()
     if not yes or not what or seat is None:
+        app.progress.replacing = None
+        return
+    if what == "leave_seat":
+        app.send(seat, "leave")
+        return
+    if what == "replace_seat":
+        target, app.progress.replacing = app.progress.replacing, None
+        newest = app.newest
+        if target is not None and newest is not None and newest.table is not None:
+            app.send(target, "replace", bot=computer_for(newest.table.raw))
         return
     if what == "undo_match":
         app.send(seat, "undo")

@@ -49,6 +49,12 @@ def _ask(name: str) -> Action:
     return act
 
 
+def _leave(app: TableContext, seat: int | None) -> None:
+    """Leave my seat (a casual table): ask first."""
+    if seat is not None:
+        app.progress.confirm = "leave_seat"
+
+
 def _lobby(app: TableContext, seat: int | None) -> None:
     if app.on_lobby is not None:
         app.on_lobby()
@@ -81,6 +87,7 @@ PRESS: dict[str, Action] = {
     "restart_hand": _ask("restart_hand"),
     "new_match": _ask("new_match"),
     "lobby": _lobby,
+    "leave": _leave,
     "language": lambda app, seat: app.set_language(next_language(app.tr.lang)),
     "sound": _sound,
     "speed": _speed,

@@ -107,6 +107,17 @@ class ToggleLastTiles(Tap):
     pass  # a seat box: mark (or stop marking) each seat's last tile
 
 
+@dataclass(frozen=True)
+class ReplaceSeat(Tap):
+    seat: int  # the owner hands an away (or open) seat over: asked first
+
+
+@dataclass(frozen=True)
+class AnswerTakeback(Tap):
+    seat: int  # the seat answering another player's takeback request
+    yes: bool
+
+
 # ---------------------------------------------------------------- what a lobby tap means
 @dataclass(frozen=True)
 class LobbyTap:
@@ -202,6 +213,11 @@ class ShowClub(LobbyTap):
 @dataclass(frozen=True)
 class JoinClub(LobbyTap):
     pass  # the invite field: a link /join/<slug>/<code>, "slug/code" or a bare code
+
+
+@dataclass(frozen=True)
+class WatchTable(LobbyTap):
+    code: str  # a live table of one of my clubs, watched read-only (``watch.py``)
 
 
 @dataclass(frozen=True)

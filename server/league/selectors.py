@@ -14,9 +14,11 @@ import json
 from dataclasses import dataclass
 
 from django.db.models import (
+    Case,
     CharField,
     Count,
     Exists,
+    F,
     OuterRef,
     Prefetch,
     Q,
@@ -24,11 +26,13 @@ from django.db.models import (
     Subquery,
     Sum,
     Value,
+    When,
 )
 from django.db.models.functions import Coalesce
 
 from engine import Replay, steps
 from engine.analysis import MARKS
+from engine.seats import TEAM_SEATS
 from server.accounts.models import User
 from server.errors import AnalysisNotReady, MatchInProgress, NotAnalysed, NotFound
 from server.league.models import (
@@ -417,6 +421,84 @@ def player_profile(username: str, viewer: User | None) -> PlayerProfile:
         list(match_list(viewer, player=username)[:RECENT_MATCHES]),
         accuracy_of(player, visible_matches(viewer)),
     )
+
+
+@dataclass(frozen=True)
+class StatsLine:
+    """One line of a player's statistics: finished matches, those won, their hands, the
+    hands the player's team won and its Dékabès (a partnership game: a hand is won by
+    a team). ``club`` is the club's slug, ``None`` for casual tables."""
+
+    club: str | None
+    club_name: str | None
+    matches: int
+    won: int
+    hands: int
+    hands_won: int
+    dekabes: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's statistics over the finished matches ``viewer`` may read."""
+
+    player: User
+    overall: StatsLine
+    clubs: list[StatsLine]
+
+
+def player_stats(username: str, viewer: User | None) -> PlayerStats:
+    """Counted in the database over the finished matches of ``match_list`` (annulled and
+    unfinished ones do not count). A player who held seats of both teams (pass-and-play
+    against oneself) is counted for the team of the first seat held."""
+    player = User.objects.filter(username=username).first()
+    if player is None:
+        raise NotFound(f"no player {username!r}")
+    first_seat = Subquery(
+        LeagueMatchSeat.objects.filter(match=OuterRef("pk"), player=player)
+        .order_by("number")
+        .values("number")[:1]
+    )
+    on_a = Q(first_seat__in=TEAM_SEATS["A"])
+    rows = (
+        visible_matches(viewer)
+        .filter(
+            Exists(LeagueMatchSeat.objects.filter(match=OuterRef("pk"), player=player)),
+            status="finished",
+        )
+        .annotate(first_seat=first_seat)
+        .values("club__slug", "club__name")
+        .annotate(
+            matches=Count("id"),
+            won=Count("id", filter=(on_a & Q(winner="A")) | (~on_a & Q(winner="B"))),
+            hands=Sum("hands"),
+            hands_won=Sum(Case(When(on_a, then=F("hands_won_a")), default=F("hands_won_b"))),
+            dekabes=Sum(Case(When(on_a, then=F("dekabes_a")), default=F("dekabes_b"))),
+        )
+        .order_by(F("club__slug").asc(nulls_last=True))
+    )
+    clubs = [
+        StatsLine(
+            club=row["club__slug"],
+            club_name=row["club__name"],
+            matches=row["matches"],
+            won=row["won"],
+            hands=row["hands"] or 0,
+            hands_won=row["hands_won"] or 0,
+            dekabes=row["dekabes"] or 0,
+        )
+        for row in rows
+    ]
+    overall = StatsLine(
+        club=None,
+        club_name=None,
+        matches=sum(c.matches for c in clubs),
+        won=sum(c.won for c in clubs),
+        hands=sum(c.hands for c in clubs),
+        hands_won=sum(c.hands_won for c in clubs),
+        dekabes=sum(c.dekabes for c in clubs),
+    )
+    return PlayerStats(player, overall, clubs)
 
 
 def league_tables_version(user: User) -> int:

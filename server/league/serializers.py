@@ -590,6 +590,27 @@ class PlayerSerializer(Answer):
     accuracy = AccuracySerializer()
 
 
+class StatsLineSerializer(Answer):
+    """A ``selectors.StatsLine``."""
+
+    club = serializers.CharField(allow_null=True, help_text="the club's slug; null: casual tables")
+    club_name = serializers.CharField(allow_null=True)
+    matches = serializers.IntegerField(help_text="finished matches")
+    won = serializers.IntegerField(help_text="matches the player's team won")
+    hands = serializers.IntegerField(help_text="hands of those matches")
+    hands_won = serializers.IntegerField(help_text="hands the player's team won")
+    dekabes = serializers.IntegerField(help_text="hands the player's team won with a Dékabès")
+
+
+class PlayerStatsSerializer(Answer):
+    """A ``selectors.PlayerStats``: over the finished matches the reader may read."""
+
+    username = serializers.CharField(source="player.username")
+    is_bot = serializers.BooleanField(source="player.is_bot")
+    overall = StatsLineSerializer()
+    clubs = StatsLineSerializer(many=True, help_text="one line per club, casual tables last")
+
+
 class LeagueTableSerializer(Answer):
     """One seat of the caller's at a league match in progress (a ``LeagueMatchSeat``)."""
 

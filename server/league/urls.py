@@ -34,6 +34,7 @@ urlpatterns = [
     path("api/matches/<int:match_id>/substitute", views.SubstituteView.as_view()),
     path("api/matches/<int:match_id>/forfeit", views.ForfeitView.as_view()),
     path("api/players/<str:username>", views.PlayerView.as_view()),
+    path("api/players/<str:username>/stats", views.PlayerStatsView.as_view()),
     path("api/host/players", views.HostPlayersView.as_view()),
     path("api/host/players/<str:name>/token", views.HostPlayerTokenView.as_view()),
     path("api/me/league-tables", views.MyLeagueTablesView.as_view()),

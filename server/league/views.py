@@ -589,6 +589,17 @@ class PlayerView(LeagueView):
         return Response(s.PlayerSerializer(selectors.player_profile(username, _user(request))).data)
 
 
+class PlayerStatsView(LeagueView):
+    @extend_schema(
+        responses={200: s.PlayerStatsSerializer, **ERRORS},
+        summary="A player's statistics: matches, wins, hands won, Dékabès, by club and overall "
+        "(over the finished matches you may read)",
+    )
+    def get(self, request, username):
+        stats = selectors.player_stats(username, _user(request))
+        return Response(s.PlayerStatsSerializer(stats).data)
+
+
 class MyLeagueTablesView(APIView):
     @extend_schema(
         parameters=[

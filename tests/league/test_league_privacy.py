@@ -41,6 +41,7 @@ def league_endpoints(league: League, match: LeagueMatch, player) -> list[str]:
         f"/api/matches/{match.pk}/hands",
         f"/api/matches/{match.pk}/record",
         f"/api/players/{player.username}",
+        f"/api/players/{player.username}/stats",
         "/api/me/league-tables",
         f"/api/matches/{match.pk}/annul",
     ]

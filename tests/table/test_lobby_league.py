@@ -1,5 +1,6 @@
 """The league in the lobby, without a server (issue 24): invite links and codes read off
-what a player pastes, personal statistics counted from the API's match list, the
+what a player pastes, personal statistics from the server (counted from the match list
+on a server without them), the
 tables where it is my turn first, the league page's data taken in, league news passed
 on to an open table. (The live path is in test_lobby_live.py.)"""
 
@@ -13,6 +14,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
+from clients.sdk import ApiError
 from clients.table.config import Settings
 from clients.table.lobby import Lobby, parse_invite
 from clients.table.lobby_service import (
@@ -21,11 +23,13 @@ from clients.table.lobby_service import (
     League,
     LeagueDetails,
     LeagueInfo,
+    LobbyService,
     TableEntry,
     Tables,
+    _Session,
 )
 from clients.table.stats import CASUAL, count
-from tests.table.test_text_fit import _bot_table
+from tests.table.test_text_fit import _bot_table, drawn  # noqa: F401 (a fixture)
 
 
 @pytest.mark.parametrize(
@@ -92,9 +96,103 @@ def test_pass_and_play_against_oneself_counts_for_the_first_seat_held():
     assert stats.overall.matches == 1 and stats.overall.won == 0
 
 
+STATS_ANSWER = {
+    "username": "ann",
+    "is_bot": False,
+    "overall": {"club": None, "club_name": None, "matches": 3, "won": 2, "hands": 20,
+                "hands_won": 11, "dekabes": 2},
+    "clubs": [
+        {"club": "tuesday", "club_name": "Tuesday club", "matches": 2, "won": 1, "hands": 14,
+         "hands_won": 7, "dekabes": 2},
+        {"club": None, "club_name": None, "matches": 1, "won": 1, "hands": 6,
+         "hands_won": 4, "dekabes": 0},
+    ],
+}  # fmt: skip
+
+
+class FakeServer:
+    """The SDK calls the league page makes, answered from memory; ``stats`` False: a
+    server without ``GET /api/players/{username}/stats``."""
+
+    def __init__(self, stats: bool):
+        self.stats = stats
+        self.match_limits: list[int] = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    def clubs(self, mine=False):
+        return [{"slug": "tuesday", "name": "Tuesday club", "your_role": "member"}]
+
+    def seasons(self, slug):
+        return []
+
+    def ratings(self, slug, limit=200):
+        return []
+
+    def player_stats(self, username):
+        if not self.stats:
+            raise ApiError("not_found", "no such page", status=404)
+        assert username == "ann"
+        return STATS_ANSWER
+
+    def matches(self, limit=200, **filters):
+        if filters.get("status") == "playing":  # the club's live tables (to watch)
+            assert filters == {"club": "tuesday", "status": "playing"}
+            return [{"id": 7, "table": "LIVE01", "round": 2, "score": {"A": 1, "B": 0}}]
+        self.match_limits.append(limit)
+        assert filters == {"player": "ann", "status": "finished"}
+        return [_match("tuesday", "A"), _match(None, "A", won=1)]
+
+
+@pytest.mark.parametrize("has_stats", [True, False])
+def test_statistics_come_from_the_server_or_are_counted_without_it(has_stats):
+    server = FakeServer(has_stats)
+    service = LobbyService(client_factory=lambda url, token: server)
+    service._session = _Session("http://x", "token", "ann")
+    service._load_league()
+    (details,) = [u for u in service.poll() if isinstance(u, LeagueDetails)]
+    stats = details.stats
+    if has_stats:
+        assert stats.source == "api" and server.match_limits == [100]
+        assert (stats.overall.matches, stats.overall.won) == (3, 2)
+        assert (stats.overall.hands_won, stats.overall.dekabes) == (11, 2)
+        tuesday = stats.by_club["tuesday"]
+        assert (tuesday.matches, tuesday.hands_won, tuesday.dekabes) == (2, 7, 2)
+        assert stats.by_club[CASUAL].won == 1 and stats.names == {"tuesday": "Tuesday club"}
+    else:
+        assert stats.source == "counted" and server.match_limits == [1000]
+        assert stats.overall.matches == 2 and set(stats.by_club) == {"tuesday", CASUAL}
+    assert [m["club"] for m in details.matches] == ["tuesday"]
+
+
+def test_the_league_page_draws_the_servers_statistics(lobby, drawn):  # noqa: F811
+    server = FakeServer(True)
+    service = LobbyService(client_factory=lambda url, token: server)
+    service._session = _Session("http://x", "token", "ann")
+    service._load_league()
+    (details,) = [u for u in service.poll() if isinstance(u, LeagueDetails)]
+    lobby.screen_surface = pygame.display.set_mode((1280, 800))
+    _arrive(lobby, League(LeagueInfo(True, ("Tuesday club",), (), 1, ("tuesday",))))
+    lobby.show_page("league")
+    _arrive(lobby, details)
+    drawn.clear()
+    assert lobby.tick([]).kind == "league"
+    texts = [value for value, *_ in drawn]
+    assert "   3 matches, 2 won · 11 hands won · 2 Dékabès" in texts
+    assert "   2 matches, 1 won · 7 hands won · 2 Dékabès" in texts
+    assert "Casual tables" in texts
+
+
 @pytest.fixture
 def lobby():
+    from clients.table import draw
+
     pygame.init()
+    draw.clear_caches()  # fonts of an earlier test's pygame are gone
     made = Lobby(Settings(), lang="en", server="http://127.0.0.1:1", save_settings=False)
     made.username = "ann"
     yield made
@@ -107,10 +205,16 @@ def _arrive(lobby, update):
     lobby.pump()
 
 
-def test_my_tables_where_it_is_my_turn_come_first(lobby):
+def test_my_tables_where_it_is_my_turn_come_first(lobby, drawn):  # noqa: F811
     waiting, mine = _bot_table("AAAAAA"), _bot_table("BBBBBB")
     _arrive(lobby, Tables([TableEntry(waiting, (1,)), TableEntry(mine, (1,), my_turn=True)], []))
     assert [e.table.code for e in lobby.unfinished] == ["BBBBBB", "AAAAAA"]
+    lobby.screen_surface = pygame.display.set_mode((1280, 800))
+    drawn.clear()
+    assert lobby.tick([]).kind == "lobby"
+    titles = [value for value, *_ in drawn if "BBBBBB" in value or "AAAAAA" in value]
+    assert titles[0].startswith("▶ Your turn · BBBBBB"), "marked by a sign and a word"
+    assert not titles[1].startswith("▶"), titles
 
 
 def test_the_league_page_takes_its_data_and_league_news_reaches_an_open_table(lobby):

@@ -459,6 +459,7 @@ def test_the_league_in_the_lobby_from_an_invite_link_to_my_statistics(
     assert me in {row["player"] for row in club.ratings}
     (match,) = details.matches
     assert match["table"] == code and match["winner"] in ("A", "B")
+    assert details.stats.source == "api"  # GET /api/players/{me}/stats
     assert details.stats.by_club[slug].matches == 1
     assert details.stats.overall.matches == 1
     drv.tick()

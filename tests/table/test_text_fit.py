@@ -137,6 +137,22 @@ def test_every_screen_keeps_its_texts_in_their_boxes(drawn, lang, size, phase):
     drawn.clear()
     app.tick([])
     _check(drawn, size, (lang, phase, "contrast"))
+    if phase == "table":  # another player's takeback request: the question, then the wait
+        state = app.seating.states[1]
+        for request, allowed in (
+            ({"seat": 3, "command": "restart_hand", "waiting_for": [1]}, ["accept_takeback"]),
+            ({"seat": 1, "command": "new_match", "waiting_for": [3, 4]}, []),
+        ):
+            app.seating.states[1] = type(state)(
+                **{
+                    **state.__dict__,
+                    "allowed": [*state.allowed, *allowed],
+                    "raw": {**state.raw, "takeback": request},
+                }
+            )
+            drawn.clear()
+            app.tick([])
+            _check(drawn, size, (lang, phase, "takeback", bool(allowed)))
 
 
 @pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -295,8 +311,14 @@ def league_details(me: str):
         }
         for i in range(1, 9)
     )
+    live = tuple(
+        {"id": 50 + i, "table": f"LV{i}XYZ", "round": 13, "score": {"A": i, "B": 3}}
+        for i in range(1, 5)
+    )  # the club's tables in play, each with Watch
     clubs = (
-        ClubDetails("long", "Club of the long name", "Autumn season 2026", standings, ratings),
+        ClubDetails(
+            "long", "Club of the long name", "Autumn season 2026", standings, ratings, live
+        ),
         ClubDetails("second", "Second club", None, (), ()),
     )
     return LeagueDetails(clubs, matches, count(list(matches), me))

@@ -12,6 +12,7 @@
 | settings | ``settings.py`` |
 | the start (server and computers starting) | ``starting.py`` |
 | a yes/no question | ``confirm.py`` |
+| another player's takeback request | ``takeback.py`` |
 | the lobby, its league page | ``lobby.py``, ``league.py`` |
 
 ``draw(view, screen, surface)`` draws one frame of the table from a ``TableView`` and
@@ -40,6 +41,7 @@ from clients.table.render.reveal import draw_reveal
 from clients.table.render.settings import draw_settings
 from clients.table.render.starting import draw_starting
 from clients.table.render.table import draw_table
+from clients.table.render.takeback import draw_takeback
 from clients.table.screens import finished_view
 from clients.table.ui import Hit, Screen, Tap
 
@@ -73,13 +75,18 @@ def draw(view: TableView, screen: Screen, surface: pygame.Surface) -> list[Hit[T
         else:
             draw_reveal(view, surface, hits)
     elif screen.seat is not None:
-        draw_table(view, surface, hits, screen.seat, private=(kind != "match_over"))
+        private = kind != "match_over" and not view.seating.watching
+        draw_table(view, surface, hits, screen.seat, private=private)
         if kind == "accept":
             draw_accept(view, surface, hits, screen.seat)
         elif kind == "opener":
             draw_opener(view, surface, hits, screen.seat)
         elif kind == "match_over":
             draw_match_over(view, surface, hits, screen.seat)
+    question = view.takeback_question(screen)
+    if question is not None:
+        draw_takeback(view, surface, hits, *question)
+        modal = True
     if panel == "settings":
         draw_settings(view, surface, hits)
     elif panel and kind not in ("handoff", "starting"):

@@ -25,6 +25,7 @@ BUTTON_TEXT = {
     "settings": "btn.settings",
     "language": "btn.language",
     "lobby": "btn.lobby",
+    "leave": "btn.leave",
 }
 
 
@@ -43,6 +44,8 @@ def status_text(view: TableView) -> str:
         )
     if conn.busy.is_set():
         status = tr("status.sending") + " · " + status
+    if view.seating.watching:
+        status = tr("status.watching") + " · " + status
     return status
 
 
@@ -61,7 +64,7 @@ def draw_topbar(
     size = 18 if bar.h >= 44 else 15
     for team in ("A", "B"):
         label = team_label(tr, team) + f": {scores.get(team, 0)}"
-        if seat_view.get("team") == team:
+        if seat_view.get("team") == team and not view.seating.watching:
             label += f" ({tr('seat.you')})"
         width = d.text_width(label, size, True) + 20
         chip = pygame.Rect(x, bar.y + 6, width, bar.h - 12)

@@ -15,7 +15,7 @@ from clients.table.ui import Hit, Press, Tap
 
 TOAST_STRIP = 52  # px at the bottom kept for toasts while a dialog or panel is up
 
-# The toolbar, left to right (a Lobby button is added when a lobby opened the table).
+# The toolbar, left to right (Leave at a casual table; Lobby when a lobby opened it).
 BUTTONS = (
     "hint",
     "undo",
@@ -26,6 +26,8 @@ BUTTONS = (
     "log",
     "settings",
 )
+# A spectator's toolbar (``watch.py``): nothing that acts for a seat or reads one's log.
+WATCH_BUTTONS = ("rules", "settings", "language")
 
 
 class Hits:
@@ -50,8 +52,13 @@ class Hits:
 
 
 def buttons(view: TableView) -> tuple[str, ...]:
-    """The toolbar: a Lobby button too when a lobby opened this table."""
-    return BUTTONS + (("lobby",) if view.on_lobby is not None else ())
+    """The toolbar: a Lobby button too when a lobby opened this table; a spectator's
+    offers only what reads nothing of a seat."""
+    own = WATCH_BUTTONS if view.seating.watching else BUTTONS
+    newest = view.newest
+    casual = newest is not None and newest.table is not None and not newest.table.rated
+    leave = ("leave",) if casual and not view.seating.watching and view.seating.seats else ()
+    return own + leave + (("lobby",) if view.on_lobby is not None else ())
 
 
 def table_layout(view: TableView) -> lay.TableLayout:

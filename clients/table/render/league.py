@@ -20,6 +20,7 @@ from clients.table.ui import (
     Refresh,
     ShowClub,
     ShowPage,
+    WatchTable,
 )
 
 if TYPE_CHECKING:  # the controller, for its types only (it imports the drawing)
@@ -218,7 +219,10 @@ def _my_stats(lobby: Lobby, surface: pygame.Surface, area: pygame.Rect, y: int) 
         return y
     rows: list[tuple[str, Line]] = []
     if details is not None:
-        names = dict(zip(lobby.league.slugs, lobby.league.clubs, strict=False))
+        names = {
+            **details.stats.names,
+            **dict(zip(lobby.league.slugs, lobby.league.clubs, strict=False)),
+        }
         rows.append((tr("lobby.stats_overall"), details.stats.overall))
         for slug, line in sorted(details.stats.by_club.items(), key=lambda kv: kv[0] == CASUAL):
             rows.append(
@@ -261,6 +265,7 @@ def _clubs(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rec
         x += bw + 8
     y += 56
     club = next((c for c in clubs if c.slug == lobby.club), clubs[0])
+    y = _live_tables(lobby, surface, frame, area, y, club.live)
     half = max(0, (area.bottom - y - GAP) // 2)
     season = club.season or tr("lobby.no_season")
     card = _card(surface, area, y, half)
@@ -319,6 +324,55 @@ def _clubs(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rec
             bold=mine,
             colour=d.WHITE if mine else None,
         )
+
+
+LIVE_ROW_H = 50  # a row with its Watch button (a 44 px target)
+
+
+def _live_tables(
+    lobby: Lobby,
+    surface: pygame.Surface,
+    frame: Frame,
+    area: pygame.Rect,
+    y: int,
+    live: tuple[dict[str, Any], ...],
+) -> int:
+    """The club's tables in play, each with Watch (a read-only table, ``watch.py``); at
+    most what leaves the standings and ratings room."""
+    if not live:
+        return y
+    tr = lobby.tr
+    room = max(0, (area.bottom - y - 340) // LIVE_ROW_H)  # standings and ratings keep room
+    shown = list(live)[: min(3, room)]
+    if not shown:
+        return y
+    card = _card(surface, area, y, 40 + LIVE_ROW_H * len(shown) + 4)
+    ty = _title(surface, tr("lobby.live_tables"), card)
+    label = tr("btn.watch")
+    bw = min(160, max(100, d.text_width(label, 15, True) + 28))
+    for match in shown:
+        score = match.get("score") or {}
+        text = tr(
+            "lobby.live_row",
+            code=match.get("table") or "",
+            round=match.get("round") or "–",
+            a=d.team_text(f"{score.get('A', 0)}", "A"),
+            b=d.team_text(f"{score.get('B', 0)}", "B"),
+        )
+        button = pygame.Rect(card.right - bw - 10, ty, bw, 44)
+        d.text(
+            surface,
+            text,
+            (card.x + 12, button.centery),
+            16,
+            d.WHITE,
+            anchor="midleft",
+            within=pygame.Rect(card.x + 12, ty, button.x - card.x - 20, 44),
+        )
+        d.button(surface, button, label, size=15)
+        frame.hit(button, WatchTable(str(match.get("table") or "")))
+        ty += LIVE_ROW_H
+    return card.bottom + GAP
 
 
 def _entrant_names(row: dict[str, Any]) -> list[str]:

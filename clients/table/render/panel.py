@@ -14,12 +14,13 @@ from clients.table.context import TableView
 from clients.table.i18n import Translator
 from clients.table.i18n.catalog import MESSAGES
 from clients.table.i18n.rules import RULES
+from clients.table.people import TAKEBACK_WHAT, handover_text
 from clients.table.render.frame import TOAST_STRIP, Hits, table_layout
 from clients.table.render.results import match_result_line, result_banner
 from clients.table.ui import ClosePanel, Press
 
 HEADER = "§ "  # a log line starting with it is a heading (drawn bold, no prefix)
-QUIET = ("pause", "resume")  # in the log, but not worth a line
+QUIET = ("pause", "resume", "watchable")  # in the log, but not worth a line
 
 
 @lru_cache(maxsize=16)
@@ -54,6 +55,16 @@ def describe(tr: Translator, entry: dict[str, Any], opening: bool = False) -> st
         return tr("log.play", seat=who, tile=event.get("tile"), end=tr(f"end.{event['end']}"))
     if kind == "choose_opener":
         return tr("log.choose_opener", seat=who, opener=tr("seat.name", n=event.get("opener")))
+    payload = event or entry  # issue 22's server events: takeback, handovers, forfeit
+    if kind == "takeback_request":
+        what = tr(TAKEBACK_WHAT.get(str(payload.get("command")), "takeback.undo"))
+        return tr("log.takeback_request", seat=who, what=what)
+    if kind == "takeback_answer":
+        return tr("log.takeback_yes" if payload.get("accept") else "log.takeback_no", seat=who)
+    if kind == "seat_handover":
+        return handover_text(tr, payload)
+    if kind == "forfeit":
+        return tr("status.forfeited")
     if f"log.{kind}" in MESSAGES:
         return tr(f"log.{kind}", seat=who)
     return tr("log.other", seat=who, type=kind)

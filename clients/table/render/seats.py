@@ -10,9 +10,11 @@ import pygame
 
 from clients.table import draw as d
 from clients.table.context import TableView
+from clients.table.layout import touch_rect
+from clients.table.people import replaceable
 from clients.table.render.frame import Hits
 from clients.table.render.results import seat_team, team_label
-from clients.table.ui import ToggleLastTiles
+from clients.table.ui import ReplaceSeat, ToggleLastTiles
 
 
 def seat_label(view: TableView, seat: int) -> str:
@@ -91,7 +93,7 @@ def draw_seat_box(
     )
     inner = box.inflate(-16, 0)
     team_line = team_label(tr, team)
-    if seat == seat_view.get("partner"):
+    if seat == seat_view.get("partner") and not view.seating.watching:
         team_line += f" · {tr('seat.partner')}"
     here = presence_text(view, seat)
     team_y = box.y + 8 + size + 2
@@ -174,6 +176,26 @@ def draw_seat_box(
         d.text(surface, tag, rect.center, size, d.WHITE, bold=True, anchor="center")
     pass_flash(view, surface, seat, box.center)
     hits.add(box, ToggleLastTiles())
+    replace_button(view, surface, hits, box, seat)
+
+
+def replace_button(
+    view: TableView, surface: pygame.Surface, hits: Hits, box: pygame.Rect, seat: int
+) -> None:
+    """The owner of a casual table may hand over a seat that is open or whose person
+    has been away five minutes: a small button just under the seat's box."""
+    newest = view.newest
+    table = newest.table.raw if newest is not None and newest.table is not None else {}
+    if view.seating.watching or not replaceable(
+        table, view.seating.username, seat, view.presence(seat), time.time()
+    ):
+        return
+    label = view.tr("btn.replace")
+    width = min(box.w, d.text_width(label, 14, True) + 24)
+    rect = pygame.Rect(0, 0, width, 34)
+    rect.midtop = (box.centerx, box.bottom + 6)
+    d.button(surface, rect, label, size=14)
+    hits.add(touch_rect(rect), ReplaceSeat(seat))
 
 
 def pass_flash(

@@ -11,10 +11,11 @@ import pygame
 from clients.table import draw as d
 from clients.table import layout as lay
 from clients.table.context import TableView
+from clients.table.people import takeback, waiting_text
 from clients.table.render.bars import draw_toolbar, draw_topbar
 from clients.table.render.frame import Hits, table_layout
 from clients.table.render.results import seat_team
-from clients.table.render.seats import draw_seat_box, last_turn_was_pass, pass_flash
+from clients.table.render.seats import draw_seat_box, last_turn_was_pass, pass_flash, seat_label
 from clients.table.screens import ends_before_last_tile
 from clients.table.ui import PickTile, PlaceAt
 
@@ -43,6 +44,12 @@ def draw_table(
         draw_hand(view, surface, hits, layout, seat_view, seat)
     else:
         pygame.draw.rect(surface, d.FELT_DARK, layout.hand)
+        if view.seating.watching:  # a spectator: the bottom seat is a box like the others
+            box = layout.seats["top"].copy()
+            box.midleft = (layout.hand.x + 12, layout.hand.centery)
+            box.height = min(box.height, layout.hand.height - 12)
+            box.centery = layout.hand.centery
+            draw_seat_box(view, surface, hits, box, seat_view, seat)
     draw_guidance(view, surface, layout, seat_view, seat)
     draw_toolbar(view, surface, hits, layout, seat, seat_view)
     drag = view.selection.drag
@@ -328,6 +335,16 @@ def guidance(view: TableView, seat_view: dict[str, Any], seat: int) -> str:
     tr = view.tr
     phase = seat_view.get("phase")
     selected = view.selection.tile
+    newest = view.newest
+    if view.seating.watching:  # a spectator: whom the table waits for, nothing to do
+        if phase == "play":
+            return tr("play.waiting", n=seat_view.get("to_act"))
+        return tr("accept.waiting") if phase == "accept" else ""
+    request = takeback(newest.raw) if newest is not None else None
+    if request is not None and not view.allowed(seat, "accept_takeback"):
+        return waiting_text(tr, request, lambda n: seat_label(view, n))
+    if newest is not None and newest.table is not None and newest.table.raw.get("forfeited"):
+        return tr("status.forfeited")
     if phase == "match_over":
         return tr("match.over", team=seat_view.get("winner"))
     if phase == "accept":
