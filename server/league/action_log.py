@@ -31,6 +31,7 @@ VERBS: dict[str, str] = {
     "match.annul": "annulled a match",
     "match.substitute": "handed a seat to a substitute",
     "match.forfeit": "ended a match by forfeit",
+    "availability.override": "said whether a member can play the next round, for them",
     "announcement.post": "posted an announcement",
     "announcement.remove": "removed an announcement",
 }
@@ -40,14 +41,9 @@ VERBS: dict[str, str] = {
 # actions that write them.
 NOT_YET_WRITTEN = frozenset(
     {
-        "invite.revoke",
-        "season.edit",
-        "season.close",
         "round.deadline",
         "match.substitute",
         "match.forfeit",
-        "announcement.post",
-        "announcement.remove",
     }
 )
 
