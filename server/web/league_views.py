@@ -36,6 +36,7 @@ from server.web.league_forms import (
     SeasonForm,
     refusal_text,
 )
+from server.web.organizer_pages import organize_extras, round_organizer_context
 from server.web.replay import NotReplayable, build_replay
 from server.web.selectors import board_seats, replay_log
 
@@ -186,7 +187,7 @@ def _organized_club(request, slug: str) -> Club:
     return club
 
 
-def _organize_page(request, club: Club, season_form=None, invite_form=None, status=200):
+def _organize_page(request, club: Club, season_form=None, invite_form=None, status=200, **extras):
     invites = league.invites_of(club)[:20]
     return render(
         request,
@@ -197,6 +198,7 @@ def _organize_page(request, club: Club, season_form=None, invite_form=None, stat
             "season_form": season_form or SeasonForm(),
             "invite_form": invite_form or InviteForm(),
             "invites": InviteSerializer(invites, many=True).data,
+            **organize_extras(club, **extras),
         },
         status=status,
     )
@@ -300,7 +302,15 @@ def round_page(request, slug: str, season_id: int, number: int):
     return render(
         request,
         "web/round.html",
-        {"club": club, "season": season, "round": data, "form": form, "error": error},
+        {
+            "club": club,
+            "season": season,
+            "round": data,
+            "form": form,
+            "error": error,
+            "is_organizer": True,
+            **round_organizer_context(season),
+        },
         status=400 if error else 200,
     )
 
