@@ -187,7 +187,9 @@ def _organized_club(request, slug: str) -> Club:
     return club
 
 
-def _organize_page(request, club: Club, season_form=None, invite_form=None, status=200, **extras):
+def _organize_page(
+    request, club: Club, season_form=None, invite_form=None, status=200, error=None, **extras
+):
     invites = league.invites_of(club)[:20]
     return render(
         request,
@@ -198,6 +200,7 @@ def _organize_page(request, club: Club, season_form=None, invite_form=None, stat
             "season_form": season_form or SeasonForm(),
             "invite_form": invite_form or InviteForm(),
             "invites": InviteSerializer(invites, many=True).data,
+            "error": error,
             **organize_extras(club, **extras),
         },
         status=status,
@@ -246,7 +249,12 @@ def create_invite(request, slug: str):
 def create_round(request, slug: str, season_id: int):
     club = _organized_club(request, slug)
     season = league.season_for_reader(club, season_id)
-    round_ = services.do_create_round(user=request.user, season=season)
+    try:
+        round_ = services.do_create_round(user=request.user, season=season)
+    except ApiError as err:
+        if err.status == 403:
+            raise
+        return _organize_page(request, club, status=400, error=refusal_text(err))
     return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
 
 

@@ -66,7 +66,9 @@ def test_create_a_club_with_a_derived_slug_then_edit_it():
     club = Club.objects.get(slug="tuesday-dominoes")
     assert club.visibility == "members"
     assert Membership.objects.get(club=club).role == "organizer"
-    again = c.post("/clubs/new", {"name": "Other", "slug": "tuesday-dominoes", "visibility": "public"})
+    again = c.post(
+        "/clubs/new", {"name": "Other", "slug": "tuesday-dominoes", "visibility": "public"}
+    )
     assert again.status_code == 400 and "This address is taken" in body(again)
     edit = c.post(
         "/clubs/tuesday-dominoes/edit",
@@ -195,7 +197,10 @@ def test_seasons_edit_pairs_and_close(lg):
     assert pairs.name == "Duo cup" and str(pairs.ends_on) == "2026-03-01"
     bad = org.post(url, {"name": "X", "starts_on": "2026-03-01", "ends_on": "2026-01-01"})
     assert bad.status_code == 400
-    assert org.post(url + "pairs", {"name": "", "player_1": "ana", "player_2": "ben"}).status_code == 302
+    assert (
+        org.post(url + "pairs", {"name": "", "player_1": "ana", "player_2": "ben"}).status_code
+        == 302
+    )
     again = org.post(url + "pairs", {"name": "", "player_1": "ana", "player_2": "carl"})
     assert again.status_code == 400 and "in a pair of this season already" in body(again)
     assert Pair.objects.filter(season=pairs).count() == 1
@@ -204,9 +209,8 @@ def test_seasons_edit_pairs_and_close(lg):
     assert pairs.closed_at is not None
     # Closed: browsable, and refuses a new round.
     assert client("ana").get(f"/clubs/riverside/standings?season={pairs.pk}").status_code == 200
-    assert org.post(f"/clubs/riverside/seasons/{pairs.pk}/rounds").status_code == 409 or (
-        Round.objects.filter(season=pairs).count() == 0
-    )
+    closed = org.post(f"/clubs/riverside/seasons/{pairs.pk}/rounds")
+    assert closed.status_code == 400 and "This season is closed." in body(closed)
     assert Round.objects.filter(season=pairs).count() == 0
     # A season with a round being played is not closed.
     live = Season.objects.get(pk=lg["season"])
@@ -222,7 +226,9 @@ def test_the_club_page_shows_the_open_season(lg):
     newer = services.do_create_season(user=olga, club=club, name="Winter", format="individual")
     services.do_close_season(user=olga, season=newer)
     page = body(client("ana").get("/clubs/riverside/"))
-    assert "Autumn" in page and "Winter" not in page.split("Current season")[1].split("</section>")[0]
+    assert (
+        "Autumn" in page and "Winter" not in page.split("Current season")[1].split("</section>")[0]
+    )
 
 
 def test_members_mark_themselves_available_and_the_organizer_checks_them_in(lg):
@@ -233,9 +239,9 @@ def test_members_mark_themselves_available_and_the_organizer_checks_them_in(lg):
     assert f"/clubs/riverside/seasons/{season.pk}/availability" in form
     for name in ("ana", "ben", "carl"):
         assert (
-            client(name).post(
-                f"/clubs/riverside/seasons/{season.pk}/availability", {"available": "yes"}
-            ).status_code
+            client(name)
+            .post(f"/clubs/riverside/seasons/{season.pk}/availability", {"available": "yes"})
+            .status_code
             == 302
         )
     client("carl").post(f"/clubs/riverside/seasons/{season.pk}/availability", {"available": "no"})
@@ -283,15 +289,15 @@ def test_annulling_asks_for_a_confirmation_with_the_reason(lg):
 def test_announcements_on_the_club_page(lg):
     org = client(lg["organizer"])
     assert (
-        org.post("/clubs/riverside/organize/announcements", {"text": "<b>Pizza</b> at 8"}).status_code
+        org.post(
+            "/clubs/riverside/organize/announcements", {"text": "<b>Pizza</b> at 8"}
+        ).status_code
         == 302
     )
     page = body(client(None).get("/clubs/riverside/"))
     assert "&lt;b&gt;Pizza&lt;/b&gt; at 8" in page and "<b>Pizza" not in page
     note = Announcement.objects.get()
-    assert (
-        org.post(f"/clubs/riverside/organize/announcements/{note.pk}/remove").status_code == 302
-    )
+    assert org.post(f"/clubs/riverside/organize/announcements/{note.pk}/remove").status_code == 302
     assert "Pizza" not in body(client(None).get("/clubs/riverside/"))
 
 
@@ -318,7 +324,9 @@ def _page_rows(html: str) -> list[list[str]]:
     table = html[html.index('class="data standings"') : html.index("</table>")]
     rows = []
     for tr in re.findall(r"<tr data-entrant=.*?</tr>", table, re.S):
-        cells = [re.sub(r"<[^>]+>|\s+", " ", td).strip() for td in re.findall(r"<td.*?</td>", tr, re.S)]
+        cells = [
+            re.sub(r"<[^>]+>|\s+", " ", td).strip() for td in re.findall(r"<td.*?</td>", tr, re.S)
+        ]
         rows.append(cells)
     return rows
 
@@ -334,7 +342,7 @@ def test_the_standings_csv_rows_equal_the_standings_page(lg):
     shown = _page_rows(page)
     assert len(shown) == len(data) > 0
     for cells, row in zip(shown, data, strict=True):
-        name = cells[1].replace(" bot", "")
+        name = cells[1].replace(" bot", "").strip()
         assert [cells[0], name, *cells[2:]] == row[:-1]
         assert row[-1] == ("yes" if "bot" in cells[1] else "no")
     # A members club's export is the 404 of an unknown club.
