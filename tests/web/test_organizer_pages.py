@@ -310,10 +310,18 @@ def test_every_verb_has_a_translated_sentence_on_the_log_page(lg):
                 english = str(text)
             with translation.override(language):
                 assert str(text) != english, (language, verb)
+    olga, club = User.objects.get(username="olga"), Club.objects.get(slug="riverside")
+    for n in range(40):
+        services.do_post_announcement(user=olga, club=club, text=f"note {n}")
     org = client(lg["organizer"])
     page = org.get("/clubs/riverside/log")
     assert page.status_code == 200
-    assert 'data-verb="round.start"' in body(page) and "started a round" in body(page)
+    assert 'data-verb="announcement.post"' in body(page) and "posted an announcement" in body(page)
+    older = body(org.get("/clubs/riverside/log?page=2"))
+    assert 'data-verb="club.create"' in older and "created the club" in older
+    with translation.override("es"):
+        spanish = body(org.get("/clubs/riverside/log?page=2", HTTP_ACCEPT_LANGUAGE="es"))
+    assert "creó el club" in spanish
     count = ClubAction.objects.filter(club__slug="riverside").count()
     assert count > 50  # two pages
     assert 'href="?page=2"' in body(page)
