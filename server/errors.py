@@ -483,6 +483,12 @@ class RoundStarted(LeagueError):
     message = "round {number} has started already"
 
 
+class SeasonClosed(LeagueError):
+    code, status = "season_closed", 409
+    message = "the season is closed"
+    note = "a new round, a check-in, a start or an edit in a closed (archived) season"
+
+
 class RoundInProgress(LeagueError):
     code, status = "round_in_progress", 409
     message = "the previous round is not finished"

@@ -198,6 +198,15 @@ def do_rotate_bot_token(*, owner: User, bot_name: str) -> TokenGrant:
         return grant_token(user=bot, device=BOT_DEVICE)
 
 
+def do_revoke_bot_tokens(*, owner: User, bot_name: str) -> int:
+    """Every key of the owner's bot stops working (how many); a new one: rotate."""
+    bot = User.objects.filter(username=bot_name, is_bot=True, bot_owner=owner).first()
+    if bot is None:
+        raise NotFound(f"you own no bot named {bot_name!r}")
+    deleted, _ = AccessToken.objects.filter(user=bot).delete()
+    return deleted
+
+
 # -- registration and login ---------------------------------------------------------------
 def check_registration_open(invite: str | None) -> Invite | None:
     mode = settings.DEKABES_REGISTRATION

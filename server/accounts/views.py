@@ -177,3 +177,12 @@ class BotTokenView(APIView):
     def post(self, request, name: str):
         grant = services.do_rotate_bot_token(owner=request.user, bot_name=name)
         return Response(AccountSerializer(grant).data)
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **ERRORS},
+        summary="Revoke every token of my bot (a new one: POST)",
+    )
+    def delete(self, request, name: str):
+        services.do_revoke_bot_tokens(owner=request.user, bot_name=name)
+        return Response(status=204)

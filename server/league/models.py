@@ -66,6 +66,9 @@ class Invite(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True)
     uses = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(
+        null=True, blank=True, help_text="set once revoked: the code joins no one any more"
+    )
 
     def __str__(self) -> str:
         return f"invite to club {self.club_id}"
@@ -127,6 +130,9 @@ class Season(models.Model):
         "computer player (null: off)",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(
+        null=True, blank=True, help_text="set once closed (archived): no new round"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -200,6 +206,44 @@ class CheckIn(models.Model):
         return f"round {self.round_id}: " + (
             f"pair {self.pair_id}" if self.pair_id else f"player {self.player_id}"
         )
+
+
+class Availability(models.Model):
+    """A member says they can play the season's next round (or, set by an organizer, that
+    they cannot). One row per member and season; it speaks for the next round opened or
+    still open, and the organizer's check-in is still what counts."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="availability")
+    player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    available = models.BooleanField(default=True)
+    set_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", help_text="the member or an organizer"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="one_availability")
+        ]
+
+    def __str__(self) -> str:
+        return f"season {self.season_id}: player {self.player_id} {self.available}"
+
+
+class Announcement(models.Model):
+    """A short plain-text note an organizer posts on the club page."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="announcements")
+    text = models.CharField(max_length=500)
+    author = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"announcement {self.pk} in club {self.club_id}"
 
 
 class LeagueMatch(models.Model):

@@ -36,6 +36,8 @@ from engine.seats import TEAM_SEATS
 from server.accounts.models import User
 from server.errors import AnalysisNotReady, MatchInProgress, NotAnalysed, NotFound
 from server.league.models import (
+    Announcement,
+    Availability,
     CheckIn,
     Club,
     ClubAction,
@@ -197,7 +199,56 @@ def club_log(club: Club, *, verb: str | None = None) -> QuerySet[ClubAction]:
     return entries.select_related("actor").order_by("-at", "-id")
 
 
+def invite_used_by(club: Club, username: str) -> str | None:
+    """The invite code ``username`` last joined ``club`` with (from the action log)."""
+    entry = (
+        ClubAction.objects.filter(club=club, verb="member.join", details__username=username)
+        .order_by("-at", "-id")
+        .first()
+    )
+    return entry.details.get("invite") if entry is not None else None
+
+
+def announcements_of(club: Club) -> QuerySet[Announcement]:
+    """The club's announcements in place, newest first."""
+    return (
+        Announcement.objects.filter(club=club, removed_at__isnull=True)
+        .select_related("author")
+        .order_by("-at", "-id")
+    )
+
+
 # -- seasons and rounds ----------------------------------------------------------------------
+def open_season(club: Club) -> Season | None:
+    """The season the club page shows: the newest one not closed."""
+    return (
+        Season.objects.filter(club=club, closed_at__isnull=True)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
+def availability_of(season: Season) -> dict[int, Availability]:
+    """Who said whether they can play the season's next round, by account id."""
+    return {
+        a.player_id: a
+        for a in Availability.objects.filter(season=season).select_related("player", "set_by")
+    }
+
+
+def available_entrants(season: Season) -> list:
+    """The entrants marked available: usernames of active members (individual) or the
+    ids of pairs both of whose players are available (pairs)."""
+    marked = {pid for pid, a in availability_of(season).items() if a.available}
+    if season.format == "pairs":
+        return [
+            p.pk
+            for p in Pair.objects.filter(season=season).order_by("id")
+            if p.player_1_id in marked and p.player_2_id in marked
+        ]
+    return [m.user.username for m in members_of(season.club) if m.user_id in marked]
+
+
 def seasons_of(club: Club) -> QuerySet[Season]:
     """The club's seasons, newest first, with their pairs and round counts."""
     rounds = Round.objects.filter(season=OuterRef("pk")).values("season").annotate(n=Count("id"))

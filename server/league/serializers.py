@@ -158,6 +158,12 @@ class CreateSeasonSerializer(serializers.Serializer):
     )
 
 
+class UpdateSeasonSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80, required=False)
+    starts_on = serializers.DateField(required=False, allow_null=True)
+    ends_on = serializers.DateField(required=False, allow_null=True)
+
+
 class PairSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
     players = serializers.ListField(
@@ -270,6 +276,7 @@ class InviteSerializer(Answer):
     expires_at = Instant(allow_null=True)
     created_by = serializers.CharField(source="created_by.username")
     created_at = Instant()
+    revoked_at = Instant(allow_null=True, help_text="set once revoked: the code joins no one")
 
 
 class ClubActionSerializer(Answer):
@@ -319,6 +326,7 @@ class SeasonSerializer(Answer):
     rounds = serializers.IntegerField(source="round_count")
     pairs = PairOutSerializer(many=True)
     created_at = Instant()
+    closed_at = Instant(allow_null=True, help_text="set once closed (archived)")
 
 
 class OmitNullsSerializer(Answer):

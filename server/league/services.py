@@ -43,6 +43,7 @@ from server.errors import (
     PermissionDenied,
     RoundInProgress,
     RoundStarted,
+    SeasonClosed,
     SlugTaken,
     TooManyHostedPlayers,
     ValidationError,
@@ -52,6 +53,8 @@ from server.league import projections, selectors
 from server.league.action_log import VERBS
 from server.league.match_rows import casual_match, seat_players
 from server.league.models import (
+    Announcement,
+    Availability,
     CheckIn,
     Club,
     ClubAction,
@@ -201,8 +204,29 @@ def do_create_invite(
         return invite
 
 
+def do_revoke_invite(*, user: User, club: Club, code: str) -> Invite:
+    """The code joins no one any more (its uses so far stay): the remedy when a removed
+    member could rejoin with the code they used. A revoked or unknown code: ``InviteInvalid``
+    (a revoked code then joins as an unknown one)."""
+    check_organizer(club, user)
+    with writing(), transaction.atomic():
+        invite = (
+            Invite.objects.select_for_update()
+            .filter(club=club, code=code.strip().upper(), revoked_at__isnull=True)
+            .first()
+        )
+        if invite is None:
+            raise InviteInvalid()
+        invite.revoked_at = timezone.now()
+        invite.save(update_fields=["revoked_at"])
+        record_action(club=club, actor=user, verb="invite.revoke", code=invite.code)
+        return invite
+
+
 def check_invite(club: Club, code: str) -> Invite:
-    invite = Invite.objects.filter(club=club, code=code.strip().upper()).first()
+    invite = Invite.objects.filter(
+        club=club, code=code.strip().upper(), revoked_at__isnull=True
+    ).first()
     if invite is None:
         raise InviteInvalid()
     if invite.expires_at is not None and invite.expires_at <= timezone.now():
@@ -500,6 +524,123 @@ def do_create_season(
         return season
 
 
+def check_season_open(season: Season) -> None:
+    if season.closed_at is not None:
+        raise SeasonClosed()
+
+
+SEASON_FIELDS = ("name", "starts_on", "ends_on")
+
+
+def do_update_season(*, user: User, season: Season, changes: dict) -> Season:
+    """Change a season's name or dates (``changes``: some of ``SEASON_FIELDS``)."""
+    check_organizer(season.club, user)
+    check_season_open(season)
+    unknown = set(changes) - set(SEASON_FIELDS)
+    if unknown:
+        raise ValidationError(f"a season's {', '.join(sorted(unknown))} cannot be changed")
+    if "name" in changes and not str(changes["name"]).strip():
+        raise ValidationError("a season has a name")
+    starts_on = changes.get("starts_on", season.starts_on)
+    ends_on = changes.get("ends_on", season.ends_on)
+    if starts_on and ends_on and ends_on < starts_on:
+        raise ValidationError("ends_on is before starts_on")
+    with writing(), transaction.atomic():
+        before = {name: getattr(season, name) for name in changes}
+        for name, value in changes.items():
+            setattr(season, name, value)
+        season.save(update_fields=list(changes) or None)
+        record_action(
+            club=season.club,
+            actor=user,
+            verb="season.edit",
+            season=season.pk,
+            changes={n: [before[n], v] for n, v in changes.items() if before[n] != v},
+        )
+    return season
+
+
+def do_close_season(*, user: User, season: Season) -> Season:
+    """Archive a season: its standings stay readable, it takes no new round, check-in or
+    start. A round being played must finish first (``RoundInProgress``); a round opened
+    but not drawn stays as it is, never to be started."""
+    check_organizer(season.club, user)
+    with writing(), transaction.atomic():
+        season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+        check_season_open(season)
+        if season.rounds.filter(status="started").exists():
+            raise RoundInProgress("a round of this season is being played")
+        season.closed_at = timezone.now()
+        season.save(update_fields=["closed_at"])
+        record_action(
+            club=season.club, actor=user, verb="season.close", season=season.pk, name=season.name
+        )
+    return season
+
+
+# -- availability ---------------------------------------------------------------------------
+def do_set_availability(
+    *, user: User, season: Season, available: bool, username: str | None = None
+) -> Availability:
+    """A member says whether they can play the season's next round; an organizer may say
+    it for any member (``username``: an override, in the action log). The check-in of the
+    round is still the organizer's (the round page offers "everyone available")."""
+    club = season.club
+    member = check_member(club, user)
+    check_season_open(season)
+    if username is None or username == user.username:
+        player = user
+    else:
+        if member.role != "organizer":
+            raise OrganizerOnly("only organizers mark another member")
+        player = _active_member(club, username).user
+    with writing(), transaction.atomic():
+        row, _ = Availability.objects.update_or_create(
+            season=season,
+            player=player,
+            defaults={"available": available, "set_by": user, "at": timezone.now()},
+        )
+        if player != user:
+            record_action(
+                club=club,
+                actor=user,
+                verb="availability.override",
+                season=season.pk,
+                username=player.username,
+                available=available,
+            )
+    return row
+
+
+# -- announcements ----------------------------------------------------------------------------
+ANNOUNCEMENT_MAX = 500
+
+
+def do_post_announcement(*, user: User, club: Club, text: str) -> Announcement:
+    check_organizer(club, user)
+    text = text.strip()
+    if not text or len(text) > ANNOUNCEMENT_MAX:
+        raise ValidationError(f"an announcement has 1 to {ANNOUNCEMENT_MAX} characters")
+    with writing(), transaction.atomic():
+        note = Announcement.objects.create(club=club, text=text, author=user)
+        record_action(club=club, actor=user, verb="announcement.post", id=note.pk, text=text)
+    return note
+
+
+def do_remove_announcement(*, user: User, club: Club, announcement_id: int) -> Announcement:
+    check_organizer(club, user)
+    with writing(), transaction.atomic():
+        note = Announcement.objects.filter(
+            club=club, pk=announcement_id, removed_at__isnull=True
+        ).first()
+        if note is None:
+            raise NotFound(f"no announcement {announcement_id} in this club")
+        note.removed_at = timezone.now()
+        note.save(update_fields=["removed_at"])
+        record_action(club=club, actor=user, verb="announcement.remove", id=note.pk, text=note.text)
+    return note
+
+
 def check_format(season: Season, wanted: str) -> None:
     if season.format != wanted:
         raise WrongFormat(format=season.format)
@@ -556,6 +697,7 @@ def do_register_pair(
 # -- rounds --------------------------------------------------------------------------------
 def do_create_round(*, user: User, season: Season) -> Round:
     check_organizer(season.club, user)
+    check_season_open(season)
     with writing(), transaction.atomic():
         lock_club(season.club_id)  # rounds opened at once are numbered in turn
         number = (
@@ -583,6 +725,7 @@ def do_check_in(
     """Set who is present for an open round (the whole list, replacing any earlier one)."""
     season = round_.season
     check_organizer(season.club, user)
+    check_season_open(season)
     check_round_open(round_)
     present: dict[str, list] = {}
     if season.format == "individual":
@@ -623,6 +766,7 @@ def do_check_in(
 
 
 def check_may_start(round_: Round) -> None:
+    check_season_open(round_.season)
     check_round_open(round_)
     earlier = Round.objects.filter(season=round_.season, number__lt=round_.number)
     if earlier.exclude(status="finished").exists():

@@ -197,6 +197,19 @@ class InvitesView(LeagueView):
         return Response(s.InviteSerializer(invite).data, status=201)
 
 
+class InviteView(LeagueView):
+    @extend_schema(
+        request=None,
+        responses={200: s.InviteSerializer, **ERRORS},
+        summary="Revoke an invite code (organizers); it then joins as an unknown code",
+    )
+    def delete(self, request, slug, code):
+        invite = services.do_revoke_invite(
+            user=request.user, club=self.club(request, slug), code=code
+        )
+        return Response(s.InviteSerializer(invite).data)
+
+
 class HostedPlayersView(LeagueView):
     @extend_schema(
         parameters=PAGES,
@@ -286,6 +299,31 @@ class SeasonView(LeagueView):
     def get(self, request, slug, season_id):
         club = self.club(request, slug)
         return Response(s.SeasonSerializer(selectors.season_for_reader(club, int(season_id))).data)
+
+    @extend_schema(
+        request=s.UpdateSeasonSerializer,
+        responses={200: s.SeasonSerializer, **ERRORS},
+        summary="Change a season's name or dates (organizers; an open season)",
+    )
+    def patch(self, request, slug, season_id):
+        data = strict(s.UpdateSeasonSerializer, request)
+        club = self.club(request, slug)
+        season = selectors.season_of(club, int(season_id))
+        services.do_update_season(user=request.user, season=season, changes=dict(data))
+        return Response(s.SeasonSerializer(selectors.season_for_reader(club, season.pk)).data)
+
+
+class SeasonCloseView(LeagueView):
+    @extend_schema(
+        request=None,
+        responses={200: s.SeasonSerializer, **ERRORS},
+        summary="Close (archive) a season (organizers): it stays readable, takes no new round",
+    )
+    def post(self, request, slug, season_id):
+        club = self.club(request, slug)
+        season = selectors.season_of(club, int(season_id))
+        services.do_close_season(user=request.user, season=season)
+        return Response(s.SeasonSerializer(selectors.season_for_reader(club, season.pk)).data)
 
 
 class PairsView(LeagueView):

@@ -31,7 +31,7 @@ class ClubPage:
 def club_page(slug: str, user: User | None) -> ClubPage:
     club = league.club_for_reader(slug, user)
     membership = league_services.membership_of(club, user)
-    season = club.seasons.first()
+    season = league.open_season(club)  # closed seasons: on the standings page
     live_round = (
         Round.objects.filter(season=season, status="started").order_by("-number").first()
         if season

@@ -37,6 +37,7 @@ from server.web.league_forms import (
     SeasonForm,
     refusal_text,
 )
+from server.web.organizer_pages import organize_extras, round_organizer_context
 from server.web.replay import NotReplayable, build_replay
 from server.web.selectors import board_seats, replay_log
 
@@ -188,7 +189,9 @@ def _organized_club(request, slug: str) -> Club:
     return club
 
 
-def _organize_page(request, club: Club, season_form=None, invite_form=None, status=200):
+def _organize_page(
+    request, club: Club, season_form=None, invite_form=None, status=200, error=None, **extras
+):
     invites = league.invites_of(club)[:20]
     return render(
         request,
@@ -199,6 +202,8 @@ def _organize_page(request, club: Club, season_form=None, invite_form=None, stat
             "season_form": season_form or SeasonForm(),
             "invite_form": invite_form or InviteForm(),
             "invites": InviteSerializer(invites, many=True).data,
+            "error": error,
+            **organize_extras(club, **extras),
         },
         status=status,
     )
@@ -246,7 +251,12 @@ def create_invite(request, slug: str):
 def create_round(request, slug: str, season_id: int):
     club = _organized_club(request, slug)
     season = league.season_for_reader(club, season_id)
-    round_ = services.do_create_round(user=request.user, season=season)
+    try:
+        round_ = services.do_create_round(user=request.user, season=season)
+    except ApiError as err:
+        if err.status == 403:
+            raise
+        return _organize_page(request, club, status=400, error=refusal_text(err))
     return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
 
 
@@ -302,7 +312,15 @@ def round_page(request, slug: str, season_id: int, number: int):
     return render(
         request,
         "web/round.html",
-        {"club": club, "season": season, "round": data, "form": form, "error": error},
+        {
+            "club": club,
+            "season": season,
+            "round": data,
+            "form": form,
+            "error": error,
+            "is_organizer": True,
+            **round_organizer_context(season),
+        },
         status=400 if error else 200,
     )
 

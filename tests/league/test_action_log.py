@@ -151,12 +151,31 @@ def test_each_organizer_action_writes_exactly_one_entry_with_its_verb_and_detail
         players=[others[0].username, others[1].username],
     )
 
+    # The organizer pages' actions (issue #21).
+    ok(api.delete(url + f"/invites/{code}"))
+    log.one("invite.revoke", organizer, code=code)
+    ok(api.patch(url + f"/seasons/{pairs}", {"name": "Pairs cup"}, format="json"))
+    log.one("season.edit", organizer, season=pairs, changes={"name": ["Pairs", "Pairs cup"]})
+    services.do_set_availability(
+        user=organizer,
+        season=services.Season.objects.get(pk=pairs),
+        available=False,
+        username=others[0].username,
+    )
+    log.one("availability.override", organizer, username=others[0].username, available=False)
+    note = services.do_post_announcement(user=organizer, club=club, text=" Bring snacks ")
+    log.one("announcement.post", organizer, id=note.pk, text="Bring snacks")
+    services.do_remove_announcement(user=organizer, club=club, announcement_id=note.pk)
+    log.one("announcement.remove", organizer, id=note.pk)
+    ok(api.post(url + f"/seasons/{pairs}/close"))
+    log.one("season.close", organizer, season=pairs, name="Pairs cup")
+
     # The API: newest first, paginated, every entry rendered.
     page = ok(api.get(url + "/log", {"page_size": 200}))
     stored = list(ClubAction.objects.filter(club=club).order_by("-at", "-id"))
     assert page["count"] == len(stored) == log.seen
     assert [e["id"] for e in page["results"]] == [e.pk for e in stored]
-    assert page["results"][0]["verb"] == "pair.register"
+    assert page["results"][0]["verb"] == "season.close"
     assert page["results"][-1] == {
         "id": stored[-1].pk,
         "at": page["results"][-1]["at"],

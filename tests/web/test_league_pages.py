@@ -187,11 +187,6 @@ def test_no_page_but_a_finished_replay_shows_a_tile_while_a_round_is_live(small_
 # League refusals no page form can receive, and why (every other one needs a sentence).
 NO_FORM_RECEIVES = {
     "bad_page": "the pages paginate with Django's paginator, never the API's",
-    "slug_taken": "no page creates a club",
-    "last_organizer": "no page changes roles or removes members",
-    "not_your_bot": "no page enters a bot",
-    "already_in_pair": "no page registers a pair",
-    "too_many_hosted_players": "no page adds a hosted player (yet: the organize page will)",
     "analysis_not_ready": "no form reads an analysis (the replay page says it is not ready)",
     "not_analysed": "no form reads an analysis",
 }
