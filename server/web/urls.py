@@ -2,8 +2,8 @@ from django.urls import path
 from django.views.i18n import set_language
 
 from server.web import league_views as league
-from server.web import substitution_views as substitution
 from server.web import organizer_views as org
+from server.web import substitution_views as substitution
 from server.web import views
 
 app_name = "web"
