@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "server.web.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "server.urls"
@@ -290,11 +291,25 @@ AUTH_PASSWORD_VALIDATORS = [
 LONG_POLL_MAX = 30
 WS_PING_SECONDS = float(os.environ.get("DEKABES_WS_PING_SECONDS", "20"))
 
+
+def client_error_in_one_line(record) -> bool:
+    """An ordinary refusal (a 4xx: a 403 page, a 404) is one log line: Django logs the
+    exception that made it with its traceback, which says nothing about a server fault."""
+    if getattr(record, "status_code", 500) < 500:
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "filters": {"client_error_in_one_line": {"()": lambda: client_error_in_one_line}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DEKABES_LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        "django.request": {"filters": ["client_error_in_one_line"]},
+    },
 }

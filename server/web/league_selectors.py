@@ -102,7 +102,9 @@ def rating_chart(history: list[dict]) -> Chart:
     """Geometry of the rating-after-each-match line: one point per rated match."""
     values = [h["ordinal"] for h in history]
     low, high = (min(values), max(values)) if values else (0.0, 0.0)
-    span = (high - low) or 1.0
+    if high - low < 0.1:  # one point (or a flat line): a range around it, drawn mid-height
+        low, high = low - 1.0, high + 1.0
+    span = high - low
     inner_w = CHART_WIDTH - 2 * CHART_PAD
     inner_h = CHART_HEIGHT - 2 * CHART_PAD
     step = inner_w / max(len(history) - 1, 1)
