@@ -225,6 +225,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = DEKABES_MAX_BODY
 # Concurrent long-polls and WebSockets one account may hold (per server process).
 DEKABES_MAX_LONG_POLLS = _env_int("DEKABES_MAX_LONG_POLLS", 8)
 DEKABES_MAX_LONG_POLLS_BOT = _env_int("DEKABES_MAX_LONG_POLLS_BOT", 64)
+# Visitors signed in to no account waiting on a public club's live pages (docs/web.md
+# "Live pages"): shared by all of them, per server process.
+DEKABES_MAX_ANONYMOUS_LONG_POLLS = _env_int("DEKABES_MAX_ANONYMOUS_LONG_POLLS", 200)
 DEKABES_MAX_SOCKETS = _env_int("DEKABES_MAX_SOCKETS", 16)
 # Tables a member owns whose match is not over; bot accounts a member owns.
 DEKABES_MAX_TABLES = _env_int("DEKABES_MAX_TABLES", 20)

@@ -6,3 +6,9 @@ def table_group(table_id: int) -> str:
 def account_group(user_id: int) -> str:
     """Every lobby connection of one account (told when its league tables change)."""
     return f"account-{user_id}"
+
+
+def club_group(club_id: int) -> str:
+    """The web pages of one club waiting for its next change (a round started, a match
+    over): ``/clubs/<slug>/live`` long-polls (docs/web.md "Live pages")."""
+    return f"club-{club_id}"

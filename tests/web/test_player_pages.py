@@ -167,3 +167,148 @@ def test_every_page_sends_a_content_security_policy_and_has_nothing_inline(small
         assert not re.search(r"\son[a-z]+=", body), path
         for script in re.findall(r"<script\b[^>]*>", body):
             assert "src=" in script or 'type="application/json"' in script, (path, script)
+
+
+# -- my next table -----------------------------------------------------------------------------
+def test_my_next_table_names_club_round_code_seat_seating_and_the_command(small_league):
+    lg = small_league
+    match = LeagueMatch.objects.select_related("table", "round").get(pk=lg["playing"][0])
+    seat = LeagueMatchSeat.objects.get(match=match, player__username="ana")
+    body = client("ana").get("/").content.decode()
+    start = body.index('id="next-table"')
+    section = body[start : body.index("</section>", start)]
+    assert match.table.code in section and "Riverside Dominoes" in section
+    assert f"Round {match.round.number}" in section
+    assert f"You sit at seat {seat.number} (team {seat.team})" in section
+    for name in seated(match.pk):
+        assert name in section
+    assert (
+        f"python -m clients.table --server http://testserver --table {match.table.code} "
+        f"--seat {seat.number}"
+    ) in section
+    # No seat in a round in progress: the page says so.
+    body = client(lg["organizer"]).get("/").content.decode()
+    assert "No table waits for you" in body
+
+
+# -- the public round page and the cross-table -------------------------------------------------
+def round_path(lg, number=None) -> str:
+    return f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{number or lg['live_round']}"
+
+
+def test_the_round_page_is_public_with_seats_codes_scores_and_no_forms(small_league):
+    lg = small_league
+    for who in (None, "zed", "ben"):
+        page = client(who).get(round_path(lg))
+        body = page.content.decode()
+        assert page.status_code == 200
+        for match in LeagueMatch.objects.filter(pk__in=lg["playing"]).select_related("table"):
+            assert match.table.code in body and f'data-match="{match.pk}"' in body
+        assert (
+            "Start the round" not in body
+            and "csrfmiddlewaretoken" not in body.split("<main", 1)[1].split("</main>")[0]
+        )
+    organizer = client(lg["organizer"])
+    new_round = services.do_create_round(
+        user=User.objects.get(username=lg["organizer"]), season=Season.objects.get(pk=lg["season"])
+    )
+    assert "Start the round" in organizer.get(round_path(lg, new_round.number)).content.decode()
+    assert (
+        "Start the round"
+        not in client("ben").get(round_path(lg, new_round.number)).content.decode()
+    )
+    # Writing stays the organizers': a member is refused, a visitor sent to sign in.
+    assert (
+        client("ben").post(round_path(lg, new_round.number), {"action": "start"}).status_code == 403
+    )
+    assert (
+        client(None).post(round_path(lg, new_round.number), {"action": "start"}).status_code == 302
+    )
+    assert LeagueMatch.objects.filter(round=new_round).count() == 0
+
+
+def test_a_members_club_round_page_is_the_404_of_an_unknown_club(small_league):
+    lg = small_league
+    for who in (None, "zed"):
+        page = client(who).get(f"/clubs/{lg['members_club']}/seasons/1/rounds/1")
+        unknown = client(who).get("/clubs/no-such-club/seasons/1/rounds/1")
+        assert page.status_code == unknown.status_code == 404
+    assert client(None).get(f"/clubs/{lg['members_club']}/ratings").status_code == 404
+    assert client(None).get(f"/clubs/{lg['members_club']}/live").status_code == 404
+
+
+def test_the_cross_table_has_each_player_s_result_in_each_round(small_league):
+    lg = small_league
+    body = client(None).get(f"/clubs/{lg['club']}/seasons/{lg['season']}/crosstable")
+    assert body.status_code == 200
+    html = body.content.decode()
+    from server.web.league_selectors import cross_table
+
+    table = cross_table(Season.objects.get(pk=lg["season"]))
+    assert len(table.rounds) == 2 and {r.name for r in table.rows} == {
+        *lg["members"],
+        lg["house_bot"],
+    }
+    for r in table.rows:
+        first, live = r.cells
+        m = LeagueMatch.objects.get(pk=first.match)
+        mine = LeagueMatchSeat.objects.get(match=m, player__username=r.name)
+        assert first.kind == ("won" if m.winner == mine.team else "lost")
+        assert (first.mine, first.theirs) == (
+            (m.score_a, m.score_b) if mine.team == "A" else (m.score_b, m.score_a)
+        )
+        assert live.kind == "playing" and live.match in lg["playing"]
+        assert f"/matches/{first.match}" in html
+
+
+def test_the_ratings_leaderboard_is_ordered_with_matches_trend_and_bots(small_league):
+    lg = small_league
+    page = client(None).get(f"/clubs/{lg['club']}/ratings")
+    html = page.content.decode()
+    assert page.status_code == 200
+    from server.league.models import Rating
+
+    ratings = list(Rating.objects.filter(club__slug=lg["club"]).order_by("-ordinal", "player_id"))
+    order = re.findall(r'<tr data-player="([^"]+)"', html)
+    assert order == [r.player.username for r in ratings]
+    bot_row = html[html.index(f'data-player="{lg["house_bot"]}"') :]
+    assert "tag bot" in bot_row[: bot_row.index("</tr>")]
+    assert "new" in html  # one rated match each: no trend yet
+    from server.web.league_selectors import leaderboard
+
+    rows = leaderboard(ratings[0].club)
+    assert [r.matches for r in rows] == [r.matches for r in ratings]
+
+
+# -- live versions -------------------------------------------------------------------------------
+def test_the_club_version_grows_when_a_match_ends_and_long_polls_wait(small_league):
+    lg = small_league
+    live = f"/clubs/{lg['club']}/live"
+    before = client(None).get(live).json()["version"]
+    waited = client(None).get(live, {"after": before, "wait": "0.3"})
+    assert waited.status_code == 200 and waited.json() == {"version": before}
+    assert waited["Cache-Control"] == "no-store"
+    match = LeagueMatch.objects.select_related("table").get(pk=lg["playing"][0])
+    services.do_annul(user=User.objects.get(username=lg["organizer"]), match=match, reason="x")
+    after = client(None).get(live, {"after": before, "wait": "5"}).json()["version"]
+    assert after == before + 1
+    assert client(None).get(live, {"wait": "x"}).status_code == 400
+    page = client(None).get(f"/clubs/{lg['club']}/").content.decode()
+    assert f'data-live="{live}" data-live-version="{after}"' in page
+
+
+def test_the_home_version_is_the_account_s_league_tables_version(small_league):
+    from server.league.selectors import league_tables_version
+
+    assert client(None).get("/me/live").status_code == 401
+    ana = User.objects.get(username="ana")
+    assert client("ana").get("/me/live").json() == {"version": league_tables_version(ana)}
+
+
+def test_anonymous_long_polls_share_a_cap(small_league, settings):
+    settings.DEKABES_MAX_ANONYMOUS_LONG_POLLS = 0
+    live = f"/clubs/{small_league['club']}/live"
+    now = client(None).get(live).json()["version"]
+    refused = client(None).get(live, {"after": now, "wait": "1"})
+    assert refused.status_code == 429 and refused["Retry-After"]
+    assert refused.json()["code"] == "too_many_long_polls"
