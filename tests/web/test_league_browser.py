@@ -254,11 +254,11 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
     screenshot(organizer, "round-checkin")
     organizer.click("form.start button[type=submit]")
     organizer.wait_for_selector('.round-status[data-status="started"]')
-    rows = organizer.locator("table.matches tbody tr")
+    rows = organizer.locator(".round-table")
     assert rows.count() == 1
     seated = set(
         organizer.eval_on_selector_all(
-            "table.matches tbody tr td a[href^='/players/']", "els => els.map(e => e.innerText)"
+            ".round-table a[href^='/players/']", "els => els.map(e => e.innerText)"
         )
     )
     assert seated == set(present)

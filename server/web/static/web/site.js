@@ -61,6 +61,7 @@
     if (!url || dirty && document.getElementById("live-notice")) return;
     var version = main.dataset.liveVersion;
     var sep = url.indexOf("?") < 0 ? "?" : "&";
+    main.dataset.livePolling = version;  // a long-poll for this version is out
     fetch(url + sep + "after=" + encodeURIComponent(version) + "&wait=" + WAIT, {
       credentials: "same-origin",
       headers: { Accept: "application/json" }
