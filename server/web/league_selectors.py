@@ -325,7 +325,7 @@ def cross_table(season: Season) -> CrossTable:
         if m.round_id not in column:
             continue
         sides: list[tuple[object, str, bool, str]] = []
-        if pairs and m.pair_a_id:
+        if pairs and m.pair_a is not None and m.pair_b is not None:
             sides = [
                 (("pair", m.pair_a_id), m.pair_a.name, False, "A"),
                 (("pair", m.pair_b_id), m.pair_b.name, False, "B"),
@@ -356,10 +356,12 @@ def cross_table(season: Season) -> CrossTable:
     for b in byes:
         if b.round_id not in column:
             continue
-        if b.pair_id is not None:
+        if b.pair is not None:
             r = row(("pair", b.pair_id), b.pair.name, False)
-        else:
+        elif b.player is not None:
             r = row(("player", b.player_id), b.player.username, b.player.is_bot)
+        else:
+            continue
         r.cells[column[b.round_id]] = Cell("bye")
     ordered = sorted(entrants.values(), key=lambda r: (r.position is None, r.position or 0, r.name))
     return CrossTable([n for _rid, n in rounds], ordered)

@@ -126,6 +126,8 @@ def test_a_pairs_round_page_checks_pairs_in(small_league):
     )
     body = page.content.decode()
     assert "Check pairs in" in body and "Check players in" not in body and "Owls" in body
+    cross = client(None).get(f"/clubs/{club.slug}/seasons/{season.pk}/crosstable")
+    assert cross.status_code == 200 and "No round played yet." in cross.content.decode()
 
 
 def test_a_refused_name_does_not_repeat_the_help_text():
