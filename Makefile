@@ -106,11 +106,16 @@ clean:
 	rm -rf $(VENV) .pytest_cache
 
 # Computer players (docs/bots.md): plays every table that seats the bot account.
-#   make bots TOKEN=<bot token> [SERVER=http://127.0.0.1:8000] [LEVEL=strong] [DELAY=0.7]
+#   DEKABES_TOKEN=<bot token> make bots [SERVER=http://127.0.0.1:8000] [LEVEL=strong] [DELAY=0.7]
+#   make bots TOKEN_FILE=<file holding the token> [...]
+# The token never goes on a command line here (every user of the machine sees those in
+# ps): it is read from the environment or the file. TOKEN=<token> still works, with a
+# warning, since make's own command line shows it.
 .PHONY: bots
 bots: $(STAMP)
-	@test -n "$(or $(TOKEN),$(DEKABES_TOKEN))" || { echo "make bots needs TOKEN=<bot token> (manage.py createbot NAME prints one)"; exit 2; }
-	@DEKABES_TOKEN="$(or $(TOKEN),$(DEKABES_TOKEN))" $(PY) -m clients.bots \
+	@if [ -n "$(TOKEN)" ]; then echo "make bots: TOKEN=... shows the token in ps to every user of this machine; prefer DEKABES_TOKEN=<token> make bots, or TOKEN_FILE=<file>" >&2; fi
+	@if [ -z "$(TOKEN)$(TOKEN_FILE)" ] && [ -z "$$DEKABES_TOKEN" ]; then echo "make bots needs a token: DEKABES_TOKEN=<bot token> make bots, or TOKEN_FILE=<file> (manage.py createbot NAME prints one)"; exit 2; fi
+	@$(if $(TOKEN),DEKABES_TOKEN='$(TOKEN)') $(PY) -m clients.bots $(if $(TOKEN_FILE),--token-file "$(TOKEN_FILE)") \
 	  --server "$(or $(SERVER),http://127.0.0.1:8000)" --level "$(or $(LEVEL),strong)" --delay "$(or $(DELAY),0.7)"
 
 # The browser the web page tests drive (Playwright launches it by path, never downloads

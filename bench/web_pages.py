@@ -4,6 +4,7 @@ of a replay page.
 1. A temporary SQLite database gets the league bench's club (``bench.league_reads``:
    ``--matches`` finished rated matches, default 10,000, their seats, ratings history and
    standings). Django's test client then renders, in this process, ``/clubs/bench/`` ,
+   the season's last round page, the ratings leaderboard ``/clubs/bench/ratings``,
    ``/clubs/bench/standings``, ``/players/<one player>`` (chart over every rated match,
    partner and opponent records) and ``/matches/?club=bench``; each is timed from the
    handler's entry to the full response after a warm-up (wall p50/max and CPU p50, SQL
@@ -111,8 +112,12 @@ def main(argv: list[str] | None = None) -> int:
         player = world["users"][1].username
         client = Client()
         results = []
+        season = world["season"]
+        last_round = season.rounds.order_by("-number").values_list("number", flat=True)[0]
         for url in (
             "/clubs/bench/",
+            f"/clubs/bench/seasons/{season.pk}/rounds/{last_round}",
+            "/clubs/bench/ratings",
             "/clubs/bench/standings",
             f"/players/{player}",
             "/matches/?club=bench",

@@ -20,7 +20,9 @@ from urllib.parse import parse_qs
 from server.realtime import longpoll
 from server.realtime.waits import waits
 
-LONG_POLL_PATH = re.compile(r"\A(/api/tables/[^/]+/seats/[^/]+|/api/me/league-tables)/?\Z")
+LONG_POLL_PATH = re.compile(
+    r"\A(/api/tables/[^/]+/seats/[^/]+|/api/me/league-tables|/clubs/[^/]+/live|/me/live)/?\Z"
+)
 
 # Runs the request once (on the quick pool) with this scope, answering through ``send``.
 RunRequest = Callable[[dict, Callable[[dict], Awaitable[None]]], Awaitable[None]]

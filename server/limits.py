@@ -46,9 +46,18 @@ long_polls = Slots()
 sockets = Slots()
 
 
+ANONYMOUS = 0  # no account has this id: the slots of every visitor signed in to none
+
+
 def take_long_poll_slot(user) -> Callable[[], None]:
     """One of the account's long-poll slots, or ``429 too_many_long_polls``; returns the
-    function that gives it back (call it once)."""
+    function that gives it back (call it once). ``user`` None: a visitor of the public
+    web pages; all of them share ``DEKABES_MAX_ANONYMOUS_LONG_POLLS`` slots per process."""
+    if user is None:
+        limit = settings.DEKABES_MAX_ANONYMOUS_LONG_POLLS
+        if not long_polls.take(ANONYMOUS, limit):
+            raise TooManyLongPolls(limit=limit)
+        return functools.partial(long_polls.give_back, ANONYMOUS)
     # A bot account (the house bots) long-polls once per table it plays at: more room.
     limit = settings.DEKABES_MAX_LONG_POLLS_BOT if user.is_bot else settings.DEKABES_MAX_LONG_POLLS
     if not long_polls.take(user.pk, limit):

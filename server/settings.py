@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "server.web.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "server.urls"
@@ -224,6 +225,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = DEKABES_MAX_BODY
 # Concurrent long-polls and WebSockets one account may hold (per server process).
 DEKABES_MAX_LONG_POLLS = _env_int("DEKABES_MAX_LONG_POLLS", 8)
 DEKABES_MAX_LONG_POLLS_BOT = _env_int("DEKABES_MAX_LONG_POLLS_BOT", 64)
+# Visitors signed in to no account waiting on a public club's live pages (docs/web.md
+# "Live pages"): shared by all of them, per server process.
+DEKABES_MAX_ANONYMOUS_LONG_POLLS = _env_int("DEKABES_MAX_ANONYMOUS_LONG_POLLS", 200)
 DEKABES_MAX_SOCKETS = _env_int("DEKABES_MAX_SOCKETS", 16)
 # Tables a member owns whose match is not over; bot accounts a member owns.
 DEKABES_MAX_TABLES = _env_int("DEKABES_MAX_TABLES", 20)
@@ -290,11 +294,25 @@ AUTH_PASSWORD_VALIDATORS = [
 LONG_POLL_MAX = 30
 WS_PING_SECONDS = float(os.environ.get("DEKABES_WS_PING_SECONDS", "20"))
 
+
+def client_error_in_one_line(record) -> bool:
+    """An ordinary refusal (a 4xx: a 403 page, a 404) is one log line: Django logs the
+    exception that made it with its traceback, which says nothing about a server fault."""
+    if getattr(record, "status_code", 500) < 500:
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "filters": {"client_error_in_one_line": {"()": lambda: client_error_in_one_line}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DEKABES_LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        "django.request": {"filters": ["client_error_in_one_line"]},
+    },
 }

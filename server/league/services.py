@@ -67,7 +67,7 @@ from server.league.models import (
     Season,
 )
 from server.league.pairing import draw_individual, draw_pairs
-from server.realtime.notify import league_tables_changed
+from server.realtime.notify import club_changed, league_tables_changed
 from server.tables import services as table_services
 from server.tables.locking import writing
 from server.tables.models import Table
@@ -808,7 +808,7 @@ def do_start_round(*, user: User, round_: Round) -> list[LeagueMatch]:
             byes=_bye_names(season, byes),
         )
         seated = [s.player_id for m in matches for s in m.seats.all()]
-        transaction.on_commit(lambda: _tell_players(seated))
+        transaction.on_commit(lambda: _tell_players(seated, season.club_id))
     return matches
 
 
@@ -931,8 +931,10 @@ def _open_match(
     return match
 
 
-def _tell_players(user_ids: list[int]) -> None:
+def _tell_players(user_ids: list[int], club_id: int | None = None) -> None:
     league_tables_changed(user_ids)
+    if club_id is not None:  # the club's live pages (docs/web.md)
+        club_changed(club_id)
 
 
 # -- annul -----------------------------------------------------------------------------------
@@ -981,7 +983,7 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
     if match.round_id is not None:
         _finish_round_if_done(match.round_id)
     seated = list(match.seats.values_list("player_id", flat=True))
-    transaction.on_commit(lambda: _tell_players(seated))
+    transaction.on_commit(lambda: _tell_players(seated, match.club_id))
 
 
 def _finish_round_if_done(round_id: int) -> None:

@@ -11,3 +11,9 @@ def account_group(user_id: int) -> str:
 def spectate_group(table_id: int) -> str:
     """Spectator connections of a table: all get the same public frame."""
     return f"spectate-{table_id}"
+
+
+def club_group(club_id: int) -> str:
+    """The web pages of one club waiting for its next change (a round started, a match
+    over): ``/clubs/<slug>/live`` long-polls (docs/web.md "Live pages")."""
+    return f"club-{club_id}"

@@ -14,7 +14,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from server.realtime.groups import account_group, spectate_group, table_group
+from server.realtime.groups import account_group, club_group, spectate_group, table_group
 from server.realtime.waits import waits
 from server.tables.models import Table
 
@@ -45,6 +45,11 @@ def league_tables_changed(user_ids) -> None:
     """A round started or a league match ended: each account's lobby looks again."""
     for user_id in sorted(set(user_ids)):
         _send(account_group(user_id), {"type": "league.tables"}, f"account {user_id}")
+
+
+def club_changed(club_id: int) -> None:
+    """A round of the club started or one of its matches ended (its pages' version)."""
+    _send(club_group(club_id), {"type": "club.changed"}, f"club {club_id}")
 
 
 def _send(group: str, message: dict, what: str) -> None:

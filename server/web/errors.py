@@ -15,11 +15,17 @@ def _is_api(request) -> bool:
     return request.path.startswith("/api/")
 
 
-def _page(request, status: int, title: str, message: str):
+def _page(request, status: int, title: str, message: str, *, back: bool = True):
     return render(
         request,
         "web/error.html",
-        {"status": status, "title": title, "message": message},
+        {
+            "status": status,
+            "title": title,
+            "message": message,
+            # set by league_views.league_pages: the readable club a refused page sits under
+            "club_back": getattr(request, "club_back", None) if back else None,
+        },
         status=status,
     )
 
@@ -69,7 +75,9 @@ def server_error(request):
     if _is_api(request):
         return JsonResponse(errors.body_of(errors.ServerError), status=errors.ServerError.status)
     # No template context processors that could fail again: a plain render.
-    return _page(request, 500, _("Server error"), _("The server failed. Try again in a moment."))
+    return _page(
+        request, 500, _("Server error"), _("The server failed. Try again in a moment."), back=False
+    )
 
 
 def bad_request(request, exception=None):

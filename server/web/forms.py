@@ -61,7 +61,7 @@ class RegisterForm(forms.Form):
             services.check_username(data["username"])
         except errors.ApiError as err:
             self.add_error(
-                "username", REGISTER_ERRORS.get(type(err), _("3 to 40 letters, digits or . _ -"))
+                "username", REGISTER_ERRORS.get(type(err), _("This name cannot be used."))
             )
             return None
         try:

@@ -7,12 +7,22 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
+
 from server.accounts.models import User
 from server.errors import NotFound
 from server.league import selectors as league
 from server.league import serializers as answers
 from server.league import services as league_services
-from server.league.models import Club, LeagueMatch, LeagueMatchSeat, Round, Season
+from server.league.models import (
+    CheckIn,
+    Club,
+    LeagueMatch,
+    LeagueMatchSeat,
+    RatingPoint,
+    Round,
+    Season,
+)
 
 RECENT_RESULTS = 10
 
@@ -26,6 +36,7 @@ class ClubPage:
     live_tables: list[dict]  # match_json of the round's matches: scores only while playing
     results: list[dict]
     members: list[dict]
+    rounds: list[Round] = field(default_factory=list)  # the season's, by number
 
 
 def club_page(slug: str, user: User | None) -> ClubPage:
@@ -45,6 +56,7 @@ def club_page(slug: str, user: User | None) -> ClubPage:
     finished = league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
     results = list(answers.MatchSerializer(finished, many=True).data)
     members = list(answers.MemberSerializer(league.members_of(club), many=True).data)
+    rounds = list(league.rounds_of(season).only("number", "status")) if season else []
     return ClubPage(
         club,
         membership.role if membership else None,
@@ -53,6 +65,7 @@ def club_page(slug: str, user: User | None) -> ClubPage:
         live_tables,
         results,
         members,
+        rounds,
     )
 
 
@@ -102,7 +115,9 @@ def rating_chart(history: list[dict]) -> Chart:
     """Geometry of the rating-after-each-match line: one point per rated match."""
     values = [h["ordinal"] for h in history]
     low, high = (min(values), max(values)) if values else (0.0, 0.0)
-    span = (high - low) or 1.0
+    if high - low < 0.1:  # one point (or a flat line): a range around it, drawn mid-height
+        low, high = low - 1.0, high + 1.0
+    span = high - low
     inner_w = CHART_WIDTH - 2 * CHART_PAD
     inner_h = CHART_HEIGHT - 2 * CHART_PAD
     step = inner_w / max(len(history) - 1, 1)
@@ -207,3 +222,185 @@ def teams_of(match_data: dict) -> dict[str, list[dict]]:
     for s in match_data["seats"]:
         teams[s["team"]].append(s)
     return dict(teams)
+
+
+# -- live pages ----------------------------------------------------------------------------------
+def club_version(club: Club) -> int:
+    """Grows when a round of the club starts (its matches appear) or one of its matches
+    ends (finished or annulled): what the club's live pages wait for."""
+    counts = LeagueMatch.objects.filter(club=club).aggregate(
+        seated=Count("id"), done=Count("id", filter=~Q(status="playing"))
+    )
+    return counts["seated"] + counts["done"]
+
+
+# -- my next table -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NextTable:
+    """One of the viewer's seats at a league match in progress, with the whole table."""
+
+    match: LeagueMatch
+    seat: int
+    team: str
+    seats: list[LeagueMatchSeat]  # the four seats, by number, players loaded
+
+
+def next_tables(user: User) -> tuple[int, list[NextTable]]:
+    """The viewer's league tables in progress (``league_tables``) and their version."""
+    mine = league.league_tables(user)
+    ids = [s.match_id for s in mine.seats]
+    by_match: dict[int, list[LeagueMatchSeat]] = defaultdict(list)
+    for s in (
+        LeagueMatchSeat.objects.filter(match_id__in=ids)
+        .select_related("player")
+        .order_by("match_id", "number")
+    ):
+        by_match[s.match_id].append(s)
+    tables = [NextTable(s.match, s.number, s.team, by_match[s.match_id]) for s in mine.seats]
+    return mine.version, tables
+
+
+# -- the round page ------------------------------------------------------------------------------
+def round_tables(round_: Round) -> dict:
+    """The round's answer (``RoundSerializer``): who checked in, byes, each table with its
+    seats, live score and state."""
+    return answers.RoundSerializer(league.round_details(round_)).data
+
+
+# -- the cross-table -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Cell:
+    """One entrant's round: a match (its id, the entrant's side's score first), a bye,
+    or nothing."""
+
+    kind: str  # "won", "lost", "playing", "annulled", "bye" or "" (did not play)
+    match: int | None = None
+    mine: int | None = None
+    theirs: int | None = None
+    table_number: int | None = None
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    name: str
+    is_bot: bool
+    position: int | None
+    wins: int | None
+    cells: list[Cell]
+
+
+@dataclass(frozen=True)
+class CrossTable:
+    rounds: list[int]
+    rows: list[CrossRow]
+
+
+def cross_table(season: Season) -> CrossTable:
+    """Entrants (players, or pairs in a pairs season) by standing × rounds: each cell the
+    entrant's match of that round (won / lost / live / annulled, the score from its side)
+    or its bye. Live scores are left out here (the round page shows them)."""
+    pairs = season.format == "pairs"
+    rounds = list(league.rounds_of(season).values_list("id", "number"))
+    column = {rid: i for i, (rid, _n) in enumerate(rounds)}
+    entrants: dict[object, CrossRow] = {}
+
+    def row(key, name, is_bot, position=None, wins=None) -> CrossRow:
+        if key not in entrants:
+            entrants[key] = CrossRow(name, is_bot, position, wins, [Cell("")] * len(rounds))
+        return entrants[key]
+
+    for s in league.standing_rows(season):
+        if pairs and s.pair is not None:
+            row(("pair", s.pair_id), s.pair.name, False, s.position, s.wins)
+        elif s.player is not None:
+            row(("player", s.player_id), s.player.username, s.player.is_bot, s.position, s.wins)
+    matches = (
+        LeagueMatch.objects.filter(season=season)
+        .select_related("pair_a", "pair_b")
+        .prefetch_related(
+            Prefetch("seats", queryset=LeagueMatchSeat.objects.select_related("player"))
+        )
+    )
+    for m in matches:
+        if m.round_id not in column:
+            continue
+        sides: list[tuple[object, str, bool, str]] = []
+        if pairs and m.pair_a is not None and m.pair_b is not None:
+            sides = [
+                (("pair", m.pair_a_id), m.pair_a.name, False, "A"),
+                (("pair", m.pair_b_id), m.pair_b.name, False, "B"),
+            ]
+        else:
+            sides = [
+                (("player", s.player_id), s.player.username, s.is_bot, s.team)
+                for s in m.seats.all()
+                if not s.filler
+            ]
+        for key, name, is_bot, team in sides:
+            score = {"A": m.score_a, "B": m.score_b}
+            other = "B" if team == "A" else "A"
+            if m.status == "playing":
+                cell = Cell("playing", m.pk, table_number=m.table_number)
+            elif m.status == "annulled":
+                cell = Cell("annulled", m.pk, table_number=m.table_number)
+            else:
+                cell = Cell(
+                    "won" if m.winner == team else "lost",
+                    m.pk,
+                    score[team],
+                    score[other],
+                    m.table_number,
+                )
+            row(key, name, is_bot).cells[column[m.round_id]] = cell
+    byes = CheckIn.objects.filter(round__season=season, bye=True).select_related("player", "pair")
+    for b in byes:
+        if b.round_id not in column:
+            continue
+        if b.pair is not None:
+            r = row(("pair", b.pair_id), b.pair.name, False)
+        elif b.player is not None:
+            r = row(("player", b.player_id), b.player.username, b.player.is_bot)
+        else:
+            continue
+        r.cells[column[b.round_id]] = Cell("bye")
+    ordered = sorted(entrants.values(), key=lambda r: (r.position is None, r.position or 0, r.name))
+    return CrossTable([n for _rid, n in rounds], ordered)
+
+
+# -- the ratings leaderboard --------------------------------------------------------------------
+TREND_MATCHES = 5
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    rank: int
+    player: str
+    is_bot: bool
+    ordinal: float
+    mu: float
+    sigma: float
+    matches: int
+    trend: float | None  # the ordinal's change over the last TREND_MATCHES rated matches
+
+
+def leaderboard(club: Club) -> list[LeaderRow]:
+    """The club's ratings, best first (``club_ratings``' order), each with its trend."""
+    before = (
+        RatingPoint.objects.filter(club=OuterRef("club"), player=OuterRef("player"))
+        .order_by("-id")
+        .values("ordinal")[TREND_MATCHES : TREND_MATCHES + 1]
+    )
+    ratings = league.club_ratings(club).annotate(before=Subquery(before))
+    return [
+        LeaderRow(
+            i,
+            r.player.username,
+            r.player.is_bot,
+            r.ordinal,
+            r.mu,
+            r.sigma,
+            r.matches,
+            None if r.before is None else r.ordinal - r.before,
+        )
+        for i, r in enumerate(ratings, start=1)
+    ]

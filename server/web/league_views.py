@@ -10,9 +10,10 @@ from __future__ import annotations
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
@@ -25,9 +26,10 @@ from server.league.models import Club
 from server.league.serializers import (
     InviteSerializer,
     MatchSerializer,
-    RoundSerializer,
 )
+from server.realtime.groups import club_group
 from server.web import league_selectors as pages
+from server.web import live
 from server.web.analysis import replay_analysis
 from server.web.league_forms import (
     AnnulForm,
@@ -48,6 +50,17 @@ def _viewer(request):
     return request.user if request.user.is_authenticated else None
 
 
+def _readable_club(request, slug: str | None) -> str | None:
+    """The club a refused page sits under, if the visitor may read it: the error page's
+    way back (else the home page's)."""
+    if slug is None:
+        return None
+    try:
+        return league.club_for_reader(slug, _viewer(request), answer=False).slug
+    except ApiError:
+        return None
+
+
 def league_pages(view):
     """Reads refused by the league answer with the site's 404 / 403 pages."""
 
@@ -56,6 +69,7 @@ def league_pages(view):
         try:
             return view(request, *args, **kwargs)
         except ApiError as err:
+            request.club_back = _readable_club(request, kwargs.get("slug"))
             if err.status == 404:
                 raise Http404(err.message) from None
             if err.status == 403:
@@ -66,9 +80,15 @@ def league_pages(view):
 
 
 # -- reading -------------------------------------------------------------------------------
+def _live(club: Club) -> dict:
+    """What makes a club's page live (base.html's ``<main data-live>``, site.js)."""
+    return {"live_url": f"/clubs/{club.slug}/live", "live_version": pages.club_version(club)}
+
+
 @league_pages
 def club(request, slug: str):
-    return render(request, "web/club.html", {"page": pages.club_page(slug, _viewer(request))})
+    page = pages.club_page(slug, _viewer(request))
+    return render(request, "web/club.html", {"page": page, **_live(page.club)})
 
 
 @league_pages
@@ -80,8 +100,44 @@ def standings(request, slug: str):
     return render(
         request,
         "web/standings.html",
-        {"club": club, "season": season, "rows": rows, "seasons": seasons},
+        {"club": club, "season": season, "rows": rows, "seasons": seasons, **_live(club)},
     )
+
+
+@league_pages
+def ratings(request, slug: str):
+    club = league.club_for_reader(slug, _viewer(request), answer=False)
+    return render(
+        request,
+        "web/ratings.html",
+        {
+            "club": club,
+            "rows": pages.leaderboard(club),
+            "trend_matches": pages.TREND_MATCHES,
+            **_live(club),
+        },
+    )
+
+
+@league_pages
+def cross_table(request, slug: str, season_id: int):
+    club = league.club_for_reader(slug, _viewer(request), answer=False)
+    season = league.season_of(club, season_id)
+    return render(
+        request,
+        "web/crosstable.html",
+        {"club": club, "season": season, "table": pages.cross_table(season), **_live(club)},
+    )
+
+
+def club_live(request, slug: str):
+    """``GET /clubs/<slug>/live?after=N&wait=S``: the club's version, long-polled."""
+    viewer = _viewer(request)
+    try:
+        club = league.club_for_reader(slug, viewer, answer=False)
+    except ApiError as err:
+        return JsonResponse(err.body(), status=err.status)
+    return live.long_poll(request, viewer, club_group(club.pk), lambda: pages.club_version(club))
 
 
 @league_pages
@@ -274,19 +330,22 @@ def _checkin_form(season, data=None, initial=None) -> CheckInForm:
     return CheckInForm(data, choices=choices, field_name="players", initial=initial)
 
 
-@login_required
 @league_pages
 def round_page(request, slug: str, season_id: int, number: int):
-    club = _organized_club(request, slug)
+    """The round for whoever may read the club (public clubs: everyone); its organizers
+    also get the check-in and start forms (a POST: organizers only)."""
+    viewer = _viewer(request)
+    if request.method == "POST":
+        if viewer is None:
+            return redirect_to_login(request.get_full_path())
+        club = _organized_club(request, slug)
+    else:
+        club = league.club_for_reader(slug, viewer, answer=False)
+    membership = services.membership_of(club, viewer)
+    is_organizer = membership is not None and membership.role == "organizer"
     season = league.season_for_reader(club, season_id)
     round_ = league.round_of(season, number)
-    data = RoundSerializer(league.round_details(round_)).data
-    present = [
-        e["player"]["username"] if "player" in e else str(e["pair"]["id"]) for e in data["present"]
-    ]
-    form = _checkin_form(
-        season, initial={("pairs" if season.format == "pairs" else "players"): present}
-    )
+    form = None
     error = None
     if request.method == "POST":
         try:
@@ -309,6 +368,15 @@ def round_page(request, slug: str, season_id: int, number: int):
                 )
         except ApiError as err:
             error = refusal_text(err)
+    data = pages.round_tables(round_)
+    if is_organizer and form is None:
+        present = [
+            e["player"]["username"] if "player" in e else str(e["pair"]["id"])
+            for e in data["present"]
+        ]
+        form = _checkin_form(
+            season, initial={("pairs" if season.format == "pairs" else "players"): present}
+        )
     return render(
         request,
         "web/round.html",
@@ -318,8 +386,9 @@ def round_page(request, slug: str, season_id: int, number: int):
             "round": data,
             "form": form,
             "error": error,
-            "is_organizer": True,
-            **round_organizer_context(season),
+            "is_organizer": is_organizer,
+            **(round_organizer_context(season) if is_organizer else {}),
+            **_live(club),
         },
         status=400 if error else 200,
     )

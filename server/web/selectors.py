@@ -24,6 +24,7 @@ class TableRow:
     scores: dict  # live or final score: public at any time
     hand_no: int
     winner: str | None
+    annulled: bool = False  # a league match the organizer annulled: neither over nor live
 
 
 def clubs_for(viewer: User | None):
@@ -36,7 +37,15 @@ def clubs_for(viewer: User | None):
 
 
 def my_tables(user: User) -> list[TableRow]:
-    return [table_row(table) for table in tables.tables_for(user)[:50]]
+    """The tables ``user`` sits at, and the casual tables they own: not every league table
+    an organizer started (those belong to the players seated at them)."""
+    mine = (
+        Table.objects.filter(Q(seats__player=user) | Q(owner=user, league_match__isnull=True))
+        .distinct()
+        .select_related("owner", "league_match")
+        .order_by("-created_at")[:50]
+    )
+    return [table_row(table) for table in mine]
 
 
 def readable_table(user: User | None, code: str) -> Table:
@@ -72,12 +81,14 @@ def finished_record(table: Table) -> str:
 
 def table_row(table: Table) -> TableRow:
     summary = projection.project(table).match.summary()
+    league_match = getattr(table, "league_match", None)
     return TableRow(
         table,
         summary["phase"] == MATCH_OVER,
         summary["scores"],
         summary["hand_no"],
         summary["winner"],
+        league_match is not None and league_match.status == "annulled",
     )
 
 

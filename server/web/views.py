@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
+from server import errors
 from server.errors import NotFound, NotWatchable
+from server.league import selectors as league
 from server.league import spectate
+from server.realtime.groups import account_group
 from server.tables import projection
 from server.tables.models import Table
-from server.web import selectors, throttling
+from server.web import league_selectors as league_pages
+from server.web import live, selectors, throttling
 from server.web.analysis import replay_analysis
 from server.web.forms import RegisterForm, SignInForm
 from server.web.replay import NotReplayable
@@ -23,9 +27,29 @@ from server.web.replay import NotReplayable
 
 def home(request):
     viewer = request.user if request.user.is_authenticated else None
-    tables = selectors.my_tables(viewer) if viewer else []
-    return render(
-        request, "web/home.html", {"tables": tables, "clubs": selectors.clubs_for(viewer)}
+    context = {
+        "tables": selectors.my_tables(viewer) if viewer else [],
+        "clubs": selectors.clubs_for(viewer),
+    }
+    if viewer is not None:
+        version, next_tables = league_pages.next_tables(viewer)
+        context.update(
+            next_tables=next_tables,
+            server_url=request.build_absolute_uri("/").rstrip("/"),
+            live_url="/me/live",
+            live_version=version,
+        )
+    return render(request, "web/home.html", context)
+
+
+def me_live(request):
+    """``GET /me/live?after=N&wait=S``: the version of the signed-in account's league
+    tables (``league_tables_version``), long-polled; the home page's live part."""
+    if not request.user.is_authenticated:
+        return JsonResponse(errors.body_of(errors.NotAuthenticated), status=401)
+    user = request.user
+    return live.long_poll(
+        request, user, account_group(user.pk), lambda: league.league_tables_version(user)
     )
 
 

@@ -180,11 +180,10 @@ def test_a_member_cannot_reach_the_organizer_forms(web_club, open_page):
     sign_in(page, url, lg["members"][1])
     page.goto(f"{url}/clubs/{lg['club']}/")
     assert page.locator("a.organize").count() == 0
-    for path in (
-        f"/clubs/{lg['club']}/organize",
-        f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/1",
-    ):
-        assert page.goto(url + path).status == 403
+    assert page.goto(f"{url}/clubs/{lg['club']}/organize").status == 403
+    # The round page is public (issue #21), without the organizers' forms.
+    assert page.goto(f"{url}/clubs/{lg['club']}/seasons/{lg['season']}/rounds/1").status == 200
+    assert page.locator("form.checkin, form.start").count() == 0
     # A forged POST (with a valid CSRF token of the member's session) is refused too.
     page.goto(url + "/")
     token = page.eval_on_selector("input[name=csrfmiddlewaretoken]", "e => e.value")
@@ -193,6 +192,7 @@ def test_a_member_cannot_reach_the_organizer_forms(web_club, open_page):
         (f"/clubs/{lg['club']}/organize/season", {"name": "Mine", "format": "individual"}),
         (f"/clubs/{lg['club']}/organize/invite", {}),
         (f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds", {}),
+        (f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/1", {"action": "start"}),
     ):
         response = page.request.post(
             url + path, form={"csrfmiddlewaretoken": token, **form}, headers={"Referer": url + "/"}
@@ -254,11 +254,11 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
     screenshot(organizer, "round-checkin")
     organizer.click("form.start button[type=submit]")
     organizer.wait_for_selector('.round-status[data-status="started"]')
-    rows = organizer.locator("table.matches tbody tr")
+    rows = organizer.locator(".round-table")
     assert rows.count() == 1
     seated = set(
         organizer.eval_on_selector_all(
-            "table.matches tbody tr td a[href^='/players/']", "els => els.map(e => e.innerText)"
+            ".round-table a[href^='/players/']", "els => els.map(e => e.innerText)"
         )
     )
     assert seated == set(present)

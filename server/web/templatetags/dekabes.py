@@ -186,3 +186,9 @@ def chart_points(chart, match_url_prefix: str = "/matches/"):
             for p in chart.points
         ),
     )
+
+
+@register.filter
+def team_pair(pairs: dict | None, team: str):
+    """The pair of ``team`` in a match answer's ``pairs`` (pairs seasons), else None."""
+    return (pairs or {}).get(team)
