@@ -20,8 +20,8 @@ from django.conf import settings
 
 from server import limits
 from server.league.serializers import league_tables_body
+from server.realtime import pushes
 from server.realtime.groups import account_group, table_group
-from server.tables import projection, selectors
 from server.tables.models import Seat, Table
 
 TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")
@@ -105,6 +105,7 @@ class TableConsumer(AccountSocket):
         if not self.seats:
             return CLOSE_NOT_YOUR_SEAT
         self.sent_version = 0
+        self.watching: list[tuple[int, int]] = []
         return None
 
     def groups_to_follow(self) -> list[str]:
@@ -122,26 +123,27 @@ class TableConsumer(AccountSocket):
             held = [n for n in held if str(n) == asked]
         return table, sorted(held)
 
-    async def table_changed(self, message):
-        for payload in await self._views():
-            await self.send_json(payload)
+    async def opened(self) -> None:
+        self.watching = [(n, self.user.pk) for n in self.seats]
+        pushes.watch(self.table.pk, self.watching)
 
-    @database_sync_to_async
-    def _views(self):
-        """This connection's seats only, as their holder sees them, once per version."""
-        state = projection.project(self.table)
-        if state.version <= self.sent_version:
-            return []
-        self.sent_version = state.version
-        seats = selectors.load_seats(self.table)
-        held = [s.number for s in seats if s.player_id == self.user.pk and s.number in self.seats]
-        return [
-            {
-                "type": "view",
-                **selectors.seat_response(self.table, n, state, user=self.user, seats=seats),
-            }
-            for n in held
-        ]
+    async def disconnect(self, code):
+        if getattr(self, "watching", None):
+            pushes.unwatch(self.table.pk, self.watching)
+            self.watching = []
+        await super().disconnect(code)
+
+    async def table_changed(self, message):
+        """Its seats' views, once per version: built once in this process for every
+        socket that follows the table (``pushes``), sent as the same text."""
+        version, texts = await pushes.pushes(self.table, message.get("version"))
+        if version <= self.sent_version:
+            return
+        self.sent_version = version
+        for pair in self.watching:
+            text = texts.get(pair)
+            if text is not None:
+                await self.send(text_data=text)
 
 
 class LobbyConsumer(AccountSocket):
