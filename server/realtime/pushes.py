@@ -16,9 +16,9 @@ build, which runs in a request thread with a copy of what to build.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import Counter
 
+import orjson
 from channels.db import database_sync_to_async
 
 from server.tables import projection, selectors
@@ -83,7 +83,11 @@ def _done(table_pk: int, future: asyncio.Future) -> None:
 @database_sync_to_async
 def _build(table: Table, wanted: list[Watch]) -> tuple[int, dict[Watch, str]]:
     state = projection.project(table)
-    seats = selectors.load_seats(table)
+    # a full table's rows are kept in-process (selectors.table_and_seats): no read
+    found = selectors.table_and_seats(table.code)
+    if found is None:
+        return state.version, {}
+    table, seats = found
     holders = {s.number: s for s in seats if s.player_id is not None}
     texts: dict[Watch, str] = {}
     for number, account in wanted:
@@ -91,5 +95,5 @@ def _build(table: Table, wanted: list[Watch]) -> tuple[int, dict[Watch, str]]:
         if seat is None or seat.player_id != account:
             continue  # not (or no longer) that account's seat: nothing to send
         view = selectors.seat_response(table, number, state, user=seat.player, seats=seats)
-        texts[(number, account)] = json.dumps({"type": "view", **view})
+        texts[(number, account)] = orjson.dumps({"type": "view", **view}).decode()
     return state.version, texts

@@ -18,6 +18,7 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import orjson
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -303,7 +304,7 @@ def _store_receipt(
         cursor.execute(
             f"INSERT INTO {quote(ActionReceipt._meta.db_table)}"
             f" ({', '.join(quote(c) for c in _RECEIPT_COLUMNS)}) VALUES ({values})",
-            [table.pk, key, user.pk, seat, digest, 200, json.dumps(response), now],
+            [table.pk, key, user.pk, seat, digest, 200, orjson.dumps(response).decode(), now],
         )
 
 
