@@ -21,6 +21,7 @@ from collections import Counter
 import orjson
 from channels.db import database_sync_to_async
 
+from server.realtime import notify
 from server.tables import projection, selectors
 from server.tables.models import Table
 
@@ -80,9 +81,32 @@ def _done(table_pk: int, future: asyncio.Future) -> None:
         _built[table_pk] = result
 
 
+def prebuild(table: Table, state) -> None:
+    """In the thread that committed (``notify.on_table_commit``), with its state: the
+    pushes for this process's sockets, so that they send without a trip of their own."""
+    try:
+        wanted = list(_watchers.get(table.pk, ()))
+    except RuntimeError:  # changed by the loop meanwhile: the sockets build it
+        return
+    if not wanted:
+        return
+    result = _build_now(table, wanted, state)
+    current = _built.get(table.pk)
+    if current is None or current[0] < result[0]:
+        _built[table.pk] = result
+    if table.pk not in _watchers:  # the last socket left meanwhile
+        _built.pop(table.pk, None)
+
+
+notify.on_table_commit(prebuild)
+
+
 @database_sync_to_async
 def _build(table: Table, wanted: list[Watch]) -> tuple[int, dict[Watch, str]]:
-    state = projection.project(table)
+    return _build_now(table, wanted, projection.project(table))
+
+
+def _build_now(table: Table, wanted: list[Watch], state) -> tuple[int, dict[Watch, str]]:
     # a full table's rows are kept in-process (selectors.table_and_seats): no read
     found = selectors.table_and_seats(table.code)
     if found is None:

@@ -476,4 +476,4 @@ def _consequences(table: Table, state: TableState) -> list[NewEvent]:
 def _after_commit(table: Table, state: TableState | None) -> None:
     if state is not None:
         projection.remember(table, state)
-    table_changed(table, state.version if state is not None else None)
+    table_changed(table, state.version if state is not None else None, state)
