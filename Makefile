@@ -62,10 +62,14 @@ bench-table: $(STAMP)
 	$(PY) -m bench.table_frames
 
 # What a game action costs the server (CPU vs a trivial GET, open-loop latency, 1/20/200
-# tables, cold tables), SQLite, loopback. SCALE_OUT=1: 1 vs 2 processes on DATABASE_URL +
-# REDIS_URL (PostgreSQL + Redis) instead.
+# tables, cold tables), SQLite, loopback; the CPU figure also with an Idempotency-Key on
+# every action, and with keys and the four seats on WebSockets. SCALE_OUT=1: 1 vs 2
+# processes on DATABASE_URL + REDIS_URL (PostgreSQL + Redis) instead. PEER=1: the peer
+# harness (boardgame.io, ../shared/bench/boardgameio, after its npm ci; PEER_DIR=a copy)
+# in the same run. QUICK=1: the CPU figures only.
 bench-server: $(STAMP)
-	$(PY) -m bench.server_actions $(if $(SCALE_OUT),--scale-out)
+	$(PY) -m bench.server_actions $(if $(SCALE_OUT),--scale-out) $(if $(PEER),--peer) \
+	  $(if $(PEER_DIR),--peer-dir $(PEER_DIR)) $(if $(QUICK),--quick)
 
 # The demo league (docs/league.md): club "demo", eight house bots, two rounds played.
 .PHONY: seed-demo

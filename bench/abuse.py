@@ -1,5 +1,5 @@
-"""``make bench-abuse`` (``python -m bench.abuse``): what a login flood and a huge body do
-to everyone else.
+"""``make bench-abuse`` (``python -m bench.abuse``): what a login flood, a huge body and
+648 parked long-polls do to everyone else.
 
 Starts its own Daphne (temporary SQLite, loopback only) and measures:
 1. a bystander's game action (GET the seat view + POST a legal action) at a fixed
@@ -7,7 +7,12 @@ Starts its own Daphne (temporary SQLite, loopback only) and measures:
    first alone, then while ``--flooders`` clients post wrong passwords to
    ``/api/auth/token`` as fast as they can; the flood's answers are counted by status;
 2. the server's memory (VmRSS) before and after one POST announcing 400 MB and sending
-   as much of it as the server reads.
+   as much of it as the server reads;
+0. first, on a server of its own, ``--parked-polls`` (648) lobby long-polls
+   (``/api/me/league-tables?wait=30``) kept parked by 10 accounts: the idle server's CPU
+   (cores, from ``/proc``) and the bystander's p50/p90, without and with them
+   (``--parked-before``: also with the old waiter's 1 s re-read, for a before figure;
+   ``--only-parked``: only this).
 ``--root`` runs another checkout's server (e.g. the main branch, for a before/after
 figure) with this interpreter. Figures are wall-clock on a shared machine: compare
 the runs of one invocation, not across invocations.
@@ -173,6 +178,111 @@ def big_post(url: str, pid: int, megabytes: int = 400) -> tuple[int, int, str]:
     return before, rss_kb(pid), answer
 
 
+# -- parked long-polls (issue 20) -------------------------------------------------------------
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def park(url: str, token: str, stop: threading.Event, answers: Counter) -> None:
+    """One client keeping a lobby long-poll parked (``?wait=30``) until ``stop``."""
+    http = requests.Session()
+    http.headers["Authorization"] = f"Token {token}"
+    after = http.get(url + "/api/me/league-tables", timeout=120).json()["version"]
+    answers["sent"] += 1
+    while not stop.is_set():
+        try:
+            answer = http.get(url + f"/api/me/league-tables?wait=30&after={after}", timeout=120)
+            answers[answer.status_code] += 1
+            if answer.status_code == 200:
+                after = answer.json()["version"]
+            else:
+                time.sleep(1)
+        except requests.RequestException:
+            answers["error"] += 1
+
+
+def parked_polls(root: Path, polls: int, rate: float, seconds: float, env: dict) -> dict:
+    """An idle server's CPU and a bystander's p50/p90, without and with ``polls`` parked
+    lobby long-polls (10 accounts; the caps raised for the bench: by default one member's
+    bots share 64). Its own server, stopped in a ``finally``."""
+    extra = {"DEKABES_MAX_LONG_POLLS": str(polls), "DEKABES_MAX_LONG_POLLS_BOT": str(polls)}
+    with tempfile.TemporaryDirectory(prefix="dekabes-parked-") as tmp:
+        process, url = start(root, Path(tmp), {**extra, **env})
+        stop, answers = threading.Event(), Counter[str]()
+        parkers: list[threading.Thread] = []
+        try:
+            bystander = Bystander(url)
+            bystander.action()
+            c0 = cpu_seconds(process.pid)
+            time.sleep(seconds)
+            idle_alone = (cpu_seconds(process.pid) - c0) / seconds
+            alone = open_loop(bystander, rate, seconds)
+            tokens = [
+                requests.post(
+                    url + "/api/auth/register",
+                    json={"username": f"pk{uuid.uuid4().hex[:10]}", "password": PASSWORD},
+                    timeout=120,
+                ).json()["token"]
+                for _ in range(10)
+            ]
+            parkers = [
+                threading.Thread(
+                    target=park, args=(url, tokens[i % 10], stop, answers), daemon=True
+                )
+                for i in range(polls)
+            ]
+            for thread in parkers:
+                thread.start()
+            deadline = time.monotonic() + 180
+            while answers["sent"] < polls and time.monotonic() < deadline:
+                time.sleep(0.2)  # every poll sent (each first reads the version)
+            time.sleep(8.0)  # and parked: the window ends before their 30 s deadline
+            c0 = cpu_seconds(process.pid)
+            time.sleep(seconds)
+            idle_parked = (cpu_seconds(process.pid) - c0) / seconds
+            loaded = open_loop(bystander, rate, seconds)
+        finally:
+            stop.set()
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+            for thread in parkers:
+                thread.join(5)
+
+    def p(values: list[float], q: float) -> float:
+        ms = sorted(x * 1000 for x in values)
+        return round(ms[min(len(ms) - 1, int(q * len(ms)))], 1)
+
+    return {
+        "polls": polls,
+        "env": env,
+        "idle_cpu_cores_without": round(idle_alone, 3),
+        "idle_cpu_cores_with": round(idle_parked, 3),
+        "bystander_without_p50_p90_ms": (p(alone, 0.5), p(alone, 0.9)),
+        "bystander_with_p50_p90_ms": (p(loaded, 0.5), p(loaded, 0.9)),
+        "poll_answers": {k: v for k, v in answers.items() if k != "error"},  # + the stop
+    }
+
+
+def report_parked(args) -> None:
+    runs = [("now", {})]
+    if args.parked_before:  # the old waiter: a read of the version every second
+        runs.append(("re-read each 1 s (before)", {"DEKABES_LONG_POLL_RECHECK": "1"}))
+    for name, env in runs:
+        r = parked_polls(Path(args.root), args.parked_polls, args.rate, args.seconds, env)
+        print(
+            f"{r['polls']} parked long-polls, {name}: idle server CPU "
+            f"{r['idle_cpu_cores_without']:.3f} -> {r['idle_cpu_cores_with']:.3f} cores; "
+            f"bystander p50/p90 {r['bystander_without_p50_p90_ms']} -> "
+            f"{r['bystander_with_p50_p90_ms']} ms; poll answers {r['poll_answers']}",
+            flush=True,
+        )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--root", default=str(ROOT), help="checkout whose server to run")
@@ -187,7 +297,16 @@ def main(argv=None) -> int:
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--skip-flood", action="store_true")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server")
+    parser.add_argument("--parked-polls", type=int, default=648, help="0: skip that scenario")
+    parser.add_argument(
+        "--parked-before", action="store_true", help="also with the old 1 s re-read"
+    )
+    parser.add_argument("--only-parked", action="store_true")
     args = parser.parse_args(argv)
+    if args.parked_polls:
+        report_parked(args)
+        if args.only_parked:
+            return 0
     extra = (
         {
             "DEKABES_RATE_LOGIN_ADDRESS": "10000000/minute",

@@ -10,7 +10,14 @@ Redis from DATABASE_URL / REDIS_URL) on loopback and prints one JSON object:
    look when the next seat to act was guessed wrong, and a new table when a match ends,
    are counted in), then ``--gets`` trivial authenticated GETs (``/api/me``). The ratio
    of the two is the figure to compare: both are measured in the same run on the same
-   server, so it holds on a loaded machine where absolute times do not.
+   server, so it holds on a loaded machine where absolute times do not. Measured three
+   times: as is (``cpu``), with an ``Idempotency-Key`` on every action as docs/api.md
+   tells bots (``cpu_keys``, goal 2.5x a trivial GET or less), and with keys and the
+   four seats of every table connected by WebSocket, each push read, as desktop clients
+   are (``cpu_sockets``, goal 7 ms or less). ``summary`` puts them side by side (also
+   printed on stderr); ``--peer`` adds the peer's figures from the same run (``peer``:
+   boardgame.io 0.50.2 on Node, ``../shared/bench/boardgameio``, its in-memory store and
+   its default file store); ``--quick`` measures only these.
 2. **open_loop** — actions arrive on a fixed schedule (``--rate`` per second for
    ``--seconds``, spread over ``--tables`` tables, one action in flight per table).
    ``server_*`` percentiles are server-side: the two requests' times inside the server
@@ -74,6 +81,7 @@ def server_env(workdir: Path, scale_out: bool) -> dict:
             # every table driver registers from 127.0.0.1 (the Redis-held count persists)
             "DEKABES_RATE_REGISTER_ADDRESS": "1000000/hour",
             "DEKABES_MAX_TABLES": "100000",  # one bench account drives hundreds of tables
+            "DEKABES_MAX_SOCKETS": "100000",  # and holds four sockets at each (--sockets)
         }
     )
     return env
@@ -174,8 +182,21 @@ class TableDriver:
     the seat view on one process, the action on another, as a load balancer spreads them.
     """
 
-    def __init__(self, urls: list[str], token: str, index: int, seed: int):
+    def __init__(
+        self,
+        urls: list[str],
+        token: str,
+        index: int,
+        seed: int,
+        keys: bool = False,
+        sockets: bool = False,
+    ):
         self.urls = itertools.cycle(urls)
+        self.ws_url = "ws" + urls[0].removeprefix("http")
+        self.token = token
+        self.keys = keys  # an Idempotency-Key on every action, as docs/api.md tells bots
+        self.sockets: list = [] if sockets else None  # type: ignore[assignment]
+        self.pushes = 0  # views received on the sockets
         self.session = requests.Session()
         self.session.headers["Authorization"] = f"Token {token}"
         self.rng = random.Random(seed * 1000 + index)
@@ -203,7 +224,39 @@ class TableDriver:
         response = self._request("POST", "/api/tables", json=body)
         response.raise_for_status()
         self.seen = 0
-        return response.json()["code"]
+        code = response.json()["code"]
+        if self.sockets is not None:
+            self.close_sockets()
+            self.sockets = [self._connect(code, n) for n in (1, 2, 3, 4)]
+        return code
+
+    def _connect(self, code: str, seat: int):
+        """One WebSocket per seat, as a desktop client holds it; a thread reads it."""
+        import websocket  # websocket-client
+
+        ws = websocket.create_connection(
+            f"{self.ws_url}/ws/tables/{code}?seat={seat}",
+            header=[f"Authorization: Token {self.token}"],
+            timeout=30,
+        )
+
+        def read():
+            try:
+                while True:
+                    if '"view"' in ws.recv():
+                        self.pushes += 1
+            except Exception:  # closed: this table is done
+                return
+
+        threading.Thread(target=read, daemon=True).start()
+        return ws
+
+    def close_sockets(self) -> None:
+        for ws in self.sockets or ():
+            try:
+                ws.close()
+            except Exception:  # noqa: S110 -- already gone
+                pass
 
     def act(self) -> None:
         """GET the seat view, POST one legal action (looks again until one is sent)."""
@@ -229,8 +282,12 @@ class TableDriver:
             event = self.rng.choice(view["legal"])
             action = {k: v for k, v in event.items() if k != "seat"}
             action["expected_version"] = body["version"]
+            headers = {"Idempotency-Key": uuid.uuid4().hex} if self.keys else None
             response = self._request(
-                "POST", f"/api/tables/{self.code}/seats/{self.seat}/actions", json=action
+                "POST",
+                f"/api/tables/{self.code}/seats/{self.seat}/actions",
+                json=action,
+                headers=headers,
             )
             if response.status_code != 200:
                 self.errors += 1
@@ -527,6 +584,46 @@ def cold_tables(workdir: Path, sizes: list[int], repeats: int, scale_out: bool) 
     return {"load_average": load, "events": json.loads(result.stdout)}
 
 
+# -- the peer (boardgame.io, ../shared/bench/boardgameio) ------------------------------------------
+PEER_DIRS = (ROOT.parent / "shared/bench/boardgameio", ROOT.parents[1] / "shared/bench/boardgameio")
+PEER_RUNS = (("memory", 1), ("flatfile", 20))  # its in-memory store; its default file store
+
+
+def run_peer(args) -> dict:
+    """The peer harness, in this run: its server CPU per move with its in-memory store
+    (1 match) and its file store (20 matches), 2,000 moves each (its README). Needs its
+    node_modules (``npm ci`` in its folder, or a copy of it named by ``--peer-dir``)."""
+    found = [Path(args.peer_dir)] if args.peer_dir else [d for d in PEER_DIRS if d.is_dir()]
+    folder = next((d for d in found if (d / "node_modules").is_dir()), None)
+    if folder is None:
+        return {"error": f"no peer harness with node_modules in {[str(d) for d in found]}"}
+    runs = {}
+    for storage, matches in PEER_RUNS:
+        out = subprocess.run(
+            ["node", "bench.js", "--moves", str(args.peer_moves), "--matches", str(matches),
+             "--storage", storage],
+            cwd=folder, capture_output=True, text=True, timeout=900,
+        )  # fmt: skip
+        line = (out.stdout.strip().splitlines() or [""])[-1]
+        try:
+            result = json.loads(line)
+        except ValueError:
+            runs[storage] = {"error": (out.stderr or out.stdout)[-300:]}
+            continue
+        runs[storage] = {
+            "matches": matches,
+            "cpu_ms_per_move": result.get("cpu_ms_per_move"),
+            "cpu_ms_per_move_by_quarter": result.get("cpu_ms_per_move_by_quarter"),
+            "moves_per_s": result.get("moves_per_s"),
+        }
+    return {
+        "harness": str(folder),
+        "runs": runs,
+        "ms_per_move": {k: v.get("cpu_ms_per_move") for k, v in runs.items()},
+        "load_average": load_average(),
+    }
+
+
 # -- the runs ---------------------------------------------------------------------------------
 def embedded_run(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="dekabes-bench-") as tmp:
@@ -538,22 +635,61 @@ def embedded_run(args) -> dict:
                 for i in range(max(args.tables, args.cpu_tables))
             ]
             cpu = measure_cpu(processes, drivers[: args.cpu_tables], args.actions, args.gets)
-            loop = open_loop(drivers[: args.tables], args.rate, args.seconds)
-            tables = per_table_count(
-                processes, urls, token, args.table_counts, args.actions, args.gets // 2, args.seed
-            )
+            # the same, an Idempotency-Key on every action; then also the four seats of
+            # every table on WebSockets (desktop clients), each push read
+            keyed = [
+                TableDriver(urls, token, 20_000 + i, args.seed, keys=True)
+                for i in range(args.cpu_tables)
+            ]
+            cpu_keys = measure_cpu(processes, keyed, args.actions, args.gets)
+            socketed = [
+                TableDriver(urls, token, 30_000 + i, args.seed, keys=True, sockets=True)
+                for i in range(args.cpu_tables)
+            ]
+            cpu_sockets = measure_cpu(processes, socketed, args.actions, args.gets)
+            cpu_sockets["pushes_received"] = sum(d.pushes for d in socketed)
+            for driver in socketed:
+                driver.close_sockets()
+            drivers += keyed + socketed
+            if args.quick:
+                loop = tables = None
+            else:
+                loop = open_loop(drivers[: args.tables], args.rate, args.seconds)
+                tables = per_table_count(
+                    processes,
+                    urls,
+                    token,
+                    args.table_counts,
+                    args.actions,
+                    args.gets // 2,
+                    args.seed,
+                )
             server_errors = sum(d.server_errors for d in drivers)
         finally:
             stop(processes)
+        peer = run_peer(args) if args.peer else None
         cold = (
             cold_tables(Path(tmp), args.cold_events, args.cold_repeats, scale_out=False)
-            if args.cold_events
+            if args.cold_events and not args.quick
             else None
         )
     return {
         "store": "sqlite+in-memory",
         "workers": 1,
         "cpu": cpu,
+        "cpu_keys": cpu_keys,
+        "cpu_sockets": cpu_sockets,
+        "summary": {
+            "ms_per_action": cpu["server_cpu_ms_per_action"],
+            "vs_trivial_get": cpu["action_cpu_vs_trivial_get"],
+            "ms_per_action_keys": cpu_keys["server_cpu_ms_per_action"],
+            "vs_trivial_get_keys": cpu_keys["action_cpu_vs_trivial_get"],
+            "ms_per_action_keys_4_sockets": cpu_sockets["server_cpu_ms_per_action"],
+            "vs_trivial_get_keys_4_sockets": cpu_sockets["action_cpu_vs_trivial_get"],
+            "goals": "keys <= 2.5x a trivial GET; keys + 4 sockets <= 7 ms",
+            **({"peer_ms_per_move": peer["ms_per_move"]} if peer else {}),
+        },
+        "peer": peer,
         "open_loop": loop,
         "tables": tables,
         "cold_table": cold,
@@ -635,6 +771,19 @@ def main(argv=None) -> int:
         action="store_true",
         help="1 vs --workers processes on DATABASE_URL and REDIS_URL (PostgreSQL + Redis)",
     )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="only the CPU figures (keyless, keys, keys + sockets): no open loop, "
+        "table counts or cold tables",
+    )
+    parser.add_argument(
+        "--peer",
+        action="store_true",
+        help="also run the peer harness (boardgame.io, ../shared/bench/boardgameio) in this run",
+    )
+    parser.add_argument("--peer-dir", help="the peer harness with its node_modules installed")
+    parser.add_argument("--peer-moves", type=int, default=2000)
     parser.add_argument("--cold-child", type=_ints, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cold_child is not None:
@@ -642,6 +791,8 @@ def main(argv=None) -> int:
         return 0
     report = scale_out_run(args) if args.scale_out else embedded_run(args)
     report["note"] = "compare ratios within one run: absolute ms follow the machine's load"
+    if "summary" in report:
+        print(" ".join(f"{k}={v}" for k, v in report["summary"].items()), file=sys.stderr)
     print(json.dumps(report))
     return 0
 

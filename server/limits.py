@@ -24,20 +24,20 @@ class Slots:
         self._held: Counter = Counter()
         self._lock = threading.Lock()
 
-    def take(self, account_id: int, limit: int) -> bool:
+    def take(self, account_id, limit: int) -> bool:
         with self._lock:
             if self._held[account_id] >= limit:
                 return False
             self._held[account_id] += 1
             return True
 
-    def give_back(self, account_id: int) -> None:
+    def give_back(self, account_id) -> None:
         with self._lock:
             self._held[account_id] -= 1
             if self._held[account_id] <= 0:
                 del self._held[account_id]
 
-    def held(self, account_id: int) -> int:
+    def held(self, account_id) -> int:
         with self._lock:
             return self._held[account_id]
 
@@ -49,6 +49,25 @@ sockets = Slots()
 ANONYMOUS = 0  # no account has this id: the slots of every visitor signed in to none
 
 
+def long_poll_counters(user) -> list[tuple[object, int]]:
+    """The counters a long-poll of ``user`` takes a slot of, with their limits.
+
+    A bot long-polls once per table it plays at, so bot accounts get more room
+    (``DEKABES_MAX_LONG_POLLS_BOT``); a member's bots share that room with each other and
+    with their owner — one count per owner, whatever the number of bots (ten bots do not
+    get ten times the cap). The owner's own polls also count against the human cap
+    (``DEKABES_MAX_LONG_POLLS``). House bots (no owner) each have their own room.
+    """
+    owner = getattr(user, "bot_owner_id", None) if user.is_bot else None
+    if user.is_bot and owner is None:
+        return [(user.pk, settings.DEKABES_MAX_LONG_POLLS_BOT)]
+    group = ("owner", owner if owner is not None else user.pk)
+    counters: list[tuple[object, int]] = [(group, settings.DEKABES_MAX_LONG_POLLS_BOT)]
+    if not user.is_bot:
+        counters.insert(0, (user.pk, settings.DEKABES_MAX_LONG_POLLS))
+    return counters
+
+
 def take_long_poll_slot(user) -> Callable[[], None]:
     """One of the account's long-poll slots, or ``429 too_many_long_polls``; returns the
     function that gives it back (call it once). ``user`` None: a visitor of the public
@@ -58,11 +77,19 @@ def take_long_poll_slot(user) -> Callable[[], None]:
         if not long_polls.take(ANONYMOUS, limit):
             raise TooManyLongPolls(limit=limit)
         return functools.partial(long_polls.give_back, ANONYMOUS)
-    # A bot account (the house bots) long-polls once per table it plays at: more room.
-    limit = settings.DEKABES_MAX_LONG_POLLS_BOT if user.is_bot else settings.DEKABES_MAX_LONG_POLLS
-    if not long_polls.take(user.pk, limit):
-        raise TooManyLongPolls(limit=limit)
-    return functools.partial(long_polls.give_back, user.pk)
+    taken: list[object] = []
+    for key, limit in long_poll_counters(user):
+        if not long_polls.take(key, limit):
+            for held in taken:
+                long_polls.give_back(held)
+            raise TooManyLongPolls(limit=limit)
+        taken.append(key)
+
+    def give_back() -> None:
+        for held in taken:
+            long_polls.give_back(held)
+
+    return give_back
 
 
 @contextmanager

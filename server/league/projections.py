@@ -9,9 +9,10 @@ match) and ``rebuild`` (``manage.py rebuild_league``), so both give identical ro
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, Q
 
 from engine import Match as EngineMatch
 from engine.phases import MATCH_OVER
@@ -75,97 +76,275 @@ def ending_state(table: Table) -> TableState | None:
 
 
 # -- standings --------------------------------------------------------------------------------
-def match_lines(season: Season) -> list:
-    """The season's finished matches as the standings module reads them."""
-    seats: dict[int, dict[int, int]] = {}
-    for match_id, number, player_id in LeagueMatchSeat.objects.filter(
-        match__season=season, match__status="finished"
-    ).values_list("match_id", "number", "player_id"):
-        seats.setdefault(match_id, {})[number] = player_id
-    lines = []
-    for m in LeagueMatch.objects.filter(season=season, status="finished").order_by(
-        "finished_at", "id"
-    ):
-        side_a: tuple[int | None, ...]
-        side_b: tuple[int | None, ...]
-        if season.format == "pairs":
-            side_a, side_b = (m.pair_a_id,), (m.pair_b_id,)
-        else:
-            s = seats[m.pk]
-            side_a, side_b = (tuple(s[n] for n in TEAM_SEATS[team]) for team in TEAMS)
-        if m.forfeited_by is not None:
-            # A forfeit counts its result only: the hands played stay in the record.
-            lines.append(
-                standings_model.MatchLine(
-                    side_a=side_a,
-                    side_b=side_b,
-                    winner=decided(m),
-                    hands_won_a=0,
-                    hands_won_b=0,
-                    hands_tied=0,
-                    points_a=0,
-                    points_b=0,
-                    dekabes_a=0,
-                    dekabes_b=0,
-                    forfeited_by=m.forfeited_by,
-                )
-            )
-            continue
-        lines.append(
-            standings_model.MatchLine(
-                side_a=side_a,
-                side_b=side_b,
-                winner=decided(m),
-                hands_won_a=m.hands_won_a,
-                hands_won_b=m.hands_won_b,
-                hands_tied=m.hands_tied,
-                points_a=m.points_a,
-                points_b=m.points_b,
-                dekabes_a=m.dekabes_a,
-                dekabes_b=m.dekabes_b,
-            )
+def _line(
+    m: LeagueMatch, pairs: bool, seats: dict[int, dict[int, int]]
+) -> standings_model.MatchLine:
+    side_a: tuple[int | None, ...]
+    side_b: tuple[int | None, ...]
+    if pairs:
+        side_a, side_b = (m.pair_a_id,), (m.pair_b_id,)
+    else:
+        s = seats[m.pk]
+        side_a, side_b = (tuple(s[n] for n in TEAM_SEATS[team]) for team in TEAMS)
+    if m.forfeited_by is not None:
+        # A forfeit counts its result only: the hands played stay in the record.
+        return standings_model.MatchLine(
+            side_a=side_a,
+            side_b=side_b,
+            winner=decided(m),
+            hands_won_a=0,
+            hands_won_b=0,
+            hands_tied=0,
+            points_a=0,
+            points_b=0,
+            dekabes_a=0,
+            dekabes_b=0,
+            forfeited_by=m.forfeited_by,
         )
-    return lines
-
-
-def season_byes(season: Season) -> Counter:
-    field = "pair_id" if season.format == "pairs" else "player_id"
-    return Counter(
-        CheckIn.objects.filter(round__season=season, bye=True).values_list(field, flat=True)
+    return standings_model.MatchLine(
+        side_a=side_a,
+        side_b=side_b,
+        winner=decided(m),
+        hands_won_a=m.hands_won_a,
+        hands_won_b=m.hands_won_b,
+        hands_tied=m.hands_tied,
+        points_a=m.points_a,
+        points_b=m.points_b,
+        dekabes_a=m.dekabes_a,
+        dekabes_b=m.dekabes_b,
     )
+
+
+def match_lines(season: Season, involving: Collection[int] | None = None) -> list:
+    """The season's finished matches as the standings module reads them (only those of
+    the entrants ``involving`` when given)."""
+    pairs = season.format == "pairs"
+    matches = LeagueMatch.objects.filter(season=season, status="finished")
+    if involving is not None:
+        if pairs:
+            matches = matches.filter(Q(pair_a_id__in=involving) | Q(pair_b_id__in=involving))
+        else:
+            matches = matches.filter(
+                pk__in=LeagueMatchSeat.objects.filter(player_id__in=involving).values("match_id")
+            )
+    seats: dict[int, dict[int, int]] = {}
+    if not pairs:
+        for match_id, number, player_id in LeagueMatchSeat.objects.filter(
+            match__in=matches
+        ).values_list("match_id", "number", "player_id"):
+            seats.setdefault(match_id, {})[number] = player_id
+    return [_line(m, pairs, seats) for m in matches.order_by("finished_at", "id")]
+
+
+def season_byes(season: Season, involving: Collection[int] | None = None) -> Counter:
+    field = "pair_id" if season.format == "pairs" else "player_id"
+    checkins = CheckIn.objects.filter(round__season=season, bye=True)
+    if involving is not None:
+        checkins = checkins.filter(**{f"{field}__in": involving})
+    return Counter(checkins.values_list(field, flat=True))
+
+
+def _entrants(season: Season, among: Collection[int] | None = None) -> set | None:
+    """Who gets a row (None: everyone in a match line or with a bye). Individual format:
+    house bots that only filled seats are substitutes, not entrants."""
+    if season.format != "individual":
+        return None
+    seated = LeagueMatchSeat.objects.filter(match__season=season, filler=False)
+    if among is not None:
+        seated = seated.filter(player_id__in=among)
+    return set(seated.values_list("player_id", flat=True)) | set(season_byes(season, among))
+
+
+def _standing_row(season: Season, position: int, entrant: str, row) -> StandingRow:
+    return StandingRow(
+        season=season,
+        position=position,
+        **{entrant: row.entrant},
+        **{f: getattr(row, f) for f in TALLIED},
+    )
+
+
+TALLIED = (
+    "played",
+    "wins",
+    "byes",
+    "hands_won",
+    "hands_lost",
+    "points",
+    "dekabes",
+    "ties",
+    "forfeits",
+)
 
 
 def rebuild_standings(season: Season) -> None:
-    rows = standings_model.compute_standings(match_lines(season), season_byes(season))
+    """Recompute the season's whole standings (round start, ``rebuild_league``)."""
+    rows = standings_model.compute_standings(
+        match_lines(season), season_byes(season), _entrants(season)
+    )
     entrant = "pair_id" if season.format == "pairs" else "player_id"
-    if season.format == "individual":
-        # House bots that only filled seats are substitutes, not entrants: no row.
-        entrants = set(
-            LeagueMatchSeat.objects.filter(match__season=season, filler=False).values_list(
-                "player_id", flat=True
-            )
-        ) | set(season_byes(season))
-        rows = [row for row in rows if row.entrant in entrants]
     StandingRow.objects.filter(season=season).delete()
     StandingRow.objects.bulk_create(
-        [
-            StandingRow(
-                season=season,
-                position=position,
-                **{entrant: row.entrant},
-                played=row.played,
-                wins=row.wins,
-                byes=row.byes,
-                hands_won=row.hands_won,
-                hands_lost=row.hands_lost,
-                points=row.points,
-                dekabes=row.dekabes,
-                ties=row.ties,
-                forfeits=row.forfeits,
-            )
-            for position, row in enumerate(rows, start=1)
-        ]
+        [_standing_row(season, position, entrant, row) for position, row in enumerate(rows, 1)]
     )
+
+
+# Positions are unique per season: rows that move park above these while they do.
+_MOVING = 100_000_000
+_ARRIVING = 2 * _MOVING
+
+
+def _key(row) -> tuple[int, int, int]:
+    return (row.wins, row.hands_won - row.hands_lost, row.points)
+
+
+# Levels 1-3 as one SQL row value (SQLite and PostgreSQL compare row values in order).
+_KEY_SQL = "(wins, hands_won - hands_lost, points)"
+
+
+def update_standings(match: LeagueMatch) -> None:
+    """Add the match that just finished to its season's stored standings.
+
+    Only its entrants' rows change, and the positions that move: the rows between an
+    entrant's old and new place shift in one UPDATE, and the groups tied on levels 1-3
+    that an entrant leaves or joins are ordered again (head-to-head reads the matches of
+    that group only). A handful of statements whatever the number of entrants in the
+    season; the rows and positions equal ``rebuild_standings``'s
+    (tests/league/test_standings_update.py compares them after every match)."""
+    season = match.season
+    if season is None:
+        raise ValueError(f"match {match.pk} is not a season's")
+    pairs = season.format == "pairs"
+    entrant = "pair_id" if pairs else "player_id"
+    seats = {match.pk: dict(match.seats.values_list("number", "player_id"))} if not pairs else {}
+    line = _line(match, pairs, seats)
+    involved = [e for e in (*line.side_a, *line.side_b) if e is not None]
+    stored = {
+        r[0]: r[1:]
+        for r in StandingRow.objects.filter(
+            season=season, **{f"{entrant}__in": involved}
+        ).values_list(entrant, "pk", *TALLIED)
+    }
+    old_keys = {}
+    new_rows: dict[int, standings_model.Row] = {}
+    for e, (_pk, *tally) in stored.items():
+        before = standings_model.Row(e, *tally)
+        old_keys[e] = _key(before)
+        new_rows[e] = standings_model.add_line(before, line)
+    missing = [e for e in involved if e not in stored]
+    if missing:
+        # listed for the first time: this entrant's whole season (its matches only)
+        listed = _entrants(season, missing)
+        newcomers = [e for e in missing if listed is None or e in listed]
+        if newcomers:
+            for row in standings_model.compute_standings(
+                match_lines(season, newcomers), season_byes(season, newcomers), newcomers
+            ):
+                new_rows[row.entrant] = row
+    if not new_rows:
+        return
+    table = connection.ops.quote_name(StandingRow._meta.db_table)
+    with connection.cursor() as cursor:
+        if stored:
+            cursor.executemany(
+                f"UPDATE {table} SET {', '.join(f'{f} = %s' for f in TALLIED)} WHERE id = %s",
+                [
+                    [*(getattr(new_rows[e], f) for f in TALLIED), row[0]]
+                    for e, row in stored.items()
+                ],
+            )
+        StandingRow.objects.bulk_create(
+            [
+                _standing_row(season, _ARRIVING + i, entrant, new_rows[e])
+                for i, e in enumerate(sorted(e for e in new_rows if e not in stored))
+            ]
+        )
+        new_keys = {e: _key(r) for e, r in new_rows.items()}
+        keys = sorted(set(old_keys.values()) | set(new_keys.values()))
+        tied_sql = " OR ".join(f"{_KEY_SQL} = (%s, %s, %s)" for _ in keys)
+        tied_params = [v for key in keys for v in key]
+        # the tied groups an entrant left or joined, as they are now
+        cursor.execute(
+            f"SELECT id, {entrant}, wins, hands_won - hands_lost, points FROM {table}"
+            f" WHERE season_id = %s AND ({tied_sql})",
+            [season.pk, *tied_params],
+        )
+        groups: dict[tuple[int, int, int], list[int]] = {}
+        pk_of = {}
+        for pk, e, *key in cursor.fetchall():
+            groups.setdefault(tuple(key), []).append(e)  # type: ignore[arg-type]
+            pk_of[e] = pk
+        cursor.execute(
+            "SELECT "
+            + ", ".join(f"SUM(CASE WHEN {_KEY_SQL} > (%s, %s, %s) THEN 1 ELSE 0 END)" for _ in keys)
+            + f" FROM {table} WHERE season_id = %s",
+            [*tied_params, season.pk],
+        )
+        above = [n or 0 for n in cursor.fetchone()]
+        h2h = _head_to_head(cursor, season, entrant, tied_sql, tied_params)
+        positions = []
+        for key, start in zip(keys, above, strict=True):
+            group = groups.get(key, [])
+            ordered = standings_model.order_tied(group, h2h)
+            positions += [(_MOVING + start + 1 + i, pk_of[e]) for i, e in enumerate(ordered)]
+        # every other row moves by the entrants that passed it (down) or left it behind (up)
+        shift_sql, shift_params = ["0"], []
+        for e, key in new_keys.items():
+            shift_sql.append(f"+ CASE WHEN {_KEY_SQL} < (%s, %s, %s) THEN 1 ELSE 0 END")
+            shift_params += key
+            if e in old_keys:
+                shift_sql.append(f"- CASE WHEN {_KEY_SQL} < (%s, %s, %s) THEN 1 ELSE 0 END")
+                shift_params += old_keys[e]
+        shift = f"({' '.join(shift_sql)})"
+        cursor.execute(
+            f"UPDATE {table} SET position = position + %s + {shift}"
+            f" WHERE season_id = %s AND NOT ({tied_sql}) AND {shift} <> 0",
+            [_MOVING, *shift_params, season.pk, *tied_params, *shift_params],
+        )
+        cursor.executemany(f"UPDATE {table} SET position = %s WHERE id = %s", positions)
+        cursor.execute(
+            f"UPDATE {table} SET position = position - %s WHERE season_id = %s AND position >= %s",
+            [_MOVING, season.pk, _MOVING],
+        )
+
+
+def _head_to_head(cursor, season: Season, entrant: str, tied_sql: str, params: list) -> dict:
+    """Level 4 for the rows tied with the keys in ``tied_sql``: per entrant, +1 for each
+    match won and -1 for each lost against another entrant with the same levels 1-3 (one
+    query; it reads the matches of those entrants only)."""
+    rows = connection.ops.quote_name(StandingRow._meta.db_table)
+    matches = connection.ops.quote_name(LeagueMatch._meta.db_table)
+    same = (
+        "r2.season_id = r1.season_id AND r2.id <> r1.id AND (r2.wins, r2.hands_won -"
+        " r2.hands_lost, r2.points) = (r1.wins, r1.hands_won - r1.hands_lost, r1.points)"
+    )
+    mine = tied_sql.replace(
+        "(wins, hands_won - hands_lost, points)",
+        "(r1.wins, r1.hands_won - r1.hands_lost, r1.points)",
+    )
+    if entrant == "pair_id":
+        sql = (
+            f"SELECT r1.pair_id, SUM(CASE WHEN (m.pair_a_id = r1.pair_id) = (m.winner = 'A')"
+            f" THEN 1 ELSE -1 END) FROM {rows} r1 JOIN {rows} r2 ON {same}"
+            f" JOIN {matches} m ON m.season_id = r1.season_id AND m.status = 'finished' AND"
+            f" ((m.pair_a_id = r1.pair_id AND m.pair_b_id = r2.pair_id) OR"
+            f" (m.pair_b_id = r1.pair_id AND m.pair_a_id = r2.pair_id))"
+            f" WHERE r1.season_id = %s AND ({mine}) GROUP BY r1.pair_id"
+        )
+    else:
+        seats = connection.ops.quote_name(LeagueMatchSeat._meta.db_table)
+        sql = (
+            f"SELECT r1.player_id, SUM(CASE WHEN m.winner = s1.team THEN 1 ELSE -1 END)"
+            f" FROM {rows} r1 JOIN {rows} r2 ON {same}"
+            f" JOIN {seats} s1 ON s1.player_id = r1.player_id"
+            f" JOIN {seats} s2 ON s2.match_id = s1.match_id AND s2.player_id = r2.player_id"
+            f" AND s2.team <> s1.team"
+            f" JOIN {matches} m ON m.id = s1.match_id AND m.season_id = r1.season_id"
+            f" AND m.status = 'finished'"
+            f" WHERE r1.season_id = %s AND ({mine}) GROUP BY r1.player_id"
+        )
+    cursor.execute(sql, [season.pk, *params])
+    return dict(cursor.fetchall())
 
 
 # -- ratings ---------------------------------------------------------------------------------

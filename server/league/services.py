@@ -977,7 +977,7 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
         Club.objects.select_for_update().filter(pk=match.club_id).first()
     projections.apply_result(match, state)
     if match.season is not None and not annulled:
-        projections.rebuild_standings(match.season)
+        projections.update_standings(match)
     if match.club_id is not None and match.rated and not annulled and match.forfeited_by is None:
         projections.rate(match)
     if match.round_id is not None:

@@ -20,7 +20,7 @@ those who have not played yet.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
 
@@ -75,7 +75,14 @@ class _Tally:
     versus: dict = field(default_factory=dict)
 
 
-def compute_standings(lines: Iterable[MatchLine], byes: Mapping[Hashable, int]) -> list[Row]:
+def compute_standings(
+    lines: Iterable[MatchLine],
+    byes: Mapping[Hashable, int],
+    entrants: Collection[Hashable] | None = None,
+) -> list[Row]:
+    """The rows in order. ``entrants``, when given, is who gets a row (individual format:
+    house bots that only filled seats are substitutes, not entrants); the others' matches
+    still count for the entrants they played, but never as a tied entrant in level 4."""
     tallies: dict[Hashable, _Tally] = {}
     for line in lines:
         _check_line(line)
@@ -87,13 +94,52 @@ def compute_standings(lines: Iterable[MatchLine], byes: Mapping[Hashable, int]) 
         tally = tallies.setdefault(entrant, _Tally())  # listed even with 0 and no match
         tally.byes += count
         tally.wins += count
+    if entrants is not None:
+        tallies = {e: t for e, t in tallies.items() if e in entrants}
     return _ordered(tallies)
 
 
-def _add_side(tallies: dict, line: MatchLine, side: tuple, other: tuple, letter: str) -> None:
+def main_key(row: Row) -> tuple[int, int, int]:
+    """Levels 1-3 as one tuple, bigger is better: what the stored rows are grouped by."""
+    return (row.wins, row.hand_difference, row.points)
+
+
+def add_line(row: Row, line: MatchLine) -> Row:
+    """``row`` plus one more match (its entrant is on one side of ``line``)."""
+    t = _Tally(**{f: getattr(row, f) for f in _TALLIED})
+    _add_side({row.entrant: t}, line, line.side_a, line.side_b, "A", only=row.entrant)
+    _add_side({row.entrant: t}, line, line.side_b, line.side_a, "B", only=row.entrant)
+    return _row(row.entrant, t)
+
+
+def order_tied(group: Iterable[Hashable], head_to_head: Mapping[Hashable, int]) -> list:
+    """Levels 4-5 for entrants tied on levels 1-3, given each one's head-to-head sum
+    against the others of the group (missing: 0)."""
+    tied = sorted(set(group), key=canonical_key)
+    return sorted(tied, key=lambda e: -head_to_head.get(e, 0))
+
+
+_TALLIED = (
+    "played",
+    "wins",
+    "byes",
+    "hands_won",
+    "hands_lost",
+    "points",
+    "dekabes",
+    "ties",
+    "forfeits",
+)
+
+
+def _add_side(
+    tallies: dict, line: MatchLine, side: tuple, other: tuple, letter: str, only=None
+) -> None:
     mine = letter == "A"
     won = line.winner == letter
     for entrant in side:
+        if only is not None and entrant != only:
+            continue
         tally = tallies.setdefault(entrant, _Tally())
         tally.played += 1
         tally.wins += won

@@ -25,9 +25,9 @@ from server import limits
 from server.errors import NotFound, NotWatchable
 from server.league import spectate
 from server.league.serializers import league_tables_body
-from server.realtime import notify, presence
+from server.realtime import notify, presence, pushes
 from server.realtime.groups import account_group, spectate_group, table_group
-from server.tables import projection, selectors
+from server.tables import projection
 from server.tables.models import Seat, Table
 from server.tables.services import lift_lapsed_pauses
 
@@ -123,12 +123,15 @@ class TableConsumer(AccountSocket):
             return CLOSE_NOT_YOUR_SEAT
         self.sent_version = 0
         self.sent_presence: dict | None = None
+        self.watching: list[tuple[int, int]] = []
         return None
 
     def groups_to_follow(self) -> list[str]:
         return [table_group(self.table.pk)]
 
     async def opened(self) -> None:
+        self.watching = [(n, self.user.pk) for n in self.seats]
+        pushes.watch(self.table.pk, self.watching)
         await self._lease(open_=True)
         # What this socket's client knows: presence comes with the views it fetches;
         # a presence frame follows only when it changes from this.
@@ -172,27 +175,23 @@ class TableConsumer(AccountSocket):
             held = [n for n in held if str(n) == asked]
         return table, sorted(held)
 
-    async def table_changed(self, message):
-        for payload in await self._views():
-            self.sent_presence = payload.get("presence")
-            await self.send_json(payload)
+    async def disconnect(self, code):
+        if getattr(self, "watching", None):
+            pushes.unwatch(self.table.pk, self.watching)
+            self.watching = []
+        await super().disconnect(code)
 
-    @database_sync_to_async
-    def _views(self):
-        """This connection's seats only, as their holder sees them, once per version."""
-        state = projection.project(self.table)
-        if state.version <= self.sent_version:
-            return []
-        self.sent_version = state.version
-        seats = selectors.load_seats(self.table)
-        held = [s.number for s in seats if s.player_id == self.user.pk and s.number in self.seats]
-        return [
-            {
-                "type": "view",
-                **selectors.seat_response(self.table, n, state, user=self.user, seats=seats),
-            }
-            for n in held
-        ]
+    async def table_changed(self, message):
+        """Its seats' views, once per version: built once in this process for every
+        socket that follows the table (``pushes``), sent as the same text."""
+        version, texts = await pushes.pushes(self.table, message.get("version"))
+        if version <= self.sent_version:
+            return
+        self.sent_version = version
+        for pair in self.watching:
+            text = texts.get(pair)
+            if text is not None:
+                await self.send(text_data=text)
 
 
 class SpectatorConsumer(AccountSocket):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -30,7 +31,26 @@ def use_event_loop(loop: asyncio.AbstractEventLoop) -> None:
     _loop = loop
 
 
-def table_changed(table: Table, version: int | None) -> None:
+# What a commit pushes, built in the committing thread while it still holds the new state
+# (``server.realtime.pushes`` registers its builder): this process's sockets then need no
+# trip to a thread of their own.
+_prebuilders: list[Callable[[Table, object], None]] = []
+
+
+def on_table_commit(builder: Callable[[Table, object], None]) -> None:
+    if builder not in _prebuilders:
+        _prebuilders.append(builder)
+
+
+def table_changed(table: Table, version: int | None, state: object | None = None) -> None:
+    """The table moved (to ``version``; ``state``: the committed state, when the caller
+    holds it)."""
+    if state is not None:
+        for build in _prebuilders:
+            try:
+                build(table, state)
+            except Exception:  # a push is a courtesy: the sockets build it themselves
+                log.warning("pushes for %s not prebuilt", table.code, exc_info=True)
     _send(table_group(table.pk), {"type": "table.changed", "version": version}, table.code)
     _send(spectate_group(table.pk), {"type": "table.changed", "version": version}, table.code)
 

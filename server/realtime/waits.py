@@ -8,10 +8,16 @@ in another process (through Redis) wakes it too. A waiter holds a future, not a 
 A notice names its group and, for a table, the new version; one without a version (a
 seat taken, a league change) makes the waiter read the version again.
 
-A waiter also reads the version again every ``recheck_seconds()`` without a notice: 1 s
-on the in-memory layer, which hears only its own process (several processes on one
-SQLite file without Redis still answer within a second), 10 s on Redis, against a lost
-message (``DEKABES_LONG_POLL_RECHECK`` sets it).
+A parked waiter costs nothing until a notice comes: no timer reads the version (648
+parked polls re-reading it every second took most of a core on an idle SQLite server,
+issue 20). It reads the version once when it parks (a commit just before it listened
+sent its notice unheard), then only on a notice without a version, and its request is
+run again at the deadline, which reads it anyway. Every writer of a process with
+long-polls tells it: one process (the embedded default) hears its own commits, several
+processes hear each other through Redis (docs/server.md: more than one worker needs
+Redis). A write from outside any server process (a management command) is seen at the
+poll's deadline, ``LONG_POLL_MAX`` at most. ``DEKABES_LONG_POLL_RECHECK`` (seconds)
+brings back a periodic read for a layout that loses notices.
 """
 
 from __future__ import annotations
@@ -31,12 +37,13 @@ log = logging.getLogger(__name__)
 RunInThread = Callable[[Callable[[], int]], Awaitable[int]]
 
 
-def recheck_seconds() -> float:
+def recheck_seconds() -> float | None:
+    """Seconds between reads of the version without a notice: None (never) unless
+    ``DEKABES_LONG_POLL_RECHECK`` sets it."""
     configured = os.environ.get("DEKABES_LONG_POLL_RECHECK")
-    if configured:
+    if configured and float(configured) > 0:
         return float(configured)
-    layer = get_channel_layer()
-    return 1.0 if layer is None or type(layer).__name__ == "InMemoryChannelLayer" else 10.0
+    return None
 
 
 class _Waiter:
@@ -102,14 +109,17 @@ class Waits:
                         return
                     done, _ = await asyncio.wait(
                         {waiter.future, gone},
-                        timeout=min(remaining, recheck),
+                        timeout=remaining if recheck is None else min(remaining, recheck),
                         return_when="FIRST_COMPLETED",
                     )
                     if gone in done or (
                         waiter.future in done and waiter.future.result() is not None
                     ):
                         return  # the client left, or a version past ``after``
-                    # else: no notice in ``recheck`` s, or one without a version: read again
+                    if not done:
+                        if recheck is None or remaining <= recheck:
+                            return  # the deadline: the request reads the version again
+                    # else: a notice without a version (or ``recheck`` s): read again
                 finally:
                     self._forget(wait.group, waiter)
         except Exception:  # a failed read: answer now, the request reads (and reports) it

@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 
 from server import limits
 from server.accounts.models import User
-from tests.server.conftest import PASSWORD, Players, client_for, new_member, token_for
+from server.errors import TooManyLongPolls
+from tests.server.conftest import PASSWORD, Players, client_for, new_bot, new_member, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -368,3 +369,27 @@ def test_the_schema_states_what_the_server_enforces():
         "/api/bots/{name}/token",
     ):
         assert path in schema["paths"], path
+
+
+def test_an_owner_s_bots_share_one_long_poll_count_with_their_owner():
+    """Ten bots of one member do not get ten times the cap (issue 20): their long-polls
+    and their owner's are counted together; a house bot keeps a count of its own."""
+    owner = new_member()
+    bots = [new_bot(owner) for _ in range(3)]
+    house = new_bot(None)
+    with override_settings(DEKABES_MAX_LONG_POLLS_BOT=3, DEKABES_MAX_LONG_POLLS=2):
+        held = [limits.take_long_poll_slot(bots[0]), limits.take_long_poll_slot(bots[1])]
+        held.append(limits.take_long_poll_slot(owner))  # the owner's own: the third
+        try:
+            for who in (bots[2], bots[0], owner):
+                with pytest.raises(TooManyLongPolls):
+                    limits.take_long_poll_slot(who)
+            api = client_for(bots[2])
+            refused = api.get("/api/me/league-tables?wait=5&after=0")
+            assert refused.status_code == 429 and refused.json()["code"] == "too_many_long_polls"
+            held.append(limits.take_long_poll_slot(house))  # not the member's count
+        finally:
+            for give_back in held:
+                give_back()
+    assert limits.long_polls.held(("owner", owner.pk)) == 0
+    assert limits.long_polls.held(owner.pk) == limits.long_polls.held(house.pk) == 0

@@ -53,7 +53,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("web pages (read the league and the tables)", ("server.web",)),
     (
         "WebSockets (push what the tables and the league let a seat see)",
-        ("server.realtime.consumers", "server.realtime.routing", "server.realtime.auth"),
+        (
+            "server.realtime.consumers",
+            "server.realtime.routing",
+            "server.realtime.auth",
+            "server.realtime.pushes",
+        ),
     ),
     ("the league (creates tables through the table services)", ("server.league",)),
     ("tables: services, projection, selectors, views", ("server.tables",)),

@@ -1,0 +1,60 @@
+"""Table pushes are built once per version in a process and shared by its sockets
+(``server.realtime.pushes``): each socket still gets only the seats its account holds."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from server.asgi import application
+from server.realtime import pushes
+from server.tables import selectors
+from tests.server.conftest import Players, token_for
+
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
+
+
+def test_four_sockets_share_one_build_and_each_gets_only_its_seat(monkeypatch):
+    p = Players(kinds=("human", "bot", "human", "bot"))
+    built: list[int] = []
+    real = selectors.seat_response
+
+    def counting(table, number, state, user=None, seats=None):
+        built.append(number)
+        return real(table, number, state, user=user, seats=seats)
+
+    monkeypatch.setattr(selectors, "seat_response", counting)
+    owner, bot = token_for(p.owner), token_for(p.bot)
+
+    def socket(seat: int, token: str) -> WebsocketCommunicator:
+        return WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}?seat={seat}",
+            headers=[(b"authorization", f"Token {token}".encode())],
+        )
+
+    async def scenario():
+        # seat 1 followed twice (two windows of one player), seats 2 and 3 once
+        sockets = {"1a": socket(1, owner), "1b": socket(1, owner)}
+        sockets.update({"2": socket(2, bot), "3": socket(3, owner)})
+        for ws in sockets.values():
+            assert (await ws.connect())[0]
+        start = await sync_to_async(p.seat)(1)
+        built.clear()
+        response = await sync_to_async(p.act)(
+            2, {"type": "accept", "expected_version": start["version"]}
+        )
+        assert response.status_code == 200
+        got = {name: await ws.receive_json_from(timeout=5) for name, ws in sockets.items()}
+        assert {name: m["seat"] for name, m in got.items()} == {"1a": 1, "1b": 1, "2": 2, "3": 3}
+        assert got["1a"] == got["1b"]
+        assert all(m["version"] == start["version"] + 1 for m in got.values())
+        for ws in sockets.values():
+            assert await ws.receive_nothing(timeout=0.2)
+            await ws.disconnect()
+
+    async_to_sync(scenario)()
+    # the action's own answer (seat 2), then one build of seats 1, 2 and 3 for all sockets
+    assert sorted(built) == [1, 2, 2, 3], built
+    assert p.table.pk not in pushes._watchers and p.table.pk not in pushes._built
