@@ -260,6 +260,12 @@ SPECTACULAR_SETTINGS = {
     "{code, message}; see docs/server.md and docs/bots.md.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # server/parsing.py's path converters: an id is an integer (at most 18 digits), a
+    # name a string without control characters.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},
+        "name": str,
+    },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
