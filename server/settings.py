@@ -232,6 +232,12 @@ DEKABES_MAX_BOTS = _env_int("DEKABES_MAX_BOTS", 10)
 # played by the host process signed in as this house bot account (make serve: "house").
 DEKABES_MAX_HOSTED_PLAYERS = _env_int("DEKABES_MAX_HOSTED_PLAYERS", 12)
 DEKABES_HOST_ACCOUNT = os.environ.get("DEKABES_HOST_ACCOUNT", "house")
+# League quotas (docs/server.md "Limits"): clubs one account creates, seasons of a club,
+# open invite codes of a club, rounds of a season.
+DEKABES_MAX_CLUBS = _env_int("DEKABES_MAX_CLUBS", 10)
+DEKABES_MAX_SEASONS = _env_int("DEKABES_MAX_SEASONS", 100)
+DEKABES_MAX_INVITES = _env_int("DEKABES_MAX_INVITES", 50)
+DEKABES_MAX_ROUNDS = _env_int("DEKABES_MAX_ROUNDS", 200)
 # open | invite (codes from `manage.py invite`) | closed
 DEKABES_REGISTRATION = os.environ.get("DEKABES_REGISTRATION", "open")
 if DEKABES_REGISTRATION not in ("open", "invite", "closed"):

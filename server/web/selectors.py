@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
 
@@ -26,13 +27,31 @@ class TableRow:
     winner: str | None
 
 
-def clubs_for(viewer: User | None):
-    """The clubs the visitor may read (the league decides which), with member counts."""
-    return (
+CLUBS_PER_PAGE = 20  # the home page's club list, a page at a time (?clubs=N)
+CLUB_CHOICES = 50  # the club filter of /matches/
+
+
+def clubs_for(viewer: User | None, page=None):
+    """A page of the clubs the visitor may read (the league decides which), with member
+    counts: the home page stays the same size however many clubs the server has."""
+    clubs = (
         visible_clubs(viewer)
         .annotate(member_count=Count("memberships", filter=Q(memberships__active=True)))
-        .order_by("name")
+        .order_by("name", "pk")
     )
+    return Paginator(clubs, CLUBS_PER_PAGE).get_page(page)
+
+
+def club_choices(viewer: User | None, chosen: str | None) -> list:
+    """At most ``CLUB_CHOICES`` clubs for a filter: the visitor's own first, then others
+    by name, and the chosen one (when readable) always."""
+    clubs = visible_clubs(viewer)
+    mine = list(clubs.filter(memberships__user=viewer, memberships__active=True)) if viewer else []
+    others = clubs.exclude(pk__in=[c.pk for c in mine]).order_by("name", "pk")
+    out = (mine + list(others[: max(0, CLUB_CHOICES - len(mine))]))[:CLUB_CHOICES]
+    if chosen and chosen not in {c.slug for c in out}:
+        out += list(clubs.filter(slug=chosen))
+    return sorted(out, key=lambda c: c.name)
 
 
 def my_tables(user: User) -> list[TableRow]:

@@ -19,9 +19,8 @@ from server.web.replay import NotReplayable
 def home(request):
     viewer = request.user if request.user.is_authenticated else None
     tables = selectors.my_tables(viewer) if viewer else []
-    return render(
-        request, "web/home.html", {"tables": tables, "clubs": selectors.clubs_for(viewer)}
-    )
+    clubs = selectors.clubs_for(viewer, request.GET.get("clubs"))
+    return render(request, "web/home.html", {"tables": tables, "clubs": clubs})
 
 
 class SignInView(auth_views.LoginView):
