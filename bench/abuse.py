@@ -7,7 +7,11 @@ Starts its own Daphne (temporary SQLite, loopback only) and measures:
    first alone, then while ``--flooders`` clients post wrong passwords to
    ``/api/auth/token`` as fast as they can; the flood's answers are counted by status;
 2. the server's memory (VmRSS) before and after one POST announcing 400 MB and sending
-   as much of it as the server reads.
+   as much of it as the server reads;
+3. the club flood (issue 20): a visitor's home page (p50/p90 and size) before and after
+   one account tries to create ``--clubs`` public clubs with 2,000-character descriptions
+   (the quota ``DEKABES_MAX_CLUBS`` refuses most: the answers are counted; ``--env
+   DEKABES_MAX_CLUBS=100000`` shows the page with every club made).
 ``--root`` runs another checkout's server (e.g. the main branch, for a before/after
 figure) with this interpreter. Figures are wall-clock on a shared machine: compare
 the runs of one invocation, not across invocations.
@@ -173,6 +177,44 @@ def big_post(url: str, pid: int, megabytes: int = 400) -> tuple[int, int, str]:
     return before, rss_kb(pid), answer
 
 
+def home_page(url: str, times: int = 40) -> tuple[list[float], int]:
+    """A visitor without a token loads the home page ``times`` times in a row."""
+    visitor, latencies, size = requests.Session(), [], 0
+    for _ in range(times):
+        started = time.monotonic()
+        response = visitor.get(url + "/", timeout=120)
+        latencies.append(time.monotonic() - started)
+        size = len(response.content)
+    return latencies, size
+
+
+def club_flood(url: str, clubs: int) -> None:
+    quiet, quiet_size = home_page(url)
+    print(f"home page, {'no club flood':<22}: {summary(quiet)}; {quiet_size} bytes", flush=True)
+    http = requests.Session()
+    name = f"cf{uuid.uuid4().hex[:10]}"
+    token = http.post(
+        url + "/api/auth/register", json={"username": name, "password": PASSWORD}, timeout=120
+    ).json()["token"]
+    http.headers["Authorization"] = f"Token {token}"
+    answers: Counter[str] = Counter()
+    started = time.monotonic()
+    for n in range(clubs):
+        response = http.post(
+            url + "/api/clubs",
+            json={"slug": f"{name}-{n}", "name": f"Flood {n:04}", "description": "x" * 2000},
+            timeout=120,
+        )
+        code = response.json().get("code", "") if response.status_code != 201 else ""
+        answers[f"{response.status_code} {code}".strip()] += 1
+    took = time.monotonic() - started
+    print(f"{clubs} club creations in {took:.1f} s: {dict(answers)}", flush=True)
+    loud, loud_size = home_page(url)
+    made = answers.get("201", 0)
+    label = f"after {made} clubs made"
+    print(f"home page, {label:<22}: {summary(loud)}; {loud_size} bytes", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--root", default=str(ROOT), help="checkout whose server to run")
@@ -186,6 +228,8 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--skip-flood", action="store_true")
+    parser.add_argument("--clubs", type=int, default=1000, help="club flood: creations tried")
+    parser.add_argument("--only-clubs", action="store_true", help="the club flood alone")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server")
     args = parser.parse_args(argv)
     extra = (
@@ -200,6 +244,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="dekabes-abuse-") as tmp:
         process, url = start(Path(args.root), Path(tmp), extra)
         try:
+            if args.only_clubs:
+                club_flood(url, args.clubs)
+                return 0
             bystander = Bystander(url)
             bystander.action()
             quiet = open_loop(bystander, args.rate, args.seconds)
@@ -230,6 +277,7 @@ def main(argv=None) -> int:
                     f"answer: {answer}",
                     flush=True,
                 )
+            club_flood(url, args.clubs)
         finally:
             process.terminate()
             try:
