@@ -32,6 +32,11 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
     errors.MatchAnnulled: _("The match was annulled."),
     errors.NotALeagueMatch: _("Only league matches are annulled."),
     errors.WrongFormat: _("This does not fit the season's format."),
+    errors.TooManySeasons: _("The club has as many seasons as a club may have."),
+    errors.TooManyInvites: _(
+        "The club has as many open invite codes as it may have: wait until one expires."
+    ),
+    errors.TooManyRounds: _("The season has as many rounds as a season may have."),
 }
 
 

@@ -46,7 +46,8 @@ def club_choices(viewer: User | None, chosen: str | None) -> list:
     """At most ``CLUB_CHOICES`` clubs for a filter: the visitor's own first, then others
     by name, and the chosen one (when readable) always."""
     clubs = visible_clubs(viewer)
-    mine = list(clubs.filter(memberships__user=viewer, memberships__active=True)) if viewer else []
+    own = clubs.filter(memberships__user=viewer, memberships__active=True) if viewer else None
+    mine = list(own.order_by("name", "pk")[:CLUB_CHOICES]) if own is not None else []
     others = clubs.exclude(pk__in=[c.pk for c in mine]).order_by("name", "pk")
     out = (mine + list(others[: max(0, CLUB_CHOICES - len(mine))]))[:CLUB_CHOICES]
     if chosen and chosen not in {c.slug for c in out}:

@@ -192,6 +192,7 @@ NO_FORM_RECEIVES = {
     "not_your_bot": "no page enters a bot",
     "already_in_pair": "no page registers a pair",
     "too_many_hosted_players": "no page adds a hosted player (yet: the organize page will)",
+    "too_many_clubs": "no page creates a club",
 }
 
 
