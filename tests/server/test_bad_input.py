@@ -1,7 +1,7 @@
 """Bad shapes in the path and the query never reach the database (issue 20): every URL
 pattern of the server (API and web, read from the resolver) gets each bad shape in each
-of its path parameters and in each query parameter the views read, with every method,
-and answers something below 500: ``400 validation_error`` or ``404`` on the API, the
+of its path parameters (with each method its view answers) and in each query parameter
+the views read (GET), and answers something below 500: ``400 validation_error`` or ``404`` on the API, the
 site's 400/404 page on the web. On SQLite here, on PostgreSQL in the backend run (where
 a NUL byte in text is refused by the database)."""
 
@@ -19,6 +19,7 @@ from tests.server.conftest import client_for, new_member
 pytestmark = [pytest.mark.backend, pytest.mark.django_db]
 
 BAD = ("%00", "a%00b", "%C2%B2", "99999999999999999999", "-1", "%1F")
+BAD_QUERY = ("%00", "%C2%B2", "99999999999999999999", "-1")  # read by GET views
 QUERY = (
     "season",
     "club",
@@ -98,6 +99,7 @@ def answers(api, web, methods, path: str, query: str = ""):
         yield "get", url, web.get(url)
 
 
+@pytest.mark.timeout(900)  # some thousands of requests, on a busy machine
 def test_every_route_answers_bad_path_and_query_shapes_below_500(world):
     api, web, good = world
     routes = patterns()
@@ -108,9 +110,10 @@ def test_every_route_answers_bad_path_and_query_shapes_below_500(world):
         tries = [(fill(route, good, name, bad), "") for name in names for bad in BAD]
         base = fill(route, good)
         if route.startswith("api/") or "<" not in route or route.startswith("clubs/"):
-            tries += [(base, f"{q}={bad}") for q in QUERY for bad in BAD]
+            tries += [(base, f"{q}={bad}") for q in QUERY for bad in BAD_QUERY]
         for path, query in tries:
-            for method, url, response in answers(api, web, methods, path, query):
+            sent = [m for m in methods if m == "get"] if query else methods
+            for method, url, response in answers(api, web, sent, path, query):
                 if response.status_code >= 500:
                     failures.append(f"{method.upper()} {url} {response.status_code}")
     assert failures == [], "\n".join(failures[:40])
