@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Count
 from django.http import Http404
 
 from engine.phases import MATCH_OVER
 from server.accounts.models import User
+from server.league.models import Membership
 from server.league.selectors import visible_clubs
 from server.tables import projection
 from server.tables import selectors as tables
@@ -31,15 +32,22 @@ CLUBS_PER_PAGE = 20  # the home page's club list, a page at a time (?clubs=N)
 CLUB_CHOICES = 50  # the club filter of /matches/
 
 
-def clubs_for(viewer: User | None, page=None):
+def clubs_for(viewer: User | None, number: str | None = None) -> Page:
     """A page of the clubs the visitor may read (the league decides which), with member
     counts: the home page stays the same size however many clubs the server has."""
-    clubs = (
-        visible_clubs(viewer)
-        .annotate(member_count=Count("memberships", filter=Q(memberships__active=True)))
-        .order_by("name", "pk")
+    clubs = visible_clubs(viewer).order_by("name", "pk")
+    page = Paginator(clubs, CLUBS_PER_PAGE).get_page(number)
+    page.object_list = list(page.object_list)  # read once: the template shows these rows
+    # Counted for the page's clubs only (an aggregate over every club costs with their number).
+    counts = dict(
+        Membership.objects.filter(club__in=[c.pk for c in page.object_list], active=True)
+        .values_list("club")
+        .annotate(n=Count("pk"))
+        .values_list("club", "n")
     )
-    return Paginator(clubs, CLUBS_PER_PAGE).get_page(page)
+    for club in page.object_list:
+        club.member_count = counts.get(club.pk, 0)
+    return page
 
 
 def club_choices(viewer: User | None, chosen: str | None) -> list:

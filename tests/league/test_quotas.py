@@ -62,6 +62,7 @@ def test_the_home_page_shows_one_page_of_clubs():
     assert page.status_code == 200
     text = page.content.decode()
     assert text.count('href="/clubs/flood-') == 20
+    assert text.count("1 member<") == 20  # counted for the page's clubs
     assert "x" * 201 not in text
     second = Client().get("/?clubs=3").content.decode()
     assert second.count('href="/clubs/flood-') == 20
