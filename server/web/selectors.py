@@ -46,7 +46,7 @@ def clubs_for(viewer: User | None, number: str | None = None) -> Page:
         .values_list("club", "n")
     )
     for club in page.object_list:
-        club.member_count = counts.get(club.pk, 0)
+        club.member_count = counts.get(club.pk, 0)  # type: ignore[attr-defined]
     return page
 
 
