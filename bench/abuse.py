@@ -1,5 +1,5 @@
-"""``make bench-abuse`` (``python -m bench.abuse``): what a login flood, a huge body and
-648 parked long-polls do to everyone else.
+"""``make bench-abuse`` (``python -m bench.abuse``): what a login flood, a huge body,
+648 parked long-polls and a club flood do to everyone else.
 
 Starts its own Daphne (temporary SQLite, loopback only) and measures:
 1. a bystander's game action (GET the seat view + POST a legal action) at a fixed
@@ -13,6 +13,10 @@ Starts its own Daphne (temporary SQLite, loopback only) and measures:
    (cores, from ``/proc``) and the bystander's p50/p90, without and with them
    (``--parked-before``: also with the old waiter's 1 s re-read, for a before figure;
    ``--only-parked``: only this).
+3. the club flood (issue 20): a visitor's home page (p50/p90 and size) before and after
+   one account tries to create ``--clubs`` public clubs with 2,000-character descriptions
+   (the quota ``DEKABES_MAX_CLUBS`` refuses most: the answers are counted; ``--env
+   DEKABES_MAX_CLUBS=100000`` shows the page with every club made).
 ``--root`` runs another checkout's server (e.g. the main branch, for a before/after
 figure) with this interpreter. Figures are wall-clock on a shared machine: compare
 the runs of one invocation, not across invocations.
@@ -283,6 +287,44 @@ def report_parked(args) -> None:
         )
 
 
+def home_page(url: str, times: int = 40) -> tuple[list[float], int]:
+    """A visitor without a token loads the home page ``times`` times in a row."""
+    visitor, latencies, size = requests.Session(), [], 0
+    for _ in range(times):
+        started = time.monotonic()
+        response = visitor.get(url + "/", timeout=120)
+        latencies.append(time.monotonic() - started)
+        size = len(response.content)
+    return latencies, size
+
+
+def club_flood(url: str, clubs: int) -> None:
+    quiet, quiet_size = home_page(url)
+    print(f"home page, {'no club flood':<22}: {summary(quiet)}; {quiet_size} bytes", flush=True)
+    http = requests.Session()
+    name = f"cf{uuid.uuid4().hex[:10]}"
+    token = http.post(
+        url + "/api/auth/register", json={"username": name, "password": PASSWORD}, timeout=120
+    ).json()["token"]
+    http.headers["Authorization"] = f"Token {token}"
+    answers: Counter[str] = Counter()
+    started = time.monotonic()
+    for n in range(clubs):
+        response = http.post(
+            url + "/api/clubs",
+            json={"slug": f"{name}-{n}", "name": f"Flood {n:04}", "description": "x" * 2000},
+            timeout=120,
+        )
+        code = response.json().get("code", "") if response.status_code != 201 else ""
+        answers[f"{response.status_code} {code}".strip()] += 1
+    took = time.monotonic() - started
+    print(f"{clubs} club creations in {took:.1f} s: {dict(answers)}", flush=True)
+    loud, loud_size = home_page(url)
+    made = answers.get("201", 0)
+    label = f"after {made} clubs made"
+    print(f"home page, {label:<22}: {summary(loud)}; {loud_size} bytes", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--root", default=str(ROOT), help="checkout whose server to run")
@@ -296,6 +338,8 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--skip-flood", action="store_true")
+    parser.add_argument("--clubs", type=int, default=1000, help="club flood: creations tried")
+    parser.add_argument("--only-clubs", action="store_true", help="the club flood alone")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server")
     parser.add_argument("--parked-polls", type=int, default=648, help="0: skip that scenario")
     parser.add_argument(
@@ -303,7 +347,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--only-parked", action="store_true")
     args = parser.parse_args(argv)
-    if args.parked_polls:
+    if args.parked_polls and not args.only_clubs:
         report_parked(args)
         if args.only_parked:
             return 0
@@ -319,6 +363,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="dekabes-abuse-") as tmp:
         process, url = start(Path(args.root), Path(tmp), extra)
         try:
+            if args.only_clubs:
+                club_flood(url, args.clubs)
+                return 0
             bystander = Bystander(url)
             bystander.action()
             quiet = open_loop(bystander, args.rate, args.seconds)
@@ -349,6 +396,7 @@ def main(argv=None) -> int:
                     f"answer: {answer}",
                     flush=True,
                 )
+            club_flood(url, args.clubs)
         finally:
             process.terminate()
             try:

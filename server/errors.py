@@ -513,6 +513,33 @@ class TooManyHostedPlayers(LeagueError):
     note = "adding a hosted player past the club's quota (DEKABES_MAX_HOSTED_PLAYERS)"
 
 
+class TooManyClubs(LeagueError):
+    code, status = "too_many_clubs", 409
+    message = "an account creates at most {limit} clubs"
+    note = "creating a club past the account's quota (DEKABES_MAX_CLUBS)"
+
+
+class TooManySeasons(LeagueError):
+    code, status = "too_many_seasons", 409
+    message = "a club has at most {limit} seasons"
+    note = "creating a season past the club's quota (DEKABES_MAX_SEASONS)"
+
+
+class TooManyInvites(LeagueError):
+    code, status = "too_many_invites", 409
+    message = "a club has at most {limit} open invite codes"
+    note = (
+        "an invite code past the club's quota of open codes (DEKABES_MAX_INVITES; a code is "
+        "open until it expires or, single-use, is used)"
+    )
+
+
+class TooManyRounds(LeagueError):
+    code, status = "too_many_rounds", 409
+    message = "a season has at most {limit} rounds"
+    note = "opening a round past the season's quota (DEKABES_MAX_ROUNDS)"
+
+
 class MatchInProgress(LeagueError):
     code, status = "match_in_progress", 409
     message = "the match is in progress: its score only"

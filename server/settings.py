@@ -236,6 +236,12 @@ DEKABES_MAX_BOTS = _env_int("DEKABES_MAX_BOTS", 10)
 # played by the host process signed in as this house bot account (make serve: "house").
 DEKABES_MAX_HOSTED_PLAYERS = _env_int("DEKABES_MAX_HOSTED_PLAYERS", 12)
 DEKABES_HOST_ACCOUNT = os.environ.get("DEKABES_HOST_ACCOUNT", "house")
+# League quotas (docs/server.md "Limits"): clubs one account creates, seasons of a club,
+# open invite codes of a club, rounds of a season.
+DEKABES_MAX_CLUBS = _env_int("DEKABES_MAX_CLUBS", 10)
+DEKABES_MAX_SEASONS = _env_int("DEKABES_MAX_SEASONS", 100)
+DEKABES_MAX_INVITES = _env_int("DEKABES_MAX_INVITES", 50)
+DEKABES_MAX_ROUNDS = _env_int("DEKABES_MAX_ROUNDS", 200)
 # open | invite (codes from `manage.py invite`) | closed
 DEKABES_REGISTRATION = os.environ.get("DEKABES_REGISTRATION", "open")
 if DEKABES_REGISTRATION not in ("open", "invite", "closed"):
@@ -264,6 +270,12 @@ SPECTACULAR_SETTINGS = {
     "{code, message}; see docs/server.md and docs/bots.md.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # server/parsing.py's path converters: an id is an integer (at most 18 digits), a
+    # name a string without control characters.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},
+        "name": str,
+    },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

@@ -4,10 +4,13 @@ from rest_framework.permissions import AllowAny
 
 from server.accounts import views as accounts
 from server.league import spectate_views
+from server.parsing import register_converters
 from server.tables import views as tables
 
+register_converters()  # <id:…>, <name:…>: server/parsing.py
+
 PUBLIC = {"permission_classes": [AllowAny], "authentication_classes": []}
-SEAT = "api/tables/<str:code>/seats/<str:seat>"
+SEAT = "api/tables/<name:code>/seats/<name:seat>"
 
 urlpatterns = [
     path("api/auth/register", accounts.RegisterView.as_view()),
@@ -15,17 +18,17 @@ urlpatterns = [
     path("api/auth/logout", accounts.LogoutView.as_view()),
     path("api/auth/rotate", accounts.RotateView.as_view()),
     path("api/auth/tokens", accounts.TokensView.as_view()),
-    path("api/auth/tokens/<int:token_id>", accounts.TokenDetailView.as_view()),
+    path("api/auth/tokens/<id:token_id>", accounts.TokenDetailView.as_view()),
     path("api/auth/password", accounts.PasswordView.as_view()),
     path("api/me", accounts.MeView.as_view()),
     path("api/bots", accounts.BotsView.as_view()),
-    path("api/bots/<str:name>/token", accounts.BotTokenView.as_view()),
+    path("api/bots/<name:name>/token", accounts.BotTokenView.as_view()),
     path("api/tables", tables.TablesView.as_view()),
-    path("api/tables/<str:code>", tables.TableView.as_view()),
-    path("api/tables/<str:code>/join", tables.JoinView.as_view()),
-    path("api/tables/<str:code>/record", tables.RecordView.as_view()),
-    path("api/tables/<str:code>/watchable", tables.WatchableView.as_view()),
-    path("api/tables/<str:code>/spectate", spectate_views.SpectateView.as_view()),
+    path("api/tables/<name:code>", tables.TableView.as_view()),
+    path("api/tables/<name:code>/join", tables.JoinView.as_view()),
+    path("api/tables/<name:code>/record", tables.RecordView.as_view()),
+    path("api/tables/<name:code>/watchable", tables.WatchableView.as_view()),
+    path("api/tables/<name:code>/spectate", spectate_views.SpectateView.as_view()),
     path(SEAT, tables.SeatView.as_view()),
     path(SEAT + "/actions", tables.ActionView.as_view()),
     path(SEAT + "/hint", tables.HintView.as_view()),

@@ -75,6 +75,7 @@ class RunnerStats:
     paused: int = 0  # paused answers
     rejected: int = 0  # rule rejections (should stay 0)
     outages: int = 0  # times the server could not be reached
+    refused_rated: int = 0  # rated tables left alone: a person's token (docs/bots.md)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, name: str, amount: int = 1) -> None:
@@ -324,6 +325,8 @@ class Runner:
         self.workers: dict[str, TableWorker] = {}
         self._all_workers: list[TableWorker] = []  # also the finished ones, for stats
         self.username: str | None = None
+        self.is_bot = True  # what /api/me says of the account (read by run)
+        self._refused: set[str] = set()
         self._thread: threading.Thread | None = None
 
     def start(self) -> Runner:
@@ -356,6 +359,8 @@ class Runner:
         )
         served_any = False
         for code in self.options.tables:
+            if not self.is_bot and not self._may_play(self._table_or_none(code)):
+                continue
             self._start_worker(code, follow_forever=True)
             served_any = True
         next_discovery = 0.0
@@ -382,7 +387,9 @@ class Runner:
         backoff = 0.25
         while not self.stop_event.is_set():
             try:
-                return self.client.me().username
+                me = self.client.me()
+                self.is_bot = me.is_bot
+                return me.username
             except ConnectionLost:
                 self.stats.add("outages")
                 if backoff == 0.25:
@@ -401,6 +408,8 @@ class Runner:
         for table in tables:
             if table.code in self.workers or table.phase == MATCH_OVER or _annulled(table):
                 continue
+            if not self._may_play(table):
+                continue
             held = table.seats_held_by(self.username or "")
             if self.options.seats is not None:
                 held = [s for s in held if s in self.options.seats]
@@ -408,6 +417,30 @@ class Runner:
                 self._start_worker(table.code, follow_forever=False)
                 started = True
         return started
+
+    def _table_or_none(self, code: str) -> Table | None:
+        try:
+            return self.client.table(code)
+        except ConnectionLost:
+            return None
+
+    def _may_play(self, table: Table | None) -> bool:
+        """Fair play (docs/bots.md): a program never plays a rated table under a person's
+        account, where its moves would count as that person's and show them as human.
+        A bot account plays rated tables (flagged as a bot); a person's account, casual
+        ones only (e.g. to finish a friendly match while away)."""
+        if self.is_bot or table is None or not table.rated:
+            return True
+        if table.code not in self._refused:
+            self._refused.add(table.code)
+            self.stats.add("refused_rated")
+            log.warning(
+                "%s: not played: a rated table, and %s is a person's account; "
+                "rated tables are played by people or by bot accounts (docs/bots.md)",
+                table.code,
+                self.username,
+            )
+        return False
 
     def _start_worker(self, code: str, follow_forever: bool) -> None:
         worker = TableWorker(

@@ -29,6 +29,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from engine import Replay, steps
 from engine.analysis import MARKS
@@ -97,6 +98,16 @@ def club_for_reader(slug: str, user: User | None, *, answer: bool = True) -> Clu
     if club is None or not can_read_club(club, user):
         raise NotFound(f"no club {slug!r}")
     return club
+
+
+def open_invites(club: Club) -> QuerySet[Invite]:
+    """The club's codes that still admit someone: not expired, not a used single-use one."""
+    now = timezone.now()
+    return (
+        Invite.objects.filter(club=club)
+        .exclude(expires_at__lte=now)
+        .exclude(single_use=True, uses__gt=0)
+    )
 
 
 def club_by_slug(slug: str) -> Club | None:

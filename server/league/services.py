@@ -45,7 +45,11 @@ from server.errors import (
     RoundStarted,
     SeasonClosed,
     SlugTaken,
+    TooManyClubs,
     TooManyHostedPlayers,
+    TooManyInvites,
+    TooManyRounds,
+    TooManySeasons,
     ValidationError,
     WrongFormat,
 )
@@ -142,6 +146,9 @@ def do_create_club(
         raise SlugTaken(slug=slug)
     try:
         with writing(), transaction.atomic():
+            # One creation at a time per account (its row's lock): the quota holds.
+            list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+            check_club_quota(user)
             club = Club.objects.create(
                 slug=slug,
                 name=name,
@@ -161,6 +168,18 @@ def do_create_club(
     except IntegrityError:
         raise SlugTaken(slug=slug) from None
     return club
+
+
+def check_club_quota(user: User) -> None:
+    limit = settings.DEKABES_MAX_CLUBS
+    if Club.objects.filter(created_by=user).count() >= limit:
+        raise TooManyClubs(limit=limit)
+
+
+def check_invite_quota(club: Club) -> None:
+    limit = settings.DEKABES_MAX_INVITES
+    if selectors.open_invites(club).count() >= limit:
+        raise TooManyInvites(limit=limit)
 
 
 def do_update_club(*, user: User, club: Club, changes: dict) -> Club:
@@ -186,6 +205,8 @@ def do_create_invite(
     if expires_at is not None and expires_at <= timezone.now():
         raise ValidationError("expires_at must be in the future")
     with writing(), transaction.atomic():
+        lock_club(club.pk)
+        check_invite_quota(club)
         while True:
             code = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(10))
             if not Invite.objects.filter(code=code).exists():
@@ -499,6 +520,10 @@ def do_create_season(
     if starts_on and ends_on and ends_on < starts_on:
         raise ValidationError("ends_on is before starts_on")
     with writing(), transaction.atomic():
+        lock_club(club.pk)
+        limit = settings.DEKABES_MAX_SEASONS
+        if Season.objects.filter(club=club).count() >= limit:
+            raise TooManySeasons(limit=limit)
         season = Season.objects.create(
             club=club,
             name=name,
@@ -703,6 +728,8 @@ def do_create_round(*, user: User, season: Season) -> Round:
         number = (
             season.rounds.order_by("-number").values_list("number", flat=True).first() or 0
         ) + 1
+        if number > settings.DEKABES_MAX_ROUNDS:
+            raise TooManyRounds(limit=settings.DEKABES_MAX_ROUNDS)
         round_ = Round.objects.create(season=season, number=number)
         record_action(
             club=season.club, actor=user, verb="round.open", season=season.pk, round=number

@@ -8,7 +8,6 @@ who may read what in selectors (a ``members`` club is not found by outsiders).
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -23,6 +22,7 @@ from server.errors import ValidationError
 from server.league import selectors, services, substitutes
 from server.league import serializers as s
 from server.league.action_log import FAMILIES, VERBS
+from server.parsing import parse_id, parse_name
 from server.realtime import longpoll
 from server.realtime.groups import account_group
 
@@ -35,12 +35,8 @@ def _user(request):
 
 
 def _int(raw, what: str) -> int | None:
-    if raw in (None, ""):
-        return None
     # ASCII digits only (str.isdigit takes "²"), and few enough to fit a database integer.
-    if not re.fullmatch(r"[0-9]{1,18}", str(raw)):
-        raise ValidationError(f"{what} is a whole number (an id)")
-    return int(raw)
+    return parse_id(raw, what)
 
 
 def _date(raw, what: str) -> dt.date | None:
@@ -249,7 +245,7 @@ class ClubLogView(LeagueView):
     def get(self, request, slug):
         club = self.club(request, slug)
         services.check_organizer(club, _user(request))
-        verb = request.query_params.get("verb") or None
+        verb = parse_name(request.query_params.get("verb"), "verb")
         if verb is not None and verb not in VERBS and verb not in FAMILIES:
             raise ValidationError("verb is one of the log's verbs or families (docs/league.md)")
         return s.paginate(request, selectors.club_log(club, verb=verb), s.ClubActionSerializer)
@@ -474,9 +470,9 @@ class MatchesView(LeagueView):
             raise ValidationError("status is playing, finished or annulled")
         matches = selectors.match_list(
             _user(request),
-            club=q.get("club") or None,
+            club=parse_name(q.get("club"), "club"),
             season=_int(q.get("season"), "season"),
-            player=q.get("player") or None,
+            player=parse_name(q.get("player"), "player"),
             status=status,
             since=_date(q.get("since"), "since"),
             until=_date(q.get("until"), "until"),

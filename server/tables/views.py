@@ -24,6 +24,7 @@ from server.api_schema import (
     strict,
 )
 from server.errors import NotAllowedInRated, NotFound, NotYourSeat, ValidationError
+from server.parsing import parse_id
 from server.realtime import longpoll, presence
 from server.realtime.groups import table_group
 from server.tables import projection, quota, selectors, services
@@ -344,10 +345,7 @@ class EventsView(APIView):
     def get(self, request, code, seat):
         table, number = get_table(code), seat_number(seat)
         services.check_holder(user=request.user, table=table, number=number)
-        try:
-            after = int(request.query_params.get("after") or 0)
-        except ValueError:
-            raise ValidationError("after is a seq number") from None
+        after = parse_id(request.query_params.get("after"), "after (a seq number)") or 0
         log = {
             "version": projection.project(table).version,
             "events": selectors.events_for_seat(table, number, after),

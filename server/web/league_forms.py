@@ -43,6 +43,11 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
         "This member cannot take the seat: not in the club, or seated in this round."
     ),
     errors.MatchForfeited: _("The match ended by forfeit."),
+    errors.TooManySeasons: _("The club has as many seasons as a club may have."),
+    errors.TooManyInvites: _(
+        "The club has as many open invite codes as it may have: wait until one expires."
+    ),
+    errors.TooManyRounds: _("The season has as many rounds as a season may have."),
 }
 
 

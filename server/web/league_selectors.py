@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
 
 from server.accounts.models import User
-from server.errors import NotFound
+from server.errors import NotFound, ValidationError
 from server.league import selectors as league
 from server.league import serializers as answers
 from server.league import services as league_services
@@ -23,6 +23,7 @@ from server.league.models import (
     Round,
     Season,
 )
+from server.parsing import is_id, parse_id, parse_name
 
 RECENT_RESULTS = 10
 
@@ -72,7 +73,7 @@ def club_page(slug: str, user: User | None) -> ClubPage:
 def season_choice(club: Club, raw: str | None) -> Season | None:
     """The season named by ``?season=`` (404 if not the club's), else the newest."""
     if raw:
-        if not str(raw).isdigit():
+        if not is_id(raw):  # "²" or 20 digits: no season has that id
             raise NotFound("no such season")
         return league.season_for_reader(club, int(raw))
     return club.seasons.first()
@@ -197,12 +198,16 @@ class MatchFilters:
 
 
 def match_filters(params) -> MatchFilters:
-    season = params.get("season") or None
-    return MatchFilters(
-        params.get("club") or None,
-        int(season) if season and season.isdigit() else None,
-        (params.get("player") or "").strip() or None,
-    )
+    """The filters of ``/matches/``; a value no club, season or player can have (a NUL
+    byte, "²", 20 digits) is ``NotFound`` (the site's 404 page)."""
+    try:
+        return MatchFilters(
+            parse_name(params.get("club"), "club"),
+            parse_id(params.get("season"), "season"),
+            parse_name(params.get("player"), "player"),
+        )
+    except ValidationError:
+        raise NotFound("no such matches") from None
 
 
 def filtered_matches(viewer: User | None, filters: MatchFilters):

@@ -30,6 +30,7 @@ from server.league.serializers import (
 from server.realtime.groups import club_group
 from server.web import league_selectors as pages
 from server.web import live
+from server.web import selectors as web_selectors
 from server.web.analysis import replay_analysis
 from server.web.league_forms import (
     AnnulForm,
@@ -163,7 +164,7 @@ def matches(request):
             "page": page,
             "rows": MatchSerializer(page.object_list, many=True).data,
             "filters": filters,
-            "clubs": list(league.visible_clubs(viewer).order_by("name")),
+            "clubs": web_selectors.club_choices(viewer, filters.club),
             "query": query.urlencode(),
         },
     )

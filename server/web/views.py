@@ -29,7 +29,7 @@ def home(request):
     viewer = request.user if request.user.is_authenticated else None
     context = {
         "tables": selectors.my_tables(viewer) if viewer else [],
-        "clubs": selectors.clubs_for(viewer),
+        "clubs": selectors.clubs_for(viewer, request.GET.get("clubs")),
     }
     if viewer is not None:
         version, next_tables = league_pages.next_tables(viewer)

@@ -170,3 +170,52 @@ def test_a_linger_caps_the_long_poll_at_its_end():
     worker = TableWorker(client, "T", "bot", options, RunnerStats(), stop, follow_forever=False)
     assert worker._serve() is False  # stopped while lingering
     assert [w for w in asked if w is not None] and all(w <= 2.0 for w in asked if w is not None)
+
+
+class _FakeClient:
+    """``me`` and the table list of a runner, no server."""
+
+    request_count = 0
+
+    def __init__(self, is_bot: bool, tables: list):
+        from clients.sdk.types import Account
+
+        self.account = Account(username="ann", is_bot=is_bot)
+        self._tables = {t.code: t for t in tables}
+
+    def me(self):
+        return self.account
+
+    def tables(self, mine=True):
+        return list(self._tables.values())
+
+    def table(self, code):
+        return self._tables[code]
+
+
+def _table(code: str, rated: bool):
+    from clients.sdk.types import Table
+
+    seats = {str(n): {"kind": "human", "player": "ann", "is_bot": False} for n in (1, 2, 3, 4)}
+    return Table.from_json({"code": code, "rated": rated, "phase": "accept", "seats": seats})
+
+
+@pytest.mark.parametrize("is_bot", [False, True])
+def test_a_persons_token_never_plays_a_rated_table(is_bot, monkeypatch):
+    from clients.bots.runner import Runner
+
+    tables = [_table("RATED1", True), _table("CASUAL", False)]
+    for named in ((), ("RATED1", "CASUAL")):
+        runner = Runner(_FakeClient(is_bot, tables), RunnerOptions(tables=named))
+        started: list[str] = []
+        monkeypatch.setattr(runner, "_start_worker", lambda code, **_: started.append(code))
+        if named:
+            runner.run()  # the named tables (no worker starts, so it returns at once)
+        else:
+            runner.username = runner._whoami()
+            runner._discover()
+        if is_bot:
+            assert sorted(started) == ["CASUAL", "RATED1"]
+        else:
+            assert started == ["CASUAL"]
+            assert runner.stats.as_dict().get("refused_rated") == 1

@@ -75,6 +75,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.*.errors",  # each app's domain errors and the error pages
             "server.api_schema",
             "server.parsers",
+            "server.parsing",  # ids and names of the path and the query
             "server.limits",
             "server.settings",
         ),

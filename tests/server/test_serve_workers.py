@@ -82,7 +82,7 @@ def test_two_workers_share_one_port_and_ctrl_c_stops_both(tmp_path):
             grew = [pid for pid in workers if writes(pid) > before[pid]]
         assert len(grew) == 2, "one of the two workers answered nothing in 180 s"
         os.killpg(serve.pid, signal.SIGINT)
-        serve.wait(90)
+        serve.wait(240)  # a busy machine: the workers finish their requests first
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(alive(pid) for pid in workers):
             time.sleep(0.2)
@@ -96,7 +96,7 @@ def test_two_workers_share_one_port_and_ctrl_c_stops_both(tmp_path):
 
 
 def wait_for_answer(port: int) -> None:
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     while True:
         try:
             requests.get(f"http://127.0.0.1:{port}/api/me", timeout=10)
