@@ -290,6 +290,9 @@ class StandingRow(models.Model):
     points = models.PositiveIntegerField(default=0)
     dekabes = models.PositiveIntegerField(default=0)
     ties = models.PositiveIntegerField(default=0)
+    duplicate = models.FloatField(
+        null=True, blank=True, help_text="duplicate score (duplicate seasons; docs/league.md)"
+    )
 
     class Meta:
         ordering = ["season", "position"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Case, F, Max, OuterRef, Subquery, When
 
 from engine import Match as EngineMatch
 from engine.phases import MATCH_OVER
@@ -19,6 +19,7 @@ from engine.replay import Outcome
 from engine.seats import TEAM_SEATS, TEAMS
 from server.league import ratings as rating_model
 from server.league import standings as standings_model
+from server.league.duplicate import season_scores
 from server.league.match_rows import casual_match
 from server.league.models import (
     CheckIn,
@@ -79,9 +80,10 @@ def match_lines(season: Season) -> list:
     ).values_list("match_id", "number", "player_id"):
         seats.setdefault(match_id, {})[number] = player_id
     lines = []
-    for m in LeagueMatch.objects.filter(season=season, status="finished").order_by(
-        "finished_at", "id"
-    ):
+    finished = LeagueMatch.objects.filter(season=season, status="finished")
+    if season.duplicate:  # a duplicate round counts once it is over (docs/league.md)
+        finished = finished.filter(round__status="finished")
+    for m in finished.order_by("finished_at", "id"):
         side_a: tuple[int | None, ...]
         side_b: tuple[int | None, ...]
         if season.format == "pairs":
@@ -124,6 +126,14 @@ def rebuild_standings(season: Season) -> None:
             )
         ) | set(season_byes(season))
         rows = [row for row in rows if row.entrant in entrants]
+    scores = (
+        season_scores(
+            Round.objects.filter(season=season, status="finished").order_by("number"),
+            pairs=season.format == "pairs",
+        )
+        if season.duplicate
+        else None
+    )
     StandingRow.objects.filter(season=season).delete()
     StandingRow.objects.bulk_create(
         [
@@ -139,6 +149,7 @@ def rebuild_standings(season: Season) -> None:
                 points=row.points,
                 dekabes=row.dekabes,
                 ties=row.ties,
+                duplicate=None if scores is None else round(float(scores.get(row.entrant, 0)), 4),
             )
             for position, row in enumerate(rows, start=1)
         ]
@@ -204,8 +215,31 @@ def rate(match: LeagueMatch, current: dict | None = None) -> dict:
 
 
 def rated_in_order(club: Club):
-    """The club's rated finished matches in the order they finished."""
-    return LeagueMatch.objects.filter(club=club, rated=True, status="finished").order_by(
+    """The club's rated finished matches in the order they were rated: as they finished,
+    except a duplicate round's, rated together when the round's last match finished
+    (docs/league.md), in the order they finished."""
+    round_end = (
+        LeagueMatch.objects.filter(round_id=OuterRef("round_id"))
+        .values("round_id")
+        .annotate(last=Max("finished_at"))
+        .values("last")
+    )
+    return (
+        LeagueMatch.objects.filter(club=club, rated=True, status="finished")
+        .annotate(
+            rated_at=Case(
+                When(season__duplicate=True, round__isnull=False, then=Subquery(round_end)),
+                default=F("finished_at"),
+            )
+        )
+        .exclude(season__duplicate=True, round__status="started")
+        .order_by("rated_at", "finished_at", "id")
+    )
+
+
+def round_rated_in_order(round_id: int):
+    """A finished duplicate round's rated matches, as they finished (rated at its end)."""
+    return LeagueMatch.objects.filter(round_id=round_id, rated=True, status="finished").order_by(
         "finished_at", "id"
     )
 

@@ -141,6 +141,11 @@ class CreateSeasonSerializer(serializers.Serializer):
     fill_with_bots = serializers.BooleanField(
         default=False, help_text="house bots fill seats instead of byes"
     )
+    duplicate = serializers.BooleanField(
+        default=False,
+        help_text="duplicate rounds: every table of a round plays the same deals; other "
+        "tables' results hidden from the round's players until it ends (docs/league.md)",
+    )
     seed = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -278,6 +283,7 @@ class SeasonSerializer(Answer):
     starts_on = serializers.DateField(allow_null=True)
     ends_on = serializers.DateField(allow_null=True)
     fill_with_bots = serializers.BooleanField()
+    duplicate = serializers.BooleanField(help_text="duplicate rounds (docs/league.md)")
     rounds = serializers.IntegerField(source="round_count")
     pairs = PairOutSerializer(many=True)
     created_at = Instant()
@@ -437,7 +443,7 @@ class RoundSerializer(Answer):
 class StandingSerializer(OmitNullsSerializer):
     """A ``StandingRow``: every column is defined in docs/league.md ("Standings")."""
 
-    omit_when_null = ("player", "pair")
+    omit_when_null = ("player", "pair", "duplicate")
     position = serializers.IntegerField()
     entrant_id = serializers.IntegerField(
         help_text="the player's (individual) or the pair's (pairs) id: the last tie-break"
@@ -454,6 +460,12 @@ class StandingSerializer(OmitNullsSerializer):
     )
     dekabes = serializers.IntegerField(help_text="hands its side won with a Dékabès")
     ties = serializers.IntegerField(help_text="tied hands in its matches")
+    duplicate = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        help_text="duplicate seasons only: the duplicate score, points above each deal's "
+        "par summed over the finished rounds (docs/league.md)",
+    )
 
 
 class RatingSerializer(Answer):

@@ -73,10 +73,20 @@ class TableState:
     # stays out (RECORDS.md); a restarted hand replays its deal, shown once it ends.
     revealed: frozenset[DealtHands] = frozenset()
     annulled: dict | None = None  # the annul event, once an organizer annulled
+    # (finished hands when the newest deal was folded, deals folded since that count
+    # last changed): which deal of which hand comes next (duplicate rounds' shuffles).
+    hand_deals: tuple[int, int] = (0, 0)
 
     @property
     def paused(self) -> bool:
         return bool(self.paused_by)
+
+    def next_deal(self) -> tuple[int, int]:
+        """(hand, attempt) of the deal due now: the hand's number counted in finished
+        hands plus one, and how many deals of that hand came before (redeals)."""
+        finished = self.match.hands_finished
+        at, count = self.hand_deals
+        return (finished + 1, count if at == finished else 0)
 
     def copy(self) -> TableState:
         return TableState(
@@ -85,6 +95,7 @@ class TableState:
             set(self.paused_by),
             self.revealed,
             self.annulled,
+            self.hand_deals,
         )
 
     def fold(self, seq: int, payload: dict) -> None:
@@ -100,6 +111,10 @@ class TableState:
             ended = step(self.match, payload, seq).hand_results
             if ended:
                 self.revealed = self.revealed.union(hand.dealt for hand in ended)
+            if kind == "deal":
+                finished = self.match.hands_finished
+                at, count = self.hand_deals
+                self.hand_deals = (finished, count + 1 if at == finished else 1)
         self.version = seq
 
 

@@ -38,7 +38,7 @@ def club_page(slug: str, user: User | None) -> ClubPage:
         else None
     )
     live_tables = (
-        list(answers.MatchSerializer(league.round_matches(live_round), many=True).data)
+        list(answers.MatchSerializer(league.round_matches_for(live_round, user), many=True).data)
         if live_round
         else []
     )

@@ -270,7 +270,7 @@ def round_page(request, slug: str, season_id: int, number: int):
     club = _organized_club(request, slug)
     season = league.season_for_reader(club, season_id)
     round_ = league.round_of(season, number)
-    data = RoundSerializer(league.round_details(round_)).data
+    data = RoundSerializer(league.round_details(round_, _viewer(request))).data
     present = [
         e["player"]["username"] if "player" in e else str(e["pair"]["id"]) for e in data["present"]
     ]

@@ -1,8 +1,8 @@
 from django.urls import path
 from django.views.i18n import set_language
 
+from server.web import duplicate_views, views
 from server.web import league_views as league
-from server.web import views
 
 app_name = "web"
 
@@ -27,6 +27,11 @@ urlpatterns = [
         "clubs/<slug:slug>/seasons/<int:season_id>/rounds/<int:number>",
         league.round_page,
         name="round",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/rounds/<int:number>/deals",
+        duplicate_views.round_deals,
+        name="round_deals",
     ),
     path("players/<str:username>", league.player, name="player"),
     path("matches/", league.matches, name="matches"),
