@@ -779,7 +779,7 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
     if match.season is not None and (not annulled or (duplicate and round_over)):
         # A duplicate round's results count once the whole round is over (docs/league.md).
         projections.rebuild_standings(match.season)
-    if duplicate and round_over:
+    if duplicate and round_over and match.round_id is not None:
         for finished in projections.round_rated_in_order(match.round_id):
             projections.rate(finished)
     elif match.club_id is not None and match.rated and not annulled and not duplicate:
