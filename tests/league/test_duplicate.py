@@ -112,6 +112,11 @@ def test_every_table_plays_the_same_deals_and_other_tables_stay_hidden_until_the
     rows = standings["results"] if "results" in standings else standings["rows"]
     assert all("duplicate" in row for row in rows)
     assert abs(sum(row["duplicate"] for row in rows)) < 1e-3  # zero-sum, deal by deal
+    standings_page = (
+        Client().get(f"/clubs/{league.club.slug}/standings?season={league.season}").content.decode()
+    )
+    assert standings_page.count("data-duplicate=") == len(rows)
+    assert f"/seasons/{league.season}/rounds/1/deals" in standings_page
     deals = round_deals(Round.objects.get(season_id=league.season, number=1))
     assert deals and all(len({p.deal for p in d.plays}) == 1 for d in deals)
     assert len(deals[0].plays) == 2  # both tables played the first deal
