@@ -348,6 +348,9 @@ class StandingRow(models.Model):
     dekabes = models.PositiveIntegerField(default=0)
     ties = models.PositiveIntegerField(default=0)
     forfeits = models.PositiveIntegerField(default=0)
+    duplicate = models.FloatField(
+        null=True, blank=True, help_text="duplicate score (duplicate seasons; docs/league.md)"
+    )
 
     class Meta:
         ordering = ["season", "position"]

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Collection
 
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Case, F, Max, OuterRef, Q, Subquery, When
 
 from engine import Match as EngineMatch
 from engine.phases import MATCH_OVER
@@ -20,6 +20,7 @@ from engine.replay import Outcome
 from engine.seats import TEAM_SEATS, TEAMS
 from server.league import ratings as rating_model
 from server.league import standings as standings_model
+from server.league.duplicate import season_scores
 from server.league.match_rows import casual_match
 from server.league.models import (
     CheckIn,
@@ -120,6 +121,8 @@ def match_lines(season: Season, involving: Collection[int] | None = None) -> lis
     the entrants ``involving`` when given)."""
     pairs = season.format == "pairs"
     matches = LeagueMatch.objects.filter(season=season, status="finished")
+    if season.duplicate:  # a duplicate round counts once it is over (docs/league.md)
+        matches = matches.filter(round__status="finished")
     if involving is not None:
         if pairs:
             matches = matches.filter(Q(pair_a_id__in=involving) | Q(pair_b_id__in=involving))
@@ -155,12 +158,15 @@ def _entrants(season: Season, among: Collection[int] | None = None) -> set | Non
     return set(seated.values_list("player_id", flat=True)) | set(season_byes(season, among))
 
 
-def _standing_row(season: Season, position: int, entrant: str, row) -> StandingRow:
+def _standing_row(
+    season: Season, position: int, entrant: str, row, duplicate: float | None = None
+) -> StandingRow:
     return StandingRow(
         season=season,
         position=position,
         **{entrant: row.entrant},
         **{f: getattr(row, f) for f in TALLIED},
+        duplicate=duplicate,
     )
 
 
@@ -183,9 +189,26 @@ def rebuild_standings(season: Season) -> None:
         match_lines(season), season_byes(season), _entrants(season)
     )
     entrant = "pair_id" if season.format == "pairs" else "player_id"
+    scores = (
+        season_scores(
+            Round.objects.filter(season=season, status="finished").order_by("number"),
+            pairs=season.format == "pairs",
+        )
+        if season.duplicate
+        else None
+    )
     StandingRow.objects.filter(season=season).delete()
     StandingRow.objects.bulk_create(
-        [_standing_row(season, position, entrant, row) for position, row in enumerate(rows, 1)]
+        [
+            _standing_row(
+                season,
+                position,
+                entrant,
+                row,
+                None if scores is None else round(float(scores.get(row.entrant, 0)), 4),
+            )
+            for position, row in enumerate(rows, 1)
+        ]
     )
 
 
@@ -406,11 +429,35 @@ def rate(match: LeagueMatch, current: dict | None = None) -> dict:
 
 
 def rated_in_order(club: Club):
-    """The club's rated finished matches in the order they finished (a forfeit is not
-    rated: docs/league.md, "Substitutes and forfeits")."""
-    return LeagueMatch.objects.filter(
-        club=club, rated=True, status="finished", forfeited_by__isnull=True
-    ).order_by("finished_at", "id")
+    """The club's rated finished matches in the order they were rated: as they finished,
+    except a duplicate round's, rated together when the round's last match finished
+    (docs/league.md), in the order they finished."""
+    round_end = (
+        LeagueMatch.objects.filter(round_id=OuterRef("round_id"))
+        .values("round_id")
+        .annotate(last=Max("finished_at"))
+        .values("last")
+    )
+    return (
+        LeagueMatch.objects.filter(
+            club=club, rated=True, status="finished", forfeited_by__isnull=True
+        )
+        .annotate(
+            rated_at=Case(
+                When(season__duplicate=True, round__isnull=False, then=Subquery(round_end)),
+                default=F("finished_at"),
+            )
+        )
+        .exclude(season__duplicate=True, round__status="started")
+        .order_by("rated_at", "finished_at", "id")
+    )
+
+
+def round_rated_in_order(round_id: int):
+    """A finished duplicate round's rated matches, as they finished (rated at its end)."""
+    return LeagueMatch.objects.filter(round_id=round_id, rated=True, status="finished").order_by(
+        "finished_at", "id"
+    )
 
 
 # -- rebuild ---------------------------------------------------------------------------------

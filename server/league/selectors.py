@@ -118,9 +118,32 @@ def club_by_slug(slug: str) -> Club | None:
 def visible_matches(user: User | None) -> QuerySet[LeagueMatch]:
     league = Q(club__in=visible_clubs(user))
     if user is None:
-        return LeagueMatch.objects.filter(league)
+        return LeagueMatch.objects.filter(league).exclude(duplicate_hidden(None))
     played = LeagueMatchSeat.objects.filter(match=OuterRef("pk"), player=user)
-    return LeagueMatch.objects.filter(league | (Q(club__isnull=True) & Exists(played)))
+    return LeagueMatch.objects.filter(league | (Q(club__isnull=True) & Exists(played))).exclude(
+        duplicate_hidden(user)
+    )
+
+
+def duplicate_hidden(user: User | None) -> Q:
+    """The matches ``user`` may not see yet: the tables of a duplicate round still being
+    played (docs/league.md, "Duplicate rounds"), except their own, and except for an
+    organizer of the club who sits at no table of that round (to annul a stuck match).
+    Anonymous readers see none of them: a player signed out learns nothing either."""
+    live = Round.objects.filter(status="started", season__duplicate=True)
+    hidden = Q(round__in=live.values("pk"))
+    if user is None:
+        return hidden
+    own = Exists(LeagueMatchSeat.objects.filter(match=OuterRef("pk"), player=user))
+    seated = live.filter(matches__seats__player=user).values("pk")
+    organizing = Membership.objects.filter(user=user, role="organizer", active=True)
+    overseer = Q(club__in=organizing.values("club")) & ~Q(round__in=seated)
+    return hidden & ~own & ~overseer
+
+
+def round_matches_for(round_: Round, user: User | None) -> QuerySet[LeagueMatch]:
+    """The round's tables ``user`` may see (all of them but a live duplicate round's)."""
+    return round_matches(round_).exclude(duplicate_hidden(user))
 
 
 def match_for_reader(match_id: int, user: User | None) -> LeagueMatch:
@@ -311,15 +334,17 @@ class RoundDetails:
     tables: list[LeagueMatch]
 
 
-def round_details(round_: Round) -> RoundDetails:
+def round_details(round_: Round, viewer: User | None = None) -> RoundDetails:
+    """``viewer``: the reader; the tables hidden from them are left out
+    (``duplicate_hidden``: None, an anonymous reader, sees no table of a live duplicate
+    round)."""
     checkins = list(
         CheckIn.objects.filter(round=round_)
         .select_related("player", "pair__player_1", "pair__player_2")
         .order_by("id")
     )
-    return RoundDetails(
-        round_, checkins, [c for c in checkins if c.bye], list(round_matches(round_))
-    )
+    tables = round_matches_for(round_, viewer)
+    return RoundDetails(round_, checkins, [c for c in checkins if c.bye], list(tables))
 
 
 def rounds_of(season: Season) -> QuerySet[Round]:

@@ -150,6 +150,11 @@ class CreateSeasonSerializer(serializers.Serializer):
         help_text="minutes (off: null, the default): once a round's deadline has passed, "
         "a seat away this long is handed to a strong hosted computer player",
     )
+    duplicate = serializers.BooleanField(
+        default=False,
+        help_text="duplicate rounds: every table of a round plays the same deals; other "
+        "tables' results hidden from the round's players until it ends (docs/league.md)",
+    )
     seed = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -323,6 +328,7 @@ class SeasonSerializer(Answer):
     auto_substitute_after = serializers.IntegerField(
         allow_null=True, help_text="minutes away before an automatic substitute; null: off"
     )
+    duplicate = serializers.BooleanField(help_text="duplicate rounds (docs/league.md)")
     rounds = serializers.IntegerField(source="round_count")
     pairs = PairOutSerializer(many=True)
     created_at = Instant()
@@ -493,7 +499,7 @@ class RoundSerializer(Answer):
 class StandingSerializer(OmitNullsSerializer):
     """A ``StandingRow``: every column is defined in docs/league.md ("Standings")."""
 
-    omit_when_null = ("player", "pair")
+    omit_when_null = ("player", "pair", "duplicate")
     position = serializers.IntegerField()
     entrant_id = serializers.IntegerField(
         help_text="the player's (individual) or the pair's (pairs) id: the last tie-break"
@@ -512,6 +518,12 @@ class StandingSerializer(OmitNullsSerializer):
     ties = serializers.IntegerField(help_text="tied hands in its matches")
     forfeits = serializers.IntegerField(
         help_text="matches its side lost by forfeit (counted in played; no hands or points)"
+    )
+    duplicate = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        help_text="duplicate seasons only: the duplicate score, points above each deal's "
+        "par summed over the finished rounds (docs/league.md)",
     )
 
 

@@ -514,6 +514,7 @@ def do_create_season(
     ends_on: dt.date | None = None,
     fill_with_bots: bool = False,
     auto_substitute_after: int | None = None,
+    duplicate: bool = False,
     seed: int | None = None,
 ) -> Season:
     check_organizer(club, user)
@@ -532,6 +533,7 @@ def do_create_season(
             ends_on=ends_on,
             fill_with_bots=fill_with_bots,
             auto_substitute_after=auto_substitute_after,
+            duplicate=duplicate,
             seed=random.randrange(2**31) if seed is None else seed,
         )
         record_action(
@@ -545,6 +547,7 @@ def do_create_season(
             ends_on=ends_on,
             fill_with_bots=fill_with_bots,
             auto_substitute_after=auto_substitute_after,
+            duplicate=duplicate,
         )
         return season
 
@@ -814,8 +817,10 @@ def do_start_round(*, user: User, round_: Round) -> list[LeagueMatch]:
             seatings, byes = _draw_pairs(round_)
         if not seatings:
             raise NotEnoughPlayers()
+        # Duplicate rounds: one deal seed for every table of the round (docs/league.md).
+        deal_seed = secrets.token_hex(32) if season.duplicate else ""
         matches = [
-            _open_match(user, round_, number, seats, pairs, fillers)
+            _open_match(user, round_, number, seats, pairs, fillers, deal_seed)
             for number, (seats, pairs, fillers) in enumerate(seatings, start=1)
         ]
         if season.format == "individual":
@@ -940,9 +945,17 @@ def _round_seed(round_: Round) -> int:
 
 
 def _open_match(
-    user: User, round_: Round, number: int, seats: dict[int, User], pairs, fillers: set[int]
+    user: User,
+    round_: Round,
+    number: int,
+    seats: dict[int, User],
+    pairs,
+    fillers: set[int],
+    deal_seed: str = "",
 ) -> LeagueMatch:
-    table = table_services.do_create_seated_table(owner=user, players=seats, rated=True)
+    table = table_services.do_create_seated_table(
+        owner=user, players=seats, rated=True, deal_seed=deal_seed
+    )
     match = LeagueMatch.objects.create(
         table=table,
         club=round_.season.club,
@@ -1003,16 +1016,35 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
         # so each sees the others' committed rows: standings, ratings, the round's end.
         Club.objects.select_for_update().filter(pk=match.club_id).first()
     projections.apply_result(match, state)
-    if match.season is not None and not annulled:
-        projections.update_standings(match)
-    if match.club_id is not None and match.rated and not annulled and match.forfeited_by is None:
+    round_over = match.round_id is not None and _finish_round_if_done(match.round_id)
+    duplicate = match.season is not None and match.season.duplicate
+    if match.season is not None:
+        if duplicate:
+            # A duplicate round's results count once the whole round is over (docs/league.md).
+            if not annulled or round_over:
+                projections.rebuild_standings(match.season)
+        elif not annulled:
+            projections.update_standings(match)
+    if duplicate and round_over and match.round_id is not None:
+        for finished in projections.round_rated_in_order(match.round_id):
+            projections.rate(finished)
+    elif (
+        match.club_id is not None
+        and match.rated
+        and not annulled
+        and not duplicate
+        and match.forfeited_by is None
+    ):
         projections.rate(match)
-    if match.round_id is not None:
-        _finish_round_if_done(match.round_id)
     seated = list(match.seats.values_list("player_id", flat=True))
     transaction.on_commit(lambda: _tell_players(seated, match.club_id))
 
 
-def _finish_round_if_done(round_id: int) -> None:
+def _finish_round_if_done(round_id: int) -> bool:
+    """Mark the round finished once no match of it is played; whether it just ended."""
     if not LeagueMatch.objects.filter(round_id=round_id, status="playing").exists():
-        Round.objects.filter(pk=round_id).update(status="finished")
+        return (
+            Round.objects.filter(pk=round_id).exclude(status="finished").update(status="finished")
+            > 0
+        )
+    return False

@@ -71,8 +71,9 @@ def _club_answer(request, club, status=200) -> Response:
     return Response(s.ClubSerializer(readable).data, status=status)
 
 
-def _round_answer(round_, status=200) -> Response:
-    return Response(s.RoundSerializer(selectors.round_details(round_)).data, status=status)
+def _round_answer(request, round_, status=200) -> Response:
+    details = selectors.round_details(round_, _user(request))
+    return Response(s.RoundSerializer(details).data, status=status)
 
 
 # -- clubs ------------------------------------------------------------------------------------
@@ -362,7 +363,13 @@ class RoundsView(LeagueView):
     )
     def get(self, request, slug, season_id):
         rounds = selectors.rounds_of(self.season(request, slug, season_id))
-        return s.paginate(request, rounds, s.RoundSerializer, prepare=selectors.round_details)
+        viewer = _user(request)
+        return s.paginate(
+            request,
+            rounds,
+            s.RoundSerializer,
+            prepare=lambda round_: selectors.round_details(round_, viewer),
+        )
 
     @extend_schema(
         request=None,
@@ -373,7 +380,7 @@ class RoundsView(LeagueView):
         round_ = services.do_create_round(
             user=request.user, season=self.season(request, slug, season_id)
         )
-        return _round_answer(round_, status=201)
+        return _round_answer(request, round_, status=201)
 
 
 class RoundView(LeagueView):
@@ -384,7 +391,7 @@ class RoundView(LeagueView):
     def get(self, request, slug, season_id, number):
         round_ = self.round(request, slug, season_id, number)
         substitutes.run_due_substitutions(round_)  # the season option, once the deadline passed
-        return _round_answer(round_)
+        return _round_answer(request, round_)
 
     @extend_schema(
         request=s.DeadlineSerializer,
@@ -395,7 +402,7 @@ class RoundView(LeagueView):
         data = strict(s.DeadlineSerializer, request)
         round_ = self.round(request, slug, season_id, number)
         substitutes.do_set_deadline(user=request.user, round_=round_, deadline=data["deadline"])
-        return _round_answer(round_)
+        return _round_answer(request, round_)
 
 
 class CheckInView(LeagueView):
@@ -410,7 +417,7 @@ class CheckInView(LeagueView):
         services.do_check_in(
             user=request.user, round_=round_, players=data.get("players"), pairs=data.get("pairs")
         )
-        return _round_answer(round_)
+        return _round_answer(request, round_)
 
 
 class StartRoundView(LeagueView):
@@ -422,7 +429,7 @@ class StartRoundView(LeagueView):
     def post(self, request, slug, season_id, number):
         round_ = self.round(request, slug, season_id, number)
         services.do_start_round(user=request.user, round_=round_)
-        return _round_answer(self.round(request, slug, season_id, number))
+        return _round_answer(request, self.round(request, slug, season_id, number))
 
 
 class RoundTablesView(LeagueView):
@@ -433,7 +440,8 @@ class RoundTablesView(LeagueView):
     )
     def get(self, request, slug, season_id, number):
         round_ = self.round(request, slug, season_id, number)
-        return s.paginate(request, selectors.round_matches(round_), s.MatchSerializer)
+        tables = selectors.round_matches_for(round_, _user(request))
+        return s.paginate(request, tables, s.MatchSerializer)
 
 
 class RatingsView(LeagueView):

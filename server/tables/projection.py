@@ -96,6 +96,9 @@ class TableState:
     forfeited: dict | None = None  # the forfeit event, once an organizer ended it so
     # Every seat_handover, in log order, each with its ``seq``: who took which seat when.
     handovers: tuple[dict, ...] = ()
+    # (finished hands when the newest deal was folded, deals folded since that count
+    # last changed): which deal of which hand comes next (duplicate rounds' shuffles).
+    hand_deals: tuple[int, int] = (0, 0)
 
     @property
     def paused(self) -> bool:
@@ -111,6 +114,13 @@ class TableState:
         """The seq of the newest seat handover (0: the seats never changed hands)."""
         return self.handovers[-1]["seq"] if self.handovers else 0
 
+    def next_deal(self) -> tuple[int, int]:
+        """(hand, attempt) of the deal due now: the hand's number counted in finished
+        hands plus one, and how many deals of that hand came before (redeals)."""
+        finished = self.match.hands_finished
+        at, count = self.hand_deals
+        return (finished + 1, count if at == finished else 0)
+
     def copy(self) -> TableState:
         return TableState(
             self.match.copy(),
@@ -125,6 +135,7 @@ class TableState:
             self.watchable,
             self.forfeited,
             self.handovers,
+            self.hand_deals,
         )
 
     def fold(self, seq: int, payload: dict) -> None:
@@ -159,6 +170,10 @@ class TableState:
             ended = step(self.match, payload, seq).hand_results
             if ended:
                 self.revealed = self.revealed.union(hand.dealt for hand in ended)
+            if kind == "deal":
+                finished = self.match.hands_finished
+                at, count = self.hand_deals
+                self.hand_deals = (finished, count + 1 if at == finished else 1)
         self.version = seq
 
 

@@ -126,7 +126,9 @@ def do_create_table(
     return _create(owner, seats, players, rated)
 
 
-def do_create_seated_table(*, owner: User, players: dict[int, User], rated: bool = True) -> Table:
+def do_create_seated_table(
+    *, owner: User, players: dict[int, User], rated: bool = True, deal_seed: str = ""
+) -> Table:
     """A table with every seat assigned (league rounds): people at human seats, bot
     accounts at bot seats. Joins the caller's transaction when there is one."""
     if sorted(players) != [1, 2, 3, 4]:
@@ -134,15 +136,23 @@ def do_create_seated_table(*, owner: User, players: dict[int, User], rated: bool
     if rated:
         check_one_seat_per_person(list(players.values()))
     kinds = {n: "bot" if p.is_bot else "human" for n, p in players.items()}
-    return _create(owner, kinds, players, rated)
+    return _create(owner, kinds, players, rated, deal_seed)
 
 
 def _create(
-    owner: User, seats: dict[int, str], players: Mapping[int, User | None], rated: bool
+    owner: User,
+    seats: dict[int, str],
+    players: Mapping[int, User | None],
+    rated: bool,
+    deal_seed: str = "",
 ) -> Table:
     with writing(), transaction.atomic():
         table = Table.objects.create(
-            code=_new_code(), owner=owner, rated=rated, secret_seed=secrets.token_hex(32)
+            code=_new_code(),
+            owner=owner,
+            rated=rated,
+            secret_seed=secrets.token_hex(32),
+            deal_seed=deal_seed,
         )
         for n in (1, 2, 3, 4):
             Seat.objects.create(table=table, number=n, kind=seats[n], player=players[n])
@@ -569,6 +579,7 @@ def _fold(
     state.annulled, state.paused_at = trial.annulled, trial.paused_at
     state.takeback, state.watchable = trial.takeback, trial.watchable
     state.forfeited, state.handovers = trial.forfeited, trial.handovers
+    state.hand_deals = trial.hand_deals
     return NewEvent(
         table_id=table.pk,
         seq=seq,
@@ -803,7 +814,13 @@ def _consequences(table: Table, state: TableState) -> list[NewEvent]:
     while True:
         m = state.match
         if m.needs_deal():
-            rng = random.Random(f"{table.secret_seed}:{state.version + 1}")
+            if table.deal_seed:
+                # A duplicate round: every table of the round deals the same shuffles,
+                # by hand and redeal (docs/league.md), whatever its log looks like.
+                hand, attempt = state.next_deal()
+                rng = random.Random(f"{table.deal_seed}:hand:{hand}:deal:{attempt}")
+            else:
+                rng = random.Random(f"{table.secret_seed}:{state.version + 1}")
             event = deal_event(rng)
         else:
             passed = m.forced_pass()

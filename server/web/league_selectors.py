@@ -50,7 +50,7 @@ def club_page(slug: str, user: User | None) -> ClubPage:
         else None
     )
     live_tables = (
-        list(answers.MatchSerializer(league.round_matches(live_round), many=True).data)
+        list(answers.MatchSerializer(league.round_matches_for(live_round, user), many=True).data)
         if live_round
         else []
     )
@@ -266,10 +266,11 @@ def next_tables(user: User) -> tuple[int, list[NextTable]]:
 
 
 # -- the round page ------------------------------------------------------------------------------
-def round_tables(round_: Round) -> dict:
-    """The round's answer (``RoundSerializer``): who checked in, byes, each table with its
-    seats, live score and state."""
-    return answers.RoundSerializer(league.round_details(round_)).data
+def round_tables(round_: Round, viewer: User | None) -> dict:
+    """The round's answer (``RoundSerializer``) as ``viewer`` may read it: who checked in,
+    byes, each table with its seats, live score and state (a live duplicate round's other
+    tables left out)."""
+    return answers.RoundSerializer(league.round_details(round_, viewer)).data
 
 
 # -- the cross-table -----------------------------------------------------------------------------

@@ -2,10 +2,10 @@ from django.urls import path
 from django.views.i18n import set_language
 
 from server.parsing import register_converters
+from server.web import duplicate_views, views
 from server.web import league_views as league
 from server.web import organizer_views as org
 from server.web import substitution_views as substitution
-from server.web import views
 
 register_converters()  # <id:…>, <name:…>: server/parsing.py
 
@@ -89,6 +89,12 @@ urlpatterns = [
         name="check_in_available",
     ),
     path("players/<name:username>", league.player, name="player"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/rounds/<int:number>/deals",
+        duplicate_views.round_deals,
+        name="round_deals",
+    ),
+    path("players/<str:username>", league.player, name="player"),
     path("matches/", league.matches, name="matches"),
     path("matches/<id:match_id>", league.match, name="match"),
     path("matches/<id:match_id>/record", league.match_record, name="match_record"),

@@ -7,9 +7,10 @@ import json
 import re
 
 import pytest
+from django.test import Client
 
 from server.league import analysis
-from server.league.models import LeagueMatch, MatchAnalysis
+from server.league.models import LeagueMatch, MatchAnalysis, SeatAccuracy
 from tests.web.conftest import signed_in
 
 pytestmark = pytest.mark.django_db
@@ -44,3 +45,16 @@ def test_the_replay_shows_the_analysis_once_it_is_computed(finished):
     assert body.count("data-mistake=") == len(serious)
     assert "<style" not in body and " style=" not in body  # CSP-friendly
     assert "<script>" not in body
+
+
+def test_the_player_page_shows_the_accuracy_over_analysed_matches(finished):
+    client = signed_in(finished.owner)
+    name = finished.owner.username
+    assert "No analysed match yet." in client.get(f"/players/{name}").content.decode()
+    assert analysis.work(iterations=3) == 1
+    row = SeatAccuracy.objects.get(player=finished.owner)
+    body = client.get(f"/players/{name}").content.decode()
+    assert f'data-best-share="{round(row.best_moves / row.decisions, 4)}"' in body
+    assert f"{row.decisions} decisions" in body
+    # a casual match is its players' own: an anonymous visitor's page counts nothing
+    assert "No analysed match yet." in Client().get(f"/players/{name}").content.decode()
