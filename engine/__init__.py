@@ -18,7 +18,7 @@ from engine.fold import Match
 from engine.record import UnreadableLine, dump_record, load_record
 from engine.replay import HandResult, Outcome, Replay, Step, steps
 from engine.tiles import Tile
-from engine.view import seat_view
+from engine.view import seat_view, spectator_view
 
 __all__ = [
     "REJECTION_CODES",
@@ -34,5 +34,6 @@ __all__ = [
     "dump_record",
     "load_record",
     "seat_view",
+    "spectator_view",
     "steps",
 ]

@@ -196,3 +196,19 @@ _BUILDERS: dict[str, Builder] = {
 VIEW_KEYS = tuple(_BUILDERS)
 
 use_seat_view(SeatView)
+
+# What a spectator sees: the public entries of any seat's view. Dropped: the seat's own
+# identity and hand, its legal events and what they reveal (``can_claim_redeal`` tells
+# whether that seat holds five doubles), and the table's undo stack.
+_PRIVATE_KEYS = frozenset(
+    ("seat", "team", "partner", "hand", "legal", "can_claim_redeal", "can_undo", "can_redo")
+)
+SPECTATOR_KEYS = tuple(key for key in VIEW_KEYS if key not in _PRIVATE_KEYS)
+
+
+def spectator_view(match: Match) -> dict[str, Any]:
+    """What anyone watching the table may know: the line, the turns, each seat's tile
+    count, passes, scores, base, whose turn; the four hands only in ``last_hand``, once a
+    hand has ended (RULES §5), exactly as a seat sees them. A pure function of the match."""
+    view = SeatView(match, 1)
+    return {key: view[key] for key in SPECTATOR_KEYS}

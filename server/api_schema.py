@@ -253,6 +253,27 @@ class SeatResponseSerializer(serializers.Serializer):
     )
 
 
+class SpectatorResponseSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    paused = serializers.BooleanField()
+    seats_to_act = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the seats the match waits for now"
+    )
+    table = TableSerializer()
+    view = serializers.DictField(
+        help_text="the engine's spectator view: public facts only (docs/engine.md)"
+    )
+    presence = serializers.DictField(
+        child=PresenceSerializer(), help_text='every seat, "1"-"4": here or away since when'
+    )
+
+
+class WatchableSerializer(serializers.Serializer):
+    watchable = serializers.BooleanField(
+        help_text="anyone signed in who holds the table's code may watch it"
+    )
+
+
 NAME_PATTERN = r"^[A-Za-z0-9_.-]{3,40}$"
 SEAT_KEY_PATTERN = r"^[1-4]$"
 

@@ -283,6 +283,12 @@ class NotAVoter(TableError):
     note = "the requester, a bot seat, or a player who has already answered"
 
 
+class NotWatchable(TableError):
+    code, status = "not_watchable", 403
+    message = "this table is not open to spectators"
+    note = "a casual table its owner has not marked watchable (or no account signed in)"
+
+
 class IdempotencyKeyReused(TableError):
     code, status = "idempotency_key_reused", 422
     message = "this Idempotency-Key was used for a different action"

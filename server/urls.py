@@ -3,6 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
 
 from server.accounts import views as accounts
+from server.league import spectate_views
 from server.tables import views as tables
 
 PUBLIC = {"permission_classes": [AllowAny], "authentication_classes": []}
@@ -23,6 +24,8 @@ urlpatterns = [
     path("api/tables/<str:code>", tables.TableView.as_view()),
     path("api/tables/<str:code>/join", tables.JoinView.as_view()),
     path("api/tables/<str:code>/record", tables.RecordView.as_view()),
+    path("api/tables/<str:code>/watchable", tables.WatchableView.as_view()),
+    path("api/tables/<str:code>/spectate", spectate_views.SpectateView.as_view()),
     path(SEAT, tables.SeatView.as_view()),
     path(SEAT + "/actions", tables.ActionView.as_view()),
     path(SEAT + "/hint", tables.HintView.as_view()),

@@ -450,6 +450,46 @@ class DekabesClient:
         fields = {k: v for k, v in event.items() if k not in ("type", "seat")}
         return self.act(code, int(event["seat"]), event["type"], expected_version, key, **fields)
 
+    # -------------------------------------------------- table manners (several people)
+    def request_takeback(
+        self, code: str, seat: int, command: str = "undo", expected_version: int | None = None
+    ) -> SeatState:
+        """``undo``/``redo``/``restart_hand``/``new_match``: immediate with one person at
+        the table, a takeback request the others answer with several (``state.raw
+        ["takeback"]``)."""
+        return self.act(code, seat, command, expected_version)
+
+    def answer_takeback(
+        self, code: str, seat: int, accept: bool, expected_version: int | None = None
+    ) -> SeatState:
+        """Accept or decline the open takeback request (the other people only)."""
+        kind = "accept_takeback" if accept else "decline_takeback"
+        return self.act(code, seat, kind, expected_version)
+
+    def presence(self, code: str, seat: int) -> dict[str, Any]:
+        """Every seat's presence as seat ``seat`` sees it: {"1": {"connected", "away_since"}}."""
+        result: dict[str, Any] = self.seat_view(code, seat).raw.get("presence") or {}
+        return result
+
+    # ------------------------------------------------------------------ spectators
+    def spectate(
+        self, code: str, wait: float | None = None, after: int | None = None
+    ) -> dict[str, Any]:
+        """The table as a spectator sees it (public facts only); ``wait``/``after``
+        long-poll as ``seat_view``."""
+        params, timeout = self._long_poll(wait, after)
+        result: dict[str, Any] = self.request(
+            "GET", f"/api/tables/{_seg(code)}/spectate", params=params or None, timeout=timeout
+        )
+        return result
+
+    def set_watchable(self, code: str, watchable: bool = True) -> bool:
+        """The owner lets anyone signed in who holds the code watch the table (or stops)."""
+        result = self.request(
+            "POST", f"/api/tables/{_seg(code)}/watchable", json={"watchable": bool(watchable)}
+        )
+        return bool(result["watchable"])
+
     def hint(self, code: str, seat: int) -> dict[str, Any]:
         result: dict[str, Any] = self.request("GET", f"{self._seat_path(code, seat)}/hint")
         return result

@@ -11,18 +11,22 @@ fetches the current view over REST after (re)connecting and goes on from its ver
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from server import limits
+from server.errors import NotFound, NotWatchable
+from server.league import spectate
 from server.league.serializers import league_tables_body
 from server.realtime import notify, presence
-from server.realtime.groups import account_group, table_group
+from server.realtime.groups import account_group, spectate_group, table_group
 from server.tables import projection, selectors
 from server.tables.models import Seat, Table
 from server.tables.services import lift_lapsed_pauses
@@ -189,6 +193,205 @@ class TableConsumer(AccountSocket):
             }
             for n in held
         ]
+
+
+class SpectatorConsumer(AccountSocket):
+    """``/ws/tables/{code}/spectate``: a spectator (signed in, ``spectate.may_watch``).
+    On connect and after every committed change it receives ``{"type": "view",
+    "version", ...}`` — the body of ``GET /api/tables/{code}/spectate`` — and
+    ``{"type": "presence", "presence"}`` when a seat's player comes or goes. A spectator
+    is no seat: it counts for no presence.
+
+    On the in-memory layer spectators do not join a channel-layer group each: the
+    process's ``SpectatorHub`` listens once per table, builds each version's frame once
+    and writes the same text to every spectator of the table in this process (no
+    per-spectator message, queue or dispatch). On Redis each follows the group and the
+    frame is still built once per version per process."""
+
+    async def subscribe(self) -> int | None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        self.table = await self._watchable(code, self.user)
+        if self.table is None:
+            return CLOSE_NOT_FOUND
+        if self.table is False:
+            return CLOSE_NOT_YOUR_SEAT
+        self.sent_version = 0
+        self.sent_presence: dict | None = None
+        self.watching = False
+        return None
+
+    @database_sync_to_async
+    def _watchable(self, code, user):
+        if not TABLE_CODE.match(str(code)):
+            return None
+        table = Table.objects.select_related("owner").filter(code=str(code).upper()).first()
+        if table is None:
+            return None
+        try:
+            spectate.check_may_watch(user, table, projection.project(table))
+        except NotFound:
+            return None
+        except NotWatchable:
+            return False
+        return table
+
+    def groups_to_follow(self) -> list[str]:
+        if _hub_listens():
+            return []  # the hub follows the table's spectators' group for this process
+        return [spectate_group(self.table.pk)]
+
+    async def opened(self) -> None:
+        self.watching = True
+        await hub.join(self)
+        await hub.send_view(self.table, None, [self])
+
+    # With Redis each spectator follows the group itself (the frame is still built once).
+    async def table_changed(self, message):
+        await hub.send_view(self.table, message.get("version"), [self])
+
+    async def presence_changed(self, message):
+        body = await sync_to_async(presence.presence_json, thread_sensitive=False)(table=self.table)
+        if body != self.sent_presence:
+            self.sent_presence = body
+            await _write(self, json.dumps({"type": "presence", "presence": body}))
+
+    async def closed(self) -> None:
+        if self.watching:
+            self.watching = False
+            await hub.leave(self)
+
+    async def write(self, text: str) -> None:
+        await self.base_send({"type": "websocket.send", "text": text})
+
+
+class SpectatorHub:
+    """This process's spectators, by table, and its one listener per watched table."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.watchers: dict[int, set[SpectatorConsumer]] = {}
+        self.presence_sent: dict[int, dict] = {}
+        self.channel: str | None = None
+        self.reader: asyncio.Task | None = None
+        self.building: dict[int, asyncio.Future] = {}
+
+    def _use_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.loop is not loop:  # a new loop (tests run several): start afresh
+            self.loop, self.watchers, self.presence_sent = loop, {}, {}
+            self.channel, self.reader, self.building = None, None, {}
+
+    async def join(self, consumer: SpectatorConsumer) -> None:
+        self._use_loop()
+        if not _hub_listens():
+            return
+        table_id = consumer.table.pk
+        first = table_id not in self.watchers
+        self.watchers.setdefault(table_id, set()).add(consumer)
+        if first:
+            layer = get_channel_layer()
+            if layer is None:
+                return
+            if self.channel is None:
+                self.channel = await layer.new_channel("spectators.")
+                self.reader = asyncio.ensure_future(self._read(layer, self.channel))
+            await layer.group_add(spectate_group(table_id), self.channel)
+
+    async def leave(self, consumer: SpectatorConsumer) -> None:
+        table_id = consumer.table.pk
+        watchers = self.watchers.get(table_id)
+        if watchers is None:
+            return
+        watchers.discard(consumer)
+        if not watchers:
+            del self.watchers[table_id]
+            self.presence_sent.pop(table_id, None)
+            layer = get_channel_layer()
+            if layer is not None and self.channel is not None:
+                await layer.group_discard(spectate_group(table_id), self.channel)
+
+    async def _read(self, layer, channel: str) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis away for a moment: listen again shortly
+                await asyncio.sleep(1)
+                continue
+            group = str(message.get("group", ""))
+            try:
+                table_id = int(group.rsplit("-", 1)[1])
+            except (IndexError, ValueError):
+                continue
+            watchers = self.watchers.get(table_id)
+            if not watchers:
+                continue
+            table = next(iter(watchers)).table
+            try:
+                if message.get("type") == "presence.changed":
+                    await self.send_presence(table)
+                else:
+                    await self.send_view(table, message.get("version"), None)
+            except Exception:  # one table's trouble must not stop the others'
+                continue
+
+    async def send_view(self, table, version, only) -> None:
+        text = None if version is None else spectate.cached_frame(table.pk, version)
+        if text is None:
+            built, text = await self._built_once(table)
+            if version is not None and built < version:  # that build began before it
+                built, text = await self._built_once(table)
+            version = built
+        message = text.decode()
+        for consumer in list(only or self.watchers.get(table.pk, ())):
+            if version > consumer.sent_version:
+                consumer.sent_version = version
+                await _write(consumer, message)
+
+    async def send_presence(self, table) -> None:
+        body = await sync_to_async(presence.presence_json, thread_sensitive=False)(table=table)
+        if body == self.presence_sent.get(table.pk):
+            return
+        self.presence_sent[table.pk] = body
+        text = json.dumps({"type": "presence", "presence": body})
+        for consumer in list(self.watchers.get(table.pk, ())):
+            await _write(consumer, text)
+
+    async def _built_once(self, table) -> tuple[int, bytes]:
+        """One build per table at a time: callers told together wait for one frame."""
+        pending = self.building.get(table.pk)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future = asyncio.get_running_loop().create_future()
+        self.building[table.pk] = future
+        try:
+            built = await database_sync_to_async(spectate.frame)(table)
+            future.set_result(built)
+            return built
+        except BaseException as err:
+            future.set_exception(err)
+            future.exception()  # retrieved: waiters (if any) get it
+            raise
+        finally:
+            self.building.pop(table.pk, None)
+
+
+def _hub_listens() -> bool:
+    """The hub fans out on the in-memory layer (one process: where a spectator's own
+    message, queue and dispatch cost most). On Redis each spectator socket follows the
+    group itself, as the seat sockets do."""
+    return isinstance(get_channel_layer(), InMemoryChannelLayer)
+
+
+async def _write(consumer: SpectatorConsumer, text: str) -> None:
+    try:
+        await consumer.write(text)
+    except Exception:  # a socket closing under us: its disconnect removes it
+        pass
+
+
+hub = SpectatorHub()
 
 
 class LobbyConsumer(AccountSocket):

@@ -6,3 +6,8 @@ def table_group(table_id: int) -> str:
 def account_group(user_id: int) -> str:
     """Every lobby connection of one account (told when its league tables change)."""
     return f"account-{user_id}"
+
+
+def spectate_group(table_id: int) -> str:
+    """Spectator connections of a table: all get the same public frame."""
+    return f"spectate-{table_id}"

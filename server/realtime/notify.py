@@ -14,7 +14,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from server.realtime.groups import account_group, table_group
+from server.realtime.groups import account_group, spectate_group, table_group
 from server.realtime.waits import waits
 from server.tables.models import Table
 
@@ -32,11 +32,13 @@ def use_event_loop(loop: asyncio.AbstractEventLoop) -> None:
 
 def table_changed(table: Table, version: int | None) -> None:
     _send(table_group(table.pk), {"type": "table.changed", "version": version}, table.code)
+    _send(spectate_group(table.pk), {"type": "table.changed", "version": version}, table.code)
 
 
 def presence_changed(table: Table) -> None:
     """A seat's socket opened or closed: the table's sockets send the new presence."""
     _send(table_group(table.pk), {"type": "presence.changed"}, table.code)
+    _send(spectate_group(table.pk), {"type": "presence.changed"}, table.code)
 
 
 def league_tables_changed(user_ids) -> None:

@@ -1,8 +1,9 @@
 from django.urls import path
 
-from server.realtime.consumers import LobbyConsumer, TableConsumer
+from server.realtime.consumers import LobbyConsumer, SpectatorConsumer, TableConsumer
 
 websocket_urlpatterns = [
     path("ws/tables/<str:code>", TableConsumer.as_asgi()),
+    path("ws/tables/<str:code>/spectate", SpectatorConsumer.as_asgi()),
     path("ws/me", LobbyConsumer.as_asgi()),
 ]

@@ -49,6 +49,7 @@ SERVER_EVENT_TYPES = (
     "annul",
     "takeback_request",
     "takeback_answer",
+    "watchable",
     "forfeit",
     *SEAT_EVENT_TYPES,
 )
@@ -91,6 +92,7 @@ class TableState:
     # or None: at a casual table with several people, undo, redo, restart and new match
     # wait for the other people's consent.
     takeback: dict | None = None
+    watchable: bool = False  # a casual table its owner lets the code's holders watch
     forfeited: dict | None = None  # the forfeit event, once an organizer ended it so
     # Every seat_handover, in log order, each with its ``seq``: who took which seat when.
     handovers: tuple[dict, ...] = ()
@@ -120,6 +122,7 @@ class TableState:
             None
             if self.takeback is None
             else {**self.takeback, "votes": dict(self.takeback["votes"])},
+            self.watchable,
             self.forfeited,
             self.handovers,
         )
@@ -135,6 +138,8 @@ class TableState:
             self.paused_at.pop(payload["seat"], None)
         elif kind == "annul":
             self.annulled = payload
+        elif kind == "watchable":
+            self.watchable = bool(payload["on"])
         elif kind == "takeback_request":
             self.takeback = {**payload, "seq": seq, "votes": {}}
         elif kind == "takeback_answer":

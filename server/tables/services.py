@@ -364,7 +364,7 @@ def check_takeback_answer(user: User, seat: Seat, state: TableState, seats: list
 def lapsed_pauses(table: Table, state: TableState, now: datetime | None = None) -> dict[int, str]:
     """The pauses that have lifted by themselves: seat -> "away" (the pausing seat's
     client is gone, ``presence``) or "time" (``PAUSE_LIMIT`` has passed)."""
-    if not state.paused_by:
+    if not state.paused_by or state.annulled is not None:
         return {}
     now = datetime.now(UTC) if now is None else now
     here = presence.seat_presence(table=table, now=now.timestamp())
@@ -542,11 +542,8 @@ def _fold(
         raise rule_rejection(err) from None
     state.match, state.version = trial.match, trial.version
     state.paused_by, state.revealed = trial.paused_by, trial.revealed
-    state.annulled, state.paused_at, state.takeback = (
-        trial.annulled,
-        trial.paused_at,
-        trial.takeback,
-    )
+    state.annulled, state.paused_at = trial.annulled, trial.paused_at
+    state.takeback, state.watchable = trial.takeback, trial.watchable
     state.forfeited, state.handovers = trial.forfeited, trial.handovers
     return NewEvent(
         table_id=table.pk,
@@ -558,6 +555,29 @@ def _fold(
         actor_kind=actor_kind,
         command_id=command_id,
     )
+
+
+def do_set_watchable(*, user: User, table: Table, on: bool) -> TableState:
+    """The owner of a casual table lets anyone holding its code watch it (or stops):
+    a ``watchable`` server event. A club's tables are watched by the club's rules, and
+    the flag does not change them (``server.league.spectate``)."""
+    if table.owner_id != user.pk:
+        raise PermissionDenied("only the table's owner marks it watchable")
+    with writing(), transaction.atomic():
+        locked = _lock_table(table)
+        state = projection.project(locked)
+        if state.watchable != on:
+            _append(
+                locked,
+                state,
+                {"type": "watchable", "on": on},
+                actor=user,
+                seat=None,
+                actor_kind="server",
+                consequences=False,
+            )
+            transaction.on_commit(lambda: _after_commit(locked, state))
+    return state
 
 
 def check_may_annul(table: Table, state: TableState) -> None:

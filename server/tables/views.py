@@ -20,6 +20,7 @@ from server.api_schema import (
     SeatResponseSerializer,
     StrictIntegerField,
     TableSerializer,
+    WatchableSerializer,
     strict,
 )
 from server.errors import NotAllowedInRated, NotFound, NotYourSeat, ValidationError
@@ -373,3 +374,17 @@ class RecordView(APIView):
         )
         response["Content-Disposition"] = f'inline; filename="dekabes-{table.code}.jsonl"'
         return response
+
+
+class WatchableView(APIView):
+    @extend_schema(
+        request=WatchableSerializer,
+        responses={200: WatchableSerializer, **ERRORS},
+        summary="The owner lets anyone holding the table's code watch it (casual tables)",
+    )
+    def post(self, request, code):
+        data = strict(WatchableSerializer, request)
+        state = services.do_set_watchable(
+            user=request.user, table=get_table(code), on=data["watchable"]
+        )
+        return Response(WatchableSerializer({"watchable": state.watchable}).data)

@@ -136,3 +136,40 @@ def board_seats(replay: Replay, players: dict[str, dict]) -> list[BoardSeat]:
         )
         for n, pos in BOARD_POSITIONS
     ]
+
+
+def watch_context(table: Table, answer: dict) -> dict:
+    """What the watch page shows of a spectator answer (``spectate.spectator_answer``)."""
+    view = answer["view"]
+    presence = answer["presence"]
+    players = seat_players(table)
+    seats = []
+    for n in ("1", "2", "3", "4"):
+        seats.append(
+            {
+                "number": int(n),
+                "team": "A" if n in ("1", "3") else "B",
+                "name": players[n]["name"],
+                "is_bot": players[n]["is_bot"],
+                "tiles": (view.get("tile_counts") or {}).get(n),
+                "here": presence[n]["connected"],
+                "away_since": presence[n]["away_since"],
+                "to_act": int(n) in answer["seats_to_act"],
+                "paused": int(n) in answer["table"]["paused_by"],
+            }
+        )
+    line = [f"{entry['a']}-{entry['b']}" for entry in view["line"]]  # as laid, left to right
+    return {
+        "table": table,
+        "version": answer["version"],
+        "phase": view["phase"],
+        "scores": view["scores"],
+        "base": view["base"],
+        "hand_no": view["hand_no"],
+        "line": line,
+        "passes": view["passes_in_row"],
+        "seats": seats,
+        "last_hand": view["last_hand"],
+        "winner": view["winner"],
+        "annulled": answer["table"]["annulled"],
+    }

@@ -15,6 +15,7 @@ urlpatterns = [
     path("language", set_language, name="set_language"),
     path("tables/<str:code>/replay", views.table_replay, name="table_replay"),
     path("tables/<str:code>/record", views.table_record, name="table_record"),
+    path("tables/<str:code>/watch", views.table_watch, name="table_watch"),
     path("join", league.join_club, name="join_club"),
     path("clubs/<slug:slug>/", league.club, name="club"),
     path("clubs/<slug:slug>/standings", league.standings, name="standings"),

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
+from server.errors import NotFound, NotWatchable
+from server.league import spectate
+from server.tables import projection
+from server.tables.models import Table
 from server.web import selectors, throttling
 from server.web.forms import RegisterForm, SignInForm
 from server.web.replay import NotReplayable
@@ -112,3 +116,20 @@ def table_record(request, code: str):
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="dekabes-{table.code}.jsonl"'
     return response
+
+
+def table_watch(request, code: str):
+    """``/tables/<code>/watch``: the table as a spectator sees it (``spectate``), for
+    whoever may watch it (anyone else: 404, as an unknown code). Reload to follow it;
+    ``watch.js`` reloads the board by itself when the table moves."""
+    user = request.user if request.user.is_authenticated else None
+    table = Table.objects.filter(code=code.upper()).select_related("owner").first()
+    if table is None:
+        raise Http404("no such table")
+    state = projection.project(table)
+    try:
+        spectate.check_may_watch(user, table, state)
+    except (NotFound, NotWatchable):
+        raise Http404("no such table") from None
+    answer = spectate.spectator_answer(table, state)
+    return render(request, "web/watch.html", selectors.watch_context(table, answer))

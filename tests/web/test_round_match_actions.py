@@ -62,8 +62,11 @@ def test_a_forfeited_match_page_and_record_still_answer():
     page_url = f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"
     org = client(lg["organizer"])
     org.post(page_url + "/deadline", {"action": "set", "deadline": "2020-01-01T20:00"})
-    assert org.post(
-        f"/matches/{match.pk}/forfeit", {"seat": 1, "reason": "gone", "confirm": "yes"}
-    ).status_code == 302
+    assert (
+        org.post(
+            f"/matches/{match.pk}/forfeit", {"seat": 1, "reason": "gone", "confirm": "yes"}
+        ).status_code
+        == 302
+    )
     for path in (f"/matches/{match.pk}", f"/matches/{match.pk}/record", f"/clubs/{lg['club']}/"):
         assert client("ana").get(path).status_code == 200, path

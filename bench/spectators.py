@@ -1,0 +1,183 @@
+"""Spectators of one table: ``python -m bench.spectators --spectators 200``
+(``python -m server.bench --spectators 200`` forwards here).
+
+Starts one Daphne process (a fresh SQLite database, the in-memory channel layer), a
+table whose four seats one account holds, marked watchable, and ``--spectators``
+WebSockets on ``/ws/tables/{code}/spectate`` (one spectator account; the per-account
+socket cap is raised for the run). Then ``--actions`` seat actions one after the other:
+each is sent once every spectator has the previous version, and the time from the
+action's request leaving to each spectator's frame arriving is recorded (one reader
+thread selects over all the sockets: the receipt time is the moment the frame is
+readable). These times are measured by the client on the same host, so they bound
+the server-side delivery from above.
+
+CPU: the server process's CPU time per action (its view GET and its POST, plus
+everything the server does for the spectators) with no spectator and with
+``--spectators``, over the same number of actions.
+
+Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import selectors
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+import websocket
+
+from bench.server_actions import cpu_seconds, load_average, quantile, register, start_server, stop
+
+
+def ws_url(url: str, code: str) -> str:
+    return url.replace("http://", "ws://") + f"/ws/tables/{code}/spectate"
+
+
+class Table:
+    def __init__(self, url: str, token: str):
+        self.url = url
+        self.session = requests.Session()
+        self.session.headers["Authorization"] = f"Token {token}"
+        body = {"seats": {str(n): "human" for n in (1, 2, 3, 4)}, "join": [1, 2, 3, 4]}
+        answer = self.session.post(url + "/api/tables", json=body)
+        answer.raise_for_status()
+        self.code = answer.json()["code"]
+        self.session.post(
+            url + f"/api/tables/{self.code}/watchable", json={"watchable": True}
+        ).raise_for_status()
+        self.version = answer.json()["version"]
+
+    def act(self) -> tuple[float, int]:
+        """One legal action (the first legal event of the seat to act): (sent at, version)."""
+        for seat in (1, 2, 3, 4):
+            view = self.session.get(self.url + f"/api/tables/{self.code}/seats/{seat}").json()
+            if view["view"]["phase"] == "match_over":
+                raise RuntimeError("the match ended: use fewer actions")
+            legal = view["view"]["legal"]
+            if legal:
+                event = {k: v for k, v in legal[0].items() if k != "seat"}
+                body = {**event, "expected_version": view["version"]}
+                sent = time.monotonic()
+                answer = self.session.post(
+                    self.url + f"/api/tables/{self.code}/seats/{seat}/actions", json=body
+                )
+                answer.raise_for_status()
+                self.version = answer.json()["version"]
+                return sent, self.version
+        raise RuntimeError("nobody can act")
+
+
+class Spectators:
+    def __init__(self, url: str, token: str, code: str, count: int):
+        self.selector = selectors.DefaultSelector()
+        self.sockets = []
+        self.newest: dict[int, int] = {}
+        for index in range(count):
+            sock = websocket.create_connection(
+                ws_url(url, code), header=[f"Authorization: Token {token}"], timeout=30
+            )
+            self.sockets.append(sock)
+            self.newest[index] = 0
+            assert sock.sock is not None
+            self.selector.register(sock.sock, selectors.EVENT_READ, index)
+
+    def wait_for(self, version: int, deadline: float) -> list[float]:
+        """Receipt times of the frame carrying ``version`` (or newer), one per socket."""
+        got: dict[int, float] = {}
+        for index, newest in self.newest.items():
+            if newest >= version:
+                got[index] = 0.0
+        while len(got) < len(self.sockets):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise RuntimeError(f"{len(self.sockets) - len(got)} spectators missed {version}")
+            for key, _ in self.selector.select(timeout=remaining):
+                at = time.monotonic()
+                index = key.data
+                sock = self.sockets[index]
+                # websocket-client reads exactly one frame's bytes: nothing stays buffered
+                message = json.loads(sock.recv())
+                if message.get("type") == "view":
+                    self.newest[index] = max(self.newest[index], message["version"])
+                    if message["version"] >= version and index not in got:
+                        got[index] = at
+        return list(got.values())
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            try:
+                sock.close()
+            except Exception:
+                pass
+
+
+def run(args) -> dict:
+    os.environ["DEKABES_MAX_SOCKETS"] = str(args.spectators + 16)
+    with tempfile.TemporaryDirectory() as workdir:
+        processes, urls = start_server(Path(workdir))
+        url = urls[0]
+        spectators = None
+        try:
+            owner, watcher = register(url), register(url)
+            # no spectators: the seat actions' CPU
+            quiet = Table(url, owner)
+            quiet.act()  # warm up
+            before = cpu_seconds(processes)
+            for _ in range(args.actions):
+                quiet.act()
+            cpu_quiet = (cpu_seconds(processes) - before) / args.actions
+
+            table = Table(url, owner)
+            table.act()
+            spectators = Spectators(url, watcher, table.code, args.spectators)
+            spectators.wait_for(table.version, time.monotonic() + 60)
+            latencies: list[float] = []
+            before = cpu_seconds(processes)
+            started = time.monotonic()
+            for _ in range(args.actions):
+                sent, version = table.act()
+                received = spectators.wait_for(version, time.monotonic() + 30)
+                latencies += [(at - sent) * 1000 for at in received if at]
+            wall = time.monotonic() - started
+            cpu_watched = (cpu_seconds(processes) - before) / args.actions
+        finally:
+            if spectators is not None:
+                spectators.close()
+            stop(processes)
+    return {
+        "bench": "spectators",
+        "spectators": args.spectators,
+        "actions": args.actions,
+        "deliveries": len(latencies),
+        "delivery_ms_p50": round(statistics.median(latencies), 1),
+        "delivery_ms_p99": round(quantile(latencies, 0.99), 1),
+        "delivery_ms_max": round(max(latencies), 1),
+        "goal_p99_ms": 250,
+        "action_cpu_ms_0_spectators": round(cpu_quiet * 1000, 2),
+        f"action_cpu_ms_{args.spectators}_spectators": round(cpu_watched * 1000, 2),
+        "fan_out_cpu_us_per_spectator": round(
+            (cpu_watched - cpu_quiet) * 1e6 / max(1, args.spectators), 1
+        ),
+        "wall_s": round(wall, 1),
+        "load_average": load_average(),
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--spectators", type=int, default=200)
+    parser.add_argument("--actions", type=int, default=30, help="seat actions measured")
+    args = parser.parse_args(argv)
+    print(json.dumps(run(args)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

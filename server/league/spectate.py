@@ -1,0 +1,107 @@
+"""Spectators: who may watch a table, and what they see.
+
+What: the engine's spectator view (``engine.spectator_view``: the public facts of the
+match, the four hands only once a hand has ended, exactly as for the seats), with the
+table's public facts (players, version, pause), whose turn it is and presence. No event
+log and no record travel to spectators, so no deal that is not public
+(``selectors.deal_is_public``) can reach them.
+
+Who (``may_watch``):
+
+- the table's owner and players, always;
+- a table of a club (a league match): its members for a ``members`` club, anyone for a
+  ``public`` club (signed in or not);
+- a casual table: anyone signed in who holds its code — the players' *invitees* — once
+  its owner has marked it watchable (``POST /api/tables/{code}/watchable``).
+
+The answer is built once per table version and kept (``frame``): every spectator of a
+version gets the same bytes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import orjson
+
+from engine import spectator_view
+from engine.table_commands import seats_to_act
+from server.accounts.models import User
+from server.errors import NotFound, NotWatchable
+from server.league.models import Club, LeagueMatch
+from server.league.selectors import can_read_club
+from server.realtime import presence
+from server.tables import projection, selectors
+from server.tables.models import Table
+from server.tables.projection import TableState
+
+
+def club_of(table: Table) -> Club | None:
+    """The club whose league match the table is, or None (a casual table)."""
+    match = LeagueMatch.objects.filter(table=table).select_related("club").first()
+    return None if match is None else match.club
+
+
+def may_watch(user: User | None, table: Table, state: TableState) -> bool:
+    if user is not None and (table.owner_id == user.pk or selectors.seats_held(user, table)):
+        return True
+    club = club_of(table)
+    if club is not None:
+        return can_read_club(club, user)
+    return user is not None and state.watchable
+
+
+def check_may_watch(user: User | None, table: Table, state: TableState) -> None:
+    if may_watch(user, table, state):
+        return
+    club = club_of(table)
+    if club is not None and club.visibility == "members":
+        raise NotFound(f"no table {table.code!r}")  # as an unknown code: nothing told
+    raise NotWatchable()
+
+
+def spectator_answer(table: Table, state: TableState) -> dict:
+    """``GET /api/tables/{code}/spectate``: the same for every spectator of a version."""
+    view = spectator_view(state.match)
+    return {
+        "version": state.version,
+        "paused": state.paused,
+        "seats_to_act": [] if state.annulled is not None else seats_to_act(view),
+        "table": selectors.table_json(table, state),
+        "view": view,
+        "presence": presence.presence_json(table=table),
+    }
+
+
+# -- one frame per version ---------------------------------------------------------------------
+FRAMES_KEPT = 256
+_frames: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+_frames_lock = threading.Lock()
+
+
+def cached_frame(table_id: int, version: int) -> bytes | None:
+    with _frames_lock:
+        return _frames.get((table_id, version))
+
+
+def frame(table: Table) -> tuple[int, bytes]:
+    """The socket frame of the table's current version (``{"type": "view", ...}``),
+    built once per version in this process."""
+    state = projection.project(table)
+    key = (table.pk, state.version)
+    with _frames_lock:
+        found = _frames.get(key)
+    if found is not None:
+        return state.version, found
+    text = orjson.dumps({"type": "view", **spectator_answer(table, state)})
+    with _frames_lock:
+        _frames[key] = text
+        while len(_frames) > FRAMES_KEPT:
+            _frames.popitem(last=False)
+    return state.version, text
+
+
+def forget_frames() -> None:
+    with _frames_lock:
+        _frames.clear()

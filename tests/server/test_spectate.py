@@ -1,0 +1,164 @@
+"""Spectators: who may watch, and no hidden tile ever in a spectator's answer, long-poll
+or socket frame, with real hands in play (in the style of test_privacy)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from engine.view import SPECTATOR_KEYS
+from server.asgi import application
+from server.league import spectate
+from server.league.models import Club, LeagueMatch, Membership
+from server.tables import projection
+from tests.server.conftest import Players, client_for, new_member, token_for
+
+TILE_TEXTS = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
+
+
+def hidden_at(p: Players, version: int | None = None) -> set[str]:
+    """Every tile in a hand in play at ``version`` (a spectator may see none of them)."""
+    m = projection.project(p.table, upto=version).match
+    if m.phase not in ("accept", "choose_opener", "play"):
+        return set()
+    return {t for tiles in m.summary()["hands_left"].values() for t in tiles}
+
+
+def tiles_in(text: str) -> set[str]:
+    return {t for t in TILE_TEXTS if f'"{t}"' in text}
+
+
+def public_tiles(body: dict) -> set[str]:
+    """Tiles a spectator is shown on purpose: the line, and the last ended hand."""
+    text = json.dumps({"line": body["view"]["line"], "turns": body["view"]["turns"]})
+    return tiles_in(text)
+
+
+def check_no_leak(text: str, hidden: set[str]) -> None:
+    body = json.loads(text)
+    shown = tiles_in(json.dumps(body["view"]["last_hand"])) | public_tiles(body)
+    leaked = (tiles_in(text) - shown) & hidden
+    assert not leaked, f"hidden tiles in a spectator answer: {leaked}"
+    assert not tiles_in(text) - shown - tiles_in(json.dumps(body["view"]["results"]))
+    assert "hand" not in body["view"] and "legal" not in body["view"]
+
+
+@pytest.mark.django_db
+def test_who_may_watch_a_casual_table():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    stranger = client_for(new_member("zed"))
+    url = f"/api/tables/{p.code}/spectate"
+    refused = stranger.get(url)
+    assert refused.status_code == 403 and refused.json()["code"] == "not_watchable"
+    assert APIClient().get(url).status_code == 403
+    assert p.owner_api.get(url).status_code == 200  # the players always
+    not_owner = p.bot_api.post(
+        f"/api/tables/{p.code}/watchable", {"watchable": True}, format="json"
+    )
+    assert not_owner.status_code == 403
+    marked = p.owner_api.post(f"/api/tables/{p.code}/watchable", {"watchable": True}, format="json")
+    assert marked.status_code == 200 and marked.json() == {"watchable": True}
+    assert p.log()[-1][1] == "watchable"
+    assert stranger.get(url).status_code == 200  # holding the code, signed in
+    assert APIClient().get(url).status_code == 403  # an invitee is signed in
+    assert set(stranger.get(url).json()["view"]) == set(SPECTATOR_KEYS)
+
+
+@pytest.mark.django_db
+def test_who_may_watch_a_club_table():
+    p = Players(kinds=("human", "bot", "bot", "bot"), rated=True)
+    club = Club.objects.create(slug="spec", name="Spec", visibility="public", created_by=p.owner)
+    LeagueMatch.objects.create(table=p.table, club=club, started_at=timezone.now(), rated=True)
+    url = f"/api/tables/{p.code}/spectate"
+    assert APIClient().get(url).status_code == 200  # a public club: anyone
+    club.visibility = "members"
+    club.save()
+    outsider, member = new_member("out"), new_member("mem")
+    Membership.objects.create(club=club, user=member)
+    hidden = client_for(outsider).get(url)
+    assert hidden.status_code == 404 and hidden.json()["code"] == "not_found"
+    assert APIClient().get(url).status_code == 404
+    assert client_for(member).get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_no_hidden_tile_in_spectate_answers_and_long_polls_over_whole_hands():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    p.owner_api.post(f"/api/tables/{p.code}/watchable", {"watchable": True}, format="json")
+    watcher = client_for(new_member("eye"))
+    rng = random.Random(22)
+    hands_ended = 0
+    for _ in range(400):
+        answer = watcher.get(f"/api/tables/{p.code}/spectate")
+        assert answer.status_code == 200
+        check_no_leak(answer.content.decode(), hidden_at(p))
+        polled = watcher.get(
+            f"/api/tables/{p.code}/spectate?wait=0.05&after={answer.json()['version'] - 1}"
+        )
+        check_no_leak(polled.content.decode(), hidden_at(p))
+        hands_ended = len(answer.json()["view"]["results"] or [])
+        if p.step(rng) is None or hands_ended >= 2:
+            break
+    assert hands_ended >= 2  # hands ended: their hands shown, the next ones hidden
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_hidden_tile_in_spectator_socket_frames():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    p.owner_api.post(f"/api/tables/{p.code}/watchable", {"watchable": True}, format="json")
+    eye = new_member("eye")
+    token = token_for(eye)
+    spectate.forget_frames()
+
+    async def scenario():
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}/spectate",
+            headers=[(b"authorization", f"Token {token}".encode())],
+        )
+        assert (await ws.connect())[0]
+        frames = []
+        rng = random.Random(5)
+        for _ in range(120):
+            if await sync_to_async(p.step)(rng) is None:
+                break
+        while not await ws.receive_nothing(timeout=2):
+            frames.append(await ws.receive_from(timeout=5))
+        await ws.disconnect()
+        return frames
+
+    frames = async_to_sync(scenario)()
+    views = [json.loads(f) for f in frames if json.loads(f)["type"] == "view"]
+    assert len(views) >= 10
+    assert [v["version"] for v in views] == sorted({v["version"] for v in views})
+    for text in frames:
+        body = json.loads(text)
+        if body["type"] == "view":
+            check_no_leak(text, hidden_at(p, body["version"]))
+        else:
+            assert body["type"] in ("presence", "ping")
+            assert not tiles_in(text)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stranger_socket_is_refused_at_an_unwatchable_table():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    token = token_for(new_member("zed"))
+
+    async def scenario():
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}/spectate",
+            headers=[(b"authorization", f"Token {token}".encode())],
+        )
+        await ws.connect()
+        closed = await ws.receive_output(timeout=5)
+        assert closed["type"] == "websocket.close" and closed["code"] == 4403
+
+    async_to_sync(scenario)()
