@@ -148,6 +148,7 @@ def main(argv=None) -> int:
     python = sys.executable
     host: Supervised | None = None
     analyser: Supervised | None = None
+    deadlines: Periodic | None = None
     servers: list[subprocess.Popen] = []
     try:
         subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -199,7 +200,14 @@ def main(argv=None) -> int:
         else:
             servers = start_workers(args.host, args.port, args.workers, env)
             print(f"server: {args.workers} Daphne processes on one socket", flush=True)
-        supervised = [child for child in (host, analyser) if child is not None]
+        if host is not None:
+            # The league's automatic substitutes (docs/league.md): due rounds, every minute.
+            deadlines = Periodic(
+                [python, "manage.py", "league_deadlines"], env, every=DEADLINES_EVERY
+            )
+        supervised: list[Supervised | Periodic] = [
+            child for child in (host, analyser, deadlines) if child is not None
+        ]
 
         def check_children() -> None:
             for child in supervised:
@@ -219,6 +227,8 @@ def main(argv=None) -> int:
             host.stop()
         if analyser is not None:
             analyser.stop()
+        if deadlines is not None:
+            deadlines.stop()
 
 
 def start_analyser(env: dict, log: Path) -> subprocess.Popen:
@@ -369,6 +379,42 @@ class Supervised:
                 out.write(stamped + "\n")
         except OSError:
             pass  # the line went to the terminal; a missing log file must not stop the server
+
+
+DEADLINES_EVERY = 60.0  # seconds between two runs of manage.py league_deadlines
+
+
+class Periodic:
+    """A short command run every ``every`` seconds while the server runs, one at a time
+    (``check()`` is called twice a second): ``manage.py league_deadlines``, the league's
+    automatic substitutes (docs/league.md, "Substitutes and forfeits")."""
+
+    def __init__(self, command: list[str], env: dict, every: float):
+        self.command, self.env, self.every = command, env, every
+        self.process: subprocess.Popen | None = None
+        self.next_at = time.monotonic() + every
+        self.runs = 0
+
+    def check(self) -> None:
+        if self.process is not None:
+            if self.process.poll() is None:
+                return  # the last run goes on: never two at once
+            self.process = None
+        now = time.monotonic()
+        if now >= self.next_at:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=ROOT,
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            self.runs += 1
+            self.next_at = now + self.every
+
+    def stop(self) -> None:
+        _stop(self.process)
+        self.process = None
 
 
 def _stop(process: subprocess.Popen | None, timeout: float = 10.0) -> None:

@@ -67,7 +67,7 @@ def spectator_answer(table: Table, state: TableState) -> dict:
     return {
         "version": state.version,
         "paused": state.paused,
-        "seats_to_act": [] if state.annulled is not None else seats_to_act(view),
+        "seats_to_act": [] if state.stopped else seats_to_act(view),
         "table": selectors.table_json(table, state),
         "view": view,
         "presence": presence.presence_json(table=table),

@@ -320,3 +320,32 @@ def test_the_management_command_runs_every_due_round(monkeypatch):
     league.org_api.patch(league.season_url("/rounds/1"), {"deadline": past}, format="json")
     call_command("league_deadlines")
     assert Seat.objects.get(table=match.table, number=2).player.is_hosted
+
+
+def test_the_season_option_reads_real_presence():
+    """No stand-in for presence: three seats have been seen lately, one never since the
+    table was made (ten minutes ago): that one gets the automatic substitute."""
+    from server.realtime import presence
+    from server.tables.models import Table
+
+    presence.forget_all()
+    league = League(members=4)
+    answer = league.org_api.post(
+        league.url("/seasons"),
+        {"name": "Auto", "format": "individual", "seed": 3, "auto_substitute_after": 5},
+        format="json",
+    )
+    league.season = answer.json()["id"]
+    league.start_round()
+    match = the_match(league)
+    Table.objects.filter(pk=match.table_id).update(
+        created_at=timezone.now() - dt.timedelta(minutes=10)
+    )
+    projection.forget()
+    presence.touch(table=match.table, seats=[1, 2, 4])
+    past = (timezone.now() - dt.timedelta(minutes=1)).isoformat()
+    league.org_api.patch(league.season_url("/rounds/1"), {"deadline": past}, format="json")
+    league.org_api.get(league.season_url("/rounds/1"))
+    handovers = Event.objects.filter(table=match.table, type="seat_handover")
+    assert [h.payload["seat"] for h in handovers] == [3]
+    presence.forget_all()
