@@ -582,9 +582,10 @@ def standings_rows(season: Season) -> list[list]:
     """The standings page's rows as CSV cells, in its order."""
     rows = []
     for r in league.standing_rows(season):
-        if r.pair_id is not None:
+        if r.pair is not None:
             name, bot = r.pair.name, False
         else:
+            assert r.player is not None  # a row has a pair or a player
             name, bot = r.player.username, r.player.is_bot
         rows.append(
             [
