@@ -24,7 +24,6 @@ from server.league import selectors as league
 from server.league import services
 from server.league.models import Club
 from server.league.serializers import (
-    InviteSerializer,
     MatchSerializer,
 )
 from server.realtime.groups import club_group
@@ -40,7 +39,7 @@ from server.web.league_forms import (
     SeasonForm,
     refusal_text,
 )
-from server.web.organizer_pages import organize_extras, round_organizer_context
+from server.web.organizer_pages import organize_page, round_organizer_context
 from server.web.replay import NotReplayable, build_replay
 from server.web.selectors import board_seats, replay_log
 
@@ -246,24 +245,8 @@ def _organized_club(request, slug: str) -> Club:
     return club
 
 
-def _organize_page(
-    request, club: Club, season_form=None, invite_form=None, status=200, error=None, **extras
-):
-    invites = league.invites_of(club)[:20]
-    return render(
-        request,
-        "web/organize.html",
-        {
-            "club": club,
-            "seasons": list(league.seasons_of(club).prefetch_related("rounds")),
-            "season_form": season_form or SeasonForm(),
-            "invite_form": invite_form or InviteForm(),
-            "invites": InviteSerializer(invites, many=True).data,
-            "error": error,
-            **organize_extras(club, **extras),
-        },
-        status=status,
-    )
+def _organize_page(request, club: Club, **kwargs):
+    return organize_page(request, club, **kwargs)
 
 
 @login_required
@@ -392,33 +375,4 @@ def round_page(request, slug: str, season_id: int, number: int):
             **_live(club),
         },
         status=400 if error else 200,
-    )
-
-
-@login_required
-@league_pages
-@require_POST
-def annul(request, match_id: int):
-    m = league.match_for_reader(match_id, request.user)
-    form = AnnulForm(request.POST)
-    error = None
-    if form.is_valid():
-        try:
-            services.do_annul(user=request.user, match=m, reason=form.cleaned_data["reason"])
-            return redirect("web:match", match_id=m.pk)
-        except ApiError as err:
-            if err.status == 403:
-                raise
-            error = refusal_text(err)
-    return render(
-        request,
-        "web/match_unfinished.html",
-        {
-            "match": m,
-            "data": MatchSerializer(m).data,
-            "is_organizer": True,
-            "annul_form": form,
-            "error": error,
-        },
-        status=400,
     )

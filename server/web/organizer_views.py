@@ -31,13 +31,6 @@ from server.web import throttling
 from server.web.forms import RegisterForm, SignInForm
 from server.web.league_forms import AnnulForm, InviteForm, refusal_text
 from server.web.league_selectors import season_choice
-from server.web.league_views import (
-    _organize_page,
-    _organized_club,
-    _viewer,
-    annul,
-    league_pages,
-)
 from server.web.organizer_forms import (
     AnnouncementForm,
     AvailabilityForm,
@@ -52,7 +45,13 @@ from server.web.organizer_forms import (
     RoleForm,
 )
 from server.web.organizer_log import log_lines
-from server.web.views import too_many_attempts
+from server.web.organizer_pages import (
+    league_pages,
+    organize_page,
+    organized_club,
+    too_many_attempts,
+    viewer,
+)
 
 LOG_PER_PAGE = 50
 
@@ -90,7 +89,7 @@ def _slug_or(err: ApiError) -> str:
 @league_pages
 @require_http_methods(["GET", "POST"])
 def edit_club(request, slug: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     initial = {"name": club.name, "description": club.description, "visibility": club.visibility}
     form = EditClubForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -124,14 +123,14 @@ def _members_page(request, club: Club, error: str | None = None, status: int = 2
 @login_required
 @league_pages
 def members(request, slug: str):
-    return _members_page(request, _organized_club(request, slug))
+    return _members_page(request, organized_club(request, slug))
 
 
 @login_required
 @league_pages
 @require_POST
 def set_role(request, slug: str, username: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     form = RoleForm(request.POST)
     if not form.is_valid():
         return _members_page(request, club, _("Check the values you entered."), 400)
@@ -148,7 +147,7 @@ def set_role(request, slug: str, username: str):
 @league_pages
 @require_POST
 def remove_member(request, slug: str, username: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     form = RemoveMemberForm(request.POST)
     form.is_valid()
     try:
@@ -179,14 +178,14 @@ def _invites_page(request, club: Club, form=None, status: int = 200):
 @login_required
 @league_pages
 def invites(request, slug: str):
-    return _invites_page(request, _organized_club(request, slug))
+    return _invites_page(request, organized_club(request, slug))
 
 
 @login_required
 @league_pages
 @require_POST
 def create_invite(request, slug: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
@@ -201,7 +200,7 @@ def create_invite(request, slug: str):
 @league_pages
 @require_POST
 def revoke_invite(request, slug: str, code: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     services.do_revoke_invite(user=request.user, club=club, code=code)
     return redirect("web:invites", slug=club.slug)
 
@@ -352,7 +351,7 @@ def enter_bot(request, name: str):
 @league_pages
 @require_POST
 def add_hosted_player(request, slug: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     form = HostedPlayerForm(request.POST)
     if not form.is_valid():
         return _organize(request, club, hosted_form=form, status=400)
@@ -367,7 +366,7 @@ def add_hosted_player(request, slug: str):
 
 
 def _organize(request, club, **forms_):
-    return _organize_page(request, club, **forms_)
+    return organize_page(request, club, **forms_)
 
 
 # -- announcements --------------------------------------------------------------------------
@@ -375,7 +374,7 @@ def _organize(request, club, **forms_):
 @league_pages
 @require_POST
 def post_announcement(request, slug: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     form = AnnouncementForm(request.POST)
     if form.is_valid():
         try:
@@ -392,7 +391,7 @@ def post_announcement(request, slug: str):
 @league_pages
 @require_POST
 def remove_announcement(request, slug: str, announcement_id: int):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     services.do_remove_announcement(user=request.user, club=club, announcement_id=announcement_id)
     return redirect("web:organize", slug=club.slug)
 
@@ -429,7 +428,7 @@ def _pair_form(club, data=None) -> PairForm:
 
 
 def _season(request, slug, season_id) -> tuple[Club, Season]:
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     return club, league.season_for_reader(club, season_id)
 
 
@@ -530,9 +529,9 @@ def check_in_available(request, slug: str, season_id: int, number: int):
 @league_pages
 @require_http_methods(["GET", "POST"])
 def annul_page(request, match_id: int):
-    if request.method == "POST":
-        return annul(request, match_id)
     m = league.match_for_reader(match_id, request.user)
+    if request.method == "POST":
+        return _annul(request, m)
     if m.club is None:
         raise Http404("not a league match")
     services.check_organizer(m.club, request.user)
@@ -543,11 +542,36 @@ def annul_page(request, match_id: int):
     )
 
 
+def _annul(request, m):
+    form = AnnulForm(request.POST)
+    error = None
+    if form.is_valid():
+        try:
+            services.do_annul(user=request.user, match=m, reason=form.cleaned_data["reason"])
+            return redirect("web:match", match_id=m.pk)
+        except ApiError as err:
+            if err.status == 403:
+                raise
+            error = refusal_text(err)
+    return render(
+        request,
+        "web/match_unfinished.html",
+        {
+            "match": m,
+            "data": MatchSerializer(m).data,
+            "is_organizer": True,
+            "annul_form": form,
+            "error": error,
+        },
+        status=400,
+    )
+
+
 # -- the action log ------------------------------------------------------------------------------
 @login_required
 @league_pages
 def action_log(request, slug: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     page = Paginator(league.club_log(club), LOG_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
@@ -582,9 +606,10 @@ def standings_rows(season: Season) -> list[list]:
     """The standings page's rows as CSV cells, in its order."""
     rows = []
     for r in league.standing_rows(season):
-        if r.pair_id is not None:
+        if r.pair is not None:
             name, bot = r.pair.name, False
         else:
+            assert r.player is not None  # a row has a pair or a player
             name, bot = r.player.username, r.player.is_bot
         rows.append(
             [
@@ -615,7 +640,7 @@ def _csv(filename: str, header, rows) -> HttpResponse:
 
 @league_pages
 def standings_csv(request, slug: str):
-    club = league.club_for_reader(slug, _viewer(request))
+    club = league.club_for_reader(slug, viewer(request))
     season = season_choice(club, request.GET.get("season"))
     if season is None:
         raise Http404("no season")
@@ -626,7 +651,7 @@ def standings_csv(request, slug: str):
 
 @league_pages
 def ratings_csv(request, slug: str):
-    club = league.club_for_reader(slug, _viewer(request))
+    club = league.club_for_reader(slug, viewer(request))
     rows = [
         [
             n,
@@ -648,10 +673,10 @@ def season_records(request, slug: str, season_id: int):
     """One NDJSON line per finished match of the season: its record's events (the
     record the API serves at /api/matches/{id}/record). Matches in progress and annulled
     ones are left out: no tile of a live hand, no voided deal."""
-    club = league.club_for_reader(slug, _viewer(request))
+    club = league.club_for_reader(slug, viewer(request))
     season = league.season_of(club, season_id)
     finished = list(
-        league.match_list(_viewer(request), club=club.slug, status="finished")
+        league.match_list(viewer(request), club=club.slug, status="finished")
         .filter(season=season)
         .order_by("round__number", "table_number", "id")
     )
