@@ -27,6 +27,15 @@ from server.league.models import (
 RECENT_RESULTS = 10
 
 
+ROUND_LINKS = 30  # the club page links the season's latest rounds (the cross-table has all)
+
+
+@dataclass(frozen=True)
+class RoundLink:
+    number: int
+    status: str
+
+
 @dataclass(frozen=True)
 class ClubPage:
     club: Club
@@ -36,7 +45,7 @@ class ClubPage:
     live_tables: list[dict]  # match_json of the round's matches: scores only while playing
     results: list[dict]
     members: list[dict]
-    rounds: list[Round] = field(default_factory=list)  # the season's, by number
+    rounds: list[RoundLink] = field(default_factory=list)  # the season's latest, by number
 
 
 def club_page(slug: str, user: User | None) -> ClubPage:
@@ -56,7 +65,18 @@ def club_page(slug: str, user: User | None) -> ClubPage:
     finished = league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
     results = list(answers.MatchSerializer(finished, many=True).data)
     members = list(answers.MemberSerializer(league.members_of(club), many=True).data)
-    rounds = list(league.rounds_of(season).only("number", "status")) if season else []
+    rounds = (
+        [
+            RoundLink(number, status)
+            for number, status in reversed(
+                Round.objects.filter(season=season)
+                .order_by("-number")
+                .values_list("number", "status")[:ROUND_LINKS]
+            )
+        ]
+        if season
+        else []
+    )
     return ClubPage(
         club,
         membership.role if membership else None,
