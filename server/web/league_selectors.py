@@ -31,6 +31,13 @@ ROUND_LINKS = 30  # the club page links the season's latest rounds (the cross-ta
 
 
 @dataclass(frozen=True)
+class Member:
+    username: str
+    is_bot: bool
+    role: str
+
+
+@dataclass(frozen=True)
 class RoundLink:
     number: int
     status: str
@@ -44,7 +51,7 @@ class ClubPage:
     live_round: Round | None
     live_tables: list[dict]  # match_json of the round's matches: scores only while playing
     results: list[dict]
-    members: list[dict]
+    members: list[Member]
     rounds: list[RoundLink] = field(default_factory=list)  # the season's latest, by number
 
 
@@ -64,7 +71,12 @@ def club_page(slug: str, user: User | None) -> ClubPage:
     )
     finished = league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
     results = list(answers.MatchSerializer(finished, many=True).data)
-    members = list(answers.MemberSerializer(league.members_of(club), many=True).data)
+    members = [
+        Member(username, is_bot, role)
+        for username, is_bot, role in league.members_of(club).values_list(
+            "user__username", "user__is_bot", "role"
+        )
+    ]
     rounds = (
         [
             RoundLink(number, status)
@@ -282,9 +294,22 @@ def next_tables(user: User) -> tuple[int, list[NextTable]]:
 
 # -- the round page ------------------------------------------------------------------------------
 def round_tables(round_: Round) -> dict:
-    """The round's answer (``RoundSerializer``): who checked in, byes, each table with its
+    """The round as its answer (``RoundSerializer``) shows it: who checked in (an open
+    round only: once started, the tables and byes say it), byes, each table with its
     seats, live score and state."""
-    return answers.RoundSerializer(league.round_details(round_)).data
+    details = league.round_details(round_)
+    return {
+        "season": round_.season_id,
+        "number": round_.number,
+        "status": round_.status,
+        "present": (
+            answers.EntrantSerializer(details.present, many=True).data
+            if round_.status == "open"
+            else []
+        ),
+        "byes": answers.EntrantSerializer(details.byes, many=True).data,
+        "tables": answers.MatchSerializer(details.tables, many=True).data,
+    }
 
 
 # -- the cross-table -----------------------------------------------------------------------------
