@@ -28,6 +28,22 @@ from server.parsing import is_id, parse_id, parse_name
 RECENT_RESULTS = 10
 
 
+ROUND_LINKS = 30  # the club page links the season's latest rounds (the cross-table has all)
+
+
+@dataclass(frozen=True)
+class Member:
+    username: str
+    is_bot: bool
+    role: str
+
+
+@dataclass(frozen=True)
+class RoundLink:
+    number: int
+    status: str
+
+
 @dataclass(frozen=True)
 class ClubPage:
     club: Club
@@ -36,8 +52,8 @@ class ClubPage:
     live_round: Round | None
     live_tables: list[dict]  # match_json of the round's matches: scores only while playing
     results: list[dict]
-    members: list[dict]
-    rounds: list[Round] = field(default_factory=list)  # the season's, by number
+    members: list[Member]
+    rounds: list[RoundLink] = field(default_factory=list)  # the season's latest, by number
 
 
 def club_page(slug: str, user: User | None) -> ClubPage:
@@ -56,8 +72,24 @@ def club_page(slug: str, user: User | None) -> ClubPage:
     )
     finished = league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
     results = list(answers.MatchSerializer(finished, many=True).data)
-    members = list(answers.MemberSerializer(league.members_of(club), many=True).data)
-    rounds = list(league.rounds_of(season).only("number", "status")) if season else []
+    members = [
+        Member(username, is_bot, role)
+        for username, is_bot, role in league.members_of(club).values_list(
+            "user__username", "user__is_bot", "role"
+        )
+    ]
+    rounds = (
+        [
+            RoundLink(number, status)
+            for number, status in reversed(
+                Round.objects.filter(season=season)
+                .order_by("-number")
+                .values_list("number", "status")[:ROUND_LINKS]
+            )
+        ]
+        if season
+        else []
+    )
     return ClubPage(
         club,
         membership.role if membership else None,
@@ -267,10 +299,22 @@ def next_tables(user: User) -> tuple[int, list[NextTable]]:
 
 # -- the round page ------------------------------------------------------------------------------
 def round_tables(round_: Round, viewer: User | None) -> dict:
-    """The round's answer (``RoundSerializer``) as ``viewer`` may read it: who checked in,
-    byes, each table with its seats, live score and state (a live duplicate round's other
-    tables left out)."""
-    return answers.RoundSerializer(league.round_details(round_, viewer)).data
+    """The round as its answer (``RoundSerializer``) shows it to ``viewer``: who checked in
+    (an open round only: once started, the tables and byes say it), byes, each table with
+    its seats, live score and state (a live duplicate round's other tables left out)."""
+    details = league.round_details(round_, viewer)
+    return {
+        "season": round_.season_id,
+        "number": round_.number,
+        "status": round_.status,
+        "present": (
+            answers.EntrantSerializer(details.present, many=True).data
+            if round_.status == "open"
+            else []
+        ),
+        "byes": answers.EntrantSerializer(details.byes, many=True).data,
+        "tables": answers.MatchSerializer(details.tables, many=True).data,
+    }
 
 
 # -- the cross-table -----------------------------------------------------------------------------

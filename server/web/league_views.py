@@ -353,7 +353,7 @@ def round_page(request, slug: str, season_id: int, number: int):
         except ApiError as err:
             error = refusal_text(err)
     data = pages.round_tables(round_, viewer)
-    if is_organizer and form is None:
+    if is_organizer and form is None and round_.status == "open":
         present = [
             e["player"]["username"] if "player" in e else str(e["pair"]["id"])
             for e in data["present"]

@@ -6,6 +6,8 @@ A half is a unit square; pips sit on a 3x3 grid as on the desktop table.
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -188,7 +190,28 @@ def chart_points(chart, match_url_prefix: str = "/matches/"):
     )
 
 
-@register.filter
-def team_pair(pairs: dict | None, team: str):
-    """The pair of ``team`` in a match answer's ``pairs`` (pairs seasons), else None."""
-    return (pairs or {}).get(team)
+@register.simple_tag
+def team_names(seats: list[dict], team: str, pairs: dict | None = None):
+    """One team of a match answer: its pair's name (pairs seasons), then its players,
+    each linked, bots tagged "bot" and house bots filling a seat "fill-in bot". (A tag,
+    not an include: a match list draws it twice a row.)"""
+    parts = []
+    pair = (pairs or {}).get(team)
+    if pair:
+        parts.append(format_html('<span class="pair-name">{}</span>:', pair["name"]))
+    for s in seats:
+        if s["team"] != team:
+            continue
+        name = s["player"]
+        link = format_html('<a href="/players/{}">{}</a>', quote(name), name)
+        if s.get("filler"):
+            link = format_html(
+                '{} <span class="tag bot filler" title="{}">{}</span>',
+                link,
+                gettext("a house bot filling the seat"),
+                gettext("fill-in bot"),
+            )
+        elif s.get("is_bot"):
+            link = format_html('{} <span class="tag bot">{}</span>', link, gettext("bot"))
+        parts.append(link)
+    return mark_safe(" ".join(parts))  # noqa: S308 -- every part went through format_html
