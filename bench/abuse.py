@@ -273,7 +273,7 @@ def parked_polls(root: Path, polls: int, rate: float, seconds: float, env: dict)
 
 
 def report_parked(args) -> None:
-    runs = [("now", {})]
+    runs: list[tuple[str, dict]] = [("now", {})]
     if args.parked_before:  # the old waiter: a read of the version every second
         runs.append(("re-read each 1 s (before)", {"DEKABES_LONG_POLL_RECHECK": "1"}))
     for name, env in runs:

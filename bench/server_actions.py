@@ -597,7 +597,7 @@ def run_peer(args) -> dict:
     folder = next((d for d in found if (d / "node_modules").is_dir()), None)
     if folder is None:
         return {"error": f"no peer harness with node_modules in {[str(d) for d in found]}"}
-    runs = {}
+    runs: dict[str, dict] = {}
     for storage, matches in PEER_RUNS:
         out = subprocess.run(
             ["node", "bench.js", "--moves", str(args.peer_moves), "--matches", str(matches),

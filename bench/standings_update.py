@@ -58,7 +58,9 @@ def one_size(players: int, rounds: int, matches: int, seed: int) -> dict:
         )
         table = match.table
         holders = {
-            s.number: s.player for s in Seat.objects.filter(table=table).select_related("player")
+            s.number: s.player
+            for s in Seat.objects.filter(table=table).select_related("player")
+            if s.player is not None
         }
         while True:
             state = projection.project(table)

@@ -263,7 +263,7 @@ def update_standings(match: LeagueMatch) -> None:
             for row in standings_model.compute_standings(
                 match_lines(season, newcomers), season_byes(season, newcomers), newcomers
             ):
-                new_rows[row.entrant] = row
+                new_rows[row.entrant] = row  # type: ignore[index]  # an entrant id
     if not new_rows:
         return
     table = connection.ops.quote_name(StandingRow._meta.db_table)
@@ -295,7 +295,7 @@ def update_standings(match: LeagueMatch) -> None:
         groups: dict[tuple[int, int, int], list[int]] = {}
         pk_of = {}
         for pk, e, *key in cursor.fetchall():
-            groups.setdefault(tuple(key), []).append(e)  # type: ignore[arg-type]
+            groups.setdefault(tuple(key), []).append(e)
             pk_of[e] = pk
         cursor.execute(
             "SELECT "
@@ -311,7 +311,7 @@ def update_standings(match: LeagueMatch) -> None:
             ordered = standings_model.order_tied(group, h2h)
             positions += [(_MOVING + start + 1 + i, pk_of[e]) for i, e in enumerate(ordered)]
         # every other row moves by the entrants that passed it (down) or left it behind (up)
-        shift_sql, shift_params = ["0"], []
+        shift_sql, shift_params = ["0"], list[int]()
         for e, key in new_keys.items():
             shift_sql.append(f"+ CASE WHEN {_KEY_SQL} < (%s, %s, %s) THEN 1 ELSE 0 END")
             shift_params += key

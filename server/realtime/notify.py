@@ -1,9 +1,11 @@
 """After a commit: tell the table's connections that it moved.
 
-The message carries no view, only the version (and its group's name): each connection then builds the views of
-the seats its own account holds (``consumers.TableConsumer``), so no seat's view ever
-travels to a connection that may not see it, and a table nobody watches costs one small
-message per change.
+The message carries no view, only the version (and its group's name): each connection
+then sends the views of the seats its own account holds (``consumers.TableConsumer``),
+built once per version in its process for all its sockets (``pushes``: in the
+committing thread when it is this process's, through ``on_table_commit``), so no seat's
+view ever travels to a connection that may not see it, and a table nobody watches costs
+one small message per change.
 """
 
 from __future__ import annotations
