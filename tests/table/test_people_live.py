@@ -216,6 +216,9 @@ def test_a_watchable_table_is_watched_read_only(live_server_url):
         assert app.seating.watching and app.seating.seats == []
         assert not any(isinstance(h.action, (PickTile, Accept)) for h in app.hits)
         assert app.newest.view["hand"] == [] and "presence" in app.newest.raw
+        from clients.table.render.results import seat_team
+
+        assert [seat_team(app.newest.view, n) for n in (1, 2, 3, 4)] == ["A", "B", "A", "B"]
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         pygame.image.save(app.window.surface, str(ARTIFACTS / "watching-live.png"))
     finally:
