@@ -85,6 +85,7 @@ class Spectators:
             )
             self.sockets.append(sock)
             self.newest[index] = 0
+            assert sock.sock is not None
             self.selector.register(sock.sock, selectors.EVENT_READ, index)
 
     def wait_for(self, version: int, deadline: float) -> list[float]:

@@ -27,6 +27,7 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from django.conf import settings
 
@@ -118,8 +119,8 @@ class RedisLeases:
         pipe.execute()
 
     def read(self, table_id: int) -> dict[str, float]:
-        rows = self._redis.zrange(self._key(table_id), 0, -1, withscores=True)
-        return {(m.decode() if isinstance(m, bytes) else m): float(s) for m, s in rows}
+        rows: Any = self._redis.zrange(self._key(table_id), 0, -1, withscores=True)
+        return {(m.decode() if isinstance(m, bytes) else str(m)): float(s) for m, s in rows}
 
     def clear(self) -> None:
         for key in self._redis.scan_iter(f"{self._prefix}:presence:*"):
@@ -185,11 +186,11 @@ def seat_presence(*, table, now: float | None = None) -> dict[int, Presence]:
         newest[seat] = max(newest.get(seat, 0.0), until)
     out = {}
     for seat in SEATS:
-        until = newest.get(seat)
-        if until is not None and until > now:
+        lease_end = newest.get(seat)
+        if lease_end is not None and lease_end > now:
             out[seat] = Presence(True, None)
-        elif until is not None:
-            out[seat] = Presence(False, datetime.fromtimestamp(until, UTC))
+        elif lease_end is not None:
+            out[seat] = Presence(False, datetime.fromtimestamp(lease_end, UTC))
         else:
             out[seat] = Presence(False, _created(table))
     return out

@@ -207,8 +207,8 @@ def accepted_by(seats: list[Seat], state: TableState) -> set[int]:
     """The accounts that have accepted the open takeback request so far."""
     if state.takeback is None:
         return set()
-    players = {str(s.number): s.player_id for s in seats}
-    return {players[n] for n, yes in state.takeback["votes"].items() if yes and players.get(n)}
+    players = {str(s.number): s.player_id for s in seats if s.player_id is not None}
+    return {players[n] for n, yes in state.takeback["votes"].items() if yes and n in players}
 
 
 def takeback_waiting_for(seats: list[Seat], state: TableState) -> list[int]:

@@ -352,7 +352,7 @@ def check_takeback_answer(user: User, seat: Seat, state: TableState, seats: list
 def lapsed_pauses(table: Table, state: TableState, now: datetime | None = None) -> dict[int, str]:
     """The pauses that have lifted by themselves: seat -> "away" (the pausing seat's
     client is gone, ``presence``) or "time" (``PAUSE_LIMIT`` has passed)."""
-    if not state.paused_by:
+    if not state.paused_by or state.annulled is not None:
         return {}
     now = datetime.now(UTC) if now is None else now
     here = presence.seat_presence(table=table, now=now.timestamp())

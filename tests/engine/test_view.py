@@ -122,3 +122,25 @@ def test_a_claimed_redeal_voids_the_old_hands_in_every_view():
     for seat in SEATS:
         view = m.seat_view(seat)
         assert view["hand"] == [] and view["phase"] == "deal" and view["line"] == []
+
+
+def test_the_spectator_view_is_every_seats_public_part_and_holds_no_hand_in_play():
+    from engine import spectator_view
+    from engine.view import SPECTATOR_KEYS
+
+    events, _ = self_play(11, commands=True, max_events=400)
+    m = Match()
+    for event in events:
+        m.apply(event)
+        if m.phase is None:
+            continue
+        watched = spectator_view(m)
+        assert tuple(watched) == SPECTATOR_KEYS
+        assert not {"hand", "legal", "can_claim_redeal", "seat"} & set(watched)
+        for seat in (1, 2, 3, 4):  # the same public facts whichever seat looks
+            own = m.seat_view(seat)
+            assert {k: own[k] for k in SPECTATOR_KEYS} == watched
+        if m.phase in ("accept", "choose_opener", "play"):
+            in_hands = {t for seat in (1, 2, 3, 4) for t in m.seat_view(seat)["hand"]}
+            text = json.dumps({k: v for k, v in watched.items() if k != "last_hand"})
+            assert not {t for t in in_hands if f'"{t}"' in text}
