@@ -171,6 +171,30 @@ SeatInfoSerializer = inline_serializer(
 )
 
 
+class HandoverSerializer(serializers.Serializer):
+    """One ``seat_handover`` of the table's log (docs/api.md, "Seat handovers")."""
+
+    seq = serializers.IntegerField(help_text="the handover's place in the table's log")
+    seat = serializers.IntegerField()
+    kind = serializers.ChoiceField(["human", "bot"], help_text="the seat's kind from then on")
+    reason = serializers.ChoiceField(
+        ["substitute", "auto_substitute", "leave", "replace", "computer"],
+        help_text="why the seat changed hands",
+    )
+    note = serializers.CharField(help_text="the organizer's or owner's words (may be empty)")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        # "from" is a Python keyword: declared here rather than as attributes
+        fields["from"] = serializers.CharField(
+            allow_null=True, help_text="who held the seat before"
+        )
+        fields["to"] = serializers.CharField(
+            allow_null=True, help_text="who holds it from then on (null: the seat is open)"
+        )
+        return fields
+
+
 class TableSerializer(serializers.Serializer):
     code = serializers.CharField()
     owner = serializers.CharField()
@@ -180,6 +204,12 @@ class TableSerializer(serializers.Serializer):
     paused_by = serializers.ListField(child=serializers.IntegerField())
     phase = serializers.CharField(allow_null=True)
     annulled = serializers.BooleanField(help_text="an organizer annulled this league match")
+    forfeited = serializers.BooleanField(
+        help_text="an organizer ended this league match by forfeit (docs/league.md)"
+    )
+    handovers = HandoverSerializer(
+        many=True, help_text="every time a seat changed hands, oldest first (docs/api.md)"
+    )
     seats = serializers.DictField(child=SeatInfoSerializer)
     created_at = Instant()
 

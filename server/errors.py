@@ -250,6 +250,12 @@ class SeatTaken(TableError):
     message = "seat {number} is taken"
 
 
+class SeatNotAway(TableError):
+    code, status = "seat_not_away", 409
+    message = "seat {number} has not been away {minutes} minutes: its player may come back"
+    note = "an owner replacing a casual table's seat whose player is connected or away briefly"
+
+
 class AlreadyPaused(TableError):
     code, status = "already_paused", 409
     message = "you have already paused the table"
@@ -301,6 +307,12 @@ class MatchAnnulled(TableError):
     code, status = "match_annulled", 409
     message = "this match was annulled by the club's organizer"
     note = "any action at an annulled table; annulling it again"
+
+
+class MatchForfeited(TableError):
+    code, status = "match_forfeited", 409
+    message = "this match ended by forfeit"
+    note = "any action at a table whose match an organizer ended by forfeit"
 
 
 class MatchOver(TableError):
@@ -504,6 +516,21 @@ class MatchInProgress(LeagueError):
 class NotALeagueMatch(LeagueError):
     code, status = "not_a_league_match", 409
     message = "only league matches are annulled"
+
+
+class DeadlineNotPassed(LeagueError):
+    code, status = "deadline_not_passed", 409
+    message = "the round's deadline has not passed (or the round has none)"
+    note = "a forfeit before the round's deadline, or in a round without one"
+
+
+class NotSubstitutable(LeagueError):
+    code, status = "not_substitutable", 409
+    message = "{username} cannot take this seat: {why}"
+    note = (
+        "a substitute who is not an active member of the club, or is seated in that "
+        "round already; a seat held by that player already"
+    )
 
 
 # -- answering ---------------------------------------------------------------------------------

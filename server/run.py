@@ -138,6 +138,7 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     python = sys.executable
     host: Supervised | None = None
+    deadlines: Periodic | None = None
     servers: list[subprocess.Popen] = []
     try:
         subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -183,7 +184,12 @@ def main(argv=None) -> int:
             print(f"server: {args.workers} Daphne processes on one socket", flush=True)
         if host is not None:
             host.check()  # starts it, once Daphne is on its way
-        return wait_any(servers, every_tick=host.check if host is not None else None)
+            # The league's automatic substitutes (docs/league.md): due rounds, every minute.
+            deadlines = Periodic(
+                [python, "manage.py", "league_deadlines"], env, every=DEADLINES_EVERY
+            )
+
+        return wait_any(servers, every_tick=_ticker(host, deadlines))
     except KeyboardInterrupt:
         return 130
     finally:
@@ -194,6 +200,8 @@ def main(argv=None) -> int:
             _stop(server)
         if host is not None:
             host.stop()
+        if deadlines is not None:
+            deadlines.stop()
 
 
 def daphne_command(
@@ -330,6 +338,54 @@ class Supervised:
                 out.write(stamped + "\n")
         except OSError:
             pass  # the line went to the terminal; a missing log file must not stop the server
+
+
+def _ticker(host: Supervised | None, deadlines: Periodic | None) -> Callable[[], None] | None:
+    """What ``wait_any`` runs twice a second: the host's supervision and the deadlines."""
+    if host is None or deadlines is None:
+        return None
+
+    def tick() -> None:
+        host.check()
+        deadlines.check()
+
+    return tick
+
+
+DEADLINES_EVERY = 60.0  # seconds between two runs of manage.py league_deadlines
+
+
+class Periodic:
+    """A short command run every ``every`` seconds while the server runs, one at a time
+    (``check()`` is called twice a second): ``manage.py league_deadlines``, the league's
+    automatic substitutes (docs/league.md, "Substitutes and forfeits")."""
+
+    def __init__(self, command: list[str], env: dict, every: float):
+        self.command, self.env, self.every = command, env, every
+        self.process: subprocess.Popen | None = None
+        self.next_at = time.monotonic() + every
+        self.runs = 0
+
+    def check(self) -> None:
+        if self.process is not None:
+            if self.process.poll() is None:
+                return  # the last run goes on: never two at once
+            self.process = None
+        now = time.monotonic()
+        if now >= self.next_at:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=ROOT,
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            self.runs += 1
+            self.next_at = now + self.every
+
+    def stop(self) -> None:
+        _stop(self.process)
+        self.process = None
 
 
 def _stop(process: subprocess.Popen | None, timeout: float = 10.0) -> None:

@@ -30,6 +30,8 @@ urlpatterns = [
     path(SEAT + "/actions", tables.ActionView.as_view()),
     path(SEAT + "/hint", tables.HintView.as_view()),
     path(SEAT + "/events", tables.EventsView.as_view()),
+    path(SEAT + "/leave", tables.LeaveView.as_view()),
+    path(SEAT + "/replace", tables.ReplaceView.as_view()),
     path("", include("server.league.urls")),
     path("api/schema/", SpectacularAPIView.as_view(**PUBLIC), name="schema"),
     path(

@@ -356,6 +356,54 @@ class DekabesClient:
         )
         return result
 
+    # ------------------------------------------------ substitutes and forfeits (organizers)
+    def set_round_deadline(
+        self, slug: str, season: int, number: int, deadline: str | None
+    ) -> dict[str, Any]:
+        """Set (an ISO 8601 time with a zone) or remove (None) a round's deadline."""
+        path = f"/api/clubs/{_seg(slug)}/seasons/{int(season)}/rounds/{int(number)}"
+        result: dict[str, Any] = self.request("PATCH", path, json={"deadline": deadline})
+        return result
+
+    def substitute(
+        self,
+        match_id: int,
+        seat: int,
+        *,
+        username: str | None = None,
+        level: str | None = None,
+        reason: str = "",
+    ) -> dict[str, Any]:
+        """Hand ``seat`` of a league match in progress to the member ``username`` or to a
+        hosted computer player at ``level``; the match answer."""
+        by = {"username": username} if username is not None else {"level": level}
+        result: dict[str, Any] = self.request(
+            "POST",
+            f"/api/matches/{int(match_id)}/substitute",
+            json={"seat": int(seat), "by": by, "reason": reason},
+        )
+        return result
+
+    def forfeit(self, match_id: int, seat: int, reason: str) -> dict[str, Any]:
+        """After the round's deadline: end the match against the team of ``seat``."""
+        result: dict[str, Any] = self.request(
+            "POST",
+            f"/api/matches/{int(match_id)}/forfeit",
+            json={"seat": int(seat), "reason": reason},
+        )
+        return result
+
+    # ------------------------------------------------------- leave and replace (casual)
+    def leave(self, code: str, seat: int) -> Table:
+        """Leave my seat at a casual table: it is open for someone to join."""
+        return Table.from_json(self.request("POST", f"{self._seat_path(code, seat)}/leave"))
+
+    def replace_seat(self, code: str, seat: int, bot: str | None = None) -> Table:
+        """(The owner) hand ``seat`` to the computer player ``bot``, or open it (None)."""
+        return Table.from_json(
+            self.request("POST", f"{self._seat_path(code, seat)}/replace", json={"bot": bot})
+        )
+
     def table(self, code: str) -> Table:
         return Table.from_json(self.request("GET", f"/api/tables/{_seg(code)}"))
 

@@ -69,6 +69,12 @@ class Table:
     def seats_held_by(self, username: str) -> list[int]:
         return sorted(n for n, info in self.seats.items() if info.player == username)
 
+    @property
+    def handovers(self) -> list[dict[str, Any]]:
+        """Every time a seat changed hands, oldest first (docs/api.md, "Seat handovers"):
+        ``{"seq","seat","from","to","kind","reason","note"}``."""
+        return list(self.raw.get("handovers") or [])
+
 
 @dataclass(frozen=True)
 class SeatState:

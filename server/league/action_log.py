@@ -43,9 +43,6 @@ NOT_YET_WRITTEN = frozenset(
         "invite.revoke",
         "season.edit",
         "season.close",
-        "round.deadline",
-        "match.substitute",
-        "match.forfeit",
         "announcement.post",
         "announcement.remove",
     }

@@ -116,6 +116,12 @@ class Season(models.Model):
         default=False, help_text="house bots fill seats instead of byes"
     )
     seed = models.BigIntegerField(help_text="draws are deterministic for a season's seed")
+    auto_substitute_after = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="minutes: at a round's deadline, a seat away this long gets a hosted "
+        "computer player (null: off)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -152,6 +158,11 @@ class Round(models.Model):
     number = models.PositiveIntegerField()
     status = models.CharField(max_length=8, choices=STATUSES, default="open")
     started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="set by an organizer: forfeits and automatic substitutes after it",
+    )
 
     class Meta:
         constraints = [
@@ -233,6 +244,8 @@ class LeagueMatch(models.Model):
     dekabes_a = models.PositiveSmallIntegerField(default=0)
     dekabes_b = models.PositiveSmallIntegerField(default=0)
     annul_reason = models.TextField(blank=True, default="")
+    # noqa: DJ001 -- NULL is "not forfeited", distinct from either team
+    forfeited_by = models.CharField(max_length=1, null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -286,6 +299,7 @@ class StandingRow(models.Model):
     points = models.PositiveIntegerField(default=0)
     dekabes = models.PositiveIntegerField(default=0)
     ties = models.PositiveIntegerField(default=0)
+    forfeits = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["season", "position"]

@@ -49,6 +49,10 @@ def apply_result(match: LeagueMatch, state: TableState) -> None:
     match.annul_reason = state.annulled["reason"] if state.annulled is not None else ""
     match.finished_at, match.end_seq = ended, state.version
     match.winner = outcome.winner if match.status == "finished" else None
+    match.forfeited_by = None
+    if state.forfeited is not None:  # the other team wins; the hands played are kept
+        match.forfeited_by = state.forfeited["team"]
+        match.winner = "B" if match.forfeited_by == "A" else "A"
     match.score_a, match.score_b = outcome.scores
     match.hands = outcome.hands_played
     match.hands_won_a, match.hands_won_b = outcome.hands_won
@@ -65,7 +69,7 @@ def ending_state(table: Table) -> TableState | None:
         Event.objects.filter(table=table).order_by("seq").values_list("seq", "payload")
     ):
         state.fold(seq, payload)
-        if state.annulled is not None or state.match.phase == MATCH_OVER:
+        if state.stopped or state.match.phase == MATCH_OVER:
             return state
     return None
 
@@ -89,6 +93,24 @@ def match_lines(season: Season) -> list:
         else:
             s = seats[m.pk]
             side_a, side_b = (tuple(s[n] for n in TEAM_SEATS[team]) for team in TEAMS)
+        if m.forfeited_by is not None:
+            # A forfeit counts its result only: the hands played stay in the record.
+            lines.append(
+                standings_model.MatchLine(
+                    side_a=side_a,
+                    side_b=side_b,
+                    winner=decided(m),
+                    hands_won_a=0,
+                    hands_won_b=0,
+                    hands_tied=0,
+                    points_a=0,
+                    points_b=0,
+                    dekabes_a=0,
+                    dekabes_b=0,
+                    forfeited_by=m.forfeited_by,
+                )
+            )
+            continue
         lines.append(
             standings_model.MatchLine(
                 side_a=side_a,
@@ -139,6 +161,7 @@ def rebuild_standings(season: Season) -> None:
                 points=row.points,
                 dekabes=row.dekabes,
                 ties=row.ties,
+                forfeits=row.forfeits,
             )
             for position, row in enumerate(rows, start=1)
         ]
@@ -204,10 +227,11 @@ def rate(match: LeagueMatch, current: dict | None = None) -> dict:
 
 
 def rated_in_order(club: Club):
-    """The club's rated finished matches in the order they finished."""
-    return LeagueMatch.objects.filter(club=club, rated=True, status="finished").order_by(
-        "finished_at", "id"
-    )
+    """The club's rated finished matches in the order they finished (a forfeit is not
+    rated: docs/league.md, "Substitutes and forfeits")."""
+    return LeagueMatch.objects.filter(
+        club=club, rated=True, status="finished", forfeited_by__isnull=True
+    ).order_by("finished_at", "id")
 
 
 # -- rebuild ---------------------------------------------------------------------------------
@@ -235,6 +259,7 @@ def rebuild() -> dict:
             dekabes_a=0,
             dekabes_b=0,
             annul_reason="",
+            forfeited_by=None,
         )
         for table in Table.objects.order_by("id"):
             state = ending_state(table)

@@ -141,6 +141,15 @@ class CreateSeasonSerializer(serializers.Serializer):
     fill_with_bots = serializers.BooleanField(
         default=False, help_text="house bots fill seats instead of byes"
     )
+    auto_substitute_after = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=24 * 60,
+        help_text="minutes (off: null, the default): once a round's deadline has passed, "
+        "a seat away this long is handed to a strong hosted computer player",
+    )
     seed = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -170,6 +179,32 @@ class CheckInSerializer(serializers.Serializer):
 
 
 class AnnulSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class DeadlineSerializer(serializers.Serializer):
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="ISO 8601 with a time zone; null removes the deadline"
+    )
+
+
+class SubstituteBySerializer(serializers.Serializer):
+    username = serializers.CharField(
+        max_length=40, required=False, help_text="a club member not seated in the round"
+    )
+    level = serializers.ChoiceField(
+        choices=LEVELS, required=False, help_text="a server-hosted computer player at this level"
+    )
+
+
+class SubstituteSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=4)
+    by = SubstituteBySerializer(help_text='{"username": ...} or {"level": ...}, one of the two')
+    reason = serializers.CharField(max_length=500, required=False, default="", allow_blank=True)
+
+
+class ForfeitSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=4, help_text="the absent seat")
     reason = serializers.CharField(max_length=500)
 
 
@@ -278,6 +313,9 @@ class SeasonSerializer(Answer):
     starts_on = serializers.DateField(allow_null=True)
     ends_on = serializers.DateField(allow_null=True)
     fill_with_bots = serializers.BooleanField()
+    auto_substitute_after = serializers.IntegerField(
+        allow_null=True, help_text="minutes away before an automatic substitute; null: off"
+    )
     rounds = serializers.IntegerField(source="round_count")
     pairs = PairOutSerializer(many=True)
     created_at = Instant()
@@ -374,6 +412,11 @@ class MatchSerializer(Answer):
     pairs = serializers.SerializerMethodField(help_text="pairs seasons: the pair of each team")
     score = serializers.SerializerMethodField(help_text="the match score (live while playing)")
     winner = serializers.ChoiceField(choices=("A", "B"), allow_null=True)
+    forfeited_by = serializers.ChoiceField(
+        choices=("A", "B"),
+        allow_null=True,
+        help_text="the team that lost by forfeit (the other one is the winner); null: none",
+    )
     hands = serializers.SerializerMethodField(help_text="hands played; null while in progress")
     hands_won = TeamCountsSerializer(
         column="hands_won",
@@ -429,6 +472,11 @@ class RoundSerializer(Answer):
     number = serializers.IntegerField(source="round.number")
     status = serializers.ChoiceField(choices=("open", "started", "finished"), source="round.status")
     started_at = Instant(source="round.started_at", allow_null=True)
+    deadline = Instant(
+        source="round.deadline",
+        allow_null=True,
+        help_text="set by an organizer: forfeits and automatic substitutes come after it",
+    )
     present = EntrantSerializer(many=True, help_text="who checked in")
     byes = EntrantSerializer(many=True, help_text="who sits this round out")
     tables = MatchSerializer(many=True)
@@ -454,6 +502,9 @@ class StandingSerializer(OmitNullsSerializer):
     )
     dekabes = serializers.IntegerField(help_text="hands its side won with a Dékabès")
     ties = serializers.IntegerField(help_text="tied hands in its matches")
+    forfeits = serializers.IntegerField(
+        help_text="matches its side lost by forfeit (counted in played; no hands or points)"
+    )
 
 
 class RatingSerializer(Answer):

@@ -409,6 +409,7 @@ def do_create_season(
     starts_on: dt.date | None = None,
     ends_on: dt.date | None = None,
     fill_with_bots: bool = False,
+    auto_substitute_after: int | None = None,
     seed: int | None = None,
 ) -> Season:
     check_organizer(club, user)
@@ -422,6 +423,7 @@ def do_create_season(
             starts_on=starts_on,
             ends_on=ends_on,
             fill_with_bots=fill_with_bots,
+            auto_substitute_after=auto_substitute_after,
             seed=random.randrange(2**31) if seed is None else seed,
         )
         record_action(
@@ -434,6 +436,7 @@ def do_create_season(
             starts_on=starts_on,
             ends_on=ends_on,
             fill_with_bots=fill_with_bots,
+            auto_substitute_after=auto_substitute_after,
         )
         return season
 
@@ -763,7 +766,7 @@ def record_match_end(sender, table: Table, state, annulled: bool, **kwargs) -> N
     projections.apply_result(match, state)
     if match.season is not None and not annulled:
         projections.rebuild_standings(match.season)
-    if match.club_id is not None and match.rated and not annulled:
+    if match.club_id is not None and match.rated and not annulled and match.forfeited_by is None:
         projections.rate(match)
     if match.round_id is not None:
         _finish_round_if_done(match.round_id)

@@ -12,6 +12,8 @@ Order (docs/league.md, "Standings order"):
 5. the entrant id, ascending (stable and documented, never arbitrary).
 
 A bye adds one to ``byes`` and one to ``wins``, nothing to ``played``, hands or points.
+A forfeit (``MatchLine.forfeited_by``) is a played match won by the other side: one to
+``forfeits`` of the side that forfeited, its lines carrying no hands or points.
 Every key of ``byes`` gets a row, so passing every registered entrant (0 byes) lists
 those who have not played yet.
 """
@@ -37,6 +39,7 @@ class MatchLine:
     points_b: int
     dekabes_a: int
     dekabes_b: int
+    forfeited_by: str | None = None  # the side ("A"/"B") that lost by forfeit
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class Row:
     points: int = 0
     dekabes: int = 0
     ties: int = 0
+    forfeits: int = 0  # matches its side lost by forfeit (counted in played, not in wins)
 
     @property
     def hand_difference(self) -> int:
@@ -66,6 +70,7 @@ class _Tally:
     points: int = 0
     dekabes: int = 0
     ties: int = 0
+    forfeits: int = 0
     # per opponent: +1 for each match won against it, -1 for each lost
     versus: dict = field(default_factory=dict)
 
@@ -97,6 +102,7 @@ def _add_side(tallies: dict, line: MatchLine, side: tuple, other: tuple, letter:
         tally.points += line.points_a if mine else line.points_b
         tally.dekabes += line.dekabes_a if mine else line.dekabes_b
         tally.ties += line.hands_tied
+        tally.forfeits += line.forfeited_by == letter
         for opponent in other:
             tally.versus[opponent] = tally.versus.get(opponent, 0) + (1 if won else -1)
 
@@ -137,6 +143,7 @@ def _row(entrant: Hashable, t: _Tally) -> Row:
         points=t.points,
         dekabes=t.dekabes,
         ties=t.ties,
+        forfeits=t.forfeits,
     )
 
 

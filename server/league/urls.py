@@ -30,6 +30,8 @@ urlpatterns = [
     path("api/matches/<int:match_id>/record", views.MatchRecordView.as_view()),
     path("api/matches/<int:match_id>/hands", views.MatchHandsView.as_view()),
     path("api/matches/<int:match_id>/annul", views.AnnulView.as_view()),
+    path("api/matches/<int:match_id>/substitute", views.SubstituteView.as_view()),
+    path("api/matches/<int:match_id>/forfeit", views.ForfeitView.as_view()),
     path("api/players/<str:username>", views.PlayerView.as_view()),
     path("api/players/<str:username>/stats", views.PlayerStatsView.as_view()),
     path("api/host/players", views.HostPlayersView.as_view()),

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from server.accounts.serializers import AccountSerializer
 from server.api_schema import ERRORS, strict
 from server.errors import ValidationError
-from server.league import selectors, services
+from server.league import selectors, services, substitutes
 from server.league import serializers as s
 from server.league.action_log import FAMILIES, VERBS
 from server.realtime import longpoll
@@ -348,7 +348,20 @@ class RoundView(LeagueView):
         summary="A round: who is present, byes, tables",
     )
     def get(self, request, slug, season_id, number):
-        return _round_answer(self.round(request, slug, season_id, number))
+        round_ = self.round(request, slug, season_id, number)
+        substitutes.run_due_substitutions(round_)  # the season option, once the deadline passed
+        return _round_answer(round_)
+
+    @extend_schema(
+        request=s.DeadlineSerializer,
+        responses={200: s.RoundSerializer, **ERRORS},
+        summary="Set or remove the round's deadline (organizers)",
+    )
+    def patch(self, request, slug, season_id, number):
+        data = strict(s.DeadlineSerializer, request)
+        round_ = self.round(request, slug, season_id, number)
+        substitutes.do_set_deadline(user=request.user, round_=round_, deadline=data["deadline"])
+        return _round_answer(round_)
 
 
 class CheckInView(LeagueView):
@@ -485,6 +498,43 @@ class AnnulView(LeagueView):
         data = strict(s.AnnulSerializer, request)
         match = selectors.match_for_reader(int(match_id), _user(request))
         match = services.do_annul(user=request.user, match=match, reason=data["reason"])
+        return Response(s.MatchSerializer(match).data)
+
+
+class SubstituteView(LeagueView):
+    @extend_schema(
+        request=s.SubstituteSerializer,
+        responses={200: s.MatchSerializer, **ERRORS},
+        summary="Hand a seat of a league match in progress to a substitute (organizers)",
+    )
+    def post(self, request, match_id):
+        data = strict(s.SubstituteSerializer, request)
+        match = selectors.match_for_reader(int(match_id), _user(request))
+        by = data["by"]
+        substitutes.do_substitute(
+            user=request.user,
+            match=match,
+            seat=data["seat"],
+            username=by.get("username"),
+            level=by.get("level"),
+            reason=data["reason"],
+        )
+        return Response(s.MatchSerializer(selectors.match_for_reader(match.pk, request.user)).data)
+
+
+class ForfeitView(LeagueView):
+    @extend_schema(
+        request=s.ForfeitSerializer,
+        responses={200: s.MatchSerializer, **ERRORS},
+        summary="End a league match by forfeit against an absent seat's team, after the "
+        "round's deadline (organizers)",
+    )
+    def post(self, request, match_id):
+        data = strict(s.ForfeitSerializer, request)
+        match = selectors.match_for_reader(int(match_id), _user(request))
+        match = substitutes.do_forfeit(
+            user=request.user, match=match, seat=data["seat"], reason=data["reason"]
+        )
         return Response(s.MatchSerializer(match).data)
 
 

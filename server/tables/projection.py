@@ -40,6 +40,9 @@ from server.tables.models import Event, Table, TableSnapshot
 log = logging.getLogger(__name__)
 
 # In the log, not in the engine record: the record of an annulled match still replays.
+# ``seat_handover`` (a seat changes hands: a substitute, a player leaving, a replacement)
+# and ``forfeit`` (an organizer ends a league match against a seat's team) likewise.
+SEAT_EVENT_TYPES = ("seat_handover",)
 SERVER_EVENT_TYPES = (
     "pause",
     "resume",
@@ -47,6 +50,8 @@ SERVER_EVENT_TYPES = (
     "takeback_request",
     "takeback_answer",
     "watchable",
+    "forfeit",
+    *SEAT_EVENT_TYPES,
 )
 # A takeback request is voided by any engine event after it (the table moved on).
 # Least recently used tables leave first: a club with more active tables than this still
@@ -88,10 +93,23 @@ class TableState:
     # wait for the other people's consent.
     takeback: dict | None = None
     watchable: bool = False  # a casual table its owner lets the code's holders watch
+    forfeited: dict | None = None  # the forfeit event, once an organizer ended it so
+    # Every seat_handover, in log order, each with its ``seq``: who took which seat when.
+    handovers: tuple[dict, ...] = ()
 
     @property
     def paused(self) -> bool:
         return bool(self.paused_by)
+
+    @property
+    def stopped(self) -> bool:
+        """Annulled or forfeited: nothing more is played at the table."""
+        return self.annulled is not None or self.forfeited is not None
+
+    @property
+    def seat_epoch(self) -> int:
+        """The seq of the newest seat handover (0: the seats never changed hands)."""
+        return self.handovers[-1]["seq"] if self.handovers else 0
 
     def copy(self) -> TableState:
         return TableState(
@@ -105,6 +123,8 @@ class TableState:
             if self.takeback is None
             else {**self.takeback, "votes": dict(self.takeback["votes"])},
             self.watchable,
+            self.forfeited,
+            self.handovers,
         )
 
     def fold(self, seq: int, payload: dict) -> None:
@@ -127,6 +147,13 @@ class TableState:
                 self.takeback["votes"][str(payload["seat"])] = bool(payload["accept"])
                 if not payload["accept"] or payload.get("final"):
                     self.takeback = None
+        elif kind == "forfeit":
+            self.forfeited = payload
+        elif kind in SEAT_EVENT_TYPES:
+            self.paused_by.discard(payload["seat"])  # a pause is its holder's, not the seat's
+            self.paused_at.pop(payload["seat"], None)
+            self.takeback = None  # its voters may have changed: a request starts again
+            self.handovers = (*self.handovers, {**payload, "seq": seq})
         else:
             self.takeback = None  # any engine event ends an open request
             ended = step(self.match, payload, seq).hand_results

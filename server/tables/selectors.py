@@ -74,6 +74,36 @@ def forget_full_tables() -> None:
     """Tests that rewrite rows under a running process start from the database again."""
     with _full_tables_lock:
         _full_tables.clear()
+        _seat_epochs.clear()
+
+
+# A seat handover (server.tables.services.do_hand_over) changes a full table's seats: the
+# writing process forgets its entry at once; every process compares the epoch its entry
+# was read at with the table's fold (``fresh_seats``) and reads the seats again once.
+_seat_epochs: dict[str, int] = {}
+
+
+def forget_full_table(code: str) -> None:
+    with _full_tables_lock:
+        _full_tables.pop(code, None)
+        _seat_epochs.pop(code, None)
+
+
+def fresh_seats(table: Table, seats: list[Seat], state: TableState) -> list[Seat]:
+    """``seats`` (maybe kept by this process), or the table's seats read again when a
+    seat changed hands since they were kept."""
+    epoch = state.seat_epoch
+    if not epoch:
+        return seats
+    with _full_tables_lock:
+        known = _seat_epochs.get(table.code, 0)
+    if known >= epoch:
+        return seats
+    forget_full_table(table.code)
+    found = table_and_seats(table.code)
+    with _full_tables_lock:
+        _seat_epochs[table.code] = max(epoch, _seat_epochs.get(table.code, 0))
+    return found[1] if found is not None else seats
 
 
 def _read_table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
@@ -135,6 +165,8 @@ def table_json(table: Table, state: TableState, seats: list[Seat] | None = None)
         "paused_by": sorted(state.paused_by),
         "phase": state.match.phase,
         "annulled": state.annulled is not None,
+        "forfeited": state.forfeited is not None,
+        "handovers": [_handover_json(h) for h in state.handovers],
         "seats": {
             str(s.number): {
                 "kind": s.kind,
@@ -144,6 +176,18 @@ def table_json(table: Table, state: TableState, seats: list[Seat] | None = None)
             for s in seats
         },
         "created_at": table.created_at.isoformat(),
+    }
+
+
+def _handover_json(h: dict) -> dict:
+    return {
+        "seq": h["seq"],
+        "seat": h["seat"],
+        "from": h.get("from"),
+        "to": h.get("to"),
+        "kind": h["kind"],
+        "reason": h.get("reason", ""),
+        "note": h.get("note", ""),
     }
 
 
@@ -159,8 +203,8 @@ def allowed_actions(
     paused for a bot seat), the table commands the engine accepts (the table's owner
     when one person plays; every person at a human seat, as a takeback request, when
     several do), the answers to an open takeback request (the other people), pause or
-    resume (human seats). Nothing at an annulled table."""
-    if state.annulled is not None:
+    resume (human seats). Nothing at an annulled or forfeited table."""
+    if state.stopped:
         return []
     allowed = []
     if not (state.paused and seat.kind == "bot"):
@@ -245,7 +289,7 @@ def seat_response(
     seats = load_seats(table) if seats is None else seats
     seat = next(s for s in seats if s.number == number)
     view = state.match.seat_view(number)
-    if state.annulled is not None:
+    if state.stopped:
         view = {**view, "legal": []}  # the match is stopped: nothing is to be played
     return {
         "version": state.version,
@@ -254,7 +298,7 @@ def seat_response(
         "allowed": allowed_actions(table, seat, state, view, user, seats),
         # who the match waits for (the engine's reading of the public view), so that
         # thin clients need no rule of their own to find the seat to show
-        "seats_to_act": [] if state.annulled is not None else seats_to_act(view),
+        "seats_to_act": [] if state.stopped else seats_to_act(view),
         "table": table_json(table, state, seats),
         "view": view,
         "presence": presence.presence_json(table=table),

@@ -10,6 +10,7 @@ consequences — the next deal, forced passes — in the same transaction.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import random
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from engine import IllegalEventError, deal_event
 from engine.table_commands import SEAT_EVENT_TYPES, TABLE_COMMANDS
@@ -28,8 +30,10 @@ from server.errors import (
     AlreadyPaused,
     IdempotencyKeyReused,
     MatchAnnulled,
+    MatchForfeited,
     MatchOver,
     NoTakebackRequest,
+    NotAllowedInRated,
     NotAVoter,
     NotFound,
     NotPaused,
@@ -37,6 +41,7 @@ from server.errors import (
     OneSeatPerPlayer,
     Paused,
     PermissionDenied,
+    SeatNotAway,
     SeatTaken,
     StaleVersion,
     TakebackPending,
@@ -199,11 +204,14 @@ def request_hash(seat: int, body: dict) -> str:
 
 
 def check_holder(*, user: User, table: Table, number: int, seats: list[Seat] | None = None) -> Seat:
+    kept = seats is not None
     seats = selectors.load_seats(table) if seats is None else seats
     seat = next((s for s in seats if s.number == number), None)
     if seat is None:
         raise NotFound(f"table {table.code} has no seat {number}")
     if seat.player_id != user.pk:
+        if kept:  # kept seats may predate a handover in another process: read them again
+            return check_holder(user=user, table=table, number=number)
         raise NotYourSeat(number=number, table=table.code)
     return seat
 
@@ -247,6 +255,10 @@ def do_action(
                 if replayed is not None:
                     return replayed
             state = projection.project(locked)
+            fresh = selectors.fresh_seats(locked, seats, state)
+            if fresh is not seats:  # a seat changed hands since these were read
+                seats = fresh
+                holder = check_holder(user=user, table=locked, number=seat, seats=None)
             check_action(user, locked, holder, state, action, seats)
             over_before = state.match.phase == "match_over"
             actor_kind = "bot" if user.is_bot else "human"
@@ -436,6 +448,8 @@ def check_action(
     kind = body["type"]
     if state.annulled is not None:
         raise MatchAnnulled()
+    if state.forfeited is not None:
+        raise MatchForfeited()
     if kind in PAUSE_ACTIONS:
         if seat.kind != "human":
             raise PermissionDenied("only players at human seats pause the computer")
@@ -530,6 +544,7 @@ def _fold(
     state.paused_by, state.revealed = trial.paused_by, trial.revealed
     state.annulled, state.paused_at = trial.annulled, trial.paused_at
     state.takeback, state.watchable = trial.takeback, trial.watchable
+    state.forfeited, state.handovers = trial.forfeited, trial.handovers
     return NewEvent(
         table_id=table.pk,
         seq=seq,
@@ -568,8 +583,174 @@ def do_set_watchable(*, user: User, table: Table, on: bool) -> TableState:
 def check_may_annul(table: Table, state: TableState) -> None:
     if state.annulled is not None:
         raise MatchAnnulled("this match is already annulled")
+    if state.forfeited is not None:
+        raise MatchForfeited()
     if state.match.phase == "match_over":
         raise MatchOver()
+
+
+# -- seat handovers and forfeits (server events) ----------------------------------------------
+def check_may_hand_over(table: Table, state: TableState) -> None:
+    """A seat changes hands only while its match goes on."""
+    if state.annulled is not None:
+        raise MatchAnnulled()
+    if state.forfeited is not None:
+        raise MatchForfeited()
+    if state.match.phase == "match_over":
+        raise MatchOver("the match is over: its seats no longer change hands")
+
+
+def do_hand_over(
+    *,
+    actor: User | None,
+    table: Table,
+    seat: int,
+    to: User | None,
+    reason: str,
+    note: str = "",
+    kind: str | None = None,
+    check=None,
+) -> TableState:
+    """Seat ``seat`` changes hands: ``to`` takes it (a person at a human seat, a bot
+    account at a bot seat), or nobody (``to`` None: the seat is open for someone to join).
+
+    One ``seat_handover`` server event in the table's log, written with the seat's new
+    holder in one transaction: ``{"type": "seat_handover", "seat", "from", "to", "kind",
+    "reason", "note"}`` (``from``/``to`` usernames or null, ``kind`` the seat's kind from
+    now on, ``reason`` a code: substitute, auto_substitute, leave, replace, computer).
+    It is not an engine event: the match goes on from the same state (no new deal) and
+    the record replays as before; the log shows who played which hands. ``check(state,
+    seat_row)`` runs under the table's lock before anything is written (the caller's
+    own conditions). ``kind`` (with ``to`` None): the open seat's kind from now on."""
+    with writing(), transaction.atomic():
+        locked = _lock_table(table)
+        state = projection.project(locked)
+        check_may_hand_over(locked, state)
+        row = Seat.objects.select_for_update().filter(table=locked, number=seat).first()
+        if row is None:
+            raise NotFound(f"table {table.code} has no seat {seat}")
+        if check is not None:
+            check(state, row)
+        before = row.player
+        if to is not None:
+            if to.pk == row.player_id:
+                raise ValidationError(f"{to.username} holds seat {seat} already")
+            others = [
+                s.player
+                for s in Seat.objects.filter(table=locked, player__isnull=False)
+                .exclude(number=seat)
+                .select_related("player")
+                if s.player is not None
+            ]
+            # (A casual table lets one account hold several seats, as at its creation.)
+            if table.rated:
+                check_one_seat_per_person(others + [to])
+        if to is not None:
+            kind = "bot" if to.is_bot else "human"
+        kind = kind or row.kind  # an open seat: the caller's kind, or the seat's own
+        event = {
+            "type": "seat_handover",
+            "seat": seat,
+            "from": before.username if before is not None else None,
+            "to": to.username if to is not None else None,
+            "kind": kind,
+            "reason": reason,
+            "note": note,
+        }
+        row.player, row.kind = to, kind
+        row.save(update_fields=["player", "kind"])
+        _append(
+            locked, state, event, actor=actor, seat=None, actor_kind="server", consequences=False
+        )
+        transaction.on_commit(lambda: _after_handover(locked, state))
+    return state
+
+
+# -- leave and replace (casual tables) -------------------------------------------------------
+REPLACE_AFTER = dt.timedelta(minutes=5)  # how long a seat is away before its owner replaces it
+
+
+def away_since(table: Table, seat: int) -> dt.datetime | None:
+    """When seat ``seat`` went away (None: connected), from the presence module."""
+    return presence.away_since(table=table, seat=seat)
+
+
+def check_casual(table: Table) -> None:
+    if table.rated:
+        raise NotAllowedInRated(
+            "not at a rated table: a league organizer substitutes a seat there instead"
+        )
+
+
+def do_leave(*, user: User, table: Table, seat: int) -> TableState:
+    """The holder of ``seat`` at a casual table leaves it: the seat is open (a human
+    seat: someone may join it; the owner may hand it to a computer player)."""
+    check_casual(table)
+
+    def holder_only(state: TableState, row: Seat) -> None:
+        if row.player_id != user.pk:
+            raise NotYourSeat(number=seat, table=table.code)
+
+    return do_hand_over(
+        actor=user, table=table, seat=seat, to=None, kind="human", reason="leave", check=holder_only
+    )
+
+
+def do_replace(*, user: User, table: Table, seat: int, bot: User | None) -> TableState:
+    """The owner of a casual table hands seat ``seat`` to the computer player ``bot``
+    (None: opens it for someone to join). A seat held by another person must have been
+    away ``REPLACE_AFTER`` (presence); an open seat, the owner's own and a bot's seat are
+    the owner's to give at once."""
+    check_casual(table)
+    if table.owner_id != user.pk:
+        raise PermissionDenied("only the table's owner replaces a seat")
+    if bot is not None:
+        if not bot.is_bot:
+            raise ValidationError("a seat is handed to a computer player (a bot account)")
+        check_may_seat_bot(user, bot)
+
+    def away_long_enough(state: TableState, row: Seat) -> None:
+        held_by_person = row.player is not None and not row.player.is_bot
+        if held_by_person and row.player_id != user.pk:
+            since = away_since(table, seat)
+            if since is None or timezone.now() - since < REPLACE_AFTER:
+                raise SeatNotAway(number=seat, minutes=int(REPLACE_AFTER.total_seconds() // 60))
+
+    return do_hand_over(
+        actor=user,
+        table=table,
+        seat=seat,
+        to=bot,
+        kind="human",
+        reason="computer" if bot is not None else "replace",
+        check=away_long_enough,
+    )
+
+
+def _after_handover(table: Table, state: TableState) -> None:
+    selectors.forget_full_table(table.code)
+    _after_commit(table, state)
+
+
+def do_forfeit(*, actor: User, table: Table, seat: int, team: str, reason: str) -> TableState:
+    """Append a ``forfeit`` server event: the match ends against ``team`` (the team of
+    the absent ``seat``); the hands played stay in the log and the record."""
+    with writing(), transaction.atomic():
+        locked = _lock_table(table)
+        state = projection.project(locked)
+        check_may_hand_over(locked, state)
+        _append(
+            locked,
+            state,
+            {"type": "forfeit", "seat": seat, "team": team, "reason": reason},
+            actor=actor,
+            seat=None,
+            actor_kind="server",
+            consequences=False,
+        )
+        match_ended.send(sender=Table, table=locked, state=state, annulled=False)
+        transaction.on_commit(lambda: _after_commit(locked, state))
+    return state
 
 
 def do_annul(*, actor: User, table: Table, reason: str) -> TableState:

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from server.accounts.models import User
 from server.accounts.throttles import HintsByAccount
 from server.api_schema import (
     ERRORS,
@@ -194,6 +195,48 @@ class JoinView(APIView):
         return Response(selectors.table_answer(table))
 
 
+class ReplaceSerializer(serializers.Serializer):
+    bot = serializers.CharField(
+        max_length=40,
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text="the computer player (a bot account you may seat) to take the seat; "
+        "null or absent: the seat is opened for someone to join",
+    )
+
+
+class LeaveView(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: TableSerializer, **ERRORS},
+        summary="Leave your seat at a casual table: it is open for someone to join",
+    )
+    def post(self, request, code, seat):
+        table, number = get_table(code), seat_number(seat)
+        services.do_leave(user=request.user, table=table, seat=number)
+        return Response(selectors.table_answer(table))
+
+
+class ReplaceView(APIView):
+    @extend_schema(
+        request=ReplaceSerializer,
+        responses={200: TableSerializer, **ERRORS},
+        summary="The owner of a casual table hands a seat to a computer player or opens "
+        "it (a person's seat once it has been away 5 minutes)",
+    )
+    def post(self, request, code, seat):
+        data = strict(ReplaceSerializer, request)
+        table, number = get_table(code), seat_number(seat)
+        bot = None
+        if data["bot"] is not None:
+            bot = User.objects.filter(username__iexact=data["bot"], is_bot=True).first()
+            if bot is None:
+                raise ValidationError(f"no bot account named {data['bot']!r}")
+        services.do_replace(user=request.user, table=table, seat=number, bot=bot)
+        return Response(selectors.table_answer(table))
+
+
 # The seat response is the hot path's biggest body (~4 KB: the seat view with the last
 # hand shown): orjson writes it in ~10 µs where the standard library takes ~110 µs.
 HOT_PATH_RENDERERS = [ORJSONRenderer]
@@ -228,6 +271,10 @@ class SeatView(APIView):
             if longpoll.hold(request, request.user, moved, wait):
                 return longpoll.parked()  # the bridge answers once the table moves
         state = projection.project(table)
+        fresh = selectors.fresh_seats(table, seats, state)
+        if fresh is not seats:  # a seat changed hands since these were read
+            seats = fresh
+            services.check_holder(user=request.user, table=table, number=number)
         if state.paused:  # a pause lifts by itself (away, or PAUSE_LIMIT): looked at here
             state = services.lift_lapsed_pauses(table=table)
         return Response(

@@ -32,6 +32,11 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
     errors.MatchAnnulled: _("The match was annulled."),
     errors.NotALeagueMatch: _("Only league matches are annulled."),
     errors.WrongFormat: _("This does not fit the season's format."),
+    errors.DeadlineNotPassed: _("The round's deadline has not passed yet."),
+    errors.NotSubstitutable: _(
+        "This member cannot take the seat: not in the club, or seated in this round."
+    ),
+    errors.MatchForfeited: _("The match ended by forfeit."),
 }
 
 

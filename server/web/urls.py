@@ -2,6 +2,7 @@ from django.urls import path
 from django.views.i18n import set_language
 
 from server.web import league_views as league
+from server.web import substitution_views as substitution
 from server.web import views
 
 app_name = "web"
@@ -34,4 +35,13 @@ urlpatterns = [
     path("matches/<int:match_id>", league.match, name="match"),
     path("matches/<int:match_id>/record", league.match_record, name="match_record"),
     path("matches/<int:match_id>/annul", league.annul, name="annul"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/rounds/<int:number>/deadline",
+        substitution.round_deadline,
+        name="round_deadline",
+    ),
+    path(
+        "matches/<int:match_id>/substitute", substitution.match_substitute, name="match_substitute"
+    ),
+    path("matches/<int:match_id>/forfeit", substitution.match_forfeit, name="match_forfeit"),
 ]

@@ -96,3 +96,74 @@ def test_hosted_players_added_through_the_api_play_and_leave_when_removed(
         for name in names:  # nothing of this test stays in service on the shared server
             with contextlib.suppress(ApiError):  # removed already
                 organizer.request("DELETE", f"{club}/members/{name}")
+
+
+def test_a_hosted_player_substituted_mid_hand_picks_up_the_seat_and_plays_on(
+    live_server_process,
+):
+    """Issue #22: a human stalls a league match in mid-hand; the organizer substitutes a
+    hosted computer player; the host's runner finds the seat and the hand goes on."""
+    url = live_server_process.url
+    organizer = DekabesClient(url)
+    organizer.register(f"org{uuid.uuid4().hex[:10]}", PASSWORD)
+    slug = f"subst-{uuid.uuid4().hex[:8]}"
+    organizer.request("POST", "/api/clubs", json={"slug": slug, "name": "Subst"})
+    club = f"/api/clubs/{slug}"
+    names = [
+        organizer.request("POST", club + "/hosted-players", json={"level": "random"})["username"]
+        for _ in range(3)
+    ]
+    human = DekabesClient(url)
+    human_name = f"hum{uuid.uuid4().hex[:10]}"
+    human.register(human_name, PASSWORD)
+    code = organizer.request("POST", club + "/invites", json={})["code"]
+    human.join_club(slug, code)
+    options = HostOptions(
+        delay=0, refresh_every=0.3, own_level=None, poll_wait=5, discover_every=0.3
+    )
+    host = Host(DekabesClient(url, house_token(live_server_process)), options).start()
+    added: list[str] = []
+    try:
+        season = organizer.request(
+            "POST", club + "/seasons", json={"name": "S", "format": "individual"}
+        )["id"]
+        rounds = f"{club}/seasons/{season}/rounds"
+        organizer.request("POST", rounds)
+        organizer.request("POST", rounds + "/1/checkin", json={"players": [*names, human_name]})
+        match = organizer.request("POST", rounds + "/1/start")["tables"][0]
+        table = match["table"]
+        seat = next(s["seat"] for s in match["seats"] if s["player"] == human_name)
+
+        # The human accepts the deal, then never moves again: the hand stalls on them.
+        state = human.seat_view(table, seat)
+        if "accept" in state.allowed:
+            human.act(table, seat, "accept", expected_version=state.version)
+
+        def stalled_on_the_human():
+            s = human.seat_view(table, seat)
+            waiting = seat in s.seats_to_act and s.view["phase"] in ("play", "choose_opener")
+            return s if waiting else None
+
+        stalled = wait_for(stalled_on_the_human, 120, "the hand waiting for the human")
+        assert not stalled.view.get("results")
+        answer = organizer.substitute(match["id"], seat, level="random", reason="gone")
+        assert answer["status"] == "playing"
+        sub = organizer.request("GET", f"/api/tables/{table}")["handovers"][-1]["to"]
+        added.append(sub)
+        assert sub not in names
+        wait_for(lambda: sub in host.runners, 60, "a runner for the substitute")
+        with_sub = host.runners[sub].client.clone()
+        wait_for(
+            lambda: with_sub.seat_view(table, seat).view.get("results"),
+            120,
+            "the substitute playing the hand on to its end",
+        )
+        with contextlib.suppress(ApiError):
+            organizer.request(
+                "POST", f"/api/matches/{match['id']}/annul", json={"reason": "enough"}
+            )
+    finally:
+        host.stop()
+        for name in names + added:
+            with contextlib.suppress(ApiError):
+                organizer.request("DELETE", f"{club}/members/{name}")

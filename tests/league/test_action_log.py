@@ -267,7 +267,10 @@ def test_record_action_takes_only_the_listed_verbs():
 
 def test_every_verb_is_documented_and_written_by_a_service_unless_reserved():
     docs = (ROOT / "docs" / "league.md").read_text(encoding="utf-8")
-    source = (ROOT / "server" / "league" / "services.py").read_text(encoding="utf-8")
+    source = "".join(
+        (ROOT / "server" / "league" / name).read_text(encoding="utf-8")
+        for name in ("services.py", "substitutes.py")
+    )
     written = set(re.findall(r'verb="([a-z]+\.[a-z]+)"', source))
     written |= set(re.findall(r'"(member\.(?:promote|demote))"', source))
     for verb in VERBS:

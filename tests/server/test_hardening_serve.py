@@ -211,3 +211,26 @@ def test_the_supervisor_restarts_a_child_after_a_pause_that_doubles(tmp_path):
     assert pauses == ["0.05 s", "0.1 s", "0.2 s", "0.2 s"]
     assert all("a failing child exited with code 3" in line for line in lines)
     assert exits.process is None
+
+
+def test_the_periodic_command_runs_one_at_a_time_every_interval(tmp_path):
+    """server.run's ``Periodic`` (manage.py league_deadlines every minute): a run starts
+    once the interval has passed, never while the last one goes on."""
+    marks = tmp_path / "runs"
+    command = [
+        sys.executable,
+        "-c",
+        f"import time; open({str(marks)!r}, 'a').write('x'); time.sleep(0.6)",
+    ]
+    periodic = run.Periodic(command, dict(os.environ), every=0.2)
+    try:
+        deadline = time.monotonic() + 60
+        while periodic.runs < 3 and time.monotonic() < deadline:
+            periodic.check()
+            if periodic.process is not None:
+                assert periodic.runs - marks.read_text().count("x") <= 1 if marks.exists() else True
+            time.sleep(0.05)
+        assert periodic.runs == 3
+    finally:
+        periodic.stop()
+    assert periodic.process is None

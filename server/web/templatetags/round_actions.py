@@ -1,0 +1,78 @@
+"""``{% round_match_actions round %}``: what the round page's organizer tools need (the
+deadline, each match in progress with its seats' holders, who may substitute), read for
+the partial ``web/round_match_actions.html`` so that the round page's own view need not
+know them."""
+
+from __future__ import annotations
+
+from django import template
+
+from engine.bots import LEVELS
+from server.league.models import LeagueMatch, Membership, Round
+from server.league.substitutes import deadline_passed
+from server.tables.models import Seat
+
+register = template.Library()
+
+
+def _holder(seat: Seat | None) -> str:
+    return seat.player.username if seat is not None and seat.player is not None else ""
+
+
+@register.simple_tag
+def round_match_actions(season_id: int, number: int) -> dict:
+    round_ = (
+        Round.objects.select_related("season__club")
+        .filter(season_id=season_id, number=number)
+        .first()
+    )
+    if round_ is None:
+        return {"round": None}
+    matches = list(
+        LeagueMatch.objects.filter(round=round_, status="playing")
+        .select_related("table")
+        .prefetch_related("seats__player")
+        .order_by("table_number")
+    )
+    holders: dict[int, dict[int, Seat]] = {}
+    for seat in Seat.objects.filter(table__in=[m.table for m in matches]).select_related("player"):
+        holders.setdefault(seat.table_id, {})[seat.number] = seat
+    seated = {s.player_id for m in matches for s in m.seats.all()} | {
+        s.player_id for by_number in holders.values() for s in by_number.values()
+    }
+    seated |= set(
+        LeagueMatch.objects.filter(round=round_).values_list("seats__player_id", flat=True)
+    )
+    candidates = list(
+        Membership.objects.filter(club=round_.season.club, active=True, user__is_bot=False)
+        .exclude(user_id__in=[p for p in seated if p is not None])
+        .order_by("user__username")
+        .values_list("user__username", flat=True)
+    )
+    rows = []
+    for m in matches:
+        drawn = {s.number: s for s in m.seats.all()}
+        rows.append(
+            {
+                "id": m.pk,
+                "table_number": m.table_number,
+                "code": m.table.code,
+                "seats": [
+                    {
+                        "seat": n,
+                        "team": drawn[n].team if n in drawn else "",
+                        "drawn": drawn[n].player.username if n in drawn else "",
+                        "holder": _holder(holders.get(m.table_id, {}).get(n)),
+                    }
+                    for n in (1, 2, 3, 4)
+                ],
+            }
+        )
+    return {
+        "round": round_,
+        "deadline": round_.deadline,
+        "deadline_passed": deadline_passed(round_),
+        "matches": rows,
+        "candidates": candidates,
+        "levels": LEVELS,
+    }
