@@ -21,6 +21,10 @@ from clients.table.connection import NewState, Ready, Refused, Update
 from clients.table.worker import Worker
 
 VIEWPOINT = 1  # the seat at the bottom of a spectator's screen
+# The teams of the seats (RULES §1), for a table whose match answer is not at hand (a
+# casual table watched by its code): restated here because the table never loads the
+# engine; tests/table/test_thin_client.py checks it against ``engine.seats``.
+SEAT_TEAMS: dict[int, str] = {1: "A", 2: "B", 3: "A", 4: "B"}
 WAIT: float | None = None  # s a long-poll waits for the table to move (None: plain reads)
 REPOLL = 1.0  # s between two reads that came back at once
 OFFLINE_RETRY = 2.0  # s between tries while the server is unreachable
@@ -67,7 +71,7 @@ class Watch(Worker[None, Update]):
     ):
         super().__init__(name=f"watch-{code}")
         self.code = code.upper()
-        self.teams = dict(teams or {})
+        self.teams = dict(teams or SEAT_TEAMS)
         self.busy = threading.Event()  # never set: a spectator sends nothing
         self.version: int | None = None
         self._client: DekabesClient = client or DekabesClient(

@@ -1,7 +1,8 @@
 """People at the table against the live test server (issue 22's API, issue 24's table):
 presence from the server's field, another player's takeback request accepted and
 declined on the real client, a live table watched read-only through the spectator
-endpoint. Real bot runners play the computer seats; the server's log is the judge."""
+endpoint, a seat left, handed to a computer by the owner (each told), one's own seat
+left. Real bot runners play the computer seats; the server's log is the judge."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pygame
 import pytest
 
 from clients.bots import Runner, RunnerOptions
-from clients.sdk import DekabesClient
+from clients.sdk import ApiError, DekabesClient
 from clients.table.app import TableApp
 from clients.table.config import Settings
 from clients.table.connection import Connection
@@ -89,7 +90,10 @@ def _bob_acts(bob: DekabesClient, code: str) -> None:
     if 3 in state.seats_to_act and legal:
         event = legal[0]
         fields = {k: v for k, v in event.items() if k not in ("seat", "type")}
-        bob.act(code, 3, event["type"], expected_version=state.version, **fields)
+        try:
+            bob.act(code, 3, event["type"], expected_version=state.version, **fields)
+        except ApiError as problem:  # the table moved meanwhile: look again next time
+            assert problem.code == "stale_version", problem
 
 
 def _to_a_takeback_moment(app: TableApp, bob: DekabesClient, code: str) -> None:
@@ -216,6 +220,9 @@ def test_a_watchable_table_is_watched_read_only(live_server_url):
         assert app.seating.watching and app.seating.seats == []
         assert not any(isinstance(h.action, (PickTile, Accept)) for h in app.hits)
         assert app.newest.view["hand"] == [] and "presence" in app.newest.raw
+        from clients.table.render.results import seat_team
+
+        assert [seat_team(app.newest.view, n) for n in (1, 2, 3, 4)] == ["A", "B", "A", "B"]
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         pygame.image.save(app.window.surface, str(ARTIFACTS / "watching-live.png"))
     finally:
@@ -224,3 +231,40 @@ def test_a_watchable_table_is_watched_read_only(live_server_url):
             link.close()
         runner.stop()
         pygame.quit()
+
+
+def test_a_seat_left_then_replaced_by_the_owner_and_leaving_my_own(two_people):
+    """Bob leaves: Ann's client says so and offers Replace under the open seat; Ann gives
+    it to her computer player (told as a handover); then Ann leaves her own seat."""
+    from clients.table.ui import Answer, Press, ReplaceSeat
+
+    app, ann, bob, code = two_people
+    _until(app, lambda: any(h.action == Accept(1) for h in app.hits), what="the deal")
+    _tap(app, Accept(1))  # the table screen, not the accept dialog, carries Replace
+    bob.leave(code, 3)
+    app.conn.refresh()
+    _until(
+        app,
+        lambda: any("left the table; the seat is open" in t.text for t in app.effects.toasts),
+        what="Bob's leaving told",
+    )
+    _until(
+        app,
+        lambda: any(h.action == ReplaceSeat(3) for h in app.hits),
+        timeout=20,
+        what="Replace under the open seat",
+    )
+    _tap(app, ReplaceSeat(3))
+    _tap(app, Answer(True))
+    _until(
+        app,
+        lambda: any("computer player" in t.text for t in app.effects.toasts),
+        what="the seat handed to a computer player, told",
+    )
+    assert ann.table(code).seats[3].kind == "bot"
+    reasons = [h["reason"] for h in ann.table(code).raw["handovers"]]
+    assert reasons == ["leave", "computer"]
+    _tap(app, Press("leave"))
+    _tap(app, Answer(True))
+    _until(app, lambda: not app.running, timeout=20, what="the window closing after leaving")
+    assert ann.table(code).seats[1].player is None

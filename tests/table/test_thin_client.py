@@ -158,6 +158,9 @@ def test_what_the_table_restates_agrees_with_the_engine():
     from engine.seats import SEATS, team_of
 
     assert table_main.LEVELS == LEVELS and lobby.LEVELS == ("house", *LEVELS)
+    from clients.table.watch import SEAT_TEAMS
+
+    assert SEAT_TEAMS == {seat: team_of(seat) for seat in SEATS}
     seats = {str(n): "human" for n in SEATS}
     match = Match.from_events(
         [{"type": "match_started", "seats": seats}, deal_event(random.Random(4))]
