@@ -27,7 +27,7 @@ from server.web.replay import NotReplayable
 
 def home(request):
     viewer = request.user if request.user.is_authenticated else None
-    context = {
+    context: dict[str, object] = {
         "tables": selectors.my_tables(viewer) if viewer else [],
         "clubs": selectors.clubs_for(viewer, request.GET.get("clubs")),
     }
