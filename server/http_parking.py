@@ -21,7 +21,8 @@ from server.realtime import longpoll
 from server.realtime.waits import waits
 
 LONG_POLL_PATH = re.compile(
-    r"\A(/api/tables/[^/]+/seats/[^/]+|/api/me/league-tables|/clubs/[^/]+/live|/me/live)/?\Z"
+    r"\A(/api/tables/[^/]+/seats/[^/]+|/api/tables/[^/]+/spectate|/api/me/league-tables"
+    r"|/clubs/[^/]+/live|/me/live)/?\Z"
 )
 
 # Runs the request once (on the quick pool) with this scope, answering through ``send``.
