@@ -231,6 +231,7 @@ def do_revoke_invite(*, user: User, club: Club, code: str) -> Invite:
     (a revoked code then joins as an unknown one)."""
     check_organizer(club, user)
     with writing(), transaction.atomic():
+        lock_club(club.pk)
         invite = (
             Invite.objects.select_for_update()
             .filter(club=club, code=code.strip().upper(), revoked_at__isnull=True)
@@ -574,6 +575,7 @@ def do_update_season(*, user: User, season: Season, changes: dict) -> Season:
     if starts_on and ends_on and ends_on < starts_on:
         raise ValidationError("ends_on is before starts_on")
     with writing(), transaction.atomic():
+        lock_club(season.club_id)
         before = {name: getattr(season, name) for name in changes}
         for name, value in changes.items():
             setattr(season, name, value)
@@ -594,6 +596,7 @@ def do_close_season(*, user: User, season: Season) -> Season:
     but not drawn stays as it is, never to be started."""
     check_organizer(season.club, user)
     with writing(), transaction.atomic():
+        lock_club(season.club_id)
         season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
         check_season_open(season)
         if season.rounds.filter(status="started").exists():
@@ -623,6 +626,7 @@ def do_set_availability(
             raise OrganizerOnly("only organizers mark another member")
         player = _active_member(club, username).user
     with writing(), transaction.atomic():
+        lock_club(season.club_id)
         row, _ = Availability.objects.update_or_create(
             season=season,
             player=player,
@@ -650,6 +654,7 @@ def do_post_announcement(*, user: User, club: Club, text: str) -> Announcement:
     if not text or len(text) > ANNOUNCEMENT_MAX:
         raise ValidationError(f"an announcement has 1 to {ANNOUNCEMENT_MAX} characters")
     with writing(), transaction.atomic():
+        lock_club(club.pk)
         note = Announcement.objects.create(club=club, text=text, author=user)
         record_action(club=club, actor=user, verb="announcement.post", id=note.pk, text=text)
     return note
@@ -658,6 +663,7 @@ def do_post_announcement(*, user: User, club: Club, text: str) -> Announcement:
 def do_remove_announcement(*, user: User, club: Club, announcement_id: int) -> Announcement:
     check_organizer(club, user)
     with writing(), transaction.atomic():
+        lock_club(club.pk)
         note = Announcement.objects.filter(
             club=club, pk=announcement_id, removed_at__isnull=True
         ).first()

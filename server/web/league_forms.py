@@ -43,6 +43,7 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
         "This member cannot take the seat: not in the club, or seated in this round."
     ),
     errors.MatchForfeited: _("The match ended by forfeit."),
+    errors.TooManyClubs: _("You have created as many clubs as one account may."),
     errors.TooManySeasons: _("The club has as many seasons as a club may have."),
     errors.TooManyInvites: _(
         "The club has as many open invite codes as it may have: wait until one expires."

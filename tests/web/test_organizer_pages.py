@@ -411,9 +411,10 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
         f"{r}/log",
         f"{r}/organize",
         f"{r}/seasons/{pairs.pk}/",
-        f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}",
         f"/matches/{playing}/annul",
     ]
+    # The round page is the club's to read (public club): its organizer controls are not.
+    round_page = f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}"
     forms = [
         (f"{r}/edit", {"name": "Hacked", "visibility": "members"}),
         (f"{r}/members/ben/role", {"role": "organizer"}),
@@ -445,6 +446,11 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
         "bot token": (bot_client(), (302,)),
     }
     before = _snapshot()
+    for who, (c, _statuses) in callers.items():
+        page = c.get(round_page)
+        assert page.status_code == 200, (who, round_page)
+        assert b"round-organizer" not in page.content, (who, "organizer controls shown")
+    assert b"round-organizer" in client("olga").get(round_page).content
     for who, (c, statuses) in callers.items():
         for path in pages:
             got = c.get(path).status_code
