@@ -90,11 +90,10 @@ urlpatterns = [
     ),
     path("players/<name:username>", league.player, name="player"),
     path(
-        "clubs/<slug:slug>/seasons/<int:season_id>/rounds/<int:number>/deals",
+        "clubs/<slug:slug>/seasons/<id:season_id>/rounds/<id:number>/deals",
         duplicate_views.round_deals,
         name="round_deals",
     ),
-    path("players/<str:username>", league.player, name="player"),
     path("matches/", league.matches, name="matches"),
     path("matches/<id:match_id>", league.match, name="match"),
     path("matches/<id:match_id>/record", league.match_record, name="match_record"),
