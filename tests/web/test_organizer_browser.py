@@ -146,9 +146,13 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
         page.context.close()
     org.goto(url + "/clubs/harbour-dominoes/")
     submit(org, "section.availability", "button[value=yes]")
-    # TODO(webplayer, issue #21 "live without reload"): the club page updating without a
-    # reload when the round starts is checked here once the live pages land: keep this
-    # page open, start the round from a second page, and wait for the live round section.
+    # A visitor's club page stays open while the round starts: it shows the live round
+    # without a reload (issue #21 "live without reload": the page's long-poll, site.js;
+    # the 2 s figure is tests/web/test_live_browser.py's, here a busy machine's margin).
+    watcher = open_page(viewport=PHONE)
+    watcher.goto(url + "/clubs/harbour-dominoes/")
+    watcher.wait_for_selector("#main[data-live-polling]", state="attached")
+    assert watcher.query_selector(".live-round") is None
 
     # The members page flags the computer player.
     org.goto(url + "/clubs/harbour-dominoes/members")
@@ -164,6 +168,8 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     shot(org, "round-check-in")
     submit(org, "form.start")
     assert org.get_attribute(".round-status", "data-status") == "started"
+    watcher.wait_for_selector(".live-round", timeout=10_000)
+    shot(watcher, "club-live-round-phone")
 
     play_round(url, ["olivia", *PEOPLE], random.Random(7))
     org.reload()
