@@ -7,13 +7,10 @@ The pages show the API's answers (``server.league.serializers``), in the site's 
 
 from __future__ import annotations
 
-from functools import wraps
-
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
@@ -39,44 +36,19 @@ from server.web.league_forms import (
     SeasonForm,
     refusal_text,
 )
-from server.web.organizer_pages import organize_page, round_organizer_context
+from server.web.organizer_pages import (
+    league_pages,
+    organize_page,
+    organized_club,
+    round_organizer_context,
+)
+from server.web.organizer_pages import (
+    viewer as _viewer,
+)
 from server.web.replay import NotReplayable, build_replay
 from server.web.selectors import board_seats, replay_log
 
 MATCHES_PER_PAGE = 25
-
-
-def _viewer(request):
-    return request.user if request.user.is_authenticated else None
-
-
-def _readable_club(request, slug: str | None) -> str | None:
-    """The club a refused page sits under, if the visitor may read it: the error page's
-    way back (else the home page's)."""
-    if slug is None:
-        return None
-    try:
-        return league.club_for_reader(slug, _viewer(request), answer=False).slug
-    except ApiError:
-        return None
-
-
-def league_pages(view):
-    """Reads refused by the league answer with the site's 404 / 403 pages."""
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except ApiError as err:
-            request.club_back = _readable_club(request, kwargs.get("slug"))
-            if err.status == 404:
-                raise Http404(err.message) from None
-            if err.status == 403:
-                raise PermissionDenied(refusal_text(err)) from None
-            raise
-
-    return wrapper
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -239,27 +211,17 @@ def join_club(request):
 
 
 # -- organizers ----------------------------------------------------------------------------
-def _organized_club(request, slug: str) -> Club:
-    club = league.club_for_reader(slug, _viewer(request))
-    services.check_organizer(club, _viewer(request))
-    return club
-
-
-def _organize_page(request, club: Club, **kwargs):
-    return organize_page(request, club, **kwargs)
-
-
 @login_required
 @league_pages
 def organize(request, slug: str):
-    return _organize_page(request, _organized_club(request, slug))
+    return organize_page(request, organized_club(request, slug))
 
 
 @login_required
 @league_pages
 @require_POST
 def create_season(request, slug: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     form = SeasonForm(request.POST)
     if form.is_valid():
         try:
@@ -267,14 +229,14 @@ def create_season(request, slug: str):
             return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
         except ApiError as err:
             form.add_error(None, refusal_text(err))
-    return _organize_page(request, club, season_form=form, status=400)
+    return organize_page(request, club, season_form=form, status=400)
 
 
 @login_required
 @league_pages
 @require_POST
 def create_invite(request, slug: str):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
@@ -282,21 +244,21 @@ def create_invite(request, slug: str):
             return redirect("web:organize", slug=club.slug)
         except ApiError as err:
             form.add_error(None, refusal_text(err))
-    return _organize_page(request, club, invite_form=form, status=400)
+    return organize_page(request, club, invite_form=form, status=400)
 
 
 @login_required
 @league_pages
 @require_POST
 def create_round(request, slug: str, season_id: int):
-    club = _organized_club(request, slug)
+    club = organized_club(request, slug)
     season = league.season_for_reader(club, season_id)
     try:
         round_ = services.do_create_round(user=request.user, season=season)
     except ApiError as err:
         if err.status == 403:
             raise
-        return _organize_page(request, club, status=400, error=refusal_text(err))
+        return organize_page(request, club, status=400, error=refusal_text(err))
     return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
 
 
@@ -322,7 +284,7 @@ def round_page(request, slug: str, season_id: int, number: int):
     if request.method == "POST":
         if viewer is None:
             return redirect_to_login(request.get_full_path())
-        club = _organized_club(request, slug)
+        club = organized_club(request, slug)
     else:
         club = league.club_for_reader(slug, viewer, answer=False)
     membership = services.membership_of(club, viewer)

@@ -23,15 +23,27 @@ def viewer(request):
     return request.user if request.user.is_authenticated else None
 
 
+def _readable_club(request, slug: str | None) -> str | None:
+    """The club a refused page sits under, if the visitor may read it: the error page's
+    way back (else the home page's)."""
+    if slug is None:
+        return None
+    try:
+        return league.club_for_reader(slug, viewer(request), answer=False).slug
+    except ApiError:
+        return None
+
+
 def league_pages(view):
-    """Reads refused by the league answer with the site's 404 / 403 pages (as the
-    league pages do)."""
+    """Reads refused by the league answer with the site's 404 / 403 pages (the league's
+    pages and the organizer's alike), which lead back to the club when it is readable."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
             return view(request, *args, **kwargs)
         except ApiError as err:
+            request.club_back = _readable_club(request, kwargs.get("slug"))
             if err.status == 404:
                 raise Http404(err.message) from None
             if err.status == 403:
