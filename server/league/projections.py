@@ -170,17 +170,7 @@ def _standing_row(
     )
 
 
-TALLIED = (
-    "played",
-    "wins",
-    "byes",
-    "hands_won",
-    "hands_lost",
-    "points",
-    "dekabes",
-    "ties",
-    "forfeits",
-)
+TALLIED = standings_model.TALLIED
 
 
 def rebuild_standings(season: Season) -> None:

@@ -106,7 +106,7 @@ def main_key(row: Row) -> tuple[int, int, int]:
 
 def add_line(row: Row, line: MatchLine) -> Row:
     """``row`` plus one more match (its entrant is on one side of ``line``)."""
-    t = _Tally(**{f: getattr(row, f) for f in _TALLIED})
+    t = _Tally(**{f: getattr(row, f) for f in TALLIED})
     _add_side({row.entrant: t}, line, line.side_a, line.side_b, "A", only=row.entrant)
     _add_side({row.entrant: t}, line, line.side_b, line.side_a, "B", only=row.entrant)
     return _row(row.entrant, t)
@@ -119,7 +119,8 @@ def order_tied(group: Iterable[Hashable], head_to_head: Mapping[Hashable, int]) 
     return sorted(tied, key=lambda e: -head_to_head.get(e, 0))
 
 
-_TALLIED = (
+# The tallied columns of a row, in Row's order (projections stores them by this too).
+TALLIED = (
     "played",
     "wins",
     "byes",
