@@ -38,6 +38,10 @@ def two_servers(tmp_path):
                         "DEKABES_HTTP_THREADS": threads,
                         "DEKABES_MAX_LONG_POLLS": "32",
                         "DEKABES_LOG_LEVEL": "WARNING",
+                        # Two processes on the in-memory layer do not hear each
+                        # other's commits (docs/server.md): without a re-read, B's
+                        # readers sat out their 20 s deadline each round (233 s).
+                        "DEKABES_LONG_POLL_RECHECK": "0.25",
                     },
                 ).start()
             )
