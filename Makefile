@@ -31,12 +31,13 @@ format: $(STAMP)
 # The whole suite on the embedded default (SQLite + in-memory channel layer), in two
 # processes (pytest-xdist, one test file per process: JOBS=1 for one); then, when
 # DATABASE_URL / REDIS_URL are set (.ci/run sets them when the services answer), the
-# store and realtime tests again against PostgreSQL / Redis.
+# store and realtime tests again against PostgreSQL / Redis (also in two processes: each
+# gets its own test database and Redis key prefix, tests/settings.py).
 test: $(STAMP) lint browser
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 	  echo "== backend run: DATABASE_URL=$${DATABASE_URL:-<unset>} REDIS_URL=$${REDIS_URL:-<unset>}"; \
-	  $(PY) -m pytest -m backend tests/server tests/league; \
+	  $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile -m backend tests/server tests/league; \
 	else echo "== backend run skipped: DATABASE_URL and REDIS_URL unset (PostgreSQL/Redis not tested)"; fi
 
 # The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3),

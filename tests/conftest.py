@@ -109,7 +109,7 @@ class LiveServer:
         self.migrated = False
 
     def start(self) -> LiveServer:
-        self._migrate()
+        self.prepare()
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 daphne_command(port=self.port),
@@ -125,7 +125,8 @@ class LiveServer:
             raise
         return self
 
-    def _migrate(self) -> None:
+    def prepare(self) -> None:
+        """The database, migrated (once: a restart runs the same code)."""
         database = Path(self.env["DEKABES_SQLITE_PATH"])
         if self.migrated:  # a restart, same code
             return

@@ -99,13 +99,7 @@ def web_club(tmp_path_factory) -> Club:
             "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour",
         },
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"],
-        cwd=ROOT,
-        env=server.env,
-        check=True,
-        timeout=300,
-    )
+    server.prepare()
     facts = workdir / "league.json"
     subprocess.run(
         [sys.executable, "-m", "tests.web.league_seed", str(facts)],

@@ -32,13 +32,7 @@ def live_league(tmp_path_factory):
             "DEKABES_RATE_LOGIN_NAME": "100000/minute",
         },
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"],
-        cwd=ROOT,
-        env=server.env,
-        check=True,
-        timeout=300,
-    )
+    server.prepare()
     facts = workdir / "league.json"
     subprocess.run(
         [sys.executable, "-m", "tests.web.league_seed", str(facts)],
