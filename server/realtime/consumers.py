@@ -241,6 +241,7 @@ class SpectatorConsumer(AccountSocket):
 
     async def opened(self) -> None:
         self.watching = True
+        spectate.follow(self.table.pk)  # the committing thread builds its frames
         await hub.join(self)
         await hub.send_view(self.table, None, [self])
 
@@ -257,6 +258,7 @@ class SpectatorConsumer(AccountSocket):
     async def closed(self) -> None:
         if self.watching:
             self.watching = False
+            spectate.unfollow(self.table.pk)
             await hub.leave(self)
 
     async def write(self, text: str) -> None:

@@ -162,3 +162,26 @@ def test_a_stranger_socket_is_refused_at_an_unwatchable_table():
         assert closed["type"] == "websocket.close" and closed["code"] == 4403
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_followed_tables_frames_are_built_by_the_committing_thread_once_per_version():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    spectate.forget_frames()
+    rng = random.Random(7)
+    spectate.follow(p.table.pk)  # as a spectator socket of this process does
+    try:
+        for _ in range(40):
+            if p.step(rng) is None:
+                break
+            version = projection.project(p.table).version
+            prebuilt = spectate.cached_frame(p.table.pk, version)
+            assert prebuilt is not None, "the commit built no frame"
+            check_no_leak(prebuilt.decode(), hidden_at(p, version))
+            spectate.forget_frames()  # the same bytes as a build from the table read again
+            assert spectate.frame(p.table) == (version, prebuilt)
+    finally:
+        spectate.unfollow(p.table.pk)
+    assert p.step(rng) is not None
+    # nobody follows: a commit builds nothing
+    assert spectate.cached_frame(p.table.pk, projection.project(p.table).version) is None
