@@ -40,7 +40,14 @@ from pathlib import Path
 import requests
 import websocket
 
-from bench.server_actions import cpu_seconds, load_average, quantile, register, start_server, stop
+from bench.server_actions import (
+    CLOCK_TICKS,
+    load_average,
+    quantile,
+    register,
+    start_server,
+    stop,
+)
 
 
 def ws_url(url: str, code: str) -> str:
@@ -132,6 +139,34 @@ def server_delays(url: str) -> list[float]:
     return answer.json()["delivery_ms"]
 
 
+def cpu_split(processes) -> tuple[float, float]:
+    """CPU seconds of the server's event-loop thread (its main thread: Daphne's loop,
+    which also writes to the sockets) and of all its other threads (the requests')."""
+    loop = other = 0
+    for process in processes:
+        for task in Path(f"/proc/{process.pid}/task").iterdir():
+            try:
+                text = (task / "stat").read_text()
+            except OSError:  # a thread that ended meanwhile
+                continue
+            fields = text.rsplit(")", 1)[1].split()
+            ticks = int(fields[11]) + int(fields[12])  # utime, stime
+            if int(task.name) == process.pid:
+                loop += ticks
+            else:
+                other += ticks
+    return loop / CLOCK_TICKS, other / CLOCK_TICKS
+
+
+def _add(total: list[float], before: tuple[float, float], after: tuple[float, float]) -> None:
+    total[0] += after[0] - before[0]
+    total[1] += after[1] - before[1]
+
+
+def _ms(seconds: float, actions: int) -> float:
+    return round(seconds * 1000 / actions, 2)
+
+
 def run(args) -> dict:
     os.environ["DEKABES_MAX_SOCKETS"] = str(args.spectators + 16)
     os.environ["DEKABES_BENCH_SPECTATOR_TIMES"] = "1"  # bench.timed_asgi's timer
@@ -141,28 +176,26 @@ def run(args) -> dict:
         spectators = None
         try:
             owner, watcher = register(url), register(url)
-            # no spectators: the seat actions' CPU
-            quiet = Table(url, owner)
-            quiet.act()  # warm up
-            before = cpu_seconds(processes)
-            for _ in range(args.actions):
-                quiet.act()
-            cpu_quiet = (cpu_seconds(processes) - before) / args.actions
-
+            quiet = Table(url, owner)  # nobody watches it
             table = Table(url, owner)
+            quiet.act()  # warm up
             table.act()
             spectators = Spectators(url, watcher, table.code, args.spectators)
             spectators.wait_for(table.version, time.monotonic() + 60)
             server_delays(url)  # the frames sent on connect are no change's delivery
             latencies: list[float] = []
-            before = cpu_seconds(processes)
+            cpu = {"quiet": [0.0, 0.0], "watched": [0.0, 0.0]}  # [loop, other threads]
             started = time.monotonic()
-            for _ in range(args.actions):
+            for _ in range(args.actions):  # alternating: one action at each table
+                before = cpu_split(processes)
+                quiet.act()
+                _add(cpu["quiet"], before, cpu_split(processes))
+                before = cpu_split(processes)
                 sent, version = table.act()
                 received = spectators.wait_for(version, time.monotonic() + 30)
+                _add(cpu["watched"], before, cpu_split(processes))
                 latencies += [(at - sent) * 1000 for at in received if at]
             wall = time.monotonic() - started
-            cpu_watched = (cpu_seconds(processes) - before) / args.actions
             server = server_delays(url)
         finally:
             if spectators is not None:
@@ -182,11 +215,24 @@ def run(args) -> dict:
         "delivery_ms_p50": round(statistics.median(latencies), 1),
         "delivery_ms_p99": round(quantile(latencies, 0.99), 1),
         "delivery_ms_max": round(max(latencies), 1),
-        "action_cpu_ms_0_spectators": round(cpu_quiet * 1000, 2),
-        f"action_cpu_ms_{args.spectators}_spectators": round(cpu_watched * 1000, 2),
+        "action_cpu_ms_0_spectators": _ms(sum(cpu["quiet"]), args.actions),
+        f"action_cpu_ms_{args.spectators}_spectators": _ms(sum(cpu["watched"]), args.actions),
         "fan_out_cpu_us_per_spectator": round(
-            (cpu_watched - cpu_quiet) * 1e6 / max(1, args.spectators), 1
+            (sum(cpu["watched"]) - sum(cpu["quiet"]))
+            * 1e6
+            / args.actions
+            / max(1, args.spectators),
+            1,
         ),
+        # the same split by thread: the request threads run the action itself (and the
+        # one frame build of its version); the event loop's thread parses the requests
+        # and writes the frames to the sockets (the fan-out)
+        "request_threads_cpu_ms_0_spectators": _ms(cpu["quiet"][1], args.actions),
+        f"request_threads_cpu_ms_{args.spectators}_spectators": _ms(
+            cpu["watched"][1], args.actions
+        ),
+        "loop_thread_cpu_ms_0_spectators": _ms(cpu["quiet"][0], args.actions),
+        f"loop_thread_cpu_ms_{args.spectators}_spectators": _ms(cpu["watched"][0], args.actions),
         "wall_s": round(wall, 1),
         "load_average": load_average(),
     }
