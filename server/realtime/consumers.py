@@ -15,6 +15,7 @@ import json
 import re
 from urllib.parse import parse_qs
 
+import orjson
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -243,7 +244,16 @@ class SpectatorConsumer(AccountSocket):
         self.watching = True
         spectate.follow(self.table.pk)  # the committing thread builds its frames
         await hub.join(self)
-        await hub.send_view(self.table, None, [self])
+        shown = await hub.send_view(self.table, None, [self])
+        # The version's frame is kept from when it was built: a seat that came or went
+        # since then follows as a presence frame.
+        if shown is not None:
+            body = await sync_to_async(presence.presence_json, thread_sensitive=False)(
+                table=self.table
+            )
+            if body != orjson.loads(shown).get("presence"):
+                self.sent_presence = body
+                await _write(self, json.dumps({"type": "presence", "presence": body}))
 
     # With Redis each spectator follows the group itself (the frame is still built once).
     async def table_changed(self, message):
@@ -337,7 +347,9 @@ class SpectatorHub:
             except Exception:  # one table's trouble must not stop the others'
                 continue
 
-    async def send_view(self, table, version, only) -> None:
+    async def send_view(self, table, version, only) -> bytes | None:
+        """The frame of ``version`` (None: the current one) to ``only`` or to every
+        spectator of the table here that has not had it; the frame (None: none sent)."""
         text = None if version is None else spectate.cached_frame(table.pk, version)
         if text is None:
             built, text = await self._built_once(table)
@@ -345,10 +357,13 @@ class SpectatorHub:
                 built, text = await self._built_once(table)
             version = built
         message = text.decode()
+        sent = None
         for consumer in list(only or self.watchers.get(table.pk, ())):
             if version > consumer.sent_version:
                 consumer.sent_version = version
                 await _write(consumer, message)
+                sent = text
+        return sent
 
     async def send_presence(self, table) -> None:
         body = await sync_to_async(presence.presence_json, thread_sensitive=False)(table=table)

@@ -16,6 +16,7 @@ from engine.view import SPECTATOR_KEYS
 from server.asgi import application
 from server.league import spectate
 from server.league.models import Club, LeagueMatch, Membership
+from server.realtime import presence
 from server.tables import projection
 from tests.server.conftest import Players, client_for, new_member, token_for
 
@@ -185,3 +186,33 @@ def test_a_followed_tables_frames_are_built_by_the_committing_thread_once_per_ve
     assert p.step(rng) is not None
     # nobody follows: a commit builds nothing
     assert spectate.cached_frame(p.table.pk, projection.project(p.table).version) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_spectator_joining_after_a_seat_came_is_told_the_presence_of_now():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    p.owner_api.post(f"/api/tables/{p.code}/watchable", {"watchable": True}, format="json")
+    token = token_for(new_member("eye"))
+    spectate.forget_frames()
+    version, kept = spectate.frame(p.table)  # the version's frame, kept from now on
+    was = json.loads(kept)["presence"]
+    presence.socket_opened(table_id=p.table.pk, seats=[3], socket="elsewhere")  # no new version
+    now = presence.presence_json(table=p.table)
+    assert now != was
+
+    async def scenario():
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}/spectate",
+            headers=[(b"authorization", f"Token {token}".encode())],
+        )
+        assert (await ws.connect())[0]
+        view = json.loads(await ws.receive_from(timeout=5))
+        told = json.loads(await ws.receive_from(timeout=5))
+        await ws.disconnect()
+        return view, told
+
+    view, told = async_to_sync(scenario)()
+    assert view["type"] == "view" and view["version"] == version and view["presence"] == was
+    assert told == {"type": "presence", "presence": now}
+    presence.socket_closed(table_id=p.table.pk, seats=[3], socket="elsewhere")
