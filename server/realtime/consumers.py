@@ -248,9 +248,7 @@ class SpectatorConsumer(AccountSocket):
         # The version's frame is kept from when it was built: a seat that came or went
         # since then follows as a presence frame.
         if shown is not None:
-            body = await sync_to_async(presence.presence_json, thread_sensitive=False)(
-                table=self.table
-            )
+            body = await hub.presence_once(self.table)
             if body != orjson.loads(shown).get("presence"):
                 self.sent_presence = body
                 await _write(self, json.dumps({"type": "presence", "presence": body}))
@@ -260,7 +258,7 @@ class SpectatorConsumer(AccountSocket):
         await hub.send_view(self.table, message.get("version"), [self])
 
     async def presence_changed(self, message):
-        body = await sync_to_async(presence.presence_json, thread_sensitive=False)(table=self.table)
+        body = await hub.presence_once(self.table)  # the table's spectators told together: one read
         if body != self.sent_presence:
             self.sent_presence = body
             await _write(self, json.dumps({"type": "presence", "presence": body}))
@@ -285,12 +283,13 @@ class SpectatorHub:
         self.channel: str | None = None
         self.reader: asyncio.Task | None = None
         self.building: dict[int, asyncio.Future] = {}
+        self.reading: dict[int, asyncio.Future] = {}
 
     def _use_loop(self) -> None:
         loop = asyncio.get_running_loop()
         if self.loop is not loop:  # a new loop (tests run several): start afresh
             self.loop, self.watchers, self.presence_sent = loop, {}, {}
-            self.channel, self.reader, self.building = None, None, {}
+            self.channel, self.reader, self.building, self.reading = None, None, {}, {}
 
     async def join(self, consumer: SpectatorConsumer) -> None:
         self._use_loop()
@@ -366,13 +365,32 @@ class SpectatorHub:
         return sent
 
     async def send_presence(self, table) -> None:
-        body = await sync_to_async(presence.presence_json, thread_sensitive=False)(table=table)
+        body = await self.presence_once(table)
         if body == self.presence_sent.get(table.pk):
             return
         self.presence_sent[table.pk] = body
         text = json.dumps({"type": "presence", "presence": body})
         for consumer in list(self.watchers.get(table.pk, ())):
             await _write(consumer, text)
+
+    async def presence_once(self, table) -> dict:
+        """The table's presence, one read at a time per table: the spectators told of a
+        change together (on Redis, each by its own group message) share it."""
+        self._use_loop()
+        pending = self.reading.get(table.pk)
+        if pending is None:
+            pending = asyncio.ensure_future(
+                sync_to_async(presence.presence_json, thread_sensitive=False)(table=table)
+            )
+            self.reading[table.pk] = pending
+            pending.add_done_callback(lambda done: self._read_done(table.pk, done))
+        return await asyncio.shield(pending)
+
+    def _read_done(self, table_id: int, future: asyncio.Future) -> None:
+        if self.reading.get(table_id) is future:
+            del self.reading[table_id]
+        if not future.cancelled():
+            future.exception()  # retrieved: the awaiting callers get it
 
     async def _built_once(self, table) -> tuple[int, bytes]:
         """One build per table at a time: callers told together wait for one frame."""

@@ -3,6 +3,7 @@ or socket frame, with real hands in play (in the style of test_privacy)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -216,3 +217,26 @@ def test_a_spectator_joining_after_a_seat_came_is_told_the_presence_of_now():
     assert view["type"] == "view" and view["version"] == version and view["presence"] == was
     assert told == {"type": "presence", "presence": now}
     presence.socket_closed(table_id=p.table.pk, seats=[3], socket="elsewhere")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_spectators_told_of_a_presence_change_together_share_one_read(monkeypatch):
+    from server.realtime.consumers import hub
+
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    reads = []
+
+    def counted(*, table, now=None):
+        reads.append(table.pk)
+        return {"1": {"connected": len(reads) > 0}}
+
+    monkeypatch.setattr(presence, "presence_json", counted)
+
+    async def scenario():
+        together = await asyncio.gather(*(hub.presence_once(p.table) for _ in range(50)))
+        later = await hub.presence_once(p.table)
+        return together, later
+
+    together, later = async_to_sync(scenario)()
+    assert len(reads) == 2  # one for the 50 told together, one for the later caller
+    assert all(body == together[0] for body in together) and later == together[0]
