@@ -19,7 +19,7 @@ import orjson
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from django.conf import settings
 
 from server import limits
@@ -202,11 +202,12 @@ class SpectatorConsumer(AccountSocket):
     ``{"type": "presence", "presence"}`` when a seat's player comes or goes. A spectator
     is no seat: it counts for no presence.
 
-    On the in-memory layer spectators do not join a channel-layer group each: the
-    process's ``SpectatorHub`` listens once per table, builds each version's frame once
-    and writes the same text to every spectator of the table in this process (no
-    per-spectator message, queue or dispatch). On Redis each follows the group and the
-    frame is still built once per version per process."""
+    Spectators do not join a channel-layer group each: the process's ``SpectatorHub``
+    listens once per table (its one channel in the table's spectators' group, on the
+    in-memory layer as on Redis), finds each version's frame built once (by the
+    committing thread, in the process that committed) and writes the same text to every
+    spectator of the table in this process: no per-spectator message, queue, dispatch or
+    read."""
 
     async def subscribe(self) -> int | None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -236,9 +237,7 @@ class SpectatorConsumer(AccountSocket):
         return table
 
     def groups_to_follow(self) -> list[str]:
-        if _hub_listens():
-            return []  # the hub follows the table's spectators' group for this process
-        return [spectate_group(self.table.pk)]
+        return []  # the hub follows the table's spectators' group for this process
 
     async def opened(self) -> None:
         self.watching = True
@@ -252,16 +251,6 @@ class SpectatorConsumer(AccountSocket):
             if body != orjson.loads(shown).get("presence"):
                 self.sent_presence = body
                 await _write(self, json.dumps({"type": "presence", "presence": body}))
-
-    # With Redis each spectator follows the group itself (the frame is still built once).
-    async def table_changed(self, message):
-        await hub.send_view(self.table, message.get("version"), [self])
-
-    async def presence_changed(self, message):
-        body = await hub.presence_once(self.table)  # the table's spectators told together: one read
-        if body != self.sent_presence:
-            self.sent_presence = body
-            await _write(self, json.dumps({"type": "presence", "presence": body}))
 
     async def closed(self) -> None:
         if self.watching:
@@ -293,8 +282,6 @@ class SpectatorHub:
 
     async def join(self, consumer: SpectatorConsumer) -> None:
         self._use_loop()
-        if not _hub_listens():
-            return
         table_id = consumer.table.pk
         first = table_id not in self.watchers
         self.watchers.setdefault(table_id, set()).add(consumer)
@@ -303,7 +290,9 @@ class SpectatorHub:
             if layer is None:
                 return
             if self.channel is None:
-                self.channel = await layer.new_channel("spectators.")
+                # the layer's default prefix: on Redis this process's sockets and the hub
+                # then share one receive loop (channels_redis pops one prefix at a time)
+                self.channel = await layer.new_channel()
                 self.reader = asyncio.ensure_future(self._read(layer, self.channel))
             await layer.group_add(spectate_group(table_id), self.channel)
 
@@ -319,6 +308,8 @@ class SpectatorHub:
             layer = get_channel_layer()
             if layer is not None and self.channel is not None:
                 await layer.group_discard(spectate_group(table_id), self.channel)
+                if table_id in self.watchers:  # a spectator came back meanwhile (Redis)
+                    await layer.group_add(spectate_group(table_id), self.channel)
 
     async def _read(self, layer, channel: str) -> None:
         while True:
@@ -409,13 +400,6 @@ class SpectatorHub:
             raise
         finally:
             self.building.pop(table.pk, None)
-
-
-def _hub_listens() -> bool:
-    """The hub fans out on the in-memory layer (one process: where a spectator's own
-    message, queue and dispatch cost most). On Redis each spectator socket follows the
-    group itself, as the seat sockets do."""
-    return isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
 async def _write(consumer: SpectatorConsumer, text: str) -> None:
