@@ -116,8 +116,14 @@ class Spectators:
                 at = time.monotonic()
                 index = key.data
                 sock = self.sockets[index]
-                # websocket-client reads exactly one frame's bytes: nothing stays buffered
-                message = json.loads(sock.recv())
+                # websocket-client reads exactly one frame's bytes: nothing stays buffered.
+                # A ping (Daphne's, every 20 s) is answered and returned: recv() would
+                # answer it, then block on this socket until its next text frame while
+                # the others' pings go unanswered and Daphne drops them.
+                opcode, payload = sock.recv_data(control_frame=True)
+                if opcode != websocket.ABNF.OPCODE_TEXT:
+                    continue
+                message = json.loads(payload)
                 if message.get("type") == "view":
                     self.newest[index] = max(self.newest[index], message["version"])
                     if message["version"] >= version and index not in got:
