@@ -365,8 +365,8 @@ class SpectatorHub:
             await _write(consumer, text)
 
     async def presence_once(self, table) -> dict:
-        """The table's presence, one read at a time per table: the spectators told of a
-        change together (on Redis, each by its own group message) share it."""
+        """The table's presence, one read at a time per table: the hub's fan-out of a
+        presence change and the spectators connecting meanwhile share it."""
         self._use_loop()
         pending = self.reading.get(table.pk)
         if pending is None:
