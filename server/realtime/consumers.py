@@ -290,8 +290,9 @@ class SpectatorHub:
             if layer is None:
                 return
             if self.channel is None:
-                # the layer's default prefix: on Redis this process's sockets and the hub
-                # then share one receive loop (channels_redis pops one prefix at a time)
+                # the layer's default prefix, as the sockets' own channels: with a prefix
+                # of its own, 200 spectators on Redis saw sockets' receives fail with Redis
+                # read timeouts (channels_redis has one receive at a time per process)
                 self.channel = await layer.new_channel()
                 self.reader = asyncio.ensure_future(self._read(layer, self.channel))
             await layer.group_add(spectate_group(table_id), self.channel)
