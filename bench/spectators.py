@@ -1,10 +1,10 @@
 """Spectators of one table: ``python -m bench.spectators --spectators 200``
 (``python -m server.bench --spectators 200`` forwards here).
 
-Starts one Daphne process (a fresh SQLite database, the in-memory channel layer), a
-table whose four seats one account holds, marked watchable, and ``--spectators``
-WebSockets on ``/ws/tables/{code}/spectate`` (one spectator account; the per-account
-socket cap is raised for the run). Then ``--actions`` seat actions one after the other:
+Starts one Daphne process (a fresh SQLite database, the in-memory channel layer), two
+tables whose four seats one account holds, marked watchable, and ``--spectators``
+WebSockets on the first one's ``/ws/tables/{code}/spectate`` (one spectator account; the
+per-account socket cap is raised for the run). Then ``--actions`` seat actions there:
 each is sent once every spectator has the previous version, and the time from the
 action's request leaving to each spectator's frame arriving is recorded (one reader
 thread selects over all the sockets: the receipt time is the moment the frame is
@@ -18,9 +18,12 @@ each spectator socket's frame of that version has been handed to its transport; 
 bench reads those delays from the server (``GET /__bench/spectator-times``) after the
 measured actions. The client's figures (``delivery_ms_*``) stay beside them.
 
-CPU: the server process's CPU time per action (its view GET and its POST, plus
-everything the server does for the spectators) with no spectator and with
-``--spectators``, over the same number of actions.
+CPU: the server process's CPU time per action (its view GETs and its POST, plus
+everything the server does for the spectators) at a second table nobody watches and at
+the watched one, one action at each in turn (``action_cpu_ms_*``), and the same split by
+thread: the request threads (the action itself, and its version's one frame build) and
+the event loop's thread (parsing the requests, and writing one frame per spectator
+socket: the fan-out). From ``/proc`` clock ticks (10 ms), summed over the actions.
 
 Prints one JSON line.
 """
