@@ -3,7 +3,7 @@
 
 Starts one Daphne process (a fresh SQLite database, the in-memory channel layer), two
 tables whose four seats one account holds, marked watchable, and ``--spectators``
-WebSockets on the first one's ``/ws/tables/{code}/spectate`` (one spectator account; the
+WebSockets on one of them, ``/ws/tables/{code}/spectate`` (one spectator account; the
 per-account socket cap is raised for the run). Then ``--actions`` seat actions there:
 each is sent once every spectator has the previous version, and the time from the
 action's request leaving to each spectator's frame arriving is recorded (one reader
