@@ -15,13 +15,16 @@ Who (``may_watch``):
   its owner has marked it watchable (``POST /api/tables/{code}/watchable``).
 
 The answer is built once per table version and kept (``frame``): every spectator of a
-version gets the same bytes.
+version gets the same bytes. While a spectator socket of this process follows a table
+(``follow``/``unfollow``), the thread that commits a change builds that version's frame
+with the state it holds (``prebuild``, through ``notify.on_table_commit``): one build per
+version, whatever the number of spectators, and the socket fan-out then only writes it.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 import orjson
 
@@ -31,7 +34,7 @@ from server.accounts.models import User
 from server.errors import NotFound, NotWatchable
 from server.league.models import Club, LeagueMatch
 from server.league.selectors import can_read_club
-from server.realtime import presence
+from server.realtime import notify, presence
 from server.tables import projection, selectors
 from server.tables.models import Table
 from server.tables.projection import TableState
@@ -64,11 +67,16 @@ def check_may_watch(user: User | None, table: Table, state: TableState) -> None:
 def spectator_answer(table: Table, state: TableState) -> dict:
     """``GET /api/tables/{code}/spectate``: the same for every spectator of a version."""
     view = spectator_view(state.match)
+    # a full table's rows are kept in-process (selectors.table_and_seats): no read
+    found = selectors.table_and_seats(table.code)
+    seats = None
+    if found is not None:
+        table, seats = found[0], selectors.fresh_seats(found[0], found[1], state)
     return {
         "version": state.version,
         "paused": state.paused,
         "seats_to_act": [] if state.stopped else seats_to_act(view),
-        "table": selectors.table_json(table, state),
+        "table": selectors.table_json(table, state, seats),
         "view": view,
         "presence": presence.presence_json(table=table),
     }
@@ -88,7 +96,10 @@ def cached_frame(table_id: int, version: int) -> bytes | None:
 def frame(table: Table) -> tuple[int, bytes]:
     """The socket frame of the table's current version (``{"type": "view", ...}``),
     built once per version in this process."""
-    state = projection.project(table)
+    return _frame_of(table, projection.project(table))
+
+
+def _frame_of(table: Table, state: TableState) -> tuple[int, bytes]:
     key = (table.pk, state.version)
     with _frames_lock:
         found = _frames.get(key)
@@ -100,6 +111,33 @@ def frame(table: Table) -> tuple[int, bytes]:
         while len(_frames) > FRAMES_KEPT:
             _frames.popitem(last=False)
     return state.version, text
+
+
+# table pk -> this process's spectator sockets following it (changed on the server's loop,
+# read by the committing threads)
+_followed: Counter[int] = Counter()
+
+
+def follow(table_id: int) -> None:
+    _followed[table_id] += 1
+
+
+def unfollow(table_id: int) -> None:
+    _followed[table_id] -= 1
+    if _followed[table_id] <= 0:
+        del _followed[table_id]
+
+
+def prebuild(table: Table, state) -> None:
+    """In the thread that committed, with its state: the frame of the new version, once,
+    when a spectator socket of this process follows the table; the sockets then find it
+    (``cached_frame``) without a trip to a thread or a read of their own."""
+    if not _followed.get(table.pk):
+        return
+    _frame_of(table, state)
+
+
+notify.on_table_commit(prebuild)
 
 
 def forget_frames() -> None:

@@ -15,10 +15,11 @@ import json
 import re
 from urllib.parse import parse_qs
 
+import orjson
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from django.conf import settings
 
 from server import limits
@@ -201,11 +202,12 @@ class SpectatorConsumer(AccountSocket):
     ``{"type": "presence", "presence"}`` when a seat's player comes or goes. A spectator
     is no seat: it counts for no presence.
 
-    On the in-memory layer spectators do not join a channel-layer group each: the
-    process's ``SpectatorHub`` listens once per table, builds each version's frame once
-    and writes the same text to every spectator of the table in this process (no
-    per-spectator message, queue or dispatch). On Redis each follows the group and the
-    frame is still built once per version per process."""
+    Spectators do not join a channel-layer group each: the process's ``SpectatorHub``
+    listens once per table (its one channel in the table's spectators' group, on the
+    in-memory layer as on Redis), finds each version's frame built once (by the
+    committing thread, in the process that committed) and writes the same text to every
+    spectator of the table in this process: no per-spectator message, queue, dispatch or
+    read."""
 
     async def subscribe(self) -> int | None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -235,28 +237,25 @@ class SpectatorConsumer(AccountSocket):
         return table
 
     def groups_to_follow(self) -> list[str]:
-        if _hub_listens():
-            return []  # the hub follows the table's spectators' group for this process
-        return [spectate_group(self.table.pk)]
+        return []  # the hub follows the table's spectators' group for this process
 
     async def opened(self) -> None:
         self.watching = True
+        spectate.follow(self.table.pk)  # the committing thread builds its frames
         await hub.join(self)
-        await hub.send_view(self.table, None, [self])
-
-    # With Redis each spectator follows the group itself (the frame is still built once).
-    async def table_changed(self, message):
-        await hub.send_view(self.table, message.get("version"), [self])
-
-    async def presence_changed(self, message):
-        body = await sync_to_async(presence.presence_json, thread_sensitive=False)(table=self.table)
-        if body != self.sent_presence:
-            self.sent_presence = body
-            await _write(self, json.dumps({"type": "presence", "presence": body}))
+        shown = await hub.send_view(self.table, None, [self])
+        # The version's frame is kept from when it was built: a seat that came or went
+        # since then follows as a presence frame.
+        if shown is not None:
+            body = await hub.presence_once(self.table)
+            if body != orjson.loads(shown).get("presence"):
+                self.sent_presence = body
+                await _write(self, json.dumps({"type": "presence", "presence": body}))
 
     async def closed(self) -> None:
         if self.watching:
             self.watching = False
+            spectate.unfollow(self.table.pk)
             await hub.leave(self)
 
     async def write(self, text: str) -> None:
@@ -273,17 +272,16 @@ class SpectatorHub:
         self.channel: str | None = None
         self.reader: asyncio.Task | None = None
         self.building: dict[int, asyncio.Future] = {}
+        self.reading: dict[int, asyncio.Future] = {}
 
     def _use_loop(self) -> None:
         loop = asyncio.get_running_loop()
         if self.loop is not loop:  # a new loop (tests run several): start afresh
             self.loop, self.watchers, self.presence_sent = loop, {}, {}
-            self.channel, self.reader, self.building = None, None, {}
+            self.channel, self.reader, self.building, self.reading = None, None, {}, {}
 
     async def join(self, consumer: SpectatorConsumer) -> None:
         self._use_loop()
-        if not _hub_listens():
-            return
         table_id = consumer.table.pk
         first = table_id not in self.watchers
         self.watchers.setdefault(table_id, set()).add(consumer)
@@ -292,7 +290,10 @@ class SpectatorHub:
             if layer is None:
                 return
             if self.channel is None:
-                self.channel = await layer.new_channel("spectators.")
+                # the layer's default prefix, as the sockets' own channels: with a prefix
+                # of its own, 200 spectators on Redis saw sockets' receives fail with Redis
+                # read timeouts (channels_redis has one receive at a time per process)
+                self.channel = await layer.new_channel()
                 self.reader = asyncio.ensure_future(self._read(layer, self.channel))
             await layer.group_add(spectate_group(table_id), self.channel)
 
@@ -308,6 +309,8 @@ class SpectatorHub:
             layer = get_channel_layer()
             if layer is not None and self.channel is not None:
                 await layer.group_discard(spectate_group(table_id), self.channel)
+                if table_id in self.watchers:  # a spectator came back meanwhile (Redis)
+                    await layer.group_add(spectate_group(table_id), self.channel)
 
     async def _read(self, layer, channel: str) -> None:
         while True:
@@ -335,7 +338,9 @@ class SpectatorHub:
             except Exception:  # one table's trouble must not stop the others'
                 continue
 
-    async def send_view(self, table, version, only) -> None:
+    async def send_view(self, table, version, only) -> bytes | None:
+        """The frame of ``version`` (None: the current one) to ``only`` or to every
+        spectator of the table here that has not had it; the frame (None: none sent)."""
         text = None if version is None else spectate.cached_frame(table.pk, version)
         if text is None:
             built, text = await self._built_once(table)
@@ -343,19 +348,41 @@ class SpectatorHub:
                 built, text = await self._built_once(table)
             version = built
         message = text.decode()
+        sent = None
         for consumer in list(only or self.watchers.get(table.pk, ())):
             if version > consumer.sent_version:
                 consumer.sent_version = version
                 await _write(consumer, message)
+                sent = text
+        return sent
 
     async def send_presence(self, table) -> None:
-        body = await sync_to_async(presence.presence_json, thread_sensitive=False)(table=table)
+        body = await self.presence_once(table)
         if body == self.presence_sent.get(table.pk):
             return
         self.presence_sent[table.pk] = body
         text = json.dumps({"type": "presence", "presence": body})
         for consumer in list(self.watchers.get(table.pk, ())):
             await _write(consumer, text)
+
+    async def presence_once(self, table) -> dict:
+        """The table's presence, one read at a time per table: the hub's fan-out of a
+        presence change and the spectators connecting meanwhile share it."""
+        self._use_loop()
+        pending = self.reading.get(table.pk)
+        if pending is None:
+            pending = asyncio.ensure_future(
+                sync_to_async(presence.presence_json, thread_sensitive=False)(table=table)
+            )
+            self.reading[table.pk] = pending
+            pending.add_done_callback(lambda done: self._read_done(table.pk, done))
+        return await asyncio.shield(pending)
+
+    def _read_done(self, table_id: int, future: asyncio.Future) -> None:
+        if self.reading.get(table_id) is future:
+            del self.reading[table_id]
+        if not future.cancelled():
+            future.exception()  # retrieved: the awaiting callers get it
 
     async def _built_once(self, table) -> tuple[int, bytes]:
         """One build per table at a time: callers told together wait for one frame."""
@@ -374,13 +401,6 @@ class SpectatorHub:
             raise
         finally:
             self.building.pop(table.pk, None)
-
-
-def _hub_listens() -> bool:
-    """The hub fans out on the in-memory layer (one process: where a spectator's own
-    message, queue and dispatch cost most). On Redis each spectator socket follows the
-    group itself, as the seat sockets do."""
-    return isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
 async def _write(consumer: SpectatorConsumer, text: str) -> None:

@@ -39,9 +39,11 @@ def use_event_loop(loop: asyncio.AbstractEventLoop) -> None:
 _prebuilders: list[Callable[[Table, object], None]] = []
 
 
-def on_table_commit(builder: Callable[[Table, object], None]) -> None:
+def on_table_commit(builder: Callable[[Table, object], None], first: bool = False) -> None:
+    """Run ``builder(table, state)`` in the committing thread after each commit
+    (``first``: before the builders already registered; the spectator bench's timer)."""
     if builder not in _prebuilders:
-        _prebuilders.append(builder)
+        _prebuilders.insert(0 if first else len(_prebuilders), builder)
 
 
 def table_changed(table: Table, version: int | None, state: object | None = None) -> None:

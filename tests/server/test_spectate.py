@@ -3,6 +3,7 @@ or socket frame, with real hands in play (in the style of test_privacy)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -16,6 +17,7 @@ from engine.view import SPECTATOR_KEYS
 from server.asgi import application
 from server.league import spectate
 from server.league.models import Club, LeagueMatch, Membership
+from server.realtime import presence
 from server.tables import projection
 from tests.server.conftest import Players, client_for, new_member, token_for
 
@@ -162,3 +164,79 @@ def test_a_stranger_socket_is_refused_at_an_unwatchable_table():
         assert closed["type"] == "websocket.close" and closed["code"] == 4403
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_followed_tables_frames_are_built_by_the_committing_thread_once_per_version():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    spectate.forget_frames()
+    rng = random.Random(7)
+    spectate.follow(p.table.pk)  # as a spectator socket of this process does
+    try:
+        for _ in range(40):
+            if p.step(rng) is None:
+                break
+            version = projection.project(p.table).version
+            prebuilt = spectate.cached_frame(p.table.pk, version)
+            assert prebuilt is not None, "the commit built no frame"
+            check_no_leak(prebuilt.decode(), hidden_at(p, version))
+            spectate.forget_frames()  # the same bytes as a build from the table read again
+            assert spectate.frame(p.table) == (version, prebuilt)
+    finally:
+        spectate.unfollow(p.table.pk)
+    assert p.step(rng) is not None
+    # nobody follows: a commit builds nothing
+    assert spectate.cached_frame(p.table.pk, projection.project(p.table).version) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_spectator_joining_after_a_seat_came_is_told_the_presence_of_now():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    p.owner_api.post(f"/api/tables/{p.code}/watchable", {"watchable": True}, format="json")
+    token = token_for(new_member("eye"))
+    spectate.forget_frames()
+    version, kept = spectate.frame(p.table)  # the version's frame, kept from now on
+    was = json.loads(kept)["presence"]
+    presence.socket_opened(table_id=p.table.pk, seats=[3], socket="elsewhere")  # no new version
+    now = presence.presence_json(table=p.table)
+    assert now != was
+
+    async def scenario():
+        ws = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}/spectate",
+            headers=[(b"authorization", f"Token {token}".encode())],
+        )
+        assert (await ws.connect())[0]
+        view = json.loads(await ws.receive_from(timeout=5))
+        told = json.loads(await ws.receive_from(timeout=5))
+        await ws.disconnect()
+        return view, told
+
+    view, told = async_to_sync(scenario)()
+    assert view["type"] == "view" and view["version"] == version and view["presence"] == was
+    assert told == {"type": "presence", "presence": now}
+    presence.socket_closed(table_id=p.table.pk, seats=[3], socket="elsewhere")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_spectators_told_of_a_presence_change_together_share_one_read(monkeypatch):
+    from server.realtime.consumers import hub
+
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    reads = []
+
+    def counted(*, table, now=None):
+        reads.append(table.pk)
+        return {"1": {"connected": len(reads) > 0}}
+
+    monkeypatch.setattr(presence, "presence_json", counted)
+
+    async def scenario():
+        together = await asyncio.gather(*(hub.presence_once(p.table) for _ in range(50)))
+        later = await hub.presence_once(p.table)
+        return together, later
+
+    together, later = async_to_sync(scenario)()
+    assert len(reads) == 2  # one for the 50 told together, one for the later caller
+    assert all(body == together[0] for body in together) and later == together[0]
