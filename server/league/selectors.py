@@ -81,6 +81,11 @@ def may_read_league_table(user: User | None, table) -> bool:
 
 
 def visible_clubs(user: User | None) -> QuerySet[Club]:
+    """The clubs ``user`` may read (None: an anonymous reader)."""
+    return _per_reader(_VISIBLE_CLUBS, user, _visible_clubs)
+
+
+def _visible_clubs(user: User | None) -> QuerySet[Club]:
     clubs = Club.objects.all()
     if user is None:
         return clubs.filter(visibility="public")
@@ -115,27 +120,32 @@ def club_by_slug(slug: str) -> Club | None:
     return Club.objects.filter(slug=slug).first()
 
 
-# ``visible_matches``' query per reader, built once: building it (its subqueries resolved
+# The readers' queries, built once per reader: building one (its subqueries resolved
 # against the models) cost more than running it. A query holds the reader's id and no
 # time, so it stays right; each call hands out a clone (``.all()``), never evaluated
 # here, as Django's own generic views do with a class-level queryset.
 _VISIBLE_MATCHES: dict[int | None, QuerySet[LeagueMatch]] = {}
-_VISIBLE_MATCHES_KEPT = 2048
+_VISIBLE_CLUBS: dict[int | None, QuerySet[Club]] = {}
+_READERS_KEPT = 2048
+
+
+def _per_reader(kept: dict, user: User | None, build):
+    if user is not None and user.pk is None:  # not saved: no id to file it under
+        return build(user)
+    key = None if user is None else user.pk
+    query = kept.get(key)
+    if query is None:
+        if len(kept) >= _READERS_KEPT:
+            kept.clear()
+        query = kept[key] = build(user)
+    return query.all()
 
 
 def visible_matches(user: User | None) -> QuerySet[LeagueMatch]:
     """The matches ``user`` may read (None: an anonymous reader): those of the clubs they
     may read and the casual ones they played, less the live duplicate tables hidden from
     them (``duplicate_hidden``)."""
-    if user is not None and user.pk is None:
-        return _visible_matches(user)
-    key = None if user is None else user.pk
-    query = _VISIBLE_MATCHES.get(key)
-    if query is None:
-        if len(_VISIBLE_MATCHES) >= _VISIBLE_MATCHES_KEPT:
-            _VISIBLE_MATCHES.clear()
-        query = _VISIBLE_MATCHES[key] = _visible_matches(user)
-    return query.all()
+    return _per_reader(_VISIBLE_MATCHES, user, _visible_matches)
 
 
 def _visible_matches(user: User | None) -> QuerySet[LeagueMatch]:
@@ -568,9 +578,8 @@ def player_profile(username: str, viewer: User | None) -> PlayerProfile:
         .filter(memberships__user=player, memberships__active=True)
         .annotate(role=Subquery(role[:1]))
     )
-    rated = visible_clubs(viewer).filter(ratings__player=player).distinct()
     ratings = (
-        Rating.objects.filter(player=player, club__in=rated)
+        Rating.objects.filter(player=player, club__in=visible_clubs(viewer))
         .select_related("club", "player")
         .order_by("club__slug")
     )

@@ -399,7 +399,7 @@ class MatchSeatsSerializer(serializers.ListSerializer):
     (``selectors.with_seat_rows``), else the match's own ``seats``."""
 
     def get_attribute(self, instance):
-        rows = instance.__dict__.get("seat_rows")
+        rows = getattr(instance, "seat_rows", None)
         return instance.seats.all() if rows is None else rows
 
 
