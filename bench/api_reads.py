@@ -186,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-round", type=int, default=10, help="requests per turn of a side")
     parser.add_argument("--baseline-dir", type=Path, help="another checkout to compare with")
     parser.add_argument(
+        "--this-dir", type=Path, default=ROOT, help="the checkout measured (default: this one)"
+    )
+    parser.add_argument(
         "--profile", choices=("matches", "player"), help="cProfile that URL in --worker's tree"
     )
     parser.add_argument("--worker", type=Path, help="(internal) measure in this checkout")
@@ -198,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
 
-    sides = [Side("this", ROOT, args)]
+    sides = [Side("this", args.this_dir.resolve(), args)]
     if args.baseline_dir is not None:
         sides.append(Side("baseline", args.baseline_dir.resolve(), args))
     for side in sides:
