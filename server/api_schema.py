@@ -141,8 +141,8 @@ def _renderer(
 class Answer(serializers.Serializer):
     """The base of every answer serializer: the declared fields are the answer and its
     schema, rendered by a function generated once per shape of declaration (the field
-    names, kinds and source paths; ``_renderer_source``) and bound once per serializer
-    instance (a list shares its child's). A field that reads a source path with DRF's
+    names, kinds and source paths; ``_renderer_source``) and bound once per class (per
+    instance for a serializer given a context, which its method fields may read). A field that reads a source path with DRF's
     default ``get_attribute`` has its value read with ``getattr`` (``dict.get`` for a
     mapping) and int/str/float fields converted by the builtin; method fields call their
     method; anything unusual goes through DRF's own path for that field. The output is
