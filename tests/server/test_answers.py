@@ -138,7 +138,11 @@ def test_a_related_manager_renders_as_drf_renders_it():
     user = User.objects.create(username="ann-manager")
     user.access_tokens.create(name="phone", key_hash="a" * 64)
     drf, answer = declare(serializers.Serializer), declare(Answer)
-    assert answer(user).data == drf(user).data == {
-        "username": "ann-manager",
-        "tokens": [{"name": "phone"}],
-    }
+    assert (
+        answer(user).data
+        == drf(user).data
+        == {
+            "username": "ann-manager",
+            "tokens": [{"name": "phone"}],
+        }
+    )
