@@ -10,6 +10,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.db.models.manager import BaseManager
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 from rest_framework.fields import SkipField
@@ -49,70 +50,147 @@ _BUILTIN_OUTPUT: dict[type, Callable[[Any], Any]] = {
 _MISSING = object()
 
 
-def _source_reader(path: tuple[str, ...]) -> Callable[[Any], Any]:
-    """Read ``a.b.c`` from an object or a mapping, as DRF's ``get_attribute`` does when
-    nothing is unusual; ``_MISSING`` when a step is absent or None, or the value is
-    callable: DRF then decides (skip, null, an error, calling it)."""
-    *steps, last = path
+def _slow(out: dict, field: serializers.Field, instance: Any) -> None:
+    """One field as DRF's own ``Serializer.to_representation`` renders it."""
+    try:
+        value = field.get_attribute(instance)
+    except SkipField:
+        return
+    out[field.field_name] = None if value is None else field.to_representation(value)
 
-    def read(instance: Any) -> Any:
-        for name in steps:
-            if isinstance(instance, Mapping):
-                instance = instance.get(name)
-            else:
-                instance = getattr(instance, name, None)
-            if instance is None:
-                return _MISSING
-        if isinstance(instance, Mapping):
-            value = instance.get(last, _MISSING)
+
+def _field_kind(field: serializers.Field) -> str:
+    """How the generated renderer reads a field (see ``_renderer_source``)."""
+    if type(field).get_attribute is not serializers.Field.get_attribute:
+        return "slow"
+    if field.source == "*":
+        return "method" if isinstance(field, serializers.SerializerMethodField) else "whole"
+    if not field.source_attrs:
+        return "slow"
+    if type(field) is serializers.ListSerializer:
+        return "list"
+    if type(field) is serializers.BooleanField:
+        return "bool"
+    return "convert"
+
+
+def _converter(self: serializers.Serializer, field: serializers.Field, kind: str) -> Any:
+    if kind == "method":
+        return getattr(self, field.method_name)  # type: ignore[attr-defined]
+    if kind == "list":
+        return field.child.to_representation  # type: ignore[attr-defined]
+    if kind == "convert":
+        return _BUILTIN_OUTPUT.get(type(field)) or field.to_representation
+    return field.to_representation
+
+
+def _renderer_source(shape: tuple[tuple[str, str, tuple[str, ...]], ...], mapping: bool) -> str:
+    """A function rendering one instance: per field, the attribute read with plain
+    ``getattr`` (``mapping``: ``dict.get``, one step only) and converted; whatever is
+    unusual — a missing step, a None on the way, a callable value, a mapping where an
+    object was expected — is handed to DRF's own per-field path (``_slow``), so the
+    answer is DRF's, field for field."""
+    lines = ["def render(obj, F, C):", "    out = {}"]
+    for i, (name, kind, path) in enumerate(shape):
+        key = repr(name)
+        if kind == "slow" or (mapping and len(path) > 1):
+            lines.append(f"    slow(out, F[{i}], obj)")
+            continue
+        if kind == "method" or kind == "whole":
+            lines.append(f"    out[{key}] = C[{i}](obj)")
+            continue
+        if mapping:
+            lines.append(f"    v = obj.get({path[0]!r}, M)")
         else:
-            value = getattr(instance, last, _MISSING)
-        return _MISSING if callable(value) else value
+            lines.append(f"    v = getattr(obj, {path[0]!r}, M)")
+            for step in path[1:]:
+                lines.append(f"    if v is not M and v is not None: v = getattr(v, {step!r}, M)")
+                lines.append("    else: v = M")
+        lines.append(f"    if v is None: out[{key}] = None")
+        if kind == "list":
+            lines.append(
+                f"    elif isinstance(v, BM): c = C[{i}]; out[{key}] = [c(x) for x in v.all()]"
+            )
+        lines.append(f"    elif v is M or callable(v): slow(out, F[{i}], obj)")
+        if kind == "list":
+            lines.append(f"    else: c = C[{i}]; out[{key}] = [c(x) for x in v]")
+        elif kind == "bool":
+            lines.append(f"    else: out[{key}] = v if v is True or v is False else C[{i}](v)")
+        else:
+            lines.append(f"    else: out[{key}] = C[{i}](v)")
+    lines.append("    return out")
+    return "\n".join(lines)
 
-    return read
+
+@functools.cache
+def _renderer(
+    shape: tuple[tuple[str, str, tuple[str, ...]], ...], mapping: bool
+) -> Callable[[Any, Any, Any], dict]:
+    namespace: dict[str, Any] = {
+        "M": _MISSING,
+        "slow": _slow,
+        "BM": BaseManager,
+        "isinstance": isinstance,
+        "callable": callable,
+        "getattr": getattr,
+    }
+    exec(_renderer_source(shape, mapping), namespace)  # noqa: S102 -- our own text, made from field declarations
+    return namespace["render"]
 
 
 class Answer(serializers.Serializer):
     """The base of every answer serializer: the declared fields are the answer and its
-    schema, rendered by a loop planned once per serializer instance (a list shares its
-    child's). A field that reads a source path with DRF's default ``get_attribute``
-    has its value read directly (and int/str/float fields converted by the builtin);
-    anything unusual — a missing step, a callable, a ``source="*"`` or method field —
-    goes through DRF's own ``get_attribute``. The output is DRF's, field for field (the
-    schema-conformance test checks every answer). Why not DRF's loop alone: its
-    per-field machinery made the league's lists ~20 % slower than the dicts they
-    replaced (bench/league_reads.py; figures in docs/server.md)."""
+    schema, rendered by a function generated once per shape of declaration (the field
+    names, kinds and source paths; ``_renderer_source``) and bound once per class (per
+    instance for a serializer given a context, which its method fields may read). A field that reads a source path with DRF's
+    default ``get_attribute`` has its value read with ``getattr`` (``dict.get`` for a
+    mapping) and int/str/float fields converted by the builtin; method fields call their
+    method; anything unusual goes through DRF's own path for that field. The output is
+    DRF's, field for field (tests/server/test_answers.py; the schema-conformance test
+    checks every answer). Why not DRF's loop alone: its per-field machinery cost the
+    league's reads more than the plain dicts it replaced (bench/api_reads.py; figures in
+    docs/server.md)."""
 
-    def _plan(self) -> list[tuple[str, Any, Callable[[Any], Any], Callable[[Any], Any] | None]]:
+    def _plan(self) -> tuple[Any, Any, tuple, tuple]:
         plan = self.__dict__.get("_answer_plan")
         if plan is None:
-            plan = []
-            for field in self._readable_fields:
-                direct = (
-                    type(field).get_attribute is serializers.Field.get_attribute
-                    and bool(field.source_attrs)
-                    and field.source != "*"
-                )
-                convert = _BUILTIN_OUTPUT.get(type(field)) or field.to_representation
-                read = _source_reader(tuple(field.source_attrs)) if direct else None
-                plan.append((field.field_name, field, convert, read))
+            if self.context:  # a method field may read it: this instance's own fields
+                plan = self._make_plan()
+            else:  # without a context every instance of the class renders alike
+                plan = _SHARED_PLANS.get(type(self))
+                if plan is None:
+                    try:
+                        prototype = type(self)()
+                    except TypeError:  # a class that needs arguments: this instance's
+                        prototype = self
+                    plan = _SHARED_PLANS[type(self)] = prototype._make_plan()
             self.__dict__["_answer_plan"] = plan
         return plan
 
+    def _make_plan(self) -> tuple[Any, Any, tuple, tuple]:
+        fields = tuple(self._readable_fields)
+        kinds = [_field_kind(f) for f in fields]
+        shape = tuple(
+            (f.field_name, kind, tuple(f.source_attrs))
+            for f, kind in zip(fields, kinds, strict=True)
+        )
+        converters = tuple(_converter(self, f, k) for f, k in zip(fields, kinds, strict=True))
+        return (_renderer(shape, False), _renderer(shape, True), fields, converters)
+
     def to_representation(self, instance):
-        out: dict[str, Any] = {}
-        for name, field, convert, read in self._plan():
-            if read is not None:
-                value = read(instance)
-                if value is not _MISSING:
-                    out[name] = None if value is None else convert(value)
-                    continue
-            try:
-                value = field.get_attribute(instance)
-            except SkipField:
-                continue
-            out[name] = None if value is None else field.to_representation(value)
-        return out
+        for_objects, for_mappings, fields, converters = self._plan()
+        kind = type(instance)
+        is_mapping = _IS_MAPPING.get(kind)
+        if is_mapping is None:
+            is_mapping = _IS_MAPPING[kind] = isinstance(instance, Mapping)
+        if is_mapping:
+            return for_mappings(instance, fields, converters)
+        return for_objects(instance, fields, converters)
+
+
+# An Answer class's plan, made once from an instance without context (``Answer._plan``).
+_SHARED_PLANS: dict[type, tuple[Any, Any, tuple, tuple]] = {}
+_IS_MAPPING: dict[type, bool] = {}
 
 
 class StrictIntegerField(serializers.IntegerField):

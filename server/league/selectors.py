@@ -81,6 +81,11 @@ def may_read_league_table(user: User | None, table) -> bool:
 
 
 def visible_clubs(user: User | None) -> QuerySet[Club]:
+    """The clubs ``user`` may read (None: an anonymous reader)."""
+    return _per_reader(_VISIBLE_CLUBS, user, _visible_clubs)
+
+
+def _visible_clubs(user: User | None) -> QuerySet[Club]:
     clubs = Club.objects.all()
     if user is None:
         return clubs.filter(visibility="public")
@@ -115,7 +120,35 @@ def club_by_slug(slug: str) -> Club | None:
     return Club.objects.filter(slug=slug).first()
 
 
+# The readers' queries, built once per reader: building one (its subqueries resolved
+# against the models) cost more than running it. A query holds the reader's id and no
+# time, so it stays right; each call hands out a clone (``.all()``), never evaluated
+# here, as Django's own generic views do with a class-level queryset.
+_VISIBLE_MATCHES: dict[int | None, QuerySet[LeagueMatch]] = {}
+_VISIBLE_CLUBS: dict[int | None, QuerySet[Club]] = {}
+_READERS_KEPT = 2048
+
+
+def _per_reader(kept: dict, user: User | None, build):
+    if user is not None and user.pk is None:  # not saved: no id to file it under
+        return build(user)
+    key = None if user is None else user.pk
+    query = kept.get(key)
+    if query is None:
+        if len(kept) >= _READERS_KEPT:
+            kept.clear()
+        query = kept[key] = build(user)
+    return query.all()
+
+
 def visible_matches(user: User | None) -> QuerySet[LeagueMatch]:
+    """The matches ``user`` may read (None: an anonymous reader): those of the clubs they
+    may read and the casual ones they played, less the live duplicate tables hidden from
+    them (``duplicate_hidden``)."""
+    return _per_reader(_VISIBLE_MATCHES, user, _visible_matches)
+
+
+def _visible_matches(user: User | None) -> QuerySet[LeagueMatch]:
     league = Q(club__in=visible_clubs(user))
     if user is None:
         return LeagueMatch.objects.filter(league).exclude(duplicate_hidden(None))
@@ -375,12 +408,17 @@ def club_ratings(club: Club) -> QuerySet[Rating]:
     )
 
 
-def rating_history(club: Club, player: User) -> list[RatingPoint]:
-    """The rating after each rated match, oldest first (the match id dates each point)."""
+HistoryPoint = tuple[int, float, float, float]  # match id, mu, sigma, ordinal
+
+
+def rating_history(club: Club, player: User) -> list[HistoryPoint]:
+    """The rating after each rated match, oldest first (the match id dates each point),
+    as plain tuples: a history grows with every match, a model instance per point would
+    cost more than the rest of the player's page."""
     return list(
         RatingPoint.objects.filter(club=club, player=player)
         .order_by("id")
-        .only("match_id", "mu", "sigma", "ordinal")
+        .values_list("match_id", "mu", "sigma", "ordinal")
     )
 
 
@@ -415,6 +453,51 @@ def match_list(
         .prefetch_related("seats__player")
         .order_by("-started_at", "-id")
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlayer:
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A match's seat as a list reads it: what ``MatchSeatSerializer`` shows, read in one
+    query for a whole page (``with_seat_rows``) instead of a model instance per seat and
+    per player."""
+
+    number: int
+    team: str
+    player: SeatPlayer
+    is_bot: bool
+    filler: bool
+
+
+def with_seat_rows(matches: list[LeagueMatch]) -> list[LeagueMatch]:
+    """``matches``, each with ``seat_rows``: its seats in order (``SeatRow``), all read in
+    one query. The match answers show these instead of reading ``match.seats``."""
+    by_match: dict[int, list[SeatRow]] = {m.pk: [] for m in matches}
+    if by_match:
+        players: dict[str, SeatPlayer] = {}
+        rows = (
+            LeagueMatchSeat.objects.filter(match_id__in=list(by_match))
+            .order_by("match_id", "number")
+            .values_list("match_id", "number", "team", "player__username", "is_bot", "filler")
+        )
+        for match_id, number, team, username, is_bot, filler in rows:
+            player = players.get(username)
+            if player is None:
+                player = players[username] = SeatPlayer(username)
+            by_match[match_id].append(SeatRow(number, team, player, is_bot, filler))
+    for m in matches:
+        m.seat_rows = by_match[m.pk]  # type: ignore[attr-defined]
+    return matches
+
+
+def match_page(matches: QuerySet[LeagueMatch]) -> QuerySet[LeagueMatch]:
+    """``matches`` (e.g. ``match_list``'s) for a page that ``with_seat_rows`` completes:
+    without the prefetch of every seat's model and player."""
+    return matches.prefetch_related(None)
 
 
 def match_score(m: LeagueMatch) -> dict[str, int]:
@@ -470,7 +553,7 @@ def hands_summary(m: LeagueMatch) -> list[dict]:
 @dataclass(frozen=True)
 class PlayerRating:
     rating: Rating  # its club and player loaded
-    history: list[RatingPoint]
+    history: list[HistoryPoint]
 
 
 @dataclass(frozen=True)
@@ -495,9 +578,8 @@ def player_profile(username: str, viewer: User | None) -> PlayerProfile:
         .filter(memberships__user=player, memberships__active=True)
         .annotate(role=Subquery(role[:1]))
     )
-    rated = visible_clubs(viewer).filter(ratings__player=player).distinct()
     ratings = (
-        Rating.objects.filter(player=player, club__in=rated)
+        Rating.objects.filter(player=player, club__in=visible_clubs(viewer))
         .select_related("club", "player")
         .order_by("club__slug")
     )
@@ -505,7 +587,7 @@ def player_profile(username: str, viewer: User | None) -> PlayerProfile:
         player,
         list(clubs),
         [PlayerRating(r, rating_history(r.club, player)) for r in ratings],
-        list(match_list(viewer, player=username)[:RECENT_MATCHES]),
+        with_seat_rows(list(match_page(match_list(viewer, player=username))[:RECENT_MATCHES])),
         accuracy_of(player, visible_matches(viewer)),
     )
 
@@ -648,22 +730,23 @@ def analysis_thresholds() -> dict[str, float]:
 
 def accuracy_of(player: User, matches: QuerySet[LeagueMatch]) -> dict:
     """A player's accuracy over their analysed matches among ``matches`` (the matches the
-    reader may see): decisions, average loss per decision, share of best moves."""
-    rows = SeatAccuracy.objects.filter(player=player, match__in=matches.values("pk"))
-    totals = rows.aggregate(
-        matches=Count("match", distinct=True),
-        decisions=Sum("decisions"),
-        best=Sum("best_moves"),
-        loss=Sum("total_loss"),
-        blunders=Sum("blunders"),
-    )
-    decisions = totals["decisions"] or 0
+    reader may see): decisions, average loss per decision, share of best moves.
+
+    The player's rows first (one per seat held in an analysed match), then which of
+    their matches the reader may see: the visibility is worked out for those matches
+    only, not for every match of the server, and not at all for a player with none."""
+    mine = SeatAccuracy.objects.filter(player=player)
+    rows = list(mine.values_list("match_id", "decisions", "best_moves", "total_loss", "blunders"))
+    if rows:
+        readable = set(matches.filter(pk__in=mine.values("match_id")).values_list("pk", flat=True))
+        rows = [row for row in rows if row[0] in readable]
+    decisions = sum(row[1] for row in rows)
     return {
-        "matches": totals["matches"] or 0,
+        "matches": len({row[0] for row in rows}),
         "decisions": decisions,
-        "mean_loss": round(totals["loss"] / decisions, 4) if decisions else None,
-        "best_share": round(totals["best"] / decisions, 4) if decisions else None,
-        "blunders": totals["blunders"] or 0,
+        "mean_loss": round(sum(row[3] for row in rows) / decisions, 4) if decisions else None,
+        "best_share": round(sum(row[2] for row in rows) / decisions, 4) if decisions else None,
+        "blunders": sum(row[4] for row in rows),
     }
 
 

@@ -61,9 +61,10 @@ def check_page_query(params) -> None:
         raise ValidationError("page is a whole number of 1 or more")
 
 
-def paginate(request, rows, serializer_class, *, prepare=None):
+def paginate(request, rows, serializer_class, *, prepare=None, prepare_page=None):
     """``{"count", "next", "previous", "results"}`` for ``?page=&page_size=``, each row
-    of the page (read further by ``prepare``, when given) rendered by ``serializer_class``."""
+    of the page (read further by ``prepare``, when given; the page's list by
+    ``prepare_page``) rendered by ``serializer_class``."""
     check_page_query(request.query_params)
     pages = Pages()
     try:
@@ -72,6 +73,8 @@ def paginate(request, rows, serializer_class, *, prepare=None):
         raise BadPage() from None
     if prepare is not None:
         page = [prepare(row) for row in page]
+    if prepare_page is not None:
+        page = prepare_page(page)
     return pages.get_paginated_response(serializer_class(page, many=True).data)
 
 
@@ -391,7 +394,19 @@ class TeamPairsSerializer(Answer):
     B = PairRefSerializer(source="pair_b")
 
 
+class MatchSeatsSerializer(serializers.ListSerializer):
+    """A match's seats: the ``seat_rows`` a list read with its page
+    (``selectors.with_seat_rows``), else the match's own ``seats``."""
+
+    def get_attribute(self, instance):
+        rows = getattr(instance, "seat_rows", None)
+        return instance.seats.all() if rows is None else rows
+
+
 class MatchSeatSerializer(Answer):
+    class Meta:
+        list_serializer_class = MatchSeatsSerializer
+
     seat = serializers.IntegerField(source="number")
     team = serializers.ChoiceField(choices=("A", "B"))
     player = serializers.CharField(source="player.username")
@@ -552,10 +567,10 @@ class RatingHistoryField(serializers.ListField):
     def __init__(self, **kwargs):
         super().__init__(child=RatingPointSerializer(), **kwargs)
 
-    def to_representation(self, points):
+    def to_representation(self, points):  # selectors.HistoryPoint tuples
         return [
-            {"match": p.match_id, "mu": p.mu, "sigma": p.sigma, "ordinal": p.ordinal}
-            for p in points
+            {"match": match, "mu": mu, "sigma": sigma, "ordinal": ordinal}
+            for match, mu, sigma, ordinal in points
         ]
 
 

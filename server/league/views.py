@@ -485,7 +485,12 @@ class MatchesView(LeagueView):
             since=_date(q.get("since"), "since"),
             until=_date(q.get("until"), "until"),
         )
-        return s.paginate(request, matches, s.MatchSerializer)
+        return s.paginate(
+            request,
+            selectors.match_page(matches),
+            s.MatchSerializer,
+            prepare_page=selectors.with_seat_rows,
+        )
 
 
 class MatchView(LeagueView):

@@ -80,7 +80,9 @@ def test_an_answer_renders_what_drf_renders(row):
         with pytest.raises(type(error)):
             answer(row).data  # noqa: B018 -- rendering is the point
         return
-    assert answer(row).data == expected
+    got = answer(row).data
+    assert got == expected
+    assert list(got) == list(expected)  # the same order of keys
 
 
 def test_a_list_of_answers_renders_what_drf_renders():
@@ -98,3 +100,49 @@ def test_an_optional_field_behind_a_missing_step_is_left_out_as_drf_does():
 
     row = SimpleNamespace(owner=None)
     assert Quick(row).data == Drf(row).data == {}
+
+
+def test_a_method_field_reads_its_own_serializers_context():
+    # Instances without a context share one plan per class; one with a context has its
+    # own, so a method field reading the context sees the right one.
+    class Quick(Answer):
+        mine = serializers.SerializerMethodField()
+
+        def get_mine(self, obj) -> bool:
+            return self.context.get("current") == obj.id
+
+    class Outer(Answer):
+        rows = Quick(many=True)
+
+    row = SimpleNamespace(id=4)
+    assert Quick(row).data == {"mine": False}
+    assert Quick(row, context={"current": 4}).data == {"mine": True}
+    assert Outer({"rows": [row]}, context={"current": 4}).data == {"rows": [{"mine": True}]}
+    assert Outer({"rows": [row]}).data == {"rows": [{"mine": False}]}
+
+
+@pytest.mark.django_db
+def test_a_related_manager_renders_as_drf_renders_it():
+    from server.accounts.models import User
+
+    def declare(base: type[serializers.Serializer]):
+        class Token(base):  # type: ignore[valid-type, misc]
+            name = serializers.CharField()
+
+        class Owner(base):  # type: ignore[valid-type, misc]
+            username = serializers.CharField()
+            tokens = Token(many=True, source="access_tokens")
+
+        return Owner
+
+    user = User.objects.create(username="ann-manager")
+    user.access_tokens.create(name="phone", key_hash="a" * 64)
+    drf, answer = declare(serializers.Serializer), declare(Answer)
+    assert (
+        answer(user).data
+        == drf(user).data
+        == {
+            "username": "ann-manager",
+            "tokens": [{"name": "phone"}],
+        }
+    )
