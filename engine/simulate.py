@@ -169,8 +169,9 @@ def _play_match(
         players = factory(levels, seat_rngs, m)
     # the whole match, or its first hands_left hands when the quota ends inside it
     autoplay(m, players, deal_rng, hands=hands_left)
-    for result in m.results:
-        _count_hand(totals, result, bot_team)
+    state = m.state()
+    for reveal in state.results if state is not None else ():
+        _count_hand(totals, reveal.record, bot_team)  # read only: no copy of each result
     totals["redeals"] += m.redeals
     if hands_left is not None and m.hands_finished >= hands_left:
         return  # the quota ends inside this match (or with it): its hands count, the match not
