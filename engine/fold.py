@@ -49,6 +49,7 @@ from engine.tiles import (
     TILE_HI,
     TILE_LO,
     TILE_TEXT,
+    mask_pips,
     mask_texts,
     tile_id,
 )
@@ -512,12 +513,14 @@ class Match:
                         low = legal & -legal
                         if not both & low:
                             if not index:
-                                row = other[low.bit_length() - 1]
+                                tid = low.bit_length() - 1
+                                row = other[tid]
                                 end = LEFT if row[left] >= 0 else RIGHT
                                 break
                             index -= 1
                         elif index < 2:
-                            row = other[low.bit_length() - 1]
+                            tid = low.bit_length() - 1
+                            row = other[tid]
                             end = index
                             break
                         else:
@@ -542,7 +545,8 @@ class Match:
                         legal &= legal - 1
                         index -= 1
                     low = legal & -legal
-                    row = other[low.bit_length() - 1]
+                    tid = low.bit_length() - 1
+                    row = other[tid]
                     end = LEFT if row[left] >= 0 else RIGHT
                     hand ^= low
                 else:  # one tile: the pick is still drawn (randrange(1) draws until 0)
@@ -555,10 +559,10 @@ class Match:
                             break
                         _checked_pick(pick, "play", 1)
                     low = legal
-                    row = other[low.bit_length() - 1]
+                    tid = low.bit_length() - 1
+                    row = other[tid]
                     end = LEFT if row[left] >= 0 else RIGHT
                     hand ^= low
-                tid = low.bit_length() - 1
                 add_turn((seat, tid, end, left, right))
                 if end == LEFT:
                     left = row[left]
@@ -995,7 +999,11 @@ def _begin_deal(s: FoldState, hands: list[int]) -> None:
         s.hand_no += 1
     s.redeal_pending = False
     s.dealt = tuple(hands)
-    s.core = HandCore(hands)
+    core = s.core = HandCore.__new__(HandCore)  # HandCore(hands), without the call's cost
+    core.hands = list(hands)
+    core.left = core.right = EMPTY
+    core.to_act = core.passes = 0
+    core.must_open_66 = False
     s.accepted = 0
     s.turns = []
     s.lacks = [0, 0, 0, 0]
@@ -1068,7 +1076,7 @@ def _hand_start_state(s: FoldState) -> FoldState:
 
 
 def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
-    pips = s.core.pips()
+    pips = list(map(mask_pips, s.core.hands))
     team: int | None
     representative: int | None
     if how == "domino":
