@@ -121,6 +121,7 @@ def autoplay(
                 return match
             if fast:
                 match.deal(deal_rng, on_event)
+                match.advance(pickers, on_event)  # what the next turn of the loop would do
                 continue
             event = deal_event(deal_rng)
         else:

@@ -315,7 +315,9 @@ class Match:
         if s is None or s.phase != "deal":
             raise IllegalEventError("wrong_phase", "no deal is due now")
         hands = deal_masks(rng)
-        self._before_change()
+        if self._views:
+            self._freeze_views()
+        self._legal_cache = None
         _begin_deal(s, hands)
         self._redo_stack.clear()
         if emit is not None or self._checkpoints:
@@ -352,7 +354,9 @@ class Match:
         s = self._s
         if s is None or s.phase in BETWEEN_HANDS:
             return
-        self._before_change()
+        if self._views:
+            self._freeze_views()
+        self._legal_cache = None
         prepared = self._prepared
         if prepared is not None and prepared[0] is pickers:
             seated, draws, claims = prepared[1], prepared[2], prepared[3]
@@ -395,14 +399,21 @@ class Match:
                 pick = pickers[index]
                 if pick is None:
                     break
-                if claims[index] and not record:  # a claim when entitled: the transition
+                if claims[index] and not record:  # claims when entitled: the transitions
                     moved = True
-                    if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5:
-                        _redeal(s)
-                        continue
-                    s.accepted |= 1 << index
-                    if s.accepted == 0b1111:
-                        _start_hand(s)
+                    dealt, accepted = s.dealt, s.accepted
+                    while True:  # this seat and the next ones that claim alike
+                        if (dealt[index] & DOUBLE_MASK).bit_count() >= 5:
+                            _redeal(s)
+                            break
+                        accepted |= 1 << index
+                        s.accepted = accepted
+                        if accepted == 0b1111:
+                            _start_hand(s)
+                            break
+                        index = _NEXT_TO_ACCEPT[accepted]
+                        if pickers[index] is None or not claims[index]:
+                            break
                     continue
                 count = 2 if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5 else 1
                 # 1: the redeal claim, listed second
@@ -455,11 +466,16 @@ class Match:
             pick = pickers[seat]
             if pick is None:
                 return False
-            legal = core.playable_mask(seat)
-            index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
-            for _ in range(index):
-                legal &= legal - 1
-            tid = (legal & -legal).bit_length() - 1
+            if core.must_open_66:
+                tid = DOUBLE_SIX
+                _drawn_pick(pick, draws[seat], "play", 1)
+            else:
+                legal = core.hands[seat]
+                index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
+                while index:
+                    legal &= legal - 1
+                    index -= 1
+                tid = (legal & -legal).bit_length() - 1
             # _lay(s, seat, tid, None) written out: a seat with a picker is a bot's
             turns.append((seat, tid, None, EMPTY, EMPTY))
             core.play(tid, None)
@@ -529,45 +545,50 @@ class Match:
                     hand ^= low
                     if not hand:  # the last tile: Dékabès if it fits both ends, not a double
                         dekabes = bool(both & low) and not DOUBLE_MASK & low
-                elif legal & (legal - 1):  # several tiles, each fitting one end
-                    count = legal.bit_count()
-                    if randbits is not None:
-                        bits = bit_length[count]
-                        index = randbits(bits)
-                        while index >= count:
+                    add_turn((seat, tid, end, left, right))
+                    if end == LEFT:
+                        left = row[left]
+                    else:
+                        right = row[right]
+                else:  # each playable tile fits one end only
+                    if legal & (legal - 1):  # several
+                        count = legal.bit_count()
+                        if randbits is not None:
+                            bits = bit_length[count]
                             index = randbits(bits)
-                    else:
-                        pick = pickers[seat]
-                        if pick is None:
-                            break
-                        index = _checked_pick(pick, "play", count)
-                    while index:
-                        legal &= legal - 1
-                        index -= 1
-                    low = legal & -legal
+                            while index >= count:
+                                index = randbits(bits)
+                        else:
+                            pick = pickers[seat]
+                            if pick is None:
+                                break
+                            index = _checked_pick(pick, "play", count)
+                        while index:
+                            legal &= legal - 1
+                            index -= 1
+                        low = legal & -legal
+                    else:  # one: the pick is still drawn (randrange(1) draws until 0)
+                        if randbits is not None:
+                            while randbits(1):
+                                pass
+                        else:
+                            pick = pickers[seat]
+                            if pick is None:
+                                break
+                            _checked_pick(pick, "play", 1)
+                        low = legal
+                    hand ^= low
                     tid = low.bit_length() - 1
                     row = other[tid]
-                    end = LEFT if row[left] >= 0 else RIGHT
-                    hand ^= low
-                else:  # one tile: the pick is still drawn (randrange(1) draws until 0)
-                    if randbits is not None:
-                        while randbits(1):
-                            pass
+                    new = row[left]
+                    if new >= 0:
+                        add_turn((seat, tid, LEFT, left, right))
+                        left = new
+                        end = LEFT
                     else:
-                        pick = pickers[seat]
-                        if pick is None:
-                            break
-                        _checked_pick(pick, "play", 1)
-                    low = legal
-                    tid = low.bit_length() - 1
-                    row = other[tid]
-                    end = LEFT if row[left] >= 0 else RIGHT
-                    hand ^= low
-                add_turn((seat, tid, end, left, right))
-                if end == LEFT:
-                    left = row[left]
-                else:
-                    right = row[right]
+                        add_turn((seat, tid, RIGHT, left, right))
+                        right = row[right]
+                        end = RIGHT
                 if record:
                     event = {
                         "type": "play",
