@@ -80,6 +80,8 @@ _Prepared = tuple[object, list[Any], list[Any], list[bool]]
 """(phase, opener, seat to act, must open 6-6) as the hand in progress began."""
 # _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
 _BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
+# _ENDS_BITS[left * 7 + right]: bits left and right (a seat that passes lacks both numbers)
+_ENDS_BITS = tuple((1 << a) | (1 << b) for a in range(7) for b in range(7))
 # _NEXT_TO_ACCEPT[accepted]: the lowest seat index that has not accepted (-1: none)
 _NEXT_TO_ACCEPT = tuple(next((i for i in range(4) if not a >> i & 1), -1) for a in range(16))
 # _OPENERS[i]: the seat indexes of i's team in seat order (the listed opener choices)
@@ -487,6 +489,7 @@ class Match:
         hands, lacks, effective = core.hands, s.lacks, self._effective
         left, right, seat, passes = core.left, core.right, core.to_act, core.passes
         fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
+        ends_bits = _ENDS_BITS
         add_turn = turns.append
         ended = None
         dekabes = False
@@ -497,7 +500,7 @@ class Match:
                 legal = hand & fit_mask[ends]
                 if not legal:  # a forced pass
                     add_turn((seat, -1, None, left, right))
-                    lacks[seat] |= (1 << left) | (1 << right)
+                    lacks[seat] |= ends_bits[ends]
                     if record:
                         event = {"type": "pass", "seat": seat + 1}
                         effective.append(event)
