@@ -41,6 +41,8 @@ R_FIT: tuple[int, ...] = tuple(_ranked_mask(m) for m in FIT_MASK)
 R_NUM: tuple[int, ...] = tuple(_ranked_mask(m) for m in NUM_MASK)
 R_DOUBLES = _ranked_mask(DOUBLE_MASK)
 R_OTHER: tuple[tuple[int, ...], ...] = tuple(OTHER[t] for t in RANKED)
+# R_ROW[1 << rank]: R_OTHER[rank], keyed by the rank's bit (a lookup, no bit_length)
+R_ROW: dict[int, tuple[int, ...]] = {1 << r: R_OTHER[r] for r in range(28)}
 # _TO_RANK[k][bits]: the ranked mask of tiles 7k..7k+6 present in bits (7 bits)
 _TO_RANK = tuple(tuple(_ranked_mask(bits << 7 * k) for bits in range(128)) for k in range(4))
 # _R_PIPS[k][bits]: pips of the ranks 7k..7k+6 present in bits
@@ -83,7 +85,7 @@ def playout(hands: list[int], left: int, right: int, seat: int, passes: int) -> 
 def ranked_playout(hands: list[int], left: int, right: int, seat: int, passes: int) -> int:
     """``playout`` on ranked masks; ``hands`` is consumed (mutated)."""
     fit_mask = R_FIT
-    other = R_OTHER
+    row_of = R_ROW
     num_mask = R_NUM
     while True:
         hand = hands[seat]
@@ -97,7 +99,7 @@ def ranked_playout(hands: list[int], left: int, right: int, seat: int, passes: i
         passes = 0
         bit = legal & -legal  # the policy's tile: the heaviest, doubles first
         hand ^= bit
-        row = other[bit.bit_length() - 1]
+        row = row_of[bit]
         to_left = row[left]
         to_right = row[right]
         if not hand:

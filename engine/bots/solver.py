@@ -18,7 +18,7 @@ from typing import Protocol
 from engine.bots.rollout import (
     R_DOUBLES,
     R_FIT,
-    R_OTHER,
+    R_ROW,
     ranked_block_code,
     ranked_playout,
     to_ranks,
@@ -105,7 +105,7 @@ def _search(
     while legal:  # heavy tiles and doubles first
         bit = legal & -legal
         legal ^= bit
-        row = R_OTHER[bit.bit_length() - 1]
+        row = R_ROW[bit]
         to_left, to_right = row[left], row[right]
         rest = hand ^ bit
         if not rest:
