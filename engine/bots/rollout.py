@@ -38,6 +38,8 @@ def _ranked_mask(tile_mask: int) -> int:
 
 # R_FIT[left * 7 + right], R_NUM[n], R_DOUBLES, R_OTHER[rank]: core/tiles' tables by rank
 R_FIT: tuple[int, ...] = tuple(_ranked_mask(m) for m in FIT_MASK)
+_R_FIT2 = tuple(R_FIT[7 * a : 7 * a + 7] for a in range(7))  # [left][right]
+_NEXT = (1, 2, 3, 0)
 R_NUM: tuple[int, ...] = tuple(_ranked_mask(m) for m in NUM_MASK)
 R_DOUBLES = _ranked_mask(DOUBLE_MASK)
 R_OTHER: tuple[tuple[int, ...], ...] = tuple(OTHER[t] for t in RANKED)
@@ -84,17 +86,18 @@ def playout(hands: list[int], left: int, right: int, seat: int, passes: int) -> 
 
 def ranked_playout(hands: list[int], left: int, right: int, seat: int, passes: int) -> int:
     """``playout`` on ranked masks; ``hands`` is consumed (mutated)."""
-    fit_mask = R_FIT
+    fit = _R_FIT2
     row_of = R_ROW
     num_mask = R_NUM
+    nxt = _NEXT
     while True:
         hand = hands[seat]
-        legal = hand & fit_mask[left * 7 + right]
+        legal = hand & fit[left][right]
         if not legal:
             passes += 1
             if passes == 4:
                 return ranked_block_code(hands)
-            seat = (seat + 1) & 3
+            seat = nxt[seat]
             continue
         passes = 0
         bit = legal & -legal  # the policy's tile: the heaviest, doubles first
@@ -119,7 +122,7 @@ def ranked_playout(hands: list[int], left: int, right: int, seat: int, passes: i
                 left = to_left
         else:
             right = to_right
-        seat = (seat + 1) & 3
+        seat = nxt[seat]
 
 
 def opening_choice(hand: int) -> int:

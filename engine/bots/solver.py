@@ -118,15 +118,17 @@ def _search(
                 best = value
         else:
             hands[seat] = rest
-            options = []
-            if to_left >= 0:
-                options.append((to_left, right))
-            if to_right >= 0 and (
-                to_left < 0
-                or (left, to_right) != (to_left, right)
-                and (to_right, left) != (to_left, right)
+            # the ends each placement leaves; the second only when it differs
+            if to_left < 0:
+                options: tuple[tuple[int, int], ...] = ((left, to_right),)
+            elif (
+                to_right < 0
+                or (left == to_left and to_right == right)
+                or (to_right == to_left and left == right)
             ):
-                options.append((left, to_right))
+                options = ((to_left, right),)
+            else:
+                options = ((to_left, right), (left, to_right))
             for new_left, new_right in options:
                 value = _search(
                     hands, new_left, new_right, nxt, 0, values, depth - 1, alpha, beta, counter
