@@ -51,7 +51,7 @@ class WorldSampler:
         self.options = [options[k] for k in order]
         self.caps = caps
         self.ways = self._count_completions()
-        if self.ways[0].get((caps[0], caps[1]), 0) == 0:
+        if self.ways[0].get(caps[0] * 8 + caps[1], 0) == 0:
             raise InconsistentKnowledge("no deal satisfies the passes and counts")
         # per tile, for ``sample``: (its bit, may seat j hold it for j = 0, 1, 2, the
         # completions table after it)
@@ -60,12 +60,13 @@ class WorldSampler:
             for k, (tid, opts) in enumerate(zip(self.tiles, self.options, strict=True))
         )
 
-    def _count_completions(self) -> list[dict[tuple[int, int], int]]:
-        """ways[k][(r0, r1)]: assignments of tiles k.. with capacities r0, r1, rest to seat 2."""
+    def _count_completions(self) -> list[dict[int, int]]:
+        """ways[k][r0 * 8 + r1]: assignments of tiles k.. with capacities r0, r1, the rest
+        to seat 2 (an int key: capacities are at most 7; ``sample`` makes no tuples)."""
         n = len(self.tiles)
         c0, c1, c2 = self.caps
-        ways: list[dict[tuple[int, int], int]] = [dict() for _ in range(n + 1)]
-        ways[n][(0, 0)] = 1
+        ways: list[dict[int, int]] = [dict() for _ in range(n + 1)]
+        ways[n][0] = 1
         for k in range(n - 1, -1, -1):
             remaining = n - k
             nxt = ways[k + 1]
@@ -77,20 +78,21 @@ class WorldSampler:
                     if r2 > c2:
                         continue
                     total = 0
+                    key = r0 * 8 + r1
                     for j in opts:
                         if j == 0 and r0:
-                            total += nxt.get((r0 - 1, r1), 0)
+                            total += nxt.get(key - 8, 0)
                         elif j == 1 and r1:
-                            total += nxt.get((r0, r1 - 1), 0)
+                            total += nxt.get(key - 1, 0)
                         elif j == 2 and r2:
-                            total += nxt.get((r0, r1), 0)
+                            total += nxt.get(key, 0)
                     if total:
-                        here[(r0, r1)] = total
+                        here[key] = total
         return ways
 
     def count(self) -> int:
         """How many consistent deals there are."""
-        return self.ways[0][(self.caps[0], self.caps[1])]
+        return self.ways[0][self.caps[0] * 8 + self.caps[1]]
 
     def sample(self, rng: random.Random) -> list[int]:
         """One consistent world: the four hand masks, indexed by seat."""
@@ -100,17 +102,20 @@ class WorldSampler:
         randbelow: Callable[[int], int] = (
             getattr(rng, "_randbelow") if type(rng) is random.Random else rng.randrange  # noqa: B009
         )
+        key = r0 * 8 + r1
         for bit, can0, can1, can2, nxt in self._steps:
-            w0 = nxt.get((r0 - 1, r1), 0) if r0 and can0 else 0
-            w1 = nxt.get((r0, r1 - 1), 0) if r1 and can1 else 0
-            w2 = nxt.get((r0, r1), 0) if r2 and can2 else 0
+            w0 = nxt.get(key - 8, 0) if r0 and can0 else 0
+            w1 = nxt.get(key - 1, 0) if r1 and can1 else 0
+            w2 = nxt.get(key, 0) if r2 and can2 else 0
             pick = randbelow(w0 + w1 + w2)
             if pick < w0:
                 m0 |= bit
                 r0 -= 1
+                key -= 8
             elif pick < w0 + w1:
                 m1 |= bit
                 r1 -= 1
+                key -= 1
             else:
                 m2 |= bit
                 r2 -= 1
