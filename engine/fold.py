@@ -1100,11 +1100,12 @@ def _hand_start_state(s: FoldState) -> FoldState:
 
 
 def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
-    pips = list(map(mask_pips, s.core.hands))
+    hands = s.core.hands
+    pips = [mask_pips(hands[0]), mask_pips(hands[1]), mask_pips(hands[2]), mask_pips(hands[3])]
     team: int | None
     representative: int | None
-    if how == "domino":
-        team, representative = TEAM_INDEX[_required(winner_seat)], winner_seat
+    if winner_seat is not None:  # a domino
+        team, representative = winner_seat & 1, winner_seat
     else:
         team, representative = block_winner(pips)
         if team is None:
@@ -1115,9 +1116,8 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
     else:
         result = how
         points = s.base * (2 if dekabes else 1)
-        scores = [0, 0]
-        scores[team] = s.scores[team] + points
-        s.scores = tuple(scores)
+        # the winners add their points, the other team goes back to 0 (RULES §6)
+        s.scores = (s.scores[0] + points, 0) if team == 0 else (0, s.scores[1] + points)
         s.base = 1
     record = {
         "hand_no": s.hand_no,
@@ -1129,7 +1129,7 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
     }
     reveal = Reveal(
         record,
-        tuple(s.core.hands),
+        tuple(hands),
         s.dealt,
         tuple(s.turns),
         s.opener,
