@@ -110,7 +110,7 @@ def autoplay(
         hands = 1
     last_hand = None if hands is None else match.hands_finished + hands
     # players that choose from the number of legal events skip the view (same match)
-    pickers = [getattr(player, "pick", None) for player in players]
+    pickers = tuple(getattr(player, "pick", None) for player in players)
     fast = stop is None and any(pick is not None for pick in pickers)
     while True:
         phase = match.phase
@@ -121,6 +121,7 @@ def autoplay(
                 return match
             if fast:
                 match.deal(deal_rng, on_event)
+                match.advance(pickers, on_event)  # what the next turn of the loop would do
                 continue
             event = deal_event(deal_rng)
         else:

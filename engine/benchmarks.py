@@ -79,6 +79,45 @@ def _time_match(
         del cpu[wanted:]
 
 
+def expert_worlds_per_second(
+    n_decisions: int = 40, worlds: int = 100, seed: int = 1
+) -> dict[str, Any]:
+    """The expert's search speed: ``n_decisions`` non-forced play decisions of strong
+    self-play, each valued by ``expert.move_values`` on exactly ``worlds`` worlds (no
+    clock); worlds per CPU second (a world: one sampled deal, every legal move searched
+    in it). The views and the search are seeded: the figure depends on the code and the
+    machine only."""
+    from engine.bots import expert
+    from engine.bots.knowledge import read_view
+
+    views: list[dict[str, Any]] = []
+    choose = decider("strong")
+    rng = random.Random(f"dekabes-worlds|{seed}")
+    bot_rng = random.Random(rng.getrandbits(64))
+
+    def collecting(view: Mapping[str, Any]) -> dict[str, Any]:
+        if view["phase"] == "play" and len(view["legal"]) > 1 and len(views) < n_decisions:
+            views.append(dict(view))
+        return choose(view, bot_rng)
+
+    while len(views) < n_decisions:
+        autoplay(new_bot_match(), [collecting] * 4, rng, stop=lambda m: len(views) >= n_decisions)
+    budget = expert.Budget(iterations=worlds, seconds=None)
+    searched = 0
+    cpu = time.process_time()
+    for index, view in enumerate(views):
+        know = read_view(view)
+        _, done = expert.move_values(view, know, view["legal"], random.Random(index), budget)
+        searched += done
+    cpu = time.process_time() - cpu
+    return {
+        "decisions": len(views),
+        "worlds": searched,
+        "worlds_per_second_cpu": round(searched / cpu) if cpu > 0 else None,
+        "seed": seed,
+    }
+
+
 def simulate_hands_per_second(
     hands: int = 5000, bots: Sequence[str] = ("random",) * 4
 ) -> dict[str, Any]:

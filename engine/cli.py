@@ -101,7 +101,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from engine.benchmarks import decision_times, simulate_hands_per_second
+    from engine.benchmarks import (
+        decision_times,
+        expert_worlds_per_second,
+        simulate_hands_per_second,
+    )
 
     figures = {
         # the bare core loop (engine.core.random_hand): no fold, no views, no bots
@@ -113,6 +117,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     }
     if args.expert_decisions:
         figures["expert_decision"] = decision_times("expert", args.expert_decisions, seed=args.seed)
+        # the expert's search speed on a fixed number of worlds (no clock)
+        figures["expert_worlds"] = expert_worlds_per_second(seed=args.seed)
     print(json.dumps(figures))
     return 0
 

@@ -164,28 +164,40 @@ def block_winner(pips: list[int]) -> tuple[int | None, int | None]:
     return team, next(i for i in range(4) if pips[i] == low)
 
 
-# One bit per tile, and the (n, bits) of each draw below n that random.Random.shuffle
-# makes for 28 items (n = 28 down to 2; bits = n.bit_length(), as _randbelow uses).
+# One bit per tile, and the draws random.Random.shuffle makes for 28 items: for each
+# position m = 27 down to 1, j = randbelow(m + 1) (getrandbits of (m + 1).bit_length()
+# bits until j <= m), then items j and m swap. Grouped by the seat whose seven positions
+# they fill (positions 21-27 are seat 4's, ... 0-6 seat 1's), highest first.
 _TILE_BITS = tuple(1 << tid for tid in range(28))
-_SHUFFLE_DRAWS = tuple((n, n.bit_length()) for n in range(28, 1, -1))
+_DEAL_STEPS = tuple(
+    (seat, tuple((m, (m + 1).bit_length()) for m in range(7 * seat + 6, max(7 * seat, 1) - 1, -1)))
+    for seat in (3, 2, 1, 0)
+)
 
 
 def deal_masks(rng: random.Random) -> list[int]:
     """Shuffle the 28 tiles and deal seven to each seat (the seat's mask: the sum of
     its seven tile bits)."""
     order = list(_TILE_BITS)
-    if type(rng) is random.Random:
-        # rng.shuffle(order) written out (one deal per hand): the same getrandbits draws
-        # in the same order, so the same deal and the same rng state after it
-        getrandbits = rng.getrandbits
-        for n, bits in _SHUFFLE_DRAWS:
-            j = getrandbits(bits)
-            while j >= n:
-                j = getrandbits(bits)
-            order[n - 1], order[j] = order[j], order[n - 1]
-    else:  # a subclass may draw otherwise: let it shuffle
+    if type(rng) is not random.Random:  # a subclass may draw otherwise: let it shuffle
         rng.shuffle(order)
-    return [sum(order[0:7]), sum(order[7:14]), sum(order[14:21]), sum(order[21:28])]
+        return [sum(order[0:7]), sum(order[7:14]), sum(order[14:21]), sum(order[21:28])]
+    # rng.shuffle(order) written out (one deal per hand): the same getrandbits draws in
+    # the same order, so the same deal and the same rng state after it. Position m is
+    # final once swapped: its tile goes straight into its seat's sum, unstored.
+    getrandbits = rng.getrandbits
+    hands = [0, 0, 0, 0]
+    for seat, steps in _DEAL_STEPS:
+        total = 0
+        for m, bits in steps:
+            j = getrandbits(bits)
+            while j > m:
+                j = getrandbits(bits)
+            total += order[j]
+            order[j] = order[m]
+        hands[seat] = total
+    hands[0] += order[0]  # position 0: the tile left there
+    return hands
 
 
 def holder_of(hands: list[int], tid: int) -> int:

@@ -49,6 +49,7 @@ from engine.tiles import (
     TILE_HI,
     TILE_LO,
     TILE_TEXT,
+    mask_pips,
     mask_texts,
     tile_id,
 )
@@ -73,8 +74,14 @@ _PLACES = tuple(
     for t in range(28)
 )
 _Listed = tuple[dict[str, Any], int, int | None, str, str | None]
+HandStart = tuple[Phase, int | None, int, bool]
+# (pickers tuple, the pickers of bot seats, their randbits, their claims): see advance
+_Prepared = tuple[object, list[Any], list[Any], list[bool]]
+"""(phase, opener, seat to act, must open 6-6) as the hand in progress began."""
 # _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
 _BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
+# _ENDS_BITS[left * 7 + right]: bits left and right (a seat that passes lacks both numbers)
+_ENDS_BITS = tuple((1 << a) | (1 << b) for a in range(7) for b in range(7))
 # _NEXT_TO_ACCEPT[accepted]: the lowest seat index that has not accepted (-1: none)
 _NEXT_TO_ACCEPT = tuple(next((i for i in range(4) if not a >> i & 1), -1) for a in range(16))
 # _OPENERS[i]: the seat indexes of i's team in seat order (the listed opener choices)
@@ -109,7 +116,6 @@ class FoldState:
         "accepted",
         "representative",
         "opener",
-        "line",
         "turns",
         "lacks",
         "results",
@@ -132,16 +138,13 @@ class FoldState:
         self.accepted = 0  # bit i: seat index i accepted the current deal
         self.representative: int | None = None  # who chooses the opener of the next hand
         self.opener: int | None = None  # who opened the current hand
-        self.line: list[
-            tuple[int, int, int, int]
-        ] = []  # (tile id, left number, right number, seat index)
         self.turns: list[
             tuple[int, int, int | None, int, int]
         ] = []  # (seat, tile or -1, end, left, right)
         self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
         self.results: tuple[Reveal, ...] = ()
-        # the state as the hand began (restart_hand returns to it); its own is None
-        self.hand_start: FoldState | None = None
+        # how the hand in progress began (restart_hand returns there), None between hands
+        self.hand_start: HandStart | None = None
 
     def copy(self) -> FoldState:
         new = FoldState.__new__(FoldState)
@@ -161,12 +164,17 @@ class FoldState:
         new.accepted = self.accepted
         new.representative = self.representative
         new.opener = self.opener
-        new.line = self.line.copy()
         new.turns = self.turns.copy()
         new.lacks = self.lacks.copy()
         new.results = self.results
         new.hand_start = self.hand_start
         return new
+
+    @property
+    def line(self) -> list[tuple[int, int, int, int]]:
+        """The line as laid, left to right: (tile id, left number, right number, seat
+        index) per tile, worked out from ``turns`` (no play pays for it)."""
+        return line_of(self.turns)
 
     @property
     def last_hand(self) -> Reveal | None:
@@ -189,6 +197,8 @@ class Match:
         self._views: list[weakref.ref[Freezable]] = []
         # the listed play events of the current state: (event, tile, end, text, end name)
         self._legal_cache: list[_Listed] | None = None
+        # advance's reading of the pickers tuple it was last given
+        self._prepared: _Prepared | None = None
 
     # -- building --------------------------------------------------------------------
     @classmethod
@@ -212,6 +222,7 @@ class Match:
         new._redo_stack = [seg.copy() for seg in self._redo_stack]
         new._views = []
         new._legal_cache = None
+        new._prepared = None
         return new
 
     # -- the one entry point ---------------------------------------------------------
@@ -306,7 +317,9 @@ class Match:
         if s is None or s.phase != "deal":
             raise IllegalEventError("wrong_phase", "no deal is due now")
         hands = deal_masks(rng)
-        self._before_change()
+        if self._views:
+            self._freeze_views()
+        self._legal_cache = None
         _begin_deal(s, hands)
         self._redo_stack.clear()
         if emit is not None or self._checkpoints:
@@ -332,19 +345,36 @@ class Match:
         (or None): it promises that its choice in the phases ``choose_opener`` and
         ``play`` is that rng's ``randrange(count)``, and the fold then draws the number
         itself, exactly as ``random.Random`` does (the same draws, without the calls).
+        A picker whose ``claims`` is True promises that its choice in the phase ``accept``
+        is ``count - 1`` (it claims a redeal whenever entitled, as computer seats do) with
+        no side effect: the fold then makes that choice without calling it.
+
+        ``pickers`` given as a tuple is read once: calling again with the same tuple
+        (``autoplay`` does, every hand) reuses what was read from it, ``randbits`` and
+        ``claims`` included.
         """
         s = self._s
         if s is None or s.phase in BETWEEN_HANDS:
             return
-        self._before_change()
-        pickers = [
-            pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
-        ]
-        draws = [getattr(pick, "randbits", None) for pick in pickers]
+        if self._views:
+            self._freeze_views()
+        self._legal_cache = None
+        prepared = self._prepared
+        if prepared is not None and prepared[0] is pickers:
+            seated, draws, claims = prepared[1], prepared[2], prepared[3]
+        else:
+            seated = [
+                pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
+            ]
+            draws = [getattr(pick, "randbits", None) for pick in seated]
+            claims = [getattr(pick, "claims", False) is True for pick in seated]
+            # the seats' kinds never change in a match: a tuple's reading can be kept
+            self._prepared = (pickers, seated, draws, claims) if type(pickers) is tuple else None
+        pickers = seated
         record = emit is not None or bool(self._checkpoints)
         moved = False
         try:
-            moved = self._advance(s, pickers, draws, emit, record)
+            moved = self._advance(s, pickers, draws, claims, emit, record)
         finally:
             if moved:
                 self._redo_stack.clear()
@@ -354,6 +384,7 @@ class Match:
         s: FoldState,
         pickers: list[Picker | None],
         draws: list[RandBits | None],
+        claims: list[bool],
         emit: Emit | None,
         record: bool,
     ) -> bool:
@@ -370,8 +401,25 @@ class Match:
                 pick = pickers[index]
                 if pick is None:
                     break
+                if claims[index] and not record:  # claims when entitled: the transitions
+                    moved = True
+                    dealt, accepted = s.dealt, s.accepted
+                    while True:  # this seat and the next ones that claim alike
+                        if (dealt[index] & DOUBLE_MASK).bit_count() >= 5:
+                            _redeal(s)
+                            break
+                        accepted |= 1 << index
+                        s.accepted = accepted
+                        if accepted == 0b1111:
+                            _start_hand(s)
+                            break
+                        index = _NEXT_TO_ACCEPT[accepted]
+                        if pickers[index] is None or not claims[index]:
+                            break
+                    continue
                 count = 2 if (s.dealt[index] & DOUBLE_MASK).bit_count() >= 5 else 1
-                claim = _checked_pick(pick, phase, count)  # 1: the redeal claim, listed second
+                # 1: the redeal claim, listed second
+                claim = count - 1 if claims[index] else _checked_pick(pick, phase, count)
                 moved = True
                 if not record:  # the event is not kept: only its transition
                     if claim:
@@ -420,29 +468,39 @@ class Match:
             pick = pickers[seat]
             if pick is None:
                 return False
-            legal = core.playable_mask(seat)
-            index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
-            for _ in range(index):
-                legal &= legal - 1
-            tid = (legal & -legal).bit_length() - 1
-            _lay(s, seat, tid, None)
+            if core.must_open_66:
+                tid = DOUBLE_SIX
+                _drawn_pick(pick, draws[seat], "play", 1)
+            else:
+                legal = core.hands[seat]
+                index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
+                while index:
+                    legal &= legal - 1
+                    index -= 1
+                tid = (legal & -legal).bit_length() - 1
+            # _lay(s, seat, tid, None) written out: a seat with a picker is a bot's
+            turns.append((seat, tid, None, EMPTY, EMPTY))
+            core.play(tid, None)
             if record:
                 event = play_event(seat + 1, tid, None)
                 self._effective.append(event)
                 if emit is not None:
                     emit(event)
-        hands, line, lacks, effective = core.hands, s.line, s.lacks, self._effective
+        hands, lacks, effective = core.hands, s.lacks, self._effective
         left, right, seat, passes = core.left, core.right, core.to_act, core.passes
         fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
+        ends_bits = _ENDS_BITS
+        add_turn = turns.append
         ended = None
+        dekabes = False
         try:  # the fold is written back even if a picker fails
             while True:
-                hand = hands[seat]
                 ends = left * 7 + right
+                hand = hands[seat]
                 legal = hand & fit_mask[ends]
                 if not legal:  # a forced pass
-                    turns.append((seat, -1, None, left, right))
-                    lacks[seat] |= (1 << left) | (1 << right)
+                    add_turn((seat, -1, None, left, right))
+                    lacks[seat] |= ends_bits[ends]
                     if record:
                         event = {"type": "pass", "seat": seat + 1}
                         effective.append(event)
@@ -454,53 +512,86 @@ class Match:
                         ended = "block"
                         break
                     continue
-                both = legal & both_mask[ends]  # tiles that fit either end: listed twice
-                count = legal.bit_count() + both.bit_count() if both else legal.bit_count()
                 randbits = draws[seat]
-                if randbits is not None:  # _drawn_pick(pick, randbits, "play", count) written out
-                    bits = bit_length[count]
-                    index = randbits(bits)
-                    while index >= count:
-                        index = randbits(bits)
-                else:
-                    pick = pickers[seat]
-                    if pick is None:
-                        break
-                    index = _checked_pick(pick, "play", count)
-                # the index-th listed event: tiles ascending, a tile fitting both ends
-                # listed twice (left, then right)
+                both = legal & both_mask[ends]  # tiles that fit either end: listed twice
                 if both:
+                    count = legal.bit_count() + both.bit_count()
+                    if randbits is not None:  # _drawn_pick(..., "play", count) written out
+                        bits = bit_length[count]
+                        index = randbits(bits)
+                        while index >= count:
+                            index = randbits(bits)
+                    else:
+                        pick = pickers[seat]
+                        if pick is None:
+                            break
+                        index = _checked_pick(pick, "play", count)
+                    # the index-th listed event: tiles ascending, a tile fitting both ends
+                    # listed twice (left, then right)
                     while True:
                         low = legal & -legal
                         if not both & low:
                             if not index:
                                 tid = low.bit_length() - 1
-                                end = LEFT if other[tid][left] >= 0 else RIGHT
+                                row = other[tid]
+                                end = LEFT if row[left] >= 0 else RIGHT
                                 break
                             index -= 1
                         elif index < 2:
                             tid = low.bit_length() - 1
+                            row = other[tid]
                             end = index
                             break
                         else:
                             index -= 2
                         legal ^= low
-                else:
-                    while index:
-                        legal &= legal - 1
-                        index -= 1
-                    low = legal & -legal
+                    hand ^= low
+                    if not hand:  # the last tile: Dékabès if it fits both ends, not a double
+                        dekabes = bool(both & low) and not DOUBLE_MASK & low
+                    add_turn((seat, tid, end, left, right))
+                    if end == LEFT:
+                        left = row[left]
+                    else:
+                        right = row[right]
+                else:  # each playable tile fits one end only
+                    if legal & (legal - 1):  # several
+                        count = legal.bit_count()
+                        if randbits is not None:
+                            bits = bit_length[count]
+                            index = randbits(bits)
+                            while index >= count:
+                                index = randbits(bits)
+                        else:
+                            pick = pickers[seat]
+                            if pick is None:
+                                break
+                            index = _checked_pick(pick, "play", count)
+                        while index:
+                            legal &= legal - 1
+                            index -= 1
+                        low = legal & -legal
+                    else:  # one: the pick is still drawn (randrange(1) draws until 0)
+                        if randbits is not None:
+                            while randbits(1):
+                                pass
+                        else:
+                            pick = pickers[seat]
+                            if pick is None:
+                                break
+                            _checked_pick(pick, "play", 1)
+                        low = legal
+                    hand ^= low
                     tid = low.bit_length() - 1
-                    end = LEFT if other[tid][left] >= 0 else RIGHT
-                turns.append((seat, tid, end, left, right))
-                if end == LEFT:
-                    new = other[tid][left]
-                    line.insert(0, (tid, new, left, seat))
-                    left = new
-                else:
-                    new = other[tid][right]
-                    line.append((tid, right, new, seat))
-                    right = new
+                    row = other[tid]
+                    new = row[left]
+                    if new >= 0:
+                        add_turn((seat, tid, LEFT, left, right))
+                        left = new
+                        end = LEFT
+                    else:
+                        add_turn((seat, tid, RIGHT, left, right))
+                        right = row[right]
+                        end = RIGHT
                 if record:
                     event = {
                         "type": "play",
@@ -511,7 +602,6 @@ class Match:
                     effective.append(event)
                     if emit is not None:
                         emit(event)
-                hand ^= low
                 hands[seat] = hand
                 passes = 0
                 seat = (seat + 1) & 3
@@ -521,8 +611,7 @@ class Match:
         finally:
             core.left, core.right, core.to_act, core.passes = left, right, seat, passes
         if ended == "domino":
-            # Dékabès: the last tile, not a double, fitted both ends (it was listed twice)
-            _end_hand(s, "domino", (seat - 1) & 3, bool(both & low) and not DOUBLE_MASK & low)
+            _end_hand(s, "domino", (seat - 1) & 3, dekabes)
         elif ended == "block":
             _end_hand(s, "block", None, False)
         return len(turns) != turns_before
@@ -679,9 +768,7 @@ class Match:
             restarted.accepted = 0b1111
             _start_hand(restarted)
         else:
-            start = _required_state(s.hand_start)
-            restarted = start.copy()
-            restarted.hand_start = start
+            restarted = _hand_start_state(s)
         self._s = restarted
         self._barrier()
 
@@ -867,14 +954,13 @@ class Reveal:
     the match's right after the hand.
     """
 
-    __slots__ = ("record", "hands", "dealt", "line", "turns", "opener", "scores", "base")
+    __slots__ = ("record", "hands", "dealt", "turns", "opener", "scores", "base")
 
     def __init__(
         self,
         record: dict[str, Any],
         hands: tuple[int, ...],
         dealt: tuple[int, ...],
-        line: tuple[tuple[int, int, int, int], ...],
         turns: tuple[tuple[int, int, int | None, int, int], ...],
         opener: int | None,
         scores: tuple[int, ...],
@@ -883,11 +969,15 @@ class Reveal:
         self.record = record
         self.hands = hands
         self.dealt = dealt
-        self.line = line
         self.turns = turns
         self.opener = opener
         self.scores = scores
         self.base = base
+
+    @property
+    def line(self) -> tuple[tuple[int, int, int, int], ...]:
+        """The final line (see ``FoldState.line``), worked out from ``turns``."""
+        return tuple(line_of(self.turns))
 
     def result(self) -> dict[str, Any]:
         """The ``results`` entry, a fresh copy (callers may change it)."""
@@ -906,6 +996,26 @@ class Reveal:
         )
 
 
+def line_of(
+    turns: Iterable[tuple[int, int, int | None, int, int]],
+) -> list[tuple[int, int, int, int]]:
+    """The line laid by ``turns`` (a hand's turns in order), left to right: the opening
+    tile, then each tile put at the left end or at the right end."""
+    lefts: list[tuple[int, int, int, int]] = []
+    rights: list[tuple[int, int, int, int]] = []
+    for seat, tid, end, left, right in turns:
+        if tid < 0:  # a pass
+            continue
+        if left == EMPTY:  # the opening
+            rights.append((tid, TILE_LO[tid], TILE_HI[tid], seat))
+        elif end == LEFT:
+            lefts.append((tid, OTHER[tid][left], left, seat))
+        else:
+            rights.append((tid, right, OTHER[tid][right], seat))
+    lefts.reverse()
+    return lefts + rights
+
+
 # -- transitions ----------------------------------------------------------------------
 def _begin_deal(s: FoldState, hands: list[int]) -> None:
     """A checked deal (seven distinct tiles each, all 28) in phase ``deal``."""
@@ -913,9 +1023,12 @@ def _begin_deal(s: FoldState, hands: list[int]) -> None:
         s.hand_no += 1
     s.redeal_pending = False
     s.dealt = tuple(hands)
-    s.core = HandCore(hands)
+    core = s.core = HandCore.__new__(HandCore)  # HandCore(hands), without the call's cost
+    core.hands = list(hands)
+    core.left = core.right = EMPTY
+    core.to_act = core.passes = 0
+    core.must_open_66 = False
     s.accepted = 0
-    s.line = []
     s.turns = []
     s.lacks = [0, 0, 0, 0]
     s.phase = "accept"
@@ -950,12 +1063,6 @@ def _lay(s: FoldState, seat: int, tid: int, end: int | None) -> FoldState | None
     before = s.copy() if s.seats[seat] == "human" else None
     dekabes = left != EMPTY and is_dekabes(tid, left, right)
     s.turns.append((seat, tid, end, left, right))
-    if left == EMPTY:
-        s.line.append((tid, TILE_LO[tid], TILE_HI[tid], seat))
-    elif end == LEFT:
-        s.line.insert(0, (tid, OTHER[tid][left], left, seat))
-    else:
-        s.line.append((tid, right, OTHER[tid][right], seat))
     if core.play(tid, end):
         _end_hand(s, "domino", seat, dekabes)
     return before
@@ -973,17 +1080,32 @@ def _start_hand(s: FoldState) -> None:
     else:
         s.core.must_open_66 = False
         s.phase = "choose_opener"
-    # the snapshot's own hand_start stays None: a self-reference would be a cycle, and
-    # every hand's snapshot (and the last hand it shows) would wait for the cyclic GC
-    s.hand_start = s.copy()
+    # what the hand's start has that a state later in the hand may not (no copy: every
+    # hand starts here, a restart is rare; ``_hand_start_state`` builds the state)
+    s.hand_start = (s.phase, s.opener, s.core.to_act, s.core.must_open_66)
+
+
+def _hand_start_state(s: FoldState) -> FoldState:
+    """The state as the hand in progress began (phase choose_opener or play): nothing
+    else changes from the hand's start until it ends, so the deal (``dealt``) and the
+    few fields ``hand_start`` kept give it back exactly."""
+    phase, opener, to_act, must_open_66 = _required_start(s.hand_start)
+    start = s.copy()
+    start.phase = phase
+    start.opener = opener
+    start.core = HandCore(s.dealt, EMPTY, EMPTY, to_act, 0, must_open_66)
+    start.turns = []
+    start.lacks = [0, 0, 0, 0]
+    return start
 
 
 def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
-    pips = s.core.pips()
+    hands = s.core.hands
+    pips = [mask_pips(hands[0]), mask_pips(hands[1]), mask_pips(hands[2]), mask_pips(hands[3])]
     team: int | None
     representative: int | None
-    if how == "domino":
-        team, representative = TEAM_INDEX[_required(winner_seat)], winner_seat
+    if winner_seat is not None:  # a domino
+        team, representative = winner_seat & 1, winner_seat
     else:
         team, representative = block_winner(pips)
         if team is None:
@@ -994,9 +1116,8 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
     else:
         result = how
         points = s.base * (2 if dekabes else 1)
-        scores = [0, 0]
-        scores[team] = s.scores[team] + points
-        s.scores = tuple(scores)
+        # the winners add their points, the other team goes back to 0 (RULES §6)
+        s.scores = (s.scores[0] + points, 0) if team == 0 else (0, s.scores[1] + points)
         s.base = 1
     record = {
         "hand_no": s.hand_no,
@@ -1008,9 +1129,8 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
     }
     reveal = Reveal(
         record,
-        tuple(s.core.hands),
+        tuple(hands),
         s.dealt,
-        tuple(s.line),
         tuple(s.turns),
         s.opener,
         s.scores,
@@ -1028,6 +1148,12 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
 
 
 # -- helpers --------------------------------------------------------------------------
+def _required_start(start: HandStart | None) -> HandStart:
+    if start is None:
+        raise RuntimeError("the fold's state lacks the start of the hand its phase requires")
+    return start
+
+
 def _required_state(state: FoldState | None) -> FoldState:
     if state is None:
         raise RuntimeError("the fold's state lacks a snapshot its phase requires")

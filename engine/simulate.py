@@ -169,8 +169,9 @@ def _play_match(
         players = factory(levels, seat_rngs, m)
     # the whole match, or its first hands_left hands when the quota ends inside it
     autoplay(m, players, deal_rng, hands=hands_left)
-    for result in m.results:
-        _count_hand(totals, result, bot_team)
+    state = m.state()
+    for reveal in state.results if state is not None else ():
+        _count_hand(totals, reveal.record, swapped)  # read only: no copy of each result
     totals["redeals"] += m.redeals
     if hands_left is not None and m.hands_finished >= hands_left:
         return  # the quota ends inside this match (or with it): its hands count, the match not
@@ -183,14 +184,14 @@ def _play_match(
     totals["match_wins"][bot_team(winner)] += 1
 
 
-def _count_hand(
-    totals: dict[str, Any], result: dict[str, Any], bot_team: Callable[[Team], Team]
-) -> None:
+def _count_hand(totals: dict[str, Any], result: dict[str, Any], swapped: bool) -> None:
     totals["hands"] += 1
-    if result["team"] is None:
+    team = result["team"]
+    if team is None:
         totals["ties"] += 1
         return
-    team = bot_team(result["team"])
+    if swapped:  # the team-A bots sit in seats 2 & 4
+        team = other_team(team)
     totals["hand_wins"][team] += 1
     totals["points"][team] += result["points"]
     if result["dekabes"]:

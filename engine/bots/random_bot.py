@@ -26,6 +26,7 @@ class RandomPicker:
     """
 
     __slots__ = ("randbits", "_randrange")
+    claims = True  # the accept phase's choice is count - 1, without a draw (``Match.advance``)
 
     def __init__(self, rng: random.Random) -> None:
         exact = type(rng) is random.Random

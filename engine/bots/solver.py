@@ -15,20 +15,21 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.bots.rollout import WEIGHT, block_code, playout
-from engine.core import FIT_MASK
+from engine.bots.rollout import (
+    R_DOUBLES,
+    R_FIT,
+    R_ROW,
+    ranked_block_code,
+    ranked_playout,
+    to_ranks,
+)
 from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_LO
 
 INF_DEPTH = 10**6
 
-# Tiles in the order the search tries them: heavy tiles and doubles first, as the
-# playout does, which makes alpha-beta cut early.
-_ORDER = tuple(sorted(range(28), key=lambda t: -WEIGHT[t]))
-# The same order restricted to the tiles that fit each pair of ends (left * 7 + right):
-# the search loops over at most 13 tiles instead of 28.
-_FIT_ORDER: tuple[tuple[int, ...], ...] = tuple(
-    tuple(t for t in _ORDER if FIT_MASK[k] >> t & 1) for k in range(49)
-)
+# The search tries a seat's tiles heavy tiles and doubles first, as the playout does,
+# which makes alpha-beta cut early: on ranked masks (``rollout``'s rank space) that is
+# the order of the bits, lowest first.
 
 
 class Counter:
@@ -61,7 +62,7 @@ def search(
 ) -> float:
     """Team A's value of the position (seat ``seat`` to act on a non-empty line)."""
     return _search(
-        list(hands),
+        to_ranks(hands),
         left,
         right,
         seat,
@@ -86,30 +87,29 @@ def _search(
     beta: float,
     counter: Counter,
 ) -> float:
+    """``search`` on ranked masks (``hands`` is changed during the search, then restored)."""
     counter.nodes += 1
     hand = hands[seat]
-    ends = left * 7 + right
-    legal = hand & FIT_MASK[ends]
+    legal = hand & R_FIT[left * 7 + right]
     if not legal:
         if passes == 3:
-            return values[block_code(hands)]
+            return values[ranked_block_code(hands)]
         return _search(
             hands, left, right, (seat + 1) & 3, passes + 1, values, depth - 1, alpha, beta, counter
         )
     if depth <= 0:
-        return values[playout(hands.copy(), left, right, seat, passes)]
+        return values[ranked_playout(hands.copy(), left, right, seat, passes)]
     maximise = not seat & 1
     best = -1.0e9 if maximise else 1.0e9
     nxt = (seat + 1) & 3
-    for tid in _FIT_ORDER[ends]:
-        bit = 1 << tid
-        if not legal & bit:
-            continue
-        row = OTHER[tid]
+    while legal:  # heavy tiles and doubles first
+        bit = legal & -legal
+        legal ^= bit
+        row = R_ROW[bit]
         to_left, to_right = row[left], row[right]
         rest = hand ^ bit
         if not rest:
-            dekabes = to_left >= 0 and to_right >= 0 and not DOUBLE_MASK & bit
+            dekabes = to_left >= 0 and to_right >= 0 and not R_DOUBLES & bit
             value = values[(seat & 1) * 2 + (1 if dekabes else 0)]
             if maximise:
                 if value > best:
@@ -118,15 +118,17 @@ def _search(
                 best = value
         else:
             hands[seat] = rest
-            options = []
-            if to_left >= 0:
-                options.append((to_left, right))
-            if to_right >= 0 and (
-                to_left < 0
-                or (left, to_right) != (to_left, right)
-                and (to_right, left) != (to_left, right)
+            # the ends each placement leaves; the second only when it differs
+            if to_left < 0:
+                options: tuple[tuple[int, int], ...] = ((left, to_right),)
+            elif (
+                to_right < 0
+                or (left == to_left and to_right == right)
+                or (to_right == to_left and left == right)
             ):
-                options.append((left, to_right))
+                options = ((to_left, right),)
+            else:
+                options = ((to_left, right), (left, to_right))
             for new_left, new_right in options:
                 value = _search(
                     hands, new_left, new_right, nxt, 0, values, depth - 1, alpha, beta, counter
@@ -184,6 +186,18 @@ def value_after(
             left = OTHER[tid][left]
         else:
             right = OTHER[tid][right]
+    ranked = to_ranks(world)
     if depth == 0:
-        return values[playout(world, left, right, nxt, 0)]
-    return search(world, left, right, nxt, 0, values, depth, counter)
+        return values[ranked_playout(ranked, left, right, nxt, 0)]
+    return _search(
+        ranked,
+        left,
+        right,
+        nxt,
+        0,
+        values,
+        INF_DEPTH if depth is None else depth,
+        -1.0e9,
+        1.0e9,
+        counter if counter is not None else Counter(),
+    )

@@ -170,3 +170,64 @@ def test_the_searchs_block_count_agrees_with_the_rules():
         assert block_code(hands) == (TIE if team is None else team * 2)
         ties += team is None
     assert ties > 50
+
+
+def _tile_space_playout(hands, left, right, seat, passes):
+    """The playout policy written plainly on tile masks (the reference for the ranked
+    one): the heaviest tile by ``WEIGHT``, the lowest tile id among equals; a tile that
+    fits both (different) ends goes where it leaves the number the seat holds more of."""
+    from engine.bots.rollout import WEIGHT
+    from engine.tiles import NUM_MASK
+
+    hands = list(hands)
+    while True:
+        legal = hands[seat] & FIT_MASK[left * 7 + right]
+        if not legal:
+            passes += 1
+            if passes == 4:
+                return block_code(hands)
+            seat = (seat + 1) & 3
+            continue
+        passes = 0
+        tid = max((t for t in range(28) if legal >> t & 1), key=lambda t: (WEIGHT[t], -t))
+        hand = hands[seat] & ~(1 << tid)
+        to_left, to_right = OTHER[tid][left], OTHER[tid][right]
+        if not hand:
+            dekabes = to_left >= 0 and to_right >= 0 and not DOUBLE_MASK >> tid & 1
+            return (seat & 1) * 2 + (1 if dekabes else 0)
+        hands[seat] = hand
+        if to_left >= 0 and to_right >= 0 and left != right:
+            more_right = (hand & NUM_MASK[to_right]).bit_count()
+            if more_right > (hand & NUM_MASK[to_left]).bit_count():
+                right = to_right
+            else:
+                left = to_left
+        elif to_left >= 0:
+            left = to_left
+        else:
+            right = to_right
+        seat = (seat + 1) & 3
+
+
+def test_the_ranked_playout_is_the_plain_policy():
+    """Playouts run on ranked masks (rank 0 = the policy's first choice): the same
+    result as the policy played on tile masks, and the caller's hands are unchanged."""
+    from engine.bots.rollout import playout
+
+    rng = random.Random(8)
+    tiles = list(range(28))
+    for _ in range(400):
+        rng.shuffle(tiles)
+        sizes = [rng.randint(0, 7) for _ in range(4)]
+        if not any(sizes):
+            continue
+        hands, at = [], 0
+        for size in sizes:
+            hands.append(sum(1 << t for t in tiles[at : at + size]))
+            at += size
+        left, right, seat = rng.randrange(7), rng.randrange(7), rng.randrange(4)
+        before = list(hands)
+        assert playout(hands, left, right, seat, 0) == _tile_space_playout(
+            hands, left, right, seat, 0
+        )
+        assert hands == before

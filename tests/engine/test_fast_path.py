@@ -10,6 +10,7 @@ import pytest
 
 from engine import IllegalEventError, Match, dump_record
 from engine.autoplay import autoplay, bot_players, new_bot_match
+from engine.bots.random_bot import RandomPicker
 from engine.simulate import simulate
 
 SEATS = (1, 2, 3, 4)
@@ -217,3 +218,113 @@ def test_autoplay_hands_plays_that_many_hands_at_a_time_and_the_same_match(fast)
             assert m.hands_finished == before + 2 or m.phase == "match_over"
         assert dump_record(record) == dump_record(whole_record)
         _same_match(m, whole)
+
+
+def _same_state(a: Match, b: Match, skip: tuple[str, ...] = ()) -> None:
+    """Every field of the fold's state (what no view shows too: the opener, 6-6 first)."""
+    sa, sb = a.state(), b.state()
+    for name in type(sa).__slots__:
+        if name in skip:
+            continue
+        va, vb = getattr(sa, name), getattr(sb, name)
+        if name == "core":
+            va, vb = repr(va), repr(vb)
+        elif name == "results":
+            va, vb = [r.as_dict() for r in va], [r.as_dict() for r in vb]
+        assert va == vb, name
+
+
+def _reveals(m: Match) -> list:
+    state = m.state()
+    return [r.as_dict() for r in state.results] if state else []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_unrecorded_fast_path_is_the_same_match(seed):
+    """Without ``on_event`` the fast path keeps no record and accepts by its claims
+    alone: the same state, views and revealed hands (lines included) as the slow path."""
+    m_fast = new_bot_match()
+    m_slow = new_bot_match()
+    rngs = [random.Random(seed * 10 + i) for i in range(4)]
+    autoplay(m_fast, bot_players(["random"] * 4, rngs), random.Random(seed))
+    rngs = [random.Random(seed * 10 + i) for i in range(4)]
+    autoplay(m_slow, _without_pick(bot_players(["random"] * 4, rngs)), random.Random(seed))
+    _same_match(m_fast, m_slow)
+    assert _reveals(m_fast) == _reveals(m_slow)
+    assert m_fast.redeals == m_slow.redeals
+
+
+def test_a_picker_that_claims_but_draws_no_play_is_asked_for_its_plays():
+    """``claims`` only spares the accept calls: play choices are still asked."""
+    asked = []
+
+    class Claiming:
+        claims = True
+
+        def __call__(self, phase, count):
+            asked.append(phase)
+            assert phase != "accept"
+            return 0
+
+    m = new_bot_match()
+    m.deal(random.Random(3))
+    m.advance((Claiming(),) * 4)
+    assert asked and m.hands_finished + m.redeals >= 1
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_restart_hand_after_the_fast_path_is_the_slow_paths_restart(seed):
+    """The hand's start is rebuilt from the deal (no snapshot copy): bots play on the
+    unrecorded fast path up to the human seat's turn; restarting there (twice) gives
+    the same state as restarting the record's fold."""
+    seats = {"1": "human", "2": "bot", "3": "bot", "4": "bot"}
+    start = {"type": "match_started", "seats": seats}
+    pickers, recorded_pickers = (
+        tuple(RandomPicker(random.Random(seed * 4 + i)) for i in range(4)) for _ in range(2)
+    )
+    fast, recorded = Match(), Match()
+    record = [start]
+    for m in (fast, recorded):
+        m.apply(start)
+    restarts = checked = 0
+    for hand in range(4):
+        for m, emit in ((fast, None), (recorded, record.append)):
+            m.deal(random.Random(seed * 10 + hand), emit)
+        # the hand's start, folded the slow way: the deal, then four acceptances
+        at_start = Match.from_events(record)
+        for seat in (1, 2, 3, 4):
+            at_start.apply({"type": "accept", "seat": seat})
+        restarted = False
+        redeals = fast.redeals
+        while fast.phase in ("accept", "choose_opener", "play"):
+            fast.advance(pickers)
+            recorded.advance(recorded_pickers, record.append)
+            _same_match(fast, recorded)
+            if fast.phase == "accept":
+                event = fast.legal_events(1)[-1]  # seat 1 claims when entitled
+            elif fast.to_act != 1:
+                break
+            elif not restarted:
+                folded = Match.from_events(record)
+                for m in (fast, recorded, folded):
+                    m.apply({"type": "restart_hand", "seat": 1})
+                    m.apply({"type": "restart_hand", "seat": 1})
+                for m in (fast, recorded):
+                    _same_match(m, folded)
+                    _same_state(m, folded)
+                if fast.redeals == redeals:  # (after a redeal claim: another deal)
+                    _same_state(fast, at_start, skip=("hand_start",))
+                    checked += 1
+                record.append({"type": "restart_hand", "seat": 1})
+                record.append({"type": "restart_hand", "seat": 1})
+                restarts += 1
+                restarted = True
+                continue
+            else:
+                event = fast.legal_events(1)[0]
+            fast.apply(event)
+            recorded.apply(dict(event))
+            record.append(dict(event))
+        if fast.phase == "match_over":
+            break
+    assert restarts > 0 and checked > 0
