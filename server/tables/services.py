@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import orjson
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine import IllegalEventError, deal_event
@@ -52,9 +52,9 @@ from server.errors import (
 )
 from server.realtime import presence
 from server.realtime.notify import table_changed
-from server.tables import projection, selectors
+from server.tables import answers, projection, selectors
 from server.tables.locking import writing
-from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table
+from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table, database
 from server.tables.projection import TableState
 from server.tables.selectors import accepted_by, request_owner, several_people, voters
 from server.tables.signals import match_ended
@@ -238,9 +238,15 @@ class ActionResult:
     """
 
     version: int
-    response: dict
+    response: dict | None  # None: given as ``text``
     status: int = 200
     replayed: bool = False
+    text: bytes | None = None  # the response as JSON, when it was encoded already
+
+    def body(self) -> dict:
+        if self.response is not None:
+            return self.response
+        return orjson.loads(self.text or b"{}")
 
 
 def do_action(
@@ -283,10 +289,11 @@ def do_action(
                 raise
             if not over_before and state.match.phase == "match_over":
                 match_ended.send(sender=Table, table=locked, state=state, annulled=False)
-            response = selectors.seat_response(locked, seat, state, user=user, seats=seats)
+            # built and encoded once: the answer, the receipt and this seat's push
+            answer = answers.seat_answer(locked, seat, state, user, seats, keep=False)
             if key:
-                _store_receipt(locked, key, user, seat, digest, response)
-            transaction.on_commit(lambda: _after_commit(locked, state))
+                _store_receipt(locked, key, user, seat, digest, answer.text)
+            transaction.on_commit(lambda: _after_action(locked, state, seat, user, answer))
     except Paused:
         # A bot refused because of a pause that has lapsed: lift it; the bot acts again
         # on the new version (stale_version carries the view).
@@ -303,7 +310,14 @@ def do_action(
             return replayed
         current = projection.project(table)
         raise _stale(table, seat, current, user, seats) from None
-    return ActionResult(state.version, response)
+    return ActionResult(state.version, None, text=answer.text)
+
+
+def _after_action(
+    table: Table, state: TableState, seat: int, user: User, answer: answers.SeatAnswer
+) -> None:
+    answers.keep(table, seat, user, answer)  # committed: it may answer again (pushes)
+    _after_commit(table, state)
 
 
 def _action_rows(
@@ -436,21 +450,27 @@ _RECEIPT_COLUMNS = ("table_id", "key", "account_id", "seat", "request_hash", "st
 _RECEIPT_COLUMNS += ("response", "created_at")  # type: ignore[assignment]  # still strings
 
 
+_receipt_insert: dict[str, str] = {}  # vendor -> the INSERT
+
+
 def _store_receipt(
-    table: Table, key: str, user: User, seat: int, digest: str, response: dict
+    table: Table, key: str, user: User, seat: int, digest: str, response: bytes
 ) -> None:
     """The action's receipt, next to its event in the same transaction: one plain INSERT
-    (the hot path: no ORM model, the answer serialised once)."""
-    quote = connection.ops.quote_name
-    payload = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
-    values = ", ".join(payload if c == "response" else "%s" for c in _RECEIPT_COLUMNS)
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(
+    (the hot path: no ORM model; ``response``, the answer's JSON text as sent)."""
+    db = database()
+    sql = _receipt_insert.get(db.vendor)
+    if sql is None:
+        quote = db.ops.quote_name
+        payload = "CAST(%s AS jsonb)" if db.vendor == "postgresql" else "%s"
+        values = ", ".join(payload if c == "response" else "%s" for c in _RECEIPT_COLUMNS)
+        sql = _receipt_insert[db.vendor] = (
             f"INSERT INTO {quote(ActionReceipt._meta.db_table)}"
-            f" ({', '.join(quote(c) for c in _RECEIPT_COLUMNS)}) VALUES ({values})",
-            [table.pk, key, user.pk, seat, digest, 200, orjson.dumps(response).decode(), now],
+            f" ({', '.join(quote(c) for c in _RECEIPT_COLUMNS)}) VALUES ({values})"
         )
+    now = db.ops.adapt_datetimefield_value(timezone.now())
+    with db.cursor() as cursor:
+        cursor.execute(sql, [table.pk, key, user.pk, seat, digest, 200, response.decode(), now])
 
 
 def _lock_table(table: Table) -> Table:
@@ -460,10 +480,11 @@ def _lock_table(table: Table) -> Table:
     the IMMEDIATE transaction already hold the only write lock, so the row is not read
     again (its columns never change after creation).
     """
-    if connection.vendor == "sqlite":
+    db = database()
+    if db.vendor == "sqlite":
         return table
     # Only the lock is needed: the columns never change, so the row already read stands.
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(_LOCK_TABLE, [table.pk])
     return table
 
