@@ -108,7 +108,9 @@ def test_an_answer_built_inside_an_action_is_kept_only_once_committed(monkeypatc
 def test_forgetting_the_folds_forgets_the_answers():
     p = Players(kinds=("human", "bot", "bot", "bot"))
     first = p.seat(1)
-    table, seats = selectors.table_and_seats(p.code)
+    found = selectors.table_and_seats(p.code)
+    assert found is not None
+    table, seats = found
     state = selectors.projection.project(table)
     kept = answers.seat_answer(table, 1, state, p.owner, seats)
     assert answers.seat_answer(table, 1, state, p.owner, seats) is kept
