@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import re
 
+from django.conf import settings
 from django.http import HttpResponse
 from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
@@ -24,6 +26,7 @@ from server.api_schema import (
     strict,
 )
 from server.errors import NotAllowedInRated, NotFound, NotYourSeat, ValidationError
+from server.parsers import JSONParser
 from server.parsing import parse_id
 from server.realtime import longpoll, presence
 from server.realtime.groups import table_group
@@ -256,6 +259,28 @@ def hot_answer(request, text: bytes | None, body, status: int = 200) -> HttpResp
     return Response(body(), status=status)
 
 
+_JSON_PARSER = JSONParser()
+
+
+def action_data(request) -> object:
+    """The action's body, as ``request.data`` reads it. A plain JSON body (what every
+    client sends) goes to the same parser directly, without DRF's parser choice and
+    request wrapping (~30 µs); anything else is left to DRF as before."""
+    raw = request._request
+    meta = raw.META
+    if meta.get("CONTENT_TYPE") != "application/json" or raw._read_started:
+        return request.data
+    try:
+        length = int(meta.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return request.data
+    if length <= 0:
+        return request.data
+    encoding = raw.encoding or settings.DEFAULT_CHARSET  # as DRF's parser context
+    # ``body`` reads it with Django's size check (413 past DATA_UPLOAD_MAX_MEMORY_SIZE)
+    return _JSON_PARSER.parse(io.BytesIO(raw.body), "application/json", {"encoding": encoding})
+
+
 class HotPathView(APIView):
     """The game's hot path (the seat view, the action): answered in JSON only.
 
@@ -333,7 +358,7 @@ class ActionView(HotPathView):
     )
     def post(self, request, code, seat):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
-        data = parse_action_body(request.data)
+        data = parse_action_body(action_data(request))
         # (META: request.headers would build a view of every header first)
         key = request.META.get("HTTP_IDEMPOTENCY_KEY") or data.pop("command_id", None)
         data.pop("command_id", None)

@@ -118,3 +118,27 @@ def test_forgetting_the_folds_forgets_the_answers():
     assert answers.seat_answer(table, 1, state, p.owner, seats) is not kept
     presence.forget_all()
     assert p.seat(1)["version"] == first["version"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"type": "accept", "expected_version": 0}',
+        b'{"type": "accept", "expected_version": NaN}',
+        b'{"type": "accept",',
+        b"\xff\xfe{}",
+        b"[" * 100_000 + b"]" * 100_000,
+        b"[1, 2]",
+        b"",
+    ],
+    ids=["stale", "nan", "cut", "not-utf8", "deep", "list", "empty"],
+)
+def test_a_plain_json_body_is_read_as_drf_reads_it(body):
+    """The action's body read directly (``Content-Type: application/json``) gives the
+    answer DRF's own reading gives (here reached with a charset parameter)."""
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    path = f"/api/tables/{p.code}/seats/1/actions"
+    direct = p.api(1).generic("POST", path, body, content_type="application/json")
+    by_drf = p.api(1).generic("POST", path, body, content_type="application/json; charset=utf-8")
+    assert direct.status_code == by_drf.status_code != 200
+    assert direct.json() == by_drf.json()
