@@ -10,11 +10,13 @@ Redis from DATABASE_URL / REDIS_URL) on loopback and prints one JSON object:
    look when the next seat to act was guessed wrong, and a new table when a match ends,
    are counted in), then ``--gets`` trivial authenticated GETs (``/api/me``). The ratio
    of the two is the figure to compare: both are measured in the same run on the same
-   server, so it holds on a loaded machine where absolute times do not. Measured three
-   times: as is (``cpu``), with an ``Idempotency-Key`` on every action as docs/api.md
-   tells bots (``cpu_keys``, goal 2.5x a trivial GET or less), and with keys and the
-   four seats of every table connected by WebSocket, each push read, as desktop clients
-   are (``cpu_sockets``, goal 7 ms or less). ``summary`` puts them side by side (also
+   server, so it holds on a loaded machine where absolute times do not. Measured for
+   three kinds of driver together, round by round (``--rounds`` batches of each kind,
+   each followed by its trivial GETs, ``measure_modes``): as is (``cpu``), with an
+   ``Idempotency-Key`` on every action as docs/api.md tells bots (``cpu_keys``, goal
+   2.5x a trivial GET or less), and with keys and the four seats of every table
+   connected by WebSocket, each push read, as desktop clients are (``cpu_sockets``,
+   goal 7 ms or less). ``summary`` puts them side by side (and a table of them is
    printed on stderr); ``--peer`` adds the peer's figures from the same run (``peer``:
    boardgame.io 0.50.2 on Node, ``../shared/bench/boardgameio``, its in-memory store and
    its default file store); ``--quick`` measures only these.
