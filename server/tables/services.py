@@ -278,6 +278,11 @@ def do_action(
                 over_before = state.match.phase == "match_over"
                 actor_kind = "bot" if user.is_bot else "human"
                 rows = _action_rows(locked, state, seat, action, user, seats, actor_kind, key)
+                # built and encoded once: the answer, the receipt and this seat's push
+                answer = answers.seat_answer(locked, seat, state, user, seats, keep=False)
+                if key:  # the receipt rides on the event its key names: no row of its own
+                    receipt = answer.text.decode()
+                    rows[0] = rows[0]._replace(request_hash=digest, receipt=receipt)
                 Event.objects.append(rows)
             except ApiError:
                 # A retry of an action already applied is refused as it now stands (its
@@ -289,10 +294,6 @@ def do_action(
                 raise
             if not over_before and state.match.phase == "match_over":
                 match_ended.send(sender=Table, table=locked, state=state, annulled=False)
-            # built and encoded once: the answer, the receipt and this seat's push
-            answer = answers.seat_answer(locked, seat, state, user, seats, keep=False)
-            if key:
-                _store_receipt(locked, key, user, seat, digest, answer.text)
             transaction.on_commit(lambda: _after_action(locked, state, seat, user, answer))
     except Paused:
         # A bot refused because of a pause that has lapsed: lift it; the bot acts again
@@ -435,42 +436,33 @@ def lift_lapsed_pauses(*, table: Table, now: datetime | None = None) -> TableSta
 
 
 def _replayed(table: Table, key: str, digest: str, user: User) -> ActionResult | None:
-    """The stored first answer to ``key``, or None when the key is new."""
-    receipt = ActionReceipt.objects.filter(table=table, key=key).first()
-    if receipt is None:
-        return None
-    if receipt.request_hash != digest or receipt.account_id != user.pk:
-        raise IdempotencyKeyReused()
-    return ActionResult(
-        receipt.response.get("version", 0), receipt.response, receipt.status_code, True
-    )
-
-
-_RECEIPT_COLUMNS = ("table_id", "key", "account_id", "seat", "request_hash", "status_code")
-_RECEIPT_COLUMNS += ("response", "created_at")  # type: ignore[assignment]  # still strings
-
-
-_receipt_insert: dict[str, str] = {}  # vendor -> the INSERT
-
-
-def _store_receipt(
-    table: Table, key: str, user: User, seat: int, digest: str, response: bytes
-) -> None:
-    """The action's receipt, next to its event in the same transaction: one plain INSERT
-    (the hot path: no ORM model; ``response``, the answer's JSON text as sent)."""
+    """The stored first answer to ``key``, or None when the key is new: the receipt on
+    the event the key wrote, or (an action written before receipts moved there) its
+    ``ActionReceipt`` row."""
     db = database()
-    sql = _receipt_insert.get(db.vendor)
-    if sql is None:
-        quote = db.ops.quote_name
-        payload = "CAST(%s AS jsonb)" if db.vendor == "postgresql" else "%s"
-        values = ", ".join(payload if c == "response" else "%s" for c in _RECEIPT_COLUMNS)
-        sql = _receipt_insert[db.vendor] = (
-            f"INSERT INTO {quote(ActionReceipt._meta.db_table)}"
-            f" ({', '.join(quote(c) for c in _RECEIPT_COLUMNS)}) VALUES ({values})"
-        )
-    now = db.ops.adapt_datetimefield_value(timezone.now())
     with db.cursor() as cursor:
-        cursor.execute(sql, [table.pk, key, user.pk, seat, digest, 200, response.decode(), now])
+        cursor.execute(_RECEIPT_ON_EVENT, [table.pk, key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    hash_, account_id, text = row
+    status = 200  # only an accepted action has a receipt
+    if text is None:  # written before receipts moved onto the event
+        receipt = ActionReceipt.objects.filter(table=table, key=key).first()
+        if receipt is None:
+            return None
+        hash_, account_id, status = receipt.request_hash, receipt.account_id, receipt.status_code
+        text = orjson.dumps(receipt.response).decode()
+    if hash_ != digest or account_id != user.pk:
+        raise IdempotencyKeyReused()
+    body = orjson.loads(text)
+    return ActionResult(body.get("version", 0), body, status, True, text=text.encode())
+
+
+_RECEIPT_ON_EVENT = (
+    f"SELECT request_hash, actor_id, receipt FROM {Event._meta.db_table}"
+    " WHERE table_id = %s AND command_id = %s"
+)
 
 
 def _lock_table(table: Table) -> Table:
