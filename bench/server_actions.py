@@ -10,11 +10,13 @@ Redis from DATABASE_URL / REDIS_URL) on loopback and prints one JSON object:
    look when the next seat to act was guessed wrong, and a new table when a match ends,
    are counted in), then ``--gets`` trivial authenticated GETs (``/api/me``). The ratio
    of the two is the figure to compare: both are measured in the same run on the same
-   server, so it holds on a loaded machine where absolute times do not. Measured three
-   times: as is (``cpu``), with an ``Idempotency-Key`` on every action as docs/api.md
-   tells bots (``cpu_keys``, goal 2.5x a trivial GET or less), and with keys and the
-   four seats of every table connected by WebSocket, each push read, as desktop clients
-   are (``cpu_sockets``, goal 7 ms or less). ``summary`` puts them side by side (also
+   server, so it holds on a loaded machine where absolute times do not. Measured for
+   three kinds of driver together, round by round (``--rounds`` batches of each kind,
+   each followed by its trivial GETs, ``measure_modes``): as is (``cpu``), with an
+   ``Idempotency-Key`` on every action as docs/api.md tells bots (``cpu_keys``, goal
+   2.5x a trivial GET or less), and with keys and the four seats of every table
+   connected by WebSocket, each push read, as desktop clients are (``cpu_sockets``,
+   goal 7 ms or less). ``summary`` puts them side by side (and a table of them is
    printed on stderr); ``--peer`` adds the peer's figures from the same run (``peer``:
    boardgame.io 0.50.2 on Node, ``../shared/bench/boardgameio``, its in-memory store and
    its default file store); ``--quick`` measures only these.
@@ -336,39 +338,64 @@ def measure_cpu(
 ) -> dict:
     """CPU per action and per trivial GET, in ``rounds`` alternating batches of each, so
     that a change in the machine's load lands on both alike."""
-    groups = in_groups(drivers, threads)
-    run_split(groups, max(len(drivers), actions // 10), TableDriver.act)  # warm up
-    run_split(groups, max(len(groups), gets // 10), TableDriver.trivial_get)
-    extra_before = sum(d.extra_gets for d in drivers)
+    return measure_modes(processes, {"cpu": drivers}, actions, gets, threads, rounds)["cpu"]
+
+
+def measure_modes(
+    processes,
+    modes: dict[str, list[TableDriver]],
+    actions: int,
+    gets: int,
+    threads: int = 4,
+    rounds: int = 4,
+) -> dict[str, dict]:
+    """``measure_cpu`` for several kinds of driver (no key, keys, keys + sockets) in one
+    run: each round plays a batch of each kind, each batch followed by its batch of
+    trivial GETs, the kinds' order turning from round to round. A change in the
+    machine's load lands on every figure alike, so they compare with each other as well
+    as with the trivial GET (``actions`` and ``gets`` are per kind)."""
+    groups = {name: in_groups(drivers, threads) for name, drivers in modes.items()}
+    for name, drivers in modes.items():  # warm up
+        run_split(groups[name], max(len(drivers), actions // 10), TableDriver.act)
+        run_split(groups[name], max(len(groups[name]), gets // 10), TableDriver.trivial_get)
+    extra_before = {name: sum(d.extra_gets for d in drivers) for name, drivers in modes.items()}
     load = load_average()
-    action_cpu = get_cpu = 0.0
-    per_round = []
+    action_cpu = dict.fromkeys(modes, 0.0)
+    get_cpu = dict.fromkeys(modes, 0.0)
+    per_round: dict[str, list[float]] = {name: [] for name in modes}
+    names = list(modes)
     for index in range(rounds):
         batch_actions = actions // rounds + (index < actions % rounds)
         batch_gets = gets // rounds + (index < gets % rounds)
-        started = cpu_seconds(processes)
-        run_split(groups, batch_actions, TableDriver.act)
-        middle = cpu_seconds(processes)
-        run_split(groups, batch_gets, TableDriver.trivial_get)
-        ended = cpu_seconds(processes)
-        action_cpu += middle - started
-        get_cpu += ended - middle
-        if ended > middle:
-            ratio = ((middle - started) / batch_actions) / ((ended - middle) / batch_gets)
-            per_round.append(round(ratio, 2))
-    extra = sum(d.extra_gets for d in drivers) - extra_before
-    per_action, per_get = action_cpu / actions, get_cpu / gets
-    return {
-        "tables": len(drivers),
-        "actions": actions,
-        "extra_seat_views": extra,
-        "trivial_gets": gets,
-        "server_cpu_ms_per_action": round(per_action * 1000, 3),
-        "server_cpu_ms_per_trivial_get": round(per_get * 1000, 3),
-        "action_cpu_vs_trivial_get": round(per_action / per_get, 2),
-        "ratio_per_round": per_round,
-        "load_average": load,
-    }
+        turn = index % len(names)
+        for name in names[turn:] + names[:turn]:
+            started = cpu_seconds(processes)
+            run_split(groups[name], batch_actions, TableDriver.act)
+            middle = cpu_seconds(processes)
+            run_split(groups[name], batch_gets, TableDriver.trivial_get)
+            ended = cpu_seconds(processes)
+            action_cpu[name] += middle - started
+            get_cpu[name] += ended - middle
+            if ended > middle:
+                ratio = ((middle - started) / batch_actions) / ((ended - middle) / batch_gets)
+                per_round[name].append(round(ratio, 2))
+    out = {}
+    for name, drivers in modes.items():
+        per_action, per_get = action_cpu[name] / actions, get_cpu[name] / gets
+        out[name] = {
+            "tables": len(drivers),
+            "actions": actions,
+            "extra_seat_views": sum(d.extra_gets for d in drivers) - extra_before[name],
+            "trivial_gets": gets,
+            "server_cpu_ms_per_action": round(per_action * 1000, 3),
+            "server_cpu_ms_per_trivial_get": round(per_get * 1000, 3),
+            "action_cpu_vs_trivial_get": round(per_action / per_get, 2),
+            "ratio_per_round": per_round[name],
+            "ratio_median": median(per_round[name]) if per_round[name] else None,
+            "load_average": load,
+            "load_average_after": load_average(),
+        }
+    return out
 
 
 def open_loop(drivers, rate: float, seconds: float) -> dict:
@@ -634,19 +661,21 @@ def embedded_run(args) -> dict:
                 TableDriver(urls, token, i, args.seed)
                 for i in range(max(args.tables, args.cpu_tables))
             ]
-            cpu = measure_cpu(processes, drivers[: args.cpu_tables], args.actions, args.gets)
-            # the same, an Idempotency-Key on every action; then also the four seats of
-            # every table on WebSockets (desktop clients), each push read
+            # as is; an Idempotency-Key on every action; and also the four seats of every
+            # table on WebSockets (desktop clients), each push read: measured together,
+            # round by round (measure_modes)
             keyed = [
                 TableDriver(urls, token, 20_000 + i, args.seed, keys=True)
                 for i in range(args.cpu_tables)
             ]
-            cpu_keys = measure_cpu(processes, keyed, args.actions, args.gets)
             socketed = [
                 TableDriver(urls, token, 30_000 + i, args.seed, keys=True, sockets=True)
                 for i in range(args.cpu_tables)
             ]
-            cpu_sockets = measure_cpu(processes, socketed, args.actions, args.gets)
+            modes = {"cpu": drivers[: args.cpu_tables], "cpu_keys": keyed}
+            modes["cpu_sockets"] = socketed
+            measured = measure_modes(processes, modes, args.actions, args.gets, rounds=args.rounds)
+            cpu, cpu_keys, cpu_sockets = (measured[k] for k in modes)
             cpu_sockets["pushes_received"] = sum(d.pushes for d in socketed)
             for driver in socketed:
                 driver.close_sockets()
@@ -745,6 +774,12 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--gets", type=int, default=1200, help="trivial GETs in the CPU measurement"
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=8,
+        help="alternating batches the CPU figures are measured in (each kind, then GETs)",
+    )
     parser.add_argument("--rate", type=float, default=100.0, help="open-loop actions per second")
     parser.add_argument(
         "--seconds", type=float, default=10.0, help="open-loop (scale-out: closed-loop) duration"
@@ -793,8 +828,33 @@ def main(argv=None) -> int:
     report["note"] = "compare ratios within one run: absolute ms follow the machine's load"
     if "summary" in report:
         print(" ".join(f"{k}={v}" for k, v in report["summary"].items()), file=sys.stderr)
+        print(summary_table(report), file=sys.stderr)
     print(json.dumps(report))
     return 0
+
+
+def summary_table(report: dict) -> str:
+    """The CPU figures side by side, as read by a person (stderr)."""
+    rows = [
+        ("GET seat + POST action, no key", report["cpu"], ""),
+        ("with an Idempotency-Key", report["cpu_keys"], "goal <= 2.5x"),
+        ("with a key, 4 seats on WebSockets", report["cpu_sockets"], "goal <= 7 ms"),
+    ]
+    lines = [
+        "server CPU per game action (measured round by round in one run; load average "
+        f"{report['cpu']['load_average']} -> {report['cpu'].get('load_average_after')}):"
+    ]
+    for label, figures, goal in rows:
+        lines.append(
+            f"  {label:36} {figures['server_cpu_ms_per_action']:7.3f} ms"
+            f"  {figures['action_cpu_vs_trivial_get']:5.2f}x a trivial GET"
+            f" ({figures['server_cpu_ms_per_trivial_get']:.3f} ms)"
+            f"  median of rounds {figures.get('ratio_median')}x  {goal}"
+        )
+    peer = report.get("peer") or {}
+    for storage, ms in (peer.get("ms_per_move") or {}).items():
+        lines.append(f"  peer (boardgame.io), {storage} store{'':15} {ms} ms per move")
+    return "\n".join(lines)
 
 
 def _ints(text: str) -> list[int]:

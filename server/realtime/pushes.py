@@ -4,8 +4,9 @@ When a table moves, every socket that follows it needs the view of the seat(s) i
 Built by each socket on its own, four sockets at one table cost four trips to a request
 thread, four reads of the seats, four views of each seat asked twice and four JSON
 encodings. Here the first socket to hear a notice builds, in one trip, the JSON text of
-every seat watched in this process (each as its holder sees it: ``seat_response`` with
-that holder), and the others await the same result and send the same text. No view is
+every seat watched in this process (each as its holder sees it: the seat's answer to
+that holder, ``server.tables.answers``, which the action's own answer and the next seat
+view share), and the others await the same result and send the same text. No view is
 sent to a socket whose account does not hold that seat (``TableConsumer`` asks only for
 ``(seat, its account)`` pairs, and a pair is built only when that account holds it now).
 
@@ -18,14 +19,15 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-import orjson
 from channels.db import database_sync_to_async
 
 from server.realtime import notify
-from server.tables import projection, selectors
+from server.tables import answers, projection, selectors
 from server.tables.models import Table
 
 Watch = tuple[int, int]  # (seat number, account id)
+# A push is the seat's answer with "type": "view" first: {"type": "view", **answer}.
+VIEW_FRAME = b'{"type":"view",'
 
 # table pk -> how many sockets of this process follow each (seat, account)
 _watchers: dict[int, Counter[Watch]] = {}
@@ -118,6 +120,8 @@ def _build_now(table: Table, wanted: list[Watch], state) -> tuple[int, dict[Watc
         seat = holders.get(number)
         if seat is None or seat.player_id != account:
             continue  # not (or no longer) that account's seat: nothing to send
-        view = selectors.seat_response(table, number, state, user=seat.player, seats=seats)
-        texts[(number, account)] = orjson.dumps({"type": "view", **view}).decode()
+        # the seat's answer at this version, as its GET and the action's answer give it
+        # (built once for all of them: ``answers``), framed as a push
+        answer = answers.seat_answer(table, number, state, seat.player, seats)
+        texts[(number, account)] = (VIEW_FRAME + answer.text[1:]).decode()
     return state.version, texts

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import threading
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 _sqlite_writer = threading.RLock()  # re-entrant: league services nest table writes
 
@@ -18,4 +18,7 @@ def writing():
     of up to 100 ms each. A process lock hands the write lock over at once; other
     processes still meet SQLite's own lock. PostgreSQL locks the table row instead.
     """
-    return _sqlite_writer if connection.vendor == "sqlite" else contextlib.nullcontext()
+    return _sqlite_writer if connections[DEFAULT_DB_ALIAS].vendor == "sqlite" else _NOTHING
+
+
+_NOTHING = contextlib.nullcontext()  # re-entrant and stateless: one serves every caller

@@ -35,7 +35,7 @@ from engine import Match
 from engine.events import DealtHands
 from engine.replay import step
 from server.tables.locking import writing
-from server.tables.models import Event, Table, TableSnapshot
+from server.tables.models import Event, Table, TableSnapshot, database
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +181,13 @@ _cache: OrderedDict[int, TableState] = OrderedDict()
 # Per cached table: the seq of its newest snapshot (known to this process).
 _snapshot_seq: dict[int, int] = {}
 _lock = threading.Lock()
+# Counts ``forget()`` calls: what is kept from a fold elsewhere (``answers``) is dropped
+# when it changes.
+_generation = 0
+
+
+def generation() -> int:
+    return _generation
 
 
 def project(table: Table, upto: int | None = None) -> TableState:
@@ -216,7 +223,7 @@ _EVENTS_AFTER = (
 
 
 def _events_after(table_id: int, seq: int) -> list[tuple[int, dict]]:
-    with connection.cursor() as cursor:
+    with database().cursor() as cursor:
         cursor.execute(_EVENTS_AFTER, [table_id, seq])
         rows = cursor.fetchall()
     # The JSON column comes back as text (SQLite, and PostgreSQL under Django's loaders).
@@ -245,7 +252,9 @@ def remember(table: Table, state: TableState) -> None:
 
 def forget(table: Table | None = None, snapshots: bool = False) -> None:
     """Drop the cached folds (of one table or all); ``snapshots`` deletes their rows too."""
+    global _generation
     with _lock:
+        _generation += 1
         if table is None:
             _cache.clear()
             _snapshot_seq.clear()

@@ -286,8 +286,10 @@ def seat_response(
     state: TableState,
     user: User | None = None,
     seats: list[Seat] | None = None,
+    presence_now: dict | None = None,
 ) -> dict:
-    """What seat ``number`` gets back: its view, the version, what ``user`` may do now."""
+    """What seat ``number`` gets back: its view, the version, what ``user`` may do now
+    (``presence_now``: the table's presence when the caller has just read it)."""
     seats = load_seats(table) if seats is None else seats
     seat = next(s for s in seats if s.number == number)
     view = state.match.seat_view(number)
@@ -303,7 +305,7 @@ def seat_response(
         "seats_to_act": [] if state.stopped else seats_to_act(view),
         "table": table_json(table, state, seats),
         "view": view,
-        "presence": presence.presence_json(table=table),
+        "presence": presence.presence_json(table=table) if presence_now is None else presence_now,
         "takeback": takeback_json(seats, state),
     }
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import orjson
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine import IllegalEventError, deal_event
@@ -52,9 +52,9 @@ from server.errors import (
 )
 from server.realtime import presence
 from server.realtime.notify import table_changed
-from server.tables import projection, selectors
+from server.tables import answers, projection, selectors
 from server.tables.locking import writing
-from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table
+from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table, database
 from server.tables.projection import TableState
 from server.tables.selectors import accepted_by, request_owner, several_people, voters
 from server.tables.signals import match_ended
@@ -238,9 +238,15 @@ class ActionResult:
     """
 
     version: int
-    response: dict
+    response: dict | None  # None: given as ``text``
     status: int = 200
     replayed: bool = False
+    text: bytes | None = None  # the response as JSON, when it was encoded already
+
+    def body(self) -> dict:
+        if self.response is not None:
+            return self.response
+        return orjson.loads(self.text or b"{}")
 
 
 def do_action(
@@ -272,6 +278,11 @@ def do_action(
                 over_before = state.match.phase == "match_over"
                 actor_kind = "bot" if user.is_bot else "human"
                 rows = _action_rows(locked, state, seat, action, user, seats, actor_kind, key)
+                # built and encoded once: the answer, the receipt and this seat's push
+                answer = answers.seat_answer(locked, seat, state, user, seats, keep=False)
+                if key:  # the receipt rides on the event its key names: no row of its own
+                    receipt = answer.text.decode()
+                    rows[0] = rows[0]._replace(request_hash=digest, receipt=receipt)
                 Event.objects.append(rows)
             except ApiError:
                 # A retry of an action already applied is refused as it now stands (its
@@ -283,10 +294,7 @@ def do_action(
                 raise
             if not over_before and state.match.phase == "match_over":
                 match_ended.send(sender=Table, table=locked, state=state, annulled=False)
-            response = selectors.seat_response(locked, seat, state, user=user, seats=seats)
-            if key:
-                _store_receipt(locked, key, user, seat, digest, response)
-            transaction.on_commit(lambda: _after_commit(locked, state))
+            transaction.on_commit(lambda: _after_action(locked, state, seat, user, answer))
     except Paused:
         # A bot refused because of a pause that has lapsed: lift it; the bot acts again
         # on the new version (stale_version carries the view).
@@ -303,7 +311,14 @@ def do_action(
             return replayed
         current = projection.project(table)
         raise _stale(table, seat, current, user, seats) from None
-    return ActionResult(state.version, response)
+    return ActionResult(state.version, None, text=answer.text)
+
+
+def _after_action(
+    table: Table, state: TableState, seat: int, user: User, answer: answers.SeatAnswer
+) -> None:
+    answers.keep(table, seat, user, answer)  # committed: it may answer again (pushes)
+    _after_commit(table, state)
 
 
 def _action_rows(
@@ -421,36 +436,33 @@ def lift_lapsed_pauses(*, table: Table, now: datetime | None = None) -> TableSta
 
 
 def _replayed(table: Table, key: str, digest: str, user: User) -> ActionResult | None:
-    """The stored first answer to ``key``, or None when the key is new."""
-    receipt = ActionReceipt.objects.filter(table=table, key=key).first()
-    if receipt is None:
+    """The stored first answer to ``key``, or None when the key is new: the receipt on
+    the event the key wrote, or (an action written before receipts moved there) its
+    ``ActionReceipt`` row."""
+    db = database()
+    with db.cursor() as cursor:
+        cursor.execute(_RECEIPT_ON_EVENT, [table.pk, key])
+        row = cursor.fetchone()
+    if row is None:
         return None
-    if receipt.request_hash != digest or receipt.account_id != user.pk:
+    hash_, account_id, text = row
+    status = 200  # only an accepted action has a receipt
+    if text is None:  # written before receipts moved onto the event
+        receipt = ActionReceipt.objects.filter(table=table, key=key).first()
+        if receipt is None:
+            return None
+        hash_, account_id, status = receipt.request_hash, receipt.account_id, receipt.status_code
+        text = orjson.dumps(receipt.response).decode()
+    if hash_ != digest or account_id != user.pk:
         raise IdempotencyKeyReused()
-    return ActionResult(
-        receipt.response.get("version", 0), receipt.response, receipt.status_code, True
-    )
+    body = orjson.loads(text)
+    return ActionResult(body.get("version", 0), body, status, True, text=text.encode())
 
 
-_RECEIPT_COLUMNS = ("table_id", "key", "account_id", "seat", "request_hash", "status_code")
-_RECEIPT_COLUMNS += ("response", "created_at")  # type: ignore[assignment]  # still strings
-
-
-def _store_receipt(
-    table: Table, key: str, user: User, seat: int, digest: str, response: dict
-) -> None:
-    """The action's receipt, next to its event in the same transaction: one plain INSERT
-    (the hot path: no ORM model, the answer serialised once)."""
-    quote = connection.ops.quote_name
-    payload = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
-    values = ", ".join(payload if c == "response" else "%s" for c in _RECEIPT_COLUMNS)
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quote(ActionReceipt._meta.db_table)}"
-            f" ({', '.join(quote(c) for c in _RECEIPT_COLUMNS)}) VALUES ({values})",
-            [table.pk, key, user.pk, seat, digest, 200, orjson.dumps(response).decode(), now],
-        )
+_RECEIPT_ON_EVENT = (
+    f"SELECT request_hash, actor_id, receipt FROM {Event._meta.db_table}"
+    " WHERE table_id = %s AND command_id = %s"
+)
 
 
 def _lock_table(table: Table) -> Table:
@@ -460,10 +472,11 @@ def _lock_table(table: Table) -> Table:
     the IMMEDIATE transaction already hold the only write lock, so the row is not read
     again (its columns never change after creation).
     """
-    if connection.vendor == "sqlite":
+    db = database()
+    if db.vendor == "sqlite":
         return table
     # Only the lock is needed: the columns never change, so the row already read stands.
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(_LOCK_TABLE, [table.pk])
     return table
 

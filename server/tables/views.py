@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import re
 
+from django.conf import settings
 from django.http import HttpResponse
 from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
@@ -24,10 +26,11 @@ from server.api_schema import (
     strict,
 )
 from server.errors import NotAllowedInRated, NotFound, NotYourSeat, ValidationError
+from server.parsers import JSONParser
 from server.parsing import parse_id
 from server.realtime import longpoll, presence
 from server.realtime.groups import table_group
-from server.tables import projection, quota, selectors, services
+from server.tables import answers, projection, quota, selectors, services
 from server.tables.action_body import parse_action_body
 from server.tables.models import Table
 
@@ -247,9 +250,60 @@ class ReplaceView(APIView):
 HOT_PATH_RENDERERS = [ORJSONRenderer]
 
 
-class SeatView(APIView):
-    renderer_classes = HOT_PATH_RENDERERS
+def hot_answer(request, text: bytes | None, body, status: int = 200) -> HttpResponse:
+    """A seat answer: its JSON text as already encoded (``answers``) when the client
+    takes plain JSON, which is what the renderer would write; otherwise ``body()``
+    rendered by DRF."""
+    if text is not None and request.accepted_media_type == ORJSONRenderer.media_type:
+        return HttpResponse(text, status=status, content_type=ORJSONRenderer.media_type)
+    return Response(body(), status=status)
 
+
+_JSON_PARSER = JSONParser()
+
+
+def action_data(request) -> object:
+    """The action's body, as ``request.data`` reads it. A plain JSON body (what every
+    client sends) goes to the same parser directly, without DRF's parser choice and
+    request wrapping (~30 µs); anything else is left to DRF as before."""
+    raw = request._request
+    meta = raw.META
+    if meta.get("CONTENT_TYPE") != "application/json" or raw._read_started:
+        return request.data
+    try:
+        length = int(meta.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return request.data
+    if length <= 0:
+        return request.data
+    encoding = raw.encoding or settings.DEFAULT_CHARSET  # as DRF's parser context
+    # ``body`` reads it with Django's size check (413 past DATA_UPLOAD_MAX_MEMORY_SIZE)
+    return _JSON_PARSER.parse(io.BytesIO(raw.body), "application/json", {"encoding": encoding})
+
+
+class HotPathView(APIView):
+    """The game's hot path (the seat view, the action): answered in JSON only.
+
+    Content negotiation picks that for the usual ``Accept`` (none, ``*/*``,
+    ``application/json``) without parsing it; any other goes through DRF's own
+    negotiation, which may refuse it (406), as before."""
+
+    renderer_classes = HOT_PATH_RENDERERS
+    _usual_accept = frozenset({None, "*/*", "application/json"})
+
+    def perform_content_negotiation(self, request, force=False):
+        accept = request.META.get("HTTP_ACCEPT")
+        if (
+            accept in self._usual_accept
+            and not self.format_kwarg
+            and "format" not in (request._request.GET)
+        ):
+            renderer = ORJSONRenderer()
+            return renderer, renderer.media_type
+        return super().perform_content_negotiation(request, force)
+
+
+class SeatView(HotPathView):
     @extend_schema(
         parameters=[
             OpenApiParameter(
@@ -282,14 +336,11 @@ class SeatView(APIView):
             services.check_holder(user=request.user, table=table, number=number)
         if state.paused:  # a pause lifts by itself (away, or PAUSE_LIMIT): looked at here
             state = services.lift_lapsed_pauses(table=table)
-        return Response(
-            selectors.seat_response(table, number, state, user=request.user, seats=seats)
-        )
+        answer = answers.seat_answer(table, number, state, request.user, seats)
+        return hot_answer(request, answer.text, answer.body)
 
 
-class ActionView(APIView):
-    renderer_classes = HOT_PATH_RENDERERS
-
+class ActionView(HotPathView):
     @extend_schema(
         request=ActionSerializer,
         parameters=[
@@ -307,8 +358,9 @@ class ActionView(APIView):
     )
     def post(self, request, code, seat):
         (table, seats), number = get_table_and_seats(code), seat_number(seat)
-        data = parse_action_body(request.data)
-        key = request.headers.get("Idempotency-Key") or data.pop("command_id", None)
+        data = parse_action_body(action_data(request))
+        # (META: request.headers would build a view of every header first)
+        key = request.META.get("HTTP_IDEMPOTENCY_KEY") or data.pop("command_id", None)
         data.pop("command_id", None)
         if key is not None and not (1 <= len(key) <= 80):
             raise ValidationError("an Idempotency-Key is 1-80 characters")
@@ -316,7 +368,7 @@ class ActionView(APIView):
         result = services.do_action(
             user=request.user, table=table, seat=number, action=data, key=key, seats=seats
         )
-        return Response(result.response, status=result.status)
+        return hot_answer(request, result.text, result.body, result.status)
 
 
 class HintView(APIView):

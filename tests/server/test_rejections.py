@@ -8,7 +8,7 @@ import random
 import pytest
 from rest_framework.test import APIClient
 
-from server.tables.models import ActionReceipt, Event
+from server.tables.models import Event
 from tests.server.conftest import Players, client_for, new_member
 
 pytestmark = pytest.mark.django_db
@@ -134,7 +134,9 @@ def test_idempotency_same_key_same_answer_and_other_body_is_refused():
         p, 1, {"type": "pause", "expected_version": v}, "idempotency_key_reused", 422, key="k-1"
     )
     body_key = p.act(2, {"type": "accept", "expected_version": v + 1, "command_id": "k-2"})
-    assert body_key.status_code == 200 and ActionReceipt.objects.filter(key="k-2").exists()
+    assert body_key.status_code == 200
+    receipts = Event.objects.filter(table=p.table, command_id="k-2").values_list("receipt")
+    assert [json.loads(text) for (text,) in receipts] == [body_key.json()]
 
 
 def test_paused_table_refuses_bot_seats():

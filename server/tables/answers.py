@@ -1,0 +1,146 @@
+"""Seat answers built once per (table, version, seat, account) in this process.
+
+A seat's answer (``selectors.seat_response``: its view, the version, what its holder may
+do, the table, presence) is asked for several times at one version: the action's own
+answer, the pushes to the table's sockets (``server.realtime.pushes``), the seat view the
+next player reads. It is a function of the table's state at that version, of the seats'
+holders, of the account asking and of presence. Here it is built and JSON-encoded once,
+and handed out again while nothing of that has changed: an entry is used only for the
+same version, the same seats (``seats_signature``) and the same presence, which is
+read again on every use (a seat may come or go without a new version).
+
+Only committed states are kept: the answer an action builds inside its transaction is
+kept by its commit hook (``keep``), never before. Each entry answers one account for
+one seat: nothing here widens what a seat may see. The text is orjson's encoding of the
+body, the same bytes the API's renderer writes (``encode``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import orjson
+from drf_orjson_renderer.renderers import ORJSONRenderer
+
+from server.accounts.models import User
+from server.realtime import presence
+from server.tables import projection, selectors
+from server.tables.models import Seat, Table
+from server.tables.projection import TableState
+
+# Tables whose newest answers are kept (least recently used leave first): as many as the
+# projection keeps folds for.
+TABLES_KEPT = 1024
+
+Who = tuple[int, int | None]  # (seat number, account id)
+
+
+@dataclass(frozen=True)
+class SeatAnswer:
+    """An answer as JSON text only: a kept body (a view is hundreds of small objects)
+    would be walked by every garbage collection until its table moves."""
+
+    version: int
+    seats: tuple  # seats_signature() of the seats it was built with
+    presence: bytes  # the presence it was built with, as JSON
+    text: bytes  # the answer as JSON
+    generation: int  # the projection's when it was built (``_follow_projection``)
+
+    def body(self) -> dict:
+        return orjson.loads(self.text)
+
+
+_kept: OrderedDict[int, tuple[int, dict[Who, SeatAnswer]]] = OrderedDict()
+_lock = threading.Lock()
+_generation = [projection.generation()]  # the projection's, when these were kept
+
+
+def seats_signature(seats: list[Seat]) -> tuple:
+    """What an answer reads of the seats: each one's kind and holder."""
+    return tuple(
+        (s.number, s.kind, s.player_id)
+        + ((s.player.username, s.player.is_bot) if s.player is not None else (None, False))
+        for s in seats
+    )
+
+
+def seat_answer(
+    table: Table,
+    number: int,
+    state: TableState,
+    user: User | None,
+    seats: list[Seat],
+    keep: bool = True,
+) -> SeatAnswer:
+    """Seat ``number``'s answer to ``user`` at ``state`` (kept, or built now).
+
+    ``keep``: ``state`` is committed (read from the log, or after its commit) and the
+    answer may serve later asks; an action's own answer inside its transaction is built
+    with ``keep=False`` and kept by its commit hook."""
+    generation = projection.generation()
+    here = presence.presence_json(table=table)
+    here_text = orjson.dumps(here)
+    signature = seats_signature(seats)
+    who = (number, None if user is None else user.pk)
+    with _lock:
+        _follow_projection()
+        entry = _kept.get(table.pk)
+        found = entry[1].get(who) if entry is not None and entry[0] == state.version else None
+    if found is not None and found.seats == signature and found.presence == here_text:
+        return found
+    body = selectors.seat_response(table, number, state, user=user, seats=seats, presence_now=here)
+    answer = SeatAnswer(state.version, signature, here_text, encode(body), generation)
+    if keep:
+        _keep(table.pk, who, answer)
+    return answer
+
+
+def encode(body: dict) -> bytes:
+    """``body`` as the API's renderer (``ORJSONRenderer``) writes it. Its options (keys
+    that are not strings, numpy arrays) only matter for bodies that plain orjson refuses,
+    and cost as much again on every call: they are used only then."""
+    try:
+        return orjson.dumps(body)
+    except TypeError:
+        return orjson.dumps(body, default=ORJSONRenderer.default, option=ORJSONRenderer.options)
+
+
+def keep(table: Table, number: int, user: User | None, answer: SeatAnswer) -> None:
+    """Keep an answer built before its state was committed (call once it is)."""
+    _keep(table.pk, (number, None if user is None else user.pk), answer)
+
+
+def _keep(table_pk: int, who: Who, answer: SeatAnswer) -> None:
+    with _lock:
+        _follow_projection()
+        if answer.generation != _generation[0]:
+            return  # built from a fold forgotten since
+        entry = _kept.get(table_pk)
+        if entry is None or entry[0] < answer.version:
+            _kept[table_pk] = (answer.version, {who: answer})
+        elif entry[0] == answer.version:
+            entry[1][who] = answer
+        else:
+            return  # an older version's answer: the newer ones stay
+        _kept.move_to_end(table_pk)
+        while len(_kept) > TABLES_KEPT:
+            _kept.popitem(last=False)
+
+
+def _follow_projection() -> None:
+    """The projection forgot its folds (tests rewriting rows, a lost race): so do we."""
+    now = projection.generation()
+    if _generation[0] != now:
+        _kept.clear()
+        _generation[0] = now
+
+
+def forget(table: Table | None = None) -> None:
+    """Drop the kept answers (of one table, or all: tests that rewrite rows)."""
+    with _lock:
+        if table is None:
+            _kept.clear()
+        else:
+            _kept.pop(table.pk, None)
