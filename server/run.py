@@ -36,6 +36,7 @@ holds every other server module to never importing ``clients``.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import ipaddress
 import os
 import signal
@@ -145,6 +146,8 @@ def main(argv=None) -> int:
     env["DEKABES_HOST_ACCOUNT"] = args.bot  # the account the server lets host players
     # SIGTERM (from `make play`, a service manager) stops the host and Daphne too.
     signal.signal(signal.SIGTERM, _interrupt)
+    # `kill -USR1 <pid>` prints where each thread is (a stop that does not finish).
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     python = sys.executable
     host: Supervised | None = None
     analyser: Supervised | None = None

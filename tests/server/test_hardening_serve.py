@@ -159,7 +159,12 @@ def test_make_serve_restarts_a_killed_host_and_ctrl_c_stops_daphne_and_the_host(
         assert "exited with code -9; starting it again in 1 s" in host_log.read_text()
         wait_for_sign_ins(2)  # the new host plays
         os.killpg(serve.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
-        serve.wait(90)
+        try:
+            serve.wait(90)
+        except subprocess.TimeoutExpired:
+            os.kill(serve.pid, signal.SIGUSR1)  # server.run prints its threads' stacks
+            time.sleep(2)
+            raise AssertionError((tmp_path / "serve.log").read_text()[-6000:]) from None
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(alive(c) for c in children):
             time.sleep(0.2)
