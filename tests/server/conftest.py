@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import uuid
+from dataclasses import dataclass
 
 import pytest
 from django.core.cache import cache
@@ -140,3 +143,44 @@ class Players:
 @pytest.fixture
 def players(db):
     return Players()
+
+
+@dataclass
+class RedisPair:
+    """Two live servers on one SQLite file that hear each other through Redis, and a
+    table of ``owner`` at the first: seat 1 theirs, seats 2-4 their bot ``bot``."""
+
+    first: object  # tests.conftest.LiveServer
+    second: object
+    owner: object  # clients.sdk.DekabesClient, signed in at the first
+    bot: object  # the bot's grant (username, token)
+    code: str
+
+
+@pytest.fixture
+def redis_pair(tmp_path):
+    from clients.sdk import DekabesClient
+    from tests.conftest import LiveServer
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("REDIS_URL not set: Redis channel layer not tested")
+    env = {
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "DEKABES_CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}",
+    }
+    started = []
+    try:
+        started.append(LiveServer(tmp_path, env=env).start())
+        started.append(LiveServer(tmp_path, env=env).start())  # same database file
+        owner = DekabesClient(started[0].url)
+        owner.register(f"ann{uuid.uuid4().hex[:8]}", "a long enough password 42")
+        bot = owner.register_bot(f"bot{uuid.uuid4().hex[:8]}")
+        table = owner.create_table(
+            {1: "human", 2: "bot", 3: "bot", 4: "bot"},
+            join=[1],
+            bots={2: bot.username, 3: bot.username, 4: bot.username},
+        )
+        yield RedisPair(started[0], started[1], owner, bot, table.code)
+    finally:
+        for server in started:
+            server.stop()

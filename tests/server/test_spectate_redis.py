@@ -4,14 +4,11 @@
 from __future__ import annotations
 
 import json
-import os
-import uuid
 
 import pytest
 import websocket
 
 from clients.sdk import DekabesClient
-from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.backend
 
@@ -23,38 +20,23 @@ def next_view(sock, after: int) -> dict:
             return body
 
 
-@pytest.mark.skipif(
-    not os.environ.get("REDIS_URL"), reason="REDIS_URL not set: Redis channel layer not tested"
-)
-def test_spectators_on_another_process_see_each_change(tmp_path):
-    env = {
-        "REDIS_URL": os.environ["REDIS_URL"],
-        "DEKABES_CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}",
-    }
-    first = LiveServer(tmp_path, env=env).start()
-    second = LiveServer(tmp_path, env=env).start()  # same database file, other process
+def test_spectators_on_another_process_see_each_change(redis_pair):
+    pair = redis_pair
+    owner, code = pair.owner, pair.code
     sockets = []
     try:
-        owner = DekabesClient(first.url)
-        owner.register(f"ann{uuid.uuid4().hex[:8]}", "a long enough password 42")
-        bot = owner.register_bot(f"bot{uuid.uuid4().hex[:8]}")
-        table = owner.create_table(
-            {1: "human", 2: "bot", 3: "bot", 4: "bot"},
-            join=[1],
-            bots={2: bot.username, 3: bot.username, 4: bot.username},
-        )
-        url = second.url.replace("http://", "ws://") + f"/ws/tables/{table.code}/spectate"
+        url = pair.second.url.replace("http://", "ws://") + f"/ws/tables/{code}/spectate"
         for _ in range(3):  # the owner watches its own table, three times, on process 2
             sock = websocket.create_connection(
                 url, header=[f"Authorization: Token {owner.token}"], timeout=10
             )
             sockets.append(sock)
-        start = owner.seat_view(table.code, 1)
+        start = owner.seat_view(code, 1)
         for sock in sockets:
             assert next_view(sock, start.version - 1)["version"] == start.version
         sockets.pop().close()  # one leaves: the others still hear
-        DekabesClient(first.url, bot.token).act(
-            table.code, 2, "accept", expected_version=start.version
+        DekabesClient(pair.first.url, pair.bot.token).act(
+            code, 2, "accept", expected_version=start.version
         )
         for sock in sockets:
             view = next_view(sock, start.version)
@@ -64,5 +46,3 @@ def test_spectators_on_another_process_see_each_change(tmp_path):
     finally:
         for sock in sockets:
             sock.close()
-        first.stop()
-        second.stop()
