@@ -61,23 +61,20 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def migrate(env: dict) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
+    )
+
+
 @functools.cache
 def migrated_sqlite() -> Path:
     """A freshly migrated SQLite file, made once per test process and copied for each
     live server: ``manage.py migrate`` on an empty file costs 2 s of CPU and 4-9 s of
     wall time on a busy machine, and the suite starts a few dozen servers."""
-    folder = Path(tempfile.mkdtemp(prefix="dekabes-migrated-"))
-    target = folder / "migrated.sqlite3"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(
-        DJANGO_SETTINGS_MODULE="tests.settings",
-        DEKABES_SQLITE_PATH=str(target),
-        DEKABES_VAR_DIR=str(folder),
-    )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
-    )
-    return target
+    template = LiveServer(Path(tempfile.mkdtemp(prefix="dekabes-migrated-")))
+    migrate(template.env)
+    return Path(template.env["DEKABES_SQLITE_PATH"])
 
 
 class LiveServer:
@@ -134,13 +131,7 @@ class LiveServer:
         if "DATABASE_URL" not in self.env and not database.exists():
             shutil.copyfile(migrated_sqlite(), database)
             return
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v0"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-            timeout=120,
-        )
+        migrate(self.env)
 
     def _wait_until_up(self, deadline: float) -> None:
         while time.monotonic() < deadline:
