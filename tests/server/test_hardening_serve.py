@@ -176,6 +176,9 @@ def test_make_serve_restarts_a_killed_host_and_ctrl_c_stops_daphne_and_the_host(
             serving = False
         assert not serving
     finally:
+        # every child at the end too (a host or an analyser restarted after the test last
+        # looked): once server.run is killed they are no longer found under it
+        children |= descendants(serve.pid)
         if serve.poll() is None:
             serve.kill()
         for pid in children:  # only if still ours: a pid may have been reused
