@@ -954,7 +954,17 @@ class Reveal:
     the match's right after the hand.
     """
 
-    __slots__ = ("record", "hands", "dealt", "turns", "opener", "scores", "base")
+    __slots__ = (
+        "record",
+        "hands",
+        "dealt",
+        "turns",
+        "opener",
+        "scores",
+        "base",
+        "_shared",
+        "_shared_result",
+    )
 
     def __init__(
         self,
@@ -973,6 +983,9 @@ class Reveal:
         self.opener = opener
         self.scores = scores
         self.base = base
+        # as_dict() and result() built once, on first use, for the seat views (below)
+        self._shared: dict[str, Any] | None = None
+        self._shared_result: dict[str, Any] | None = None
 
     @property
     def line(self) -> tuple[tuple[int, int, int, int], ...]:
@@ -982,6 +995,33 @@ class Reveal:
     def result(self) -> dict[str, Any]:
         """The ``results`` entry, a fresh copy (callers may change it)."""
         return dict(self.record, pips=dict(self.record["pips"]))
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # pickled (server snapshots) without the shared dicts: they are built again on use
+        return None, {name: getattr(self, name) for name in _REVEAL_FIELDS}
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        for name, value in state[1].items():
+            setattr(self, name, value)
+        self._shared = self._shared_result = None
+
+    # The seat view shows every finished hand's result and the last hand whole, in every
+    # view until the match ends; built once per hand and shared they cost nothing (they
+    # were half of a view's building time, and the server builds two views an action).
+    # Read-only: copy one before changing it.
+    def shared_dict(self) -> dict[str, Any]:
+        """``as_dict()``, built once and shared (read-only)."""
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = self.as_dict()
+        return shared
+
+    def shared_result(self) -> dict[str, Any]:
+        """``result()``, built once and shared (read-only)."""
+        shared = self._shared_result
+        if shared is None:
+            shared = self._shared_result = self.result()
+        return shared
 
     def as_dict(self) -> dict[str, Any]:
         """A fresh JSON dict every call (callers may change it)."""
@@ -994,6 +1034,9 @@ class Reveal:
             turns=turns_view(self.turns),
             opener=None if self.opener is None else self.opener + 1,
         )
+
+
+_REVEAL_FIELDS = tuple(name for name in Reveal.__slots__ if not name.startswith("_"))
 
 
 def line_of(

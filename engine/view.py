@@ -13,7 +13,7 @@ a view still alive copies everything it shows, so it keeps showing its moment.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from engine.core import EMPTY
@@ -26,9 +26,17 @@ from engine.tiles import mask_texts
 _NUMBERS_IN = tuple(tuple(n for n in range(7) if bits >> n & 1) for bits in range(128))
 
 
-def seat_view(match: Match, seat: int) -> dict[str, Any]:
-    """The view of ``seat`` (1..4) as a plain dict. Works at any point of a started match."""
-    return SeatView(match, seat).to_dict()
+def seat_view(match: Match, seat: int, public: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The view of ``seat`` (1..4) as a plain dict. Works at any point of a started match.
+
+    ``public``: ``spectator_view(match)`` when the caller has it (the entries every seat
+    sees alike); they are taken from it instead of being built again, and shared."""
+    view = SeatView(match, seat)
+    if public is not None:
+        values = view._values
+        for key in SPECTATOR_KEYS:  # never a seat's own entry, whatever ``public`` holds
+            values[key] = public[key]
+    return view.to_dict()
 
 
 class SeatView(SeatViewBase):
@@ -154,8 +162,9 @@ class SeatView(SeatViewBase):
         return {SEAT_KEYS[i]: list(_NUMBERS_IN[lacks[i]]) for i in range(4)}
 
     def _last_hand(self) -> dict[str, Any] | None:
+        # one dict per finished hand, shared by every view that shows it (read-only)
         last = self._state().last_hand
-        return None if last is None else last.as_dict()
+        return None if last is None else last.shared_dict()
 
     def _winner(self) -> str | None:
         winner = self._state().winner
@@ -190,7 +199,7 @@ _BUILDERS: dict[str, Builder] = {
     "legal": SeatView._legal,
     "can_undo": lambda v: v._live_match().can_undo(),
     "can_redo": lambda v: v._live_match().can_redo(),
-    "results": lambda v: v._live_match().results,
+    "results": lambda v: [r.shared_result() for r in v._state().results],
     "last_hand": SeatView._last_hand,
 }
 VIEW_KEYS = tuple(_BUILDERS)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import orjson
 from drf_orjson_renderer.renderers import ORJSONRenderer
@@ -43,27 +43,34 @@ class SeatAnswer:
     would be walked by every garbage collection until its table moves."""
 
     version: int
-    seats: tuple  # seats_signature() of the seats it was built with
+    seats: tuple  # selectors.seats_signature() of the seats it was built with
     presence: bytes  # the presence it was built with, as JSON
     text: bytes  # the answer as JSON
     generation: int  # the projection's when it was built (``_follow_projection``)
+    # The parts every seat's answer at this version shares (``selectors.shared_parts``),
+    # built with it: kept with the version's answers until the table moves, so that the
+    # next seat to read (an action is the acting seat's answer, then the next seat's
+    # read) builds only its own view.
+    shared: selectors.SharedParts | None = field(default=None, compare=False, repr=False)
 
     def body(self) -> dict:
         return orjson.loads(self.text)
 
 
-_kept: OrderedDict[int, tuple[int, dict[Who, SeatAnswer]]] = OrderedDict()
+class _Kept:
+    """A table's newest version: its answers, and the parts they share."""
+
+    __slots__ = ("version", "answers", "shared")
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.answers: dict[Who, SeatAnswer] = {}
+        self.shared: tuple[tuple, selectors.SharedParts] | None = None  # (seats, parts)
+
+
+_kept: OrderedDict[int, _Kept] = OrderedDict()
 _lock = threading.Lock()
 _generation = [projection.generation()]  # the projection's, when these were kept
-
-
-def seats_signature(seats: list[Seat]) -> tuple:
-    """What an answer reads of the seats: each one's kind and holder."""
-    return tuple(
-        (s.number, s.kind, s.player_id)
-        + ((s.player.username, s.player.is_bot) if s.player is not None else (None, False))
-        for s in seats
-    )
 
 
 def seat_answer(
@@ -82,16 +89,24 @@ def seat_answer(
     generation = projection.generation()
     here = presence.presence_json(table=table)
     here_text = orjson.dumps(here)
-    signature = seats_signature(seats)
+    signature = selectors.seats_signature(table, seats)
     who = (number, None if user is None else user.pk)
+    found = shared = None
     with _lock:
         _follow_projection()
         entry = _kept.get(table.pk)
-        found = entry[1].get(who) if entry is not None and entry[0] == state.version else None
+        if entry is not None and entry.version == state.version:
+            found = entry.answers.get(who)
+            if entry.shared is not None and entry.shared[0] == signature:
+                shared = entry.shared[1]
     if found is not None and found.seats == signature and found.presence == here_text:
         return found
-    body = selectors.seat_response(table, number, state, user=user, seats=seats, presence_now=here)
-    answer = SeatAnswer(state.version, signature, here_text, encode(body), generation)
+    if shared is None:
+        shared = selectors.shared_parts(table, state, seats)
+    body = selectors.seat_response(
+        table, number, state, user=user, seats=seats, presence_now=here, shared=shared
+    )
+    answer = SeatAnswer(state.version, signature, here_text, encode(body), generation, shared)
     if keep:
         _keep(table.pk, who, answer)
     return answer
@@ -118,12 +133,13 @@ def _keep(table_pk: int, who: Who, answer: SeatAnswer) -> None:
         if answer.generation != _generation[0]:
             return  # built from a fold forgotten since
         entry = _kept.get(table_pk)
-        if entry is None or entry[0] < answer.version:
-            _kept[table_pk] = (answer.version, {who: answer})
-        elif entry[0] == answer.version:
-            entry[1][who] = answer
-        else:
+        if entry is None or entry.version < answer.version:
+            entry = _kept[table_pk] = _Kept(answer.version)
+        elif entry.version > answer.version:
             return  # an older version's answer: the newer ones stay
+        entry.answers[who] = answer
+        if answer.shared is not None and (entry.shared is None or entry.shared[0] != answer.seats):
+            entry.shared = (answer.seats, answer.shared)
         _kept.move_to_end(table_pk)
         while len(_kept) > TABLES_KEPT:
             _kept.popitem(last=False)

@@ -35,7 +35,7 @@ from engine import Match
 from engine.events import DealtHands
 from engine.replay import step
 from server.tables.locking import writing
-from server.tables.models import Event, Table, TableSnapshot, database
+from server.tables.models import Event, Table, TableSnapshot, sql_rows
 
 log = logging.getLogger(__name__)
 
@@ -223,9 +223,7 @@ _EVENTS_AFTER = (
 
 
 def _events_after(table_id: int, seq: int) -> list[tuple[int, dict]]:
-    with database().cursor() as cursor:
-        cursor.execute(_EVENTS_AFTER, [table_id, seq])
-        rows = cursor.fetchall()
+    rows = sql_rows(_EVENTS_AFTER, (table_id, seq))
     # The JSON column comes back as text (SQLite, and PostgreSQL under Django's loaders).
     return [
         (seq, json.loads(payload) if isinstance(payload, (str, bytes)) else payload)
@@ -233,12 +231,14 @@ def _events_after(table_id: int, seq: int) -> list[tuple[int, dict]]:
     ]
 
 
-def remember(table: Table, state: TableState) -> None:
-    """Keep ``state`` as the table's newest fold (and snapshot it when it is due)."""
+def remember(table: Table, state: TableState, owned: bool = False) -> None:
+    """Keep ``state`` as the table's newest fold (and snapshot it when it is due).
+    ``owned``: the caller hands ``state`` over (it only reads it from now on), so it is
+    kept without a copy; otherwise the caller keeps its own and a copy is kept."""
     with _lock:
         current = _cache.get(table.pk)
         if current is None or current.version < state.version:
-            _cache[table.pk] = state.copy()  # the caller keeps its own
+            _cache[table.pk] = state if owned else state.copy()
         _cache.move_to_end(table.pk)
         while len(_cache) > CACHE_SIZE:
             gone, _ = _cache.popitem(last=False)

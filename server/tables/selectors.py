@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Max
 
-from engine import dump_record, steps
+from engine import dump_record, seat_view, spectator_view, steps
 from engine.bots import decide
 from engine.events import deal_hands
 from engine.phases import BETWEEN_HANDS, MATCH_OVER
@@ -65,11 +66,56 @@ def table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
             return found
     found = _read_table_and_seats(code)
     if found is not None and all(seat.player_id is not None for seat in found[1]):
+        _freeze_seats(*found)
         with _full_tables_lock:
             _full_tables[code] = found
             while len(_full_tables) > FULL_TABLES_KEPT:
                 _full_tables.popitem(last=False)
     return found
+
+
+class FrozenSeats(NamedTuple):
+    """What the answers read of a kept table's seats, worked out once: kept tables and
+    seats are shared read-only objects, and every seat answer wrote these out again."""
+
+    seats: list[Seat]  # the list it was built from (answers check it is the same one)
+    signature: tuple  # answers.seats_signature
+    json: dict[str, dict]  # table_json's "seats" (shared: read-only)
+
+
+def _freeze_seats(table: Table, seats: list[Seat]) -> None:
+    table.frozen_seats = FrozenSeats(seats, _signature(seats), _seats_json(seats))  # type: ignore[attr-defined]  # set on kept tables only
+
+
+def frozen_seats(table: Table, seats: list[Seat]) -> FrozenSeats | None:
+    """The kept table's worked-out seats, if ``seats`` are its kept seats."""
+    frozen = table.__dict__.get("frozen_seats")
+    return frozen if frozen is not None and frozen.seats is seats else None
+
+
+def seats_signature(table: Table, seats: list[Seat]) -> tuple:
+    """What an answer reads of the seats: each one's kind and holder."""
+    frozen = frozen_seats(table, seats)
+    return frozen.signature if frozen is not None else _signature(seats)
+
+
+def _signature(seats: list[Seat]) -> tuple:
+    return tuple(
+        (s.number, s.kind, s.player_id)
+        + ((s.player.username, s.player.is_bot) if s.player is not None else (None, False))
+        for s in seats
+    )
+
+
+def _seats_json(seats: list[Seat]) -> dict[str, dict]:
+    return {
+        str(s.number): {
+            "kind": s.kind,
+            "player": s.player.username if s.player is not None else None,
+            "is_bot": s.player is not None and s.player.is_bot,
+        }
+        for s in seats
+    }
 
 
 def forget_full_tables() -> None:
@@ -169,14 +215,7 @@ def table_json(table: Table, state: TableState, seats: list[Seat] | None = None)
         "annulled": state.annulled is not None,
         "forfeited": state.forfeited is not None,
         "handovers": [_handover_json(h) for h in state.handovers],
-        "seats": {
-            str(s.number): {
-                "kind": s.kind,
-                "player": s.player.username if s.player is not None else None,
-                "is_bot": s.player is not None and s.player.is_bot,
-            }
-            for s in seats
-        },
+        "seats": frozen.json if (frozen := frozen_seats(table, seats)) else _seats_json(seats),
         "created_at": table.created_at.isoformat(),
     }
 
@@ -280,6 +319,27 @@ def hint(state: TableState, number: int) -> dict | None:
     return decide(view, "strong") if view["legal"] else None
 
 
+class SharedParts(NamedTuple):
+    """The parts of a seat answer that are the same for every seat at one version: the
+    view's public entries (``engine.spectator_view``), who the match waits for, the table
+    and the open takeback request. Built once per version (``answers``), read-only."""
+
+    public: dict
+    seats_to_act: list[int]
+    table: dict
+    takeback: dict | None
+
+
+def shared_parts(table: Table, state: TableState, seats: list[Seat]) -> SharedParts:
+    public = spectator_view(state.match)
+    # who the match waits for (the engine's reading of the public view), so that thin
+    # clients need no rule of their own to find the seat to show
+    waiting = [] if state.stopped else seats_to_act(public)
+    return SharedParts(
+        public, waiting, table_json(table, state, seats), takeback_json(seats, state)
+    )
+
+
 def seat_response(
     table: Table,
     number: int,
@@ -287,12 +347,15 @@ def seat_response(
     user: User | None = None,
     seats: list[Seat] | None = None,
     presence_now: dict | None = None,
+    shared: SharedParts | None = None,
 ) -> dict:
     """What seat ``number`` gets back: its view, the version, what ``user`` may do now
-    (``presence_now``: the table's presence when the caller has just read it)."""
+    (``presence_now``: the table's presence when the caller has just read it; ``shared``:
+    ``shared_parts`` of this state and these seats, when the caller has them)."""
     seats = load_seats(table) if seats is None else seats
+    shared = shared_parts(table, state, seats) if shared is None else shared
     seat = next(s for s in seats if s.number == number)
-    view = state.match.seat_view(number)
+    view = seat_view(state.match, number, shared.public)
     if state.stopped:
         view = {**view, "legal": []}  # the match is stopped: nothing is to be played
     return {
@@ -300,13 +363,11 @@ def seat_response(
         "seat": number,
         "paused": state.paused,
         "allowed": allowed_actions(table, seat, state, view, user, seats),
-        # who the match waits for (the engine's reading of the public view), so that
-        # thin clients need no rule of their own to find the seat to show
-        "seats_to_act": [] if state.stopped else seats_to_act(view),
-        "table": table_json(table, state, seats),
+        "seats_to_act": shared.seats_to_act,
+        "table": shared.table,
         "view": view,
         "presence": presence.presence_json(table=table) if presence_now is None else presence_now,
-        "takeback": takeback_json(seats, state),
+        "takeback": shared.takeback,
     }
 
 

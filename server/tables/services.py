@@ -318,7 +318,7 @@ def _after_action(
     table: Table, state: TableState, seat: int, user: User, answer: answers.SeatAnswer
 ) -> None:
     answers.keep(table, seat, user, answer)  # committed: it may answer again (pushes)
-    _after_commit(table, state)
+    _after_commit(table, state, owned=True)  # the action is done with its state
 
 
 def _action_rows(
@@ -843,7 +843,8 @@ def _consequences(table: Table, state: TableState) -> list[NewEvent]:
         rows.append(_fold(table, state, event, actor=None, seat=None, actor_kind="server"))
 
 
-def _after_commit(table: Table, state: TableState | None) -> None:
+def _after_commit(table: Table, state: TableState | None, owned: bool = False) -> None:
+    """``owned``: the caller never changes ``state`` again, so it is kept as it is."""
     if state is not None:
-        projection.remember(table, state)
+        projection.remember(table, state, owned=owned)
     table_changed(table, state.version if state is not None else None, state)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import re
 
+import orjson
 from django.conf import settings
 from django.http import HttpResponse
 from drf_orjson_renderer.renderers import ORJSONRenderer
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -264,8 +266,8 @@ _JSON_PARSER = JSONParser()
 
 def action_data(request) -> object:
     """The action's body, as ``request.data`` reads it. A plain JSON body (what every
-    client sends) goes to the same parser directly, without DRF's parser choice and
-    request wrapping (~30 µs); anything else is left to DRF as before."""
+    client sends) is parsed directly, without DRF's parser choice and request wrapping
+    (~30 µs); anything else is left to DRF as before."""
     raw = request._request
     meta = raw.META
     if meta.get("CONTENT_TYPE") != "application/json" or raw._read_started:
@@ -278,7 +280,15 @@ def action_data(request) -> object:
         return request.data
     encoding = raw.encoding or settings.DEFAULT_CHARSET  # as DRF's parser context
     # ``body`` reads it with Django's size check (413 past DATA_UPLOAD_MAX_MEMORY_SIZE)
-    return _JSON_PARSER.parse(io.BytesIO(raw.body), "application/json", {"encoding": encoding})
+    if encoding.lower() not in ("utf-8", "utf8"):
+        return _JSON_PARSER.parse(io.BytesIO(raw.body), "application/json", {"encoding": encoding})
+    # orjson reads UTF-8 JSON as DRF's strict parser does (NaN, bad UTF-8, a BOM: refused)
+    # in a tenth of its time; what it refuses besides (integers past 64 bits, nesting
+    # past 1024) the action's check would refuse too, with the same code.
+    try:
+        return orjson.loads(raw.body)
+    except orjson.JSONDecodeError as exc:
+        raise ParseError(f"JSON parse error - {exc}") from None
 
 
 class HotPathView(APIView):

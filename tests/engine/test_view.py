@@ -125,7 +125,7 @@ def test_a_claimed_redeal_voids_the_old_hands_in_every_view():
 
 
 def test_the_spectator_view_is_every_seats_public_part_and_holds_no_hand_in_play():
-    from engine import spectator_view
+    from engine import seat_view, spectator_view
     from engine.view import SPECTATOR_KEYS
 
     events, _ = self_play(11, commands=True, max_events=400)
@@ -140,7 +140,27 @@ def test_the_spectator_view_is_every_seats_public_part_and_holds_no_hand_in_play
         for seat in (1, 2, 3, 4):  # the same public facts whichever seat looks
             own = m.seat_view(seat)
             assert {k: own[k] for k in SPECTATOR_KEYS} == watched
+            # so a seat's view built on them (the server shares them per version) is its own
+            assert seat_view(m, seat, watched) == own
+            assert seat_view(m, seat, {**watched, "hand": ["6-6"]})["hand"] == own["hand"]
         if m.phase in ("accept", "choose_opener", "play"):
             in_hands = {t for seat in (1, 2, 3, 4) for t in m.seat_view(seat)["hand"]}
             text = json.dumps({k: v for k, v in watched.items() if k != "last_hand"})
             assert not {t for t in in_hands if f'"{t}"' in text}
+
+
+def test_a_finished_hand_is_shown_by_one_shared_dict_that_snapshots_do_not_carry():
+    import pickle
+
+    _, m = self_play(4, max_events=400)
+    assert m.hands_finished >= 1
+    views = [m.seat_view(seat) for seat in SEATS]
+    # built once per finished hand and shared by every view (the server builds two views
+    # per action), equal to the fresh copy the match still hands out
+    assert all(v["last_hand"] is views[0]["last_hand"] for v in views)
+    assert all(v["results"][0] is views[0]["results"][0] for v in views)
+    assert views[0]["last_hand"] == m.state().last_hand.as_dict()
+    assert views[0]["results"] == m.results and m.results[0] is not views[0]["results"][0]
+    # a pickled state (a server snapshot) leaves the shared dicts out and builds them again
+    reveal = pickle.loads(pickle.dumps(m.state().last_hand))
+    assert reveal._shared is None and reveal.shared_dict() == views[0]["last_hand"]
