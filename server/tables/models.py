@@ -81,6 +81,7 @@ def sql_rows(sql: str, params: Sequence) -> list[tuple]:
         with db.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
+    db.validate_no_broken_transaction()  # as Django's cursor checks first
     with db.wrap_database_errors:
         db.ensure_connection()
         return db.connection.execute(_qmark(sql), params).fetchall()
@@ -93,6 +94,7 @@ def sql_execute(sql: str, params: Sequence) -> None:
         with db.cursor() as cursor:
             cursor.execute(sql, params)
         return
+    db.validate_no_broken_transaction()
     with db.wrap_database_errors:
         db.ensure_connection()
         db.connection.execute(_qmark(sql), params)
