@@ -180,19 +180,14 @@ def socket_closed(*, table_id: int, seats, socket: str, now: float | None = None
 def seat_presence(*, table, now: float | None = None) -> dict[int, Presence]:
     """Each seat (1-4): connected, or away since when."""
     now = time.time() if now is None else now
-    newest: dict[int, float] = {}
-    for member, until in store().read(table.pk).items():
-        seat = int(member.split("|", 1)[0])
-        newest[seat] = max(newest.get(seat, 0.0), until)
+    newest = _newest_leases(table)
     out = {}
     for seat in SEATS:
         lease_end = newest.get(seat)
         if lease_end is not None and lease_end > now:
             out[seat] = Presence(True, None)
-        elif lease_end is not None:
-            out[seat] = Presence(False, datetime.fromtimestamp(lease_end, UTC))
         else:
-            out[seat] = Presence(False, _created(table))
+            out[seat] = Presence(False, _away_since(table, lease_end))
     return out
 
 
@@ -202,8 +197,39 @@ def away_since(*, table, seat: int, now: float | None = None) -> datetime | None
 
 
 def presence_json(*, table, now: float | None = None) -> dict[str, dict]:
-    """The ``presence`` field of seat and spectator answers."""
-    return {str(n): p.as_json() for n, p in seat_presence(table=table, now=now).items()}
+    """The ``presence`` field of seat and spectator answers: ``seat_presence`` as JSON,
+    written directly (every seat answer reads it: no ``Presence`` objects on the way)."""
+    now = time.time() if now is None else now
+    newest = _newest_leases(table)
+    out = {}
+    for seat in SEATS:
+        lease_end = newest.get(seat)
+        if lease_end is not None and lease_end > now:
+            out[str(seat)] = {"connected": True, "away_since": None}
+        else:
+            since = _away_since(table, lease_end)
+            out[str(seat)] = {
+                "connected": False,
+                "away_since": None if since is None else since.isoformat(),
+            }
+    return out
+
+
+def _newest_leases(table) -> dict[int, float]:
+    """Per seat, the end of its latest lease (request or socket)."""
+    newest: dict[int, float] = {}
+    for member, until in store().read(table.pk).items():
+        seat = int(member.split("|", 1)[0])
+        newest[seat] = max(newest.get(seat, 0.0), until)
+    return newest
+
+
+def _away_since(table, lease_end: float | None) -> datetime | None:
+    """When a seat whose latest lease ended at ``lease_end`` went away (None: never
+    leased, so since the table was created)."""
+    if lease_end is not None:
+        return datetime.fromtimestamp(lease_end, UTC)
+    return _created(table)
 
 
 def _created(table) -> datetime | None:

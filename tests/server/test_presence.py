@@ -42,6 +42,27 @@ def test_nobody_present_at_first_then_a_request_keeps_a_seat_here_for_a_minute()
 
 
 @pytest.mark.django_db
+def test_the_answers_presence_is_seat_presence_written_as_json():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    now = time.time()
+    presence.touch(table=p.table, seats=(1,), now=now)  # here
+    presence.touch(table=p.table, seats=(2,), now=now - presence.ACTIVITY_SECONDS - 5)  # gone
+    presence.socket_opened(table_id=p.table.pk, seats=(3,), socket="s1", now=now)  # a socket
+    for moment in (now, now + presence.ACTIVITY_SECONDS + 1):  # seat 4: never leased
+        expected = {
+            str(n): s.as_json()
+            for n, s in presence.seat_presence(table=p.table, now=moment).items()
+        }
+        assert presence.presence_json(table=p.table, now=moment) == expected
+    assert [v["connected"] for v in presence.presence_json(table=p.table, now=now).values()] == [
+        True,
+        False,
+        True,
+        False,
+    ]
+
+
+@pytest.mark.django_db
 def test_an_action_and_a_long_poll_count_as_here():
     p = Players(kinds=("human", "bot", "bot", "bot"))
     version = p.seat(2)["version"]
