@@ -116,20 +116,16 @@ def autoplay(
         phase = match.phase
         if phase == "match_over" or (stop is not None and stop(match)):
             return match
-        if phase == "deal":
-            if last_hand is not None and match.hands_finished >= last_hand:
-                return match
-            if fast:
-                match.deal(deal_rng, on_event)
-                match.advance(pickers, on_event)  # what the next turn of the loop would do
+        if phase == "deal" and last_hand is not None and match.hands_finished >= last_hand:
+            return match
+        if fast:  # plays on, whole hands, up to a seat without a picker
+            match.advance(pickers, on_event, deal_rng, last_hand)
+            phase = match.phase
+            if phase in BETWEEN_HANDS:
                 continue
+        if phase == "deal":
             event = deal_event(deal_rng)
         else:
-            if fast:
-                match.advance(pickers, on_event)
-                phase = match.phase
-                if phase in BETWEEN_HANDS:
-                    continue
             forced = match.forced_pass() if phase == "play" else None
             if forced is not None:
                 event = forced

@@ -39,7 +39,7 @@ from engine.events import (
     parse_end,
     parse_seat_kinds,
 )
-from engine.phases import BETWEEN_HANDS, HAND_IN_PROGRESS, Phase
+from engine.phases import HAND_IN_PROGRESS, Phase
 from engine.seats import SEATS, TEAM_INDEX, TEAM_SEATS, TEAMS, Team, seat_key, team_of
 from engine.tiles import (
     DOUBLE_MASK,
@@ -74,6 +74,8 @@ _PLACES = tuple(
     for t in range(28)
 )
 _Listed = tuple[dict[str, Any], int, int | None, str, str | None]
+Turn = tuple[int, int, int | None, int, int]
+"""(seat index, tile id or -1 for a pass, end or None, left, right before it)"""
 HandStart = tuple[Phase, int | None, int, bool]
 # (pickers tuple, the pickers of bot seats, their randbits, their claims): see advance
 _Prepared = tuple[object, list[Any], list[Any], list[bool]]
@@ -316,12 +318,17 @@ class Match:
         s = self._s
         if s is None or s.phase != "deal":
             raise IllegalEventError("wrong_phase", "no deal is due now")
-        hands = deal_masks(rng)
         if self._views:
             self._freeze_views()
         self._legal_cache = None
+        self._deal_now(s, rng, emit)
+
+    def _deal_now(self, s: FoldState, rng: random.Random, emit: Emit | None) -> None:
+        """The deal in phase ``deal``, views frozen and the legal cache dropped."""
+        hands = deal_masks(rng)
         _begin_deal(s, hands)
-        self._redo_stack.clear()
+        if self._redo_stack:
+            self._redo_stack.clear()
         if emit is not None or self._checkpoints:
             event = deal_record(hands)
             self._effective.append(event)
@@ -329,7 +336,11 @@ class Match:
                 emit(event)
 
     def advance(
-        self, pickers: Sequence[Picker | None], emit: Callable[[dict[str, Any]], None] | None = None
+        self,
+        pickers: Sequence[Picker | None],
+        emit: Callable[[dict[str, Any]], None] | None = None,
+        deal_rng: random.Random | None = None,
+        deal_until: int | None = None,
     ) -> None:
         """Play on while the seat to decide has a picker; forced passes are made too.
 
@@ -350,11 +361,17 @@ class Match:
         no side effect: the fold then makes that choice without calling it.
 
         ``pickers`` given as a tuple is read once: calling again with the same tuple
-        (``autoplay`` does, every hand) reuses what was read from it, ``randbits`` and
+        (``autoplay`` does, every match) reuses what was read from it, ``randbits`` and
         ``claims`` included.
+
+        ``deal_rng``: a deal that is due is made with it too (as ``deal`` does) while
+        fewer than ``deal_until`` hands of the match have ended (None: no limit), so
+        whole hands are played on; without it, advance stops at a deal.
         """
         s = self._s
-        if s is None or s.phase in BETWEEN_HANDS:
+        if s is None or s.phase == "match_over":
+            return
+        if s.phase == "deal" and not _deals(s, deal_rng, deal_until):
             return
         if self._views:
             self._freeze_views()
@@ -374,7 +391,7 @@ class Match:
         record = emit is not None or bool(self._checkpoints)
         moved = False
         try:
-            moved = self._advance(s, pickers, draws, claims, emit, record)
+            moved = self._advance(s, pickers, draws, claims, emit, record, deal_rng, deal_until)
         finally:
             if moved:
                 self._redo_stack.clear()
@@ -387,6 +404,8 @@ class Match:
         claims: list[bool],
         emit: Emit | None,
         record: bool,
+        deal_rng: random.Random | None,
+        deal_until: int | None,
     ) -> bool:
         moved = False
         while True:
@@ -441,7 +460,11 @@ class Match:
                     continue
                 kind = "choose_opener"
                 event = {"type": kind, "seat": index + 1, "opener": opener + 1}
-            else:  # deal, match_over
+            elif phase == "deal" and _deals(s, deal_rng, deal_until):
+                self._deal_now(s, cast("random.Random", deal_rng), emit)
+                moved = True
+                continue
+            else:  # a deal not to make here, match_over
                 break
             self._do(kind, index, event)
             if emit is not None:
@@ -459,162 +482,61 @@ class Match:
         """The play phase on locals: plays and passes while the seat to act has a picker
         or must pass; True if any was made. The same transitions as ``_lay`` and
         ``_pass`` (a test checks both give the same records), inlined because this is
-        self-play's hot loop."""
+        self-play's hot loop. The events, when kept, are written afterwards from the
+        turns: the loop itself only plays."""
         core = s.core
         turns = s.turns
         turns_before = len(turns)  # every play and pass adds a turn
-        if core.left == EMPTY:  # the opening: any tile (6-6 in a match's first hand)
-            seat = core.to_act
-            pick = pickers[seat]
-            if pick is None:
-                return False
-            if core.must_open_66:
-                tid = DOUBLE_SIX
-                _drawn_pick(pick, draws[seat], "play", 1)
-            else:
-                legal = core.hands[seat]
-                index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
-                while index:
-                    legal &= legal - 1
-                    index -= 1
-                tid = (legal & -legal).bit_length() - 1
-            # _lay(s, seat, tid, None) written out: a seat with a picker is a bot's
-            turns.append((seat, tid, None, EMPTY, EMPTY))
-            core.play(tid, None)
-            if record:
-                event = play_event(seat + 1, tid, None)
-                self._effective.append(event)
-                if emit is not None:
-                    emit(event)
-        hands, lacks, effective = core.hands, s.lacks, self._effective
-        left, right, seat, passes = core.left, core.right, core.to_act, core.passes
-        fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
-        ends_bits = _ENDS_BITS
-        add_turn = turns.append
         ended = None
-        dekabes = False
         try:  # the fold is written back even if a picker fails
-            while True:
-                ends = left * 7 + right
-                hand = hands[seat]
-                legal = hand & fit_mask[ends]
-                if not legal:  # a forced pass
-                    add_turn((seat, -1, None, left, right))
-                    lacks[seat] |= ends_bits[ends]
-                    if record:
-                        event = {"type": "pass", "seat": seat + 1}
-                        effective.append(event)
-                        if emit is not None:
-                            emit(event)
-                    passes += 1
-                    seat = (seat + 1) & 3
-                    if passes >= 4:
-                        ended = "block"
-                        break
-                    continue
-                randbits = draws[seat]
-                both = legal & both_mask[ends]  # tiles that fit either end: listed twice
-                if both:
-                    count = legal.bit_count() + both.bit_count()
-                    if randbits is not None:  # _drawn_pick(..., "play", count) written out
-                        bits = bit_length[count]
-                        index = randbits(bits)
-                        while index >= count:
-                            index = randbits(bits)
-                    else:
-                        pick = pickers[seat]
-                        if pick is None:
-                            break
-                        index = _checked_pick(pick, "play", count)
-                    # the index-th listed event: tiles ascending, a tile fitting both ends
-                    # listed twice (left, then right)
-                    while True:
-                        low = legal & -legal
-                        if not both & low:
-                            if not index:
-                                tid = low.bit_length() - 1
-                                row = other[tid]
-                                end = LEFT if row[left] >= 0 else RIGHT
-                                break
-                            index -= 1
-                        elif index < 2:
-                            tid = low.bit_length() - 1
-                            row = other[tid]
-                            end = index
-                            break
-                        else:
-                            index -= 2
-                        legal ^= low
-                    hand ^= low
-                    if not hand:  # the last tile: Dékabès if it fits both ends, not a double
-                        dekabes = bool(both & low) and not DOUBLE_MASK & low
-                    add_turn((seat, tid, end, left, right))
-                    if end == LEFT:
-                        left = row[left]
-                    else:
-                        right = row[right]
-                else:  # each playable tile fits one end only
-                    if legal & (legal - 1):  # several
-                        count = legal.bit_count()
-                        if randbits is not None:
-                            bits = bit_length[count]
-                            index = randbits(bits)
-                            while index >= count:
-                                index = randbits(bits)
-                        else:
-                            pick = pickers[seat]
-                            if pick is None:
-                                break
-                            index = _checked_pick(pick, "play", count)
-                        while index:
-                            legal &= legal - 1
-                            index -= 1
-                        low = legal & -legal
-                    else:  # one: the pick is still drawn (randrange(1) draws until 0)
-                        if randbits is not None:
-                            while randbits(1):
-                                pass
-                        else:
-                            pick = pickers[seat]
-                            if pick is None:
-                                break
-                            _checked_pick(pick, "play", 1)
-                        low = legal
-                    hand ^= low
-                    tid = low.bit_length() - 1
-                    row = other[tid]
-                    new = row[left]
-                    if new >= 0:
-                        add_turn((seat, tid, LEFT, left, right))
-                        left = new
-                        end = LEFT
-                    else:
-                        add_turn((seat, tid, RIGHT, left, right))
-                        right = row[right]
-                        end = RIGHT
-                if record:
-                    event = {
-                        "type": "play",
-                        "seat": seat + 1,
-                        "tile": TILE_TEXT[tid],
-                        "end": END_NAMES[end],
-                    }
-                    effective.append(event)
-                    if emit is not None:
-                        emit(event)
-                hands[seat] = hand
-                passes = 0
-                seat = (seat + 1) & 3
-                if not hand:
-                    ended = "domino"
-                    break
+            if core.left != EMPTY or self._open_picked(s, pickers, draws):
+                ended = _play_on(s, pickers, draws)
         finally:
-            core.left, core.right, core.to_act, core.passes = left, right, seat, passes
-        if ended == "domino":
-            _end_hand(s, "domino", (seat - 1) & 3, dekabes)
-        elif ended == "block":
+            if record:
+                self._record_turns(turns, turns_before, emit)
+        if ended == "block":
             _end_hand(s, "block", None, False)
+        elif ended is not None:  # the seat before the one to act went out
+            _end_hand(s, "domino", (core.to_act - 1) & 3, ended == "dekabes")
         return len(turns) != turns_before
+
+    def _open_picked(
+        self, s: FoldState, pickers: list[Picker | None], draws: list[RandBits | None]
+    ) -> bool:
+        """The opening tile by the picker of the seat to act (any tile; 6-6 in a match's
+        first hand, still drawn as a choice among one); False if that seat has none."""
+        core = s.core
+        seat = core.to_act
+        pick = pickers[seat]
+        if pick is None:
+            return False
+        if core.must_open_66:
+            tid = DOUBLE_SIX
+            _drawn_pick(pick, draws[seat], "play", 1)
+        else:
+            legal = core.hands[seat]
+            index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
+            while index:
+                legal &= legal - 1
+                index -= 1
+            tid = (legal & -legal).bit_length() - 1
+        # _lay(s, seat, tid, None) written out: a seat with a picker is a bot's
+        s.turns.append((seat, tid, None, EMPTY, EMPTY))
+        core.play(tid, None)
+        return True
+
+    def _record_turns(self, turns: list[Turn], start: int, emit: Emit | None) -> None:
+        """The events of ``turns[start:]`` (made by ``_play_picked``), kept in the record
+        (undo needs them) and passed to ``emit``, in order."""
+        effective = self._effective
+        for seat, tid, end, _left, _right in turns[start:]:
+            if tid < 0:
+                event: dict[str, Any] = {"type": "pass", "seat": seat + 1}
+            else:
+                event = play_event(seat + 1, tid, end)
+            effective.append(event)
+            if emit is not None:
+                emit(event)
 
     def _before_change(self) -> None:
         if self._views:
@@ -1165,6 +1087,118 @@ def _required(value: int | None) -> int:
     if value is None:
         raise RuntimeError("the fold's state lacks a seat its phase requires")
     return value
+
+
+def _deals(s: FoldState, rng: random.Random | None, until: int | None) -> bool:
+    """Whether ``advance`` deals (phase ``deal``): with an rng, below ``until`` hands."""
+    return rng is not None and (until is None or len(s.results) < until)
+
+
+def _play_on(
+    s: FoldState, pickers: list[Picker | None], draws: list[RandBits | None]
+) -> str | None:
+    """Plays and passes after the opening while the seat to act has a picker or must
+    pass: "domino", "dekabes" (a domino by a Dékabès) or "block" when the hand ended,
+    else None.
+
+    On locals, the fold's state written back at the end (also if a picker fails)."""
+    core = s.core
+    hands, lacks, add_turn = core.hands, s.lacks, s.turns.append
+    left, right, seat, passes = core.left, core.right, core.to_act, core.passes
+    fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
+    ends_bits = _ENDS_BITS
+    try:
+        while True:
+            ends = left * 7 + right
+            hand = hands[seat]
+            legal = hand & fit_mask[ends]
+            if not legal:  # a forced pass
+                add_turn((seat, -1, None, left, right))
+                lacks[seat] |= ends_bits[ends]
+                passes += 1
+                seat = (seat + 1) & 3
+                if passes == 4:
+                    return "block"
+                continue
+            randbits = draws[seat]
+            both = legal & both_mask[ends]  # tiles that fit either end: listed twice
+            if both:
+                # the listed events: tiles ascending, a tile that fits both ends twice
+                # (left, then right); its bit in ``both`` << 28 counts it twice
+                count = (legal | both << 28).bit_count()
+                if randbits is not None:  # _drawn_pick(..., "play", count) written out
+                    bits = bit_length[count]
+                    index = randbits(bits)
+                    while index >= count:
+                        index = randbits(bits)
+                else:
+                    pick = pickers[seat]
+                    if pick is None:
+                        return None
+                    index = _checked_pick(pick, "play", count)
+                while True:  # the index-th listed event
+                    low = legal & -legal
+                    if not both & low:
+                        if not index:
+                            end = LEFT if other[low.bit_length() - 1][left] >= 0 else RIGHT
+                            break
+                        index -= 1
+                    elif index < 2:
+                        end = index
+                        break
+                    else:
+                        index -= 2
+                    legal ^= low
+                hand ^= low
+                tid = low.bit_length() - 1
+                add_turn((seat, tid, end, left, right))
+                if end == LEFT:
+                    left = other[tid][left]
+                else:
+                    right = other[tid][right]
+            else:  # each playable tile fits one end only
+                if legal & (legal - 1):  # several
+                    count = legal.bit_count()
+                    if randbits is not None:
+                        bits = bit_length[count]
+                        index = randbits(bits)
+                        while index >= count:
+                            index = randbits(bits)
+                    else:
+                        pick = pickers[seat]
+                        if pick is None:
+                            return None
+                        index = _checked_pick(pick, "play", count)
+                    while index:
+                        legal &= legal - 1
+                        index -= 1
+                    low = legal & -legal
+                elif randbits is not None:  # one: randrange(1) still draws until 0
+                    while randbits(1):
+                        pass
+                    low = legal
+                else:
+                    pick = pickers[seat]
+                    if pick is None:
+                        return None
+                    _checked_pick(pick, "play", 1)
+                    low = legal
+                hand ^= low
+                tid = low.bit_length() - 1
+                row = other[tid]
+                if row[left] >= 0:
+                    add_turn((seat, tid, LEFT, left, right))
+                    left = row[left]
+                else:
+                    add_turn((seat, tid, RIGHT, left, right))
+                    right = row[right]
+            hands[seat] = hand
+            passes = 0
+            seat = (seat + 1) & 3
+            if not hand:  # Dékabès: the last tile fits both ends and is not a double
+                return "dekabes" if both & low and not DOUBLE_MASK & low else "domino"
+    finally:
+        core.left, core.right, core.to_act, core.passes = left, right, seat, passes
 
 
 def _checked_pick(pick: Picker, phase: str, count: int) -> int:
