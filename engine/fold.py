@@ -49,7 +49,7 @@ from engine.tiles import (
     TILE_HI,
     TILE_LO,
     TILE_TEXT,
-    mask_pips,
+    hands_pips,
     mask_texts,
     tile_id,
 )
@@ -77,8 +77,9 @@ _Listed = tuple[dict[str, Any], int, int | None, str, str | None]
 Turn = tuple[int, int, int | None, int, int]
 """(seat index, tile id or -1 for a pass, end or None, left, right before it)"""
 HandStart = tuple[Phase, int | None, int, bool]
-# (pickers tuple, the pickers of bot seats, their randbits, their claims): see advance
-_Prepared = tuple[object, list[Any], list[Any], list[bool]]
+# (pickers tuple, the pickers of bot seats, their randbits, their claims, whether every
+# seat draws and claims): see advance
+_Prepared = tuple[object, list[Any], list[Any], list[bool], bool]
 """(phase, opener, seat to act, must open 6-6) as the hand in progress began."""
 # _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
 _BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
@@ -88,6 +89,8 @@ _ENDS_BITS = tuple((1 << a) | (1 << b) for a in range(7) for b in range(7))
 _NEXT_TO_ACCEPT = tuple(next((i for i in range(4) if not a >> i & 1), -1) for a in range(16))
 # _OPENERS[i]: the seat indexes of i's team in seat order (the listed opener choices)
 _OPENERS = tuple(tuple(s - 1 for s in TEAM_SEATS[team_of(seat)]) for seat in SEATS)
+# _NEXT_SEAT[i]: the seat index after i (a lookup is quicker than (i + 1) & 3)
+_NEXT_SEAT = (1, 2, 3, 0)
 # _BIT_LENGTH[n] == n.bit_length() for a count of listed play events (at most 14)
 _BIT_LENGTH = tuple(n.bit_length() for n in range(15))
 
@@ -378,20 +381,27 @@ class Match:
         self._legal_cache = None
         prepared = self._prepared
         if prepared is not None and prepared[0] is pickers:
-            seated, draws, claims = prepared[1], prepared[2], prepared[3]
+            _, seated, draws, claims, drawn = prepared
         else:
             seated = [
                 pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
             ]
             draws = [getattr(pick, "randbits", None) for pick in seated]
             claims = [getattr(pick, "claims", False) is True for pick in seated]
+            drawn = all(claims) and None not in draws
             # the seats' kinds never change in a match: a tuple's reading can be kept
-            self._prepared = (pickers, seated, draws, claims) if type(pickers) is tuple else None
+            prepared = (pickers, seated, draws, claims, drawn)
+            self._prepared = prepared if type(pickers) is tuple else None
         pickers = seated
         record = emit is not None or bool(self._checkpoints)
         moved = False
         try:
-            moved = self._advance(s, pickers, draws, claims, emit, record, deal_rng, deal_until)
+            if drawn and not record and deal_rng is not None and s.phase == "deal":
+                moved = _play_drawn_hands(s, pickers, draws, deal_rng, deal_until)
+            moved = (
+                self._advance(s, pickers, draws, claims, emit, record, deal_rng, deal_until)
+                or moved
+            )
         finally:
             if moved:
                 self._redo_stack.clear()
@@ -489,7 +499,7 @@ class Match:
         turns_before = len(turns)  # every play and pass adds a turn
         ended = None
         try:  # the fold is written back even if a picker fails
-            if core.left != EMPTY or self._open_picked(s, pickers, draws):
+            if core.left != EMPTY or _open_picked(s, pickers, draws):
                 ended = _play_on(s, pickers, draws)
         finally:
             if record:
@@ -499,31 +509,6 @@ class Match:
         elif ended is not None:  # the seat before the one to act went out
             _end_hand(s, "domino", (core.to_act - 1) & 3, ended == "dekabes")
         return len(turns) != turns_before
-
-    def _open_picked(
-        self, s: FoldState, pickers: list[Picker | None], draws: list[RandBits | None]
-    ) -> bool:
-        """The opening tile by the picker of the seat to act (any tile; 6-6 in a match's
-        first hand, still drawn as a choice among one); False if that seat has none."""
-        core = s.core
-        seat = core.to_act
-        pick = pickers[seat]
-        if pick is None:
-            return False
-        if core.must_open_66:
-            tid = DOUBLE_SIX
-            _drawn_pick(pick, draws[seat], "play", 1)
-        else:
-            legal = core.hands[seat]
-            index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
-            while index:
-                legal &= legal - 1
-                index -= 1
-            tid = (legal & -legal).bit_length() - 1
-        # _lay(s, seat, tid, None) written out: a seat with a picker is a bot's
-        s.turns.append((seat, tid, None, EMPTY, EMPTY))
-        core.play(tid, None)
-        return True
 
     def _record_turns(self, turns: list[Turn], start: int, emit: Emit | None) -> None:
         """The events of ``turns[start:]`` (made by ``_play_picked``), kept in the record
@@ -1023,7 +1008,7 @@ def _hand_start_state(s: FoldState) -> FoldState:
 
 def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
     hands = s.core.hands
-    pips = [mask_pips(hands[0]), mask_pips(hands[1]), mask_pips(hands[2]), mask_pips(hands[3])]
+    pips = hands_pips(hands)
     team: int | None
     representative: int | None
     if winner_seat is not None:  # a domino
@@ -1089,9 +1074,73 @@ def _required(value: int | None) -> int:
     return value
 
 
+def _play_drawn_hands(
+    s: FoldState,
+    pickers: list[Picker | None],
+    draws: list[RandBits | None],
+    deal_rng: random.Random,
+    until: int | None,
+) -> bool:
+    """``advance`` from a deal when every seat is a bot whose choices the fold draws
+    (``randbits``) and that claims a redeal whenever entitled, and no event is kept:
+    whole hands, the phases' transitions one after the other (no event, no dispatch on
+    the phase), until the match ends or ``until`` hands have ended. True if it dealt."""
+    dealt_any = False
+    while s.phase == "deal" and (until is None or len(s.results) < until):
+        dealt_any = True
+        hands = deal_masks(deal_rng)
+        _begin_deal(s, hands)
+        # the seats accept in turn, and the first one entitled claims: a redeal if any is
+        if (
+            (hands[0] & DOUBLE_MASK).bit_count() >= 5
+            or (hands[1] & DOUBLE_MASK).bit_count() >= 5
+            or (hands[2] & DOUBLE_MASK).bit_count() >= 5
+            or (hands[3] & DOUBLE_MASK).bit_count() >= 5
+        ):
+            _redeal(s)
+            continue
+        s.accepted = 0b1111
+        _start_hand(s)
+        if not s.core.must_open_66:  # a later hand: the representative chooses the opener
+            chooser = _required(s.representative)
+            pick = _required_picker(pickers[chooser])
+            _set_opener(s, _OPENERS[chooser][_drawn_pick(pick, draws[chooser], "", 2)])
+        _open_picked(s, pickers, draws)
+        ended = _play_on(s, pickers, draws)
+        if ended == "block":
+            _end_hand(s, "block", None, False)
+        else:  # the seat before the one to act went out
+            _end_hand(s, "domino", (s.core.to_act - 1) & 3, ended == "dekabes")
+    return dealt_any
+
+
 def _deals(s: FoldState, rng: random.Random | None, until: int | None) -> bool:
     """Whether ``advance`` deals (phase ``deal``): with an rng, below ``until`` hands."""
     return rng is not None and (until is None or len(s.results) < until)
+
+
+def _open_picked(s: FoldState, pickers: list[Picker | None], draws: list[RandBits | None]) -> bool:
+    """The opening tile by the picker of the seat to act (any tile; 6-6 in a match's
+    first hand, still drawn as a choice among one); False if that seat has none."""
+    core = s.core
+    seat = core.to_act
+    pick = pickers[seat]
+    if pick is None:
+        return False
+    if core.must_open_66:
+        tid = DOUBLE_SIX
+        _drawn_pick(pick, draws[seat], "play", 1)
+    else:
+        legal = core.hands[seat]
+        index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
+        while index:
+            legal &= legal - 1
+            index -= 1
+        tid = (legal & -legal).bit_length() - 1
+    # _lay(s, seat, tid, None) written out: a seat with a picker is a bot's
+    s.turns.append((seat, tid, None, EMPTY, EMPTY))
+    core.play(tid, None)
+    return True
 
 
 def _play_on(
@@ -1106,7 +1155,8 @@ def _play_on(
     hands, lacks, add_turn = core.hands, s.lacks, s.turns.append
     left, right, seat, passes = core.left, core.right, core.to_act, core.passes
     fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
-    ends_bits = _ENDS_BITS
+    ends_bits, next_seat = _ENDS_BITS, _NEXT_SEAT
+    to_left, to_right = LEFT, RIGHT  # locals are read faster than globals
     try:
         while True:
             ends = left * 7 + right
@@ -1116,7 +1166,7 @@ def _play_on(
                 add_turn((seat, -1, None, left, right))
                 lacks[seat] |= ends_bits[ends]
                 passes += 1
-                seat = (seat + 1) & 3
+                seat = next_seat[seat]
                 if passes == 4:
                     return "block"
                 continue
@@ -1140,7 +1190,7 @@ def _play_on(
                     low = legal & -legal
                     if not both & low:
                         if not index:
-                            end = LEFT if other[low.bit_length() - 1][left] >= 0 else RIGHT
+                            end = to_left if other[low.bit_length() - 1][left] >= 0 else to_right
                             break
                         index -= 1
                     elif index < 2:
@@ -1152,7 +1202,7 @@ def _play_on(
                 hand ^= low
                 tid = low.bit_length() - 1
                 add_turn((seat, tid, end, left, right))
-                if end == LEFT:
+                if end == to_left:
                     left = other[tid][left]
                 else:
                     right = other[tid][right]
@@ -1186,19 +1236,25 @@ def _play_on(
                 hand ^= low
                 tid = low.bit_length() - 1
                 row = other[tid]
-                if row[left] >= 0:
-                    add_turn((seat, tid, LEFT, left, right))
-                    left = row[left]
+                if (new := row[left]) >= 0:
+                    add_turn((seat, tid, to_left, left, right))
+                    left = new
                 else:
-                    add_turn((seat, tid, RIGHT, left, right))
+                    add_turn((seat, tid, to_right, left, right))
                     right = row[right]
             hands[seat] = hand
             passes = 0
-            seat = (seat + 1) & 3
+            seat = next_seat[seat]
             if not hand:  # Dékabès: the last tile fits both ends and is not a double
                 return "dekabes" if both & low and not DOUBLE_MASK & low else "domino"
     finally:
         core.left, core.right, core.to_act, core.passes = left, right, seat, passes
+
+
+def _required_picker(pick: Picker | None) -> Picker:
+    if pick is None:
+        raise RuntimeError("a seat without a picker where every seat has one")
+    return pick
 
 
 def _checked_pick(pick: Picker, phase: str, count: int) -> int:
