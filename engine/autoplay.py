@@ -44,8 +44,8 @@ def bot_players(
 
             budget = Budget(iterations=expert_iterations, seconds=None)
             players.append(BotPlayer(choose, rng, budget))
-        else:
-            players.append(BotPlayer(choose, rng, pick=picker(level, rng)))
+        else:  # positional: simulate makes four per match
+            players.append(BotPlayer(choose, rng, None, picker(level, rng)))
     return players
 
 
@@ -110,8 +110,8 @@ def autoplay(
         hands = 1
     last_hand = None if hands is None else match.hands_finished + hands
     # players that choose from the number of legal events skip the view (same match)
-    pickers = tuple(getattr(player, "pick", None) for player in players)
-    fast = stop is None and any(pick is not None for pick in pickers)
+    pickers = tuple([getattr(player, "pick", None) for player in players])
+    fast = stop is None and pickers.count(None) < len(pickers)
     while True:
         phase = match.phase
         if phase == "match_over" or (stop is not None and stop(match)):

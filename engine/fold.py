@@ -1086,6 +1086,7 @@ def _play_drawn_hands(
     whole hands, the phases' transitions one after the other (no event, no dispatch on
     the phase), until the match ends or ``until`` hands have ended. True if it dealt."""
     dealt_any = False
+    drawing = [randbits for randbits in draws if randbits is not None]  # all four
     while s.phase == "deal" and (until is None or len(s.results) < until):
         dealt_any = True
         hands = deal_masks(deal_rng)
@@ -1100,18 +1101,54 @@ def _play_drawn_hands(
             _redeal(s)
             continue
         s.accepted = 0b1111
-        _start_hand(s)
-        if not s.core.must_open_66:  # a later hand: the representative chooses the opener
-            chooser = _required(s.representative)
-            pick = _required_picker(pickers[chooser])
-            _set_opener(s, _OPENERS[chooser][_drawn_pick(pick, draws[chooser], "", 2)])
-        _open_picked(s, pickers, draws)
+        _start_drawn_hand(s, drawing)
         ended = _play_on(s, pickers, draws)
         if ended == "block":
             _end_hand(s, "block", None, False)
         else:  # the seat before the one to act went out
             _end_hand(s, "domino", (s.core.to_act - 1) & 3, ended == "dekabes")
     return dealt_any
+
+
+def _start_drawn_hand(s: FoldState, draws: list[RandBits]) -> None:
+    """All four accepted, every seat's choice drawn by the fold: ``_start_hand``, the
+    representative's choice of opener in a later hand, and the opening tile, with the
+    same transitions and the same draws as through the phases, on locals."""
+    core = s.core
+    hands = core.hands
+    if s.first_hand:  # the 6-6 holder opens with it: a choice among one, still drawn
+        seat = holder_of(hands, DOUBLE_SIX)
+        s.hand_start = ("play", seat, seat, True)
+        _draw(draws[seat], 1)
+        low = 1 << DOUBLE_SIX
+    else:  # the representative chooses the opener, who lays any of its seven tiles
+        s.hand_start = ("choose_opener", s.opener, core.to_act, False)
+        chooser = _required(s.representative)
+        seat = _OPENERS[chooser][_draw(draws[chooser], 2)]
+        low = hands[seat]
+        index = _draw(draws[seat], low.bit_count())
+        while index:
+            low &= low - 1
+            index -= 1
+        low &= -low
+    tid = low.bit_length() - 1
+    s.opener = seat
+    s.phase = "play"
+    s.turns.append((seat, tid, None, EMPTY, EMPTY))
+    hands[seat] ^= low
+    core.left, core.right = TILE_LO[tid], TILE_HI[tid]
+    core.must_open_66 = False
+    core.to_act = _NEXT_SEAT[seat]
+
+
+def _draw(randbits: RandBits, count: int) -> int:
+    """``randrange(count)`` of the ``random.Random`` whose ``getrandbits`` is ``randbits``,
+    drawn as its ``_randbelow`` does: the same draws, the same number."""
+    bits = _BIT_LENGTH[count]
+    index = randbits(bits)
+    while index >= count:
+        index = randbits(bits)
+    return index
 
 
 def _deals(s: FoldState, rng: random.Random | None, until: int | None) -> bool:
@@ -1270,11 +1307,7 @@ def _drawn_pick(pick: Picker, randbits: RandBits | None, phase: str, count: int)
     number (the play loop has this written out)."""
     if randbits is None:
         return _checked_pick(pick, phase, count)
-    bits = _BIT_LENGTH[count]
-    index = randbits(bits)
-    while index >= count:
-        index = randbits(bits)
-    return index
+    return _draw(randbits, count)
 
 
 def _choose_end(tid: int, end: int | None, left: int, right: int) -> int:

@@ -17,12 +17,12 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from engine.autoplay import Player, autoplay, bot_players, new_bot_match
 from engine.bots import LEVELS
-from engine.fold import Match
+from engine.fold import Match, Reveal
 from engine.seats import Team, other_team
 
 PlayerFactory = Callable[[list[str], list[random.Random], Match], list[Player]]
@@ -171,8 +171,8 @@ def _play_match(
     # the whole match, or its first hands_left hands when the quota ends inside it
     autoplay(m, players, deal_rng, hands=hands_left)
     state = m.state()
-    for reveal in state.results if state is not None else ():
-        _count_hand(totals, reveal.record, swapped)  # read only: no copy of each result
+    if state is not None:
+        _count_hands(totals, state.results, swapped)
     totals["redeals"] += m.redeals
     if hands_left is not None and m.hands_finished >= hands_left:
         return  # the quota ends inside this match (or with it): its hands count, the match not
@@ -199,18 +199,22 @@ _new_random = random.Random.__new__
 _seed_random = _random.Random.seed
 
 
-def _count_hand(totals: dict[str, Any], result: dict[str, Any], swapped: bool) -> None:
-    totals["hands"] += 1
-    team = result["team"]
-    if team is None:
-        totals["ties"] += 1
-        return
-    if swapped:  # the team-A bots sit in seats 2 & 4
-        team = other_team(team)
-    totals["hand_wins"][team] += 1
-    totals["points"][team] += result["points"]
-    if result["dekabes"]:
-        totals["dekabes"][team] += 1
+def _count_hands(totals: dict[str, Any], reveals: Iterable[Reveal], swapped: bool) -> None:
+    """Add the match's finished hands to ``totals`` (their records read, not copied)."""
+    hand_wins, points, dekabes = totals["hand_wins"], totals["points"], totals["dekabes"]
+    for reveal in reveals:
+        result = reveal.record
+        totals["hands"] += 1
+        team = result["team"]
+        if team is None:
+            totals["ties"] += 1
+            continue
+        if swapped:  # the team-A bots sit in seats 2 & 4
+            team = other_team(team)
+        hand_wins[team] += 1
+        points[team] += result["points"]
+        if result["dekabes"]:
+            dekabes[team] += 1
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> list[float]:
