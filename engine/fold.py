@@ -61,17 +61,17 @@ RandBits = Callable[[int], int]
 """A ``random.Random``'s ``getrandbits`` (see ``Match.advance``)."""
 WINNING_SCORE = 4
 # _PLACES[tile][left * 7 + right]: the (end, end name) pairs where the tile attaches.
+_FIT_PLACES = (
+    (),
+    ((RIGHT, END_NAMES[RIGHT]),),
+    ((LEFT, END_NAMES[LEFT]),),
+    ((LEFT, END_NAMES[LEFT]), (RIGHT, END_NAMES[RIGHT])),
+)
 _PLACES = tuple(
-    tuple(
-        tuple(
-            (end, END_NAMES[end])
-            for end, number in ((LEFT, a), (RIGHT, b))
-            if OTHER[t][number] >= 0
-        )
-        for a in range(7)
-        for b in range(7)
-    )
-    for t in range(28)
+    # by whether it fits the left number and the right one: four tuples, shared (a few
+    # hundred microseconds less at start-up than a tuple per entry)
+    tuple(_FIT_PLACES[2 * fits_left + fits_right] for fits_left in fits for fits_right in fits)
+    for fits in [[OTHER[t][n] >= 0 for n in range(7)] for t in range(28)]
 )
 _Listed = tuple[dict[str, Any], int, int | None, str, str | None]
 Turn = tuple[int, int, int | None, int, int]

@@ -7,12 +7,14 @@ A tile has an id 0..27 in (low, high) order: 0-0, 0-1, …, 0-6, 1-1, …, 6-6. 
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from functools import total_ordering
+from typing import TypeVar
 
 from engine.errors import IllegalEventError
 
 NUMBERS = range(7)
+_T = TypeVar("_T")
 
 # id -> (low, high); built in sort order so ids compare like tiles.
 TILE_PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in NUMBERS for b in NUMBERS if a <= b)
@@ -37,8 +39,6 @@ NUM_MASK: tuple[int, ...] = tuple(
 OTHER: tuple[tuple[int, ...], ...] = tuple(
     tuple((b if n == a else a) if n in (a, b) else -1 for n in NUMBERS) for a, b in TILE_PAIRS
 )
-
-_TILE_RE = re.compile(r"\A([0-6])-([0-6])\Z")
 
 
 def tile_id(text: object) -> int:
@@ -71,15 +71,21 @@ def mask_texts(mask: int) -> list[str]:
     )
 
 
+def _chunk_table(values: Sequence[_T], empty: _T) -> tuple[_T, ...]:
+    """``table[bits]``: ``values[i]`` of every bit i set in ``bits`` added up (seven
+    values, 128 entries), built by doubling: entries with bit i are those without it
+    plus ``values[i]`` (a few list operations at start-up instead of 512 sums)."""
+    table = [empty]
+    for value in values:
+        table += [entry + value for entry in table]  # type: ignore[operator]
+    return tuple(table)
+
+
 # _PIPS_BY_CHUNK[k][bits]: the pips of tiles 7k..7k+6 present in ``bits`` (7 bits)
-_PIPS_BY_CHUNK = tuple(
-    tuple(sum(TILE_PIPS[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128))
-    for k in range(4)
-)
+_PIPS_BY_CHUNK = tuple(_chunk_table(TILE_PIPS[7 * k : 7 * k + 7], 0) for k in range(4))
 # _TEXTS_BY_CHUNK[k][bits]: the texts of tiles 7k..7k+6 present in ``bits`` (7 bits)
-_TEXTS_BY_CHUNK = tuple(
-    tuple(tuple(TILE_TEXT[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128))
-    for k in range(4)
+_TEXTS_BY_CHUNK: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    _chunk_table([(text,) for text in TILE_TEXT[7 * k : 7 * k + 7]], ()) for k in range(4)
 )
 
 
@@ -118,10 +124,12 @@ class Tile:
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        match = _TILE_RE.match(text) if isinstance(text, str) else None
-        if not match:
+        # TILE_ID's keys are exactly the texts "a-b" with a and b 0..6 (no regex: its
+        # compilation was a tenth of this module's import)
+        tid = TILE_ID.get(text) if isinstance(text, str) else None
+        if tid is None:
             raise ValueError(f"not a tile: {text!r}")
-        return cls(int(match.group(1)), int(match.group(2)))
+        return _INTERNED[tid]
 
     @classmethod
     def from_id(cls, tid: int) -> Tile:
