@@ -72,8 +72,8 @@ def mask_texts(mask: int) -> list[str]:
 
 
 def _chunk_table(values: Sequence[_T], empty: _T) -> tuple[_T, ...]:
-    """``table[bits]``: ``values[i]`` of every bit i set in ``bits`` added up (seven
-    values, 128 entries), built by doubling: entries with bit i are those without it
+    """``table[bits]``: ``values[i]`` of every bit i set in ``bits`` added up (n values,
+    2**n entries), built by doubling: entries with bit i are those without it
     plus ``values[i]`` (a few list operations at start-up instead of 512 sums)."""
     table = [empty]
     for value in values:
@@ -97,16 +97,24 @@ def mask_pips(mask: int) -> int:
 
 
 def hands_pips(hands: list[int]) -> list[int]:
-    """``[mask_pips(h) for h in hands]`` for the four hands of a deal, written out (one
-    call at every hand's end instead of four)."""
-    s0, s1, s2, s3 = _PIPS_BY_CHUNK
+    """``[mask_pips(h) for h in hands]`` for the four hands of a deal (every hand's end
+    counts them), three lookups a hand."""
+    low, mid, high = _PIPS_BY_THIRD
     h0, h1, h2, h3 = hands
     return [
-        s0[h0 & 127] + s1[h0 >> 7 & 127] + s2[h0 >> 14 & 127] + s3[h0 >> 21],
-        s0[h1 & 127] + s1[h1 >> 7 & 127] + s2[h1 >> 14 & 127] + s3[h1 >> 21],
-        s0[h2 & 127] + s1[h2 >> 7 & 127] + s2[h2 >> 14 & 127] + s3[h2 >> 21],
-        s0[h3 & 127] + s1[h3 >> 7 & 127] + s2[h3 >> 14 & 127] + s3[h3 >> 21],
+        low[h0 & 1023] + mid[h0 >> 10 & 511] + high[h0 >> 19],
+        low[h1 & 1023] + mid[h1 >> 10 & 511] + high[h1 >> 19],
+        low[h2 & 1023] + mid[h2 >> 10 & 511] + high[h2 >> 19],
+        low[h3 & 1023] + mid[h3 >> 10 & 511] + high[h3 >> 19],
     ]
+
+
+# _PIPS_BY_THIRD: tables of tiles 0..9, 10..18 and 19..27 (2,048 entries, built quickly)
+_PIPS_BY_THIRD = (
+    _chunk_table(TILE_PIPS[0:10], 0),
+    _chunk_table(TILE_PIPS[10:19], 0),
+    _chunk_table(TILE_PIPS[19:28], 0),
+)
 
 
 @total_ordering
