@@ -137,10 +137,15 @@ def _play_chunk(chunk: Chunk) -> dict[str, Any]:
     rng = random.Random(f"dekabes-simulate|{seed}|{index}")
     totals = _empty_totals()
     match_no = 0
+    # random players keep no rng past their match: the matches reseed the same five
+    # generators (seeding is a fifth of self-play's time; a new one adds a sixth to it)
+    reused = None
+    if players is None and all(level == "random" for level in bots):
+        reused = [_new_random(random.Random) for _ in range(5)]
     while (totals["hands"] if count_hands else totals["matches"]) < quota:
         swapped = swap and (index * 1000 + match_no) % 2 == 1
         hands_left = quota - totals["hands"] if count_hands else None
-        _play_match(bots, swapped, rng, totals, hands_left, expert_iterations, players)
+        _play_match(bots, swapped, rng, totals, hands_left, expert_iterations, players, reused)
         match_no += 1
     return totals
 
@@ -153,12 +158,21 @@ def _play_match(
     hands_left: int | None,
     expert_iterations: int | None = None,
     factory: PlayerFactory | None = None,
+    reused: list[random.Random] | None = None,
 ) -> None:
-    """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``."""
+    """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``.
+
+    The seats' and the deal's generators are seeded from ``rng``: new ones, or the five
+    ``reused`` ones reseeded (the same states)."""
     # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
     levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
-    seat_rngs = [seeded_rng(rng.getrandbits(64)) for _ in range(4)]
-    deal_rng = seeded_rng(rng.getrandbits(64))
+    if reused is None:
+        seat_rngs = [seeded_rng(rng.getrandbits(64)) for _ in range(4)]
+        deal_rng = seeded_rng(rng.getrandbits(64))
+    else:
+        for generator in reused:
+            _reseed(generator, rng.getrandbits(64))
+        seat_rngs, deal_rng = reused[:4], reused[4]
 
     def bot_team(seat_team: Team) -> Team:
         return seat_team if not swapped else other_team(seat_team)
@@ -190,9 +204,14 @@ def seeded_rng(seed: int) -> random.Random:
     Python layers of ``Random.__init__`` and ``Random.seed`` (their type checks end in
     this one call for an int). Five per match: a microsecond each counts in self-play."""
     rng = _new_random(random.Random)
+    _reseed(rng, seed)
+    return rng
+
+
+def _reseed(rng: random.Random, seed: int) -> None:
+    """``rng.seed(seed)`` for an int ``seed``, without the Python layer."""
     _seed_random(rng, seed)
     rng.gauss_next = None  # type: ignore[attr-defined]  # Random.seed resets it too
-    return rng
 
 
 _new_random = random.Random.__new__
