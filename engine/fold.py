@@ -1245,7 +1245,8 @@ def _play_on(
                 else:
                     right = other[tid][right]
             else:  # each playable tile fits one end only
-                if legal & (legal - 1):  # several
+                low = legal & -legal  # the lowest one
+                if legal != low:  # several: the index-th
                     count = legal.bit_count()
                     if randbits is not None:
                         bits = bit_length[count]
@@ -1257,20 +1258,19 @@ def _play_on(
                         if pick is None:
                             return None
                         index = _checked_pick(pick, "play", count)
-                    while index:
-                        legal &= legal - 1
-                        index -= 1
-                    low = legal & -legal
+                    if index:
+                        while index:
+                            legal &= legal - 1
+                            index -= 1
+                        low = legal & -legal
                 elif randbits is not None:  # one: randrange(1) still draws until 0
                     while randbits(1):
                         pass
-                    low = legal
                 else:
                     pick = pickers[seat]
                     if pick is None:
                         return None
                     _checked_pick(pick, "play", 1)
-                    low = legal
                 hand ^= low
                 tid = low.bit_length() - 1
                 row = other[tid]
