@@ -17,7 +17,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from engine.autoplay import Player, autoplay, bot_players, new_bot_match
@@ -137,11 +137,13 @@ def _play_chunk(chunk: Chunk) -> dict[str, Any]:
     rng = random.Random(f"dekabes-simulate|{seed}|{index}")
     totals = _empty_totals()
     match_no = 0
-    # random players keep no rng past their match: the matches reseed the same five
-    # generators (seeding is a fifth of self-play's time; a new one adds a sixth to it)
+    # random players keep nothing from one match to the next: the matches reseed the
+    # same five generators (seeding is a fifth of self-play's time; a new generator
+    # adds a sixth to it) and deal them to the same four players
     reused = None
     if players is None and all(level == "random" for level in bots):
-        reused = [_new_random(random.Random) for _ in range(5)]
+        rngs = [_new_random(random.Random) for _ in range(5)]
+        reused = (rngs, bot_players(bots, rngs[:4], expert_iterations))
     while (totals["hands"] if count_hands else totals["matches"]) < quota:
         swapped = swap and (index * 1000 + match_no) % 2 == 1
         hands_left = quota - totals["hands"] if count_hands else None
@@ -158,27 +160,29 @@ def _play_match(
     hands_left: int | None,
     expert_iterations: int | None = None,
     factory: PlayerFactory | None = None,
-    reused: list[random.Random] | None = None,
+    reused: tuple[list[random.Random], list[Player]] | None = None,
 ) -> None:
     """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``.
 
     The seats' and the deal's generators are seeded from ``rng``: new ones, or the five
-    ``reused`` ones reseeded (the same states)."""
+    ``reused`` ones reseeded (the same states) that its four players hold."""
     # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
     levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
     if reused is None:
         seat_rngs = [seeded_rng(rng.getrandbits(64)) for _ in range(4)]
         deal_rng = seeded_rng(rng.getrandbits(64))
     else:
-        for generator in reused:
+        for generator in reused[0]:
             _reseed(generator, rng.getrandbits(64))
-        seat_rngs, deal_rng = reused[:4], reused[4]
+        seat_rngs, deal_rng = reused[0][:4], reused[0][4]
 
     def bot_team(seat_team: Team) -> Team:
         return seat_team if not swapped else other_team(seat_team)
 
     m = new_bot_match()
-    if factory is None:
+    if reused is not None:  # random players: the same for any seats
+        players = reused[1]
+    elif factory is None:
         players = bot_players(levels, seat_rngs, expert_iterations)
     else:
         players = factory(levels, seat_rngs, m)
@@ -218,12 +222,12 @@ _new_random = random.Random.__new__
 _seed_random = _random.Random.seed
 
 
-def _count_hands(totals: dict[str, Any], reveals: Iterable[Reveal], swapped: bool) -> None:
+def _count_hands(totals: dict[str, Any], reveals: Sequence[Reveal], swapped: bool) -> None:
     """Add the match's finished hands to ``totals`` (their records read, not copied)."""
     hand_wins, points, dekabes = totals["hand_wins"], totals["points"], totals["dekabes"]
+    totals["hands"] += len(reveals)
     for reveal in reveals:
         result = reveal.record
-        totals["hands"] += 1
         team = result["team"]
         if team is None:
             totals["ties"] += 1
