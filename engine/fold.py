@@ -1121,14 +1121,23 @@ def _start_drawn_hand(s: FoldState, draws: list[RandBits]) -> None:
     if s.first_hand:  # the 6-6 holder opens with it: a choice among one, still drawn
         seat = holder_of(hands, DOUBLE_SIX)
         s.hand_start = ("play", seat, seat, True)
-        _draw(draws[seat], 1)
+        randbits = draws[seat]
+        while randbits(1):  # _draw(randbits, 1) written out, as the next two
+            pass
         low = 1 << DOUBLE_SIX
     else:  # the representative chooses the opener, who lays any of its seven tiles
         s.hand_start = ("choose_opener", s.opener, core.to_act, False)
         chooser = _required(s.representative)
-        seat = _OPENERS[chooser][_draw(draws[chooser], 2)]
+        randbits = draws[chooser]
+        index = randbits(2)  # randrange(2): two bits (2 .bit_length()), drawn until below 2
+        while index >= 2:
+            index = randbits(2)
+        seat = _OPENERS[chooser][index]
+        randbits = draws[seat]
+        index = randbits(3)  # randrange(7): three bits, drawn until below 7
+        while index == 7:
+            index = randbits(3)
         low = hands[seat]
-        index = _draw(draws[seat], low.bit_count())
         while index:
             low &= low - 1
             index -= 1
