@@ -385,11 +385,12 @@ class Match:
         if prepared is not None and prepared[0] is pickers:
             _, seated, draws, claims, drawn = prepared
         else:
-            seated = [
-                pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
-            ]
-            draws = [getattr(pick, "randbits", None) for pick in seated]
-            claims = [getattr(pick, "claims", False) is True for pick in seated]
+            seated, draws, claims = [], [], []
+            for pick, kind in zip(pickers, s.seats, strict=True):
+                seat_pick = pick if kind == "bot" else None
+                seated.append(seat_pick)
+                draws.append(getattr(seat_pick, "randbits", None))
+                claims.append(getattr(seat_pick, "claims", False) is True)
             drawn = all(claims) and None not in draws
             # the seats' kinds never change in a match: a tuple's reading can be kept
             prepared = (pickers, seated, draws, claims, drawn)

@@ -23,7 +23,7 @@ from typing import Any
 from engine.autoplay import Player, autoplay, bot_players, new_bot_match
 from engine.bots import LEVELS
 from engine.fold import Match, Reveal
-from engine.seats import Team, other_team
+from engine.seats import other_team
 
 PlayerFactory = Callable[[list[str], list[random.Random], Match], list[Player]]
 # (bots, counting hands?, quota, seed, chunk index, swap, expert iterations, factory)
@@ -166,26 +166,21 @@ def _play_match(
 
     The seats' and the deal's generators are seeded from ``rng``: new ones, or the five
     ``reused`` ones reseeded (the same states) that its four players hold."""
-    # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
-    levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
-    if reused is None:
+    m = new_bot_match()
+    if reused is not None:  # random players: the same whatever their seats
+        generators, players = reused
+        for generator in generators:
+            _reseed(generator, rng.getrandbits(64))
+        deal_rng = generators[4]
+    else:
         seat_rngs = [seeded_rng(rng.getrandbits(64)) for _ in range(4)]
         deal_rng = seeded_rng(rng.getrandbits(64))
-    else:
-        for generator in reused[0]:
-            _reseed(generator, rng.getrandbits(64))
-        seat_rngs, deal_rng = reused[0][:4], reused[0][4]
-
-    def bot_team(seat_team: Team) -> Team:
-        return seat_team if not swapped else other_team(seat_team)
-
-    m = new_bot_match()
-    if reused is not None:  # random players: the same for any seats
-        players = reused[1]
-    elif factory is None:
-        players = bot_players(levels, seat_rngs, expert_iterations)
-    else:
-        players = factory(levels, seat_rngs, m)
+        # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
+        levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
+        if factory is None:
+            players = bot_players(levels, seat_rngs, expert_iterations)
+        else:
+            players = factory(levels, seat_rngs, m)
     # the whole match, or its first hands_left hands when the quota ends inside it
     autoplay(m, players, deal_rng, hands=hands_left)
     state = m.state()
@@ -200,7 +195,7 @@ def _play_match(
     winner = m.winner
     if winner is None:
         raise RuntimeError("a match over has a winner")
-    totals["match_wins"][bot_team(winner)] += 1
+    totals["match_wins"][other_team(winner) if swapped else winner] += 1
 
 
 def seeded_rng(seed: int) -> random.Random:
