@@ -1021,32 +1021,26 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
         if team is None:
             representative = s.opener
     if team is None:
-        result, points = "tie", 0
+        result, points, team_name = "tie", 0, None
         s.base = 2
     else:
-        result = how
-        points = s.base * (2 if dekabes else 1)
+        result, team_name = how, TEAMS[team]
+        points = s.base * 2 if dekabes else s.base
         # the winners add their points, the other team goes back to 0 (RULES §6)
-        s.scores = (s.scores[0] + points, 0) if team == 0 else (0, s.scores[1] + points)
+        scores = s.scores
+        s.scores = (scores[0] + points, 0) if team == 0 else (0, scores[1] + points)
         s.base = 1
+    p1, p2, p3, p4 = pips
     record = {
         "hand_no": s.hand_no,
         "result": result,
-        "team": None if team is None else TEAMS[team],
+        "team": team_name,
         "points": points,
         "dekabes": dekabes,
-        "pips": {"1": pips[0], "2": pips[1], "3": pips[2], "4": pips[3]},
+        "pips": {"1": p1, "2": p2, "3": p3, "4": p4},
     }
-    reveal = Reveal(
-        record,
-        tuple(hands),
-        s.dealt,
-        tuple(s.turns),
-        s.opener,
-        s.scores,
-        s.base,
-    )
-    s.results = s.results + (reveal,)
+    reveal = Reveal(record, tuple(hands), s.dealt, tuple(s.turns), s.opener, s.scores, s.base)
+    s.results += (reveal,)
     s.representative = representative
     s.first_hand = False
     s.hand_start = None
