@@ -12,10 +12,9 @@ The events' shapes and parsing are ``engine.events``; reading and writing a reco
 from __future__ import annotations
 
 import random
-import weakref
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from engine.core import (
     EMPTY,
@@ -53,6 +52,9 @@ from engine.tiles import (
     mask_texts,
     tile_id,
 )
+
+if TYPE_CHECKING:
+    import weakref
 
 Emit = Callable[[dict[str, Any]], None]
 Picker = Callable[[str, int], int]
@@ -542,6 +544,8 @@ class Match:
     def watch(self, view: Freezable) -> None:
         """Call ``view.freeze()`` before the state changes next (lazy views that read
         the live state take their snapshot then). Kept by weak reference."""
+        import weakref  # here, not at start-up: self-play takes no view
+
         views = self._views
         if len(views) >= 64:  # views taken without any event in between: drop dead ones
             views[:] = [ref for ref in views if ref() is not None]
