@@ -84,11 +84,9 @@ HandStart = tuple[Phase, int | None, int, bool]
 _Prepared = tuple[object, list[Any], list[Any], list[bool], bool]
 """(phase, opener, seat to act, must open 6-6) as the hand in progress began."""
 # Tables by [left][right], the open ends (two lookups are quicker than left * 7 + right
-# and one): the tiles that fit at least one end (core.FIT_MASK), those that fit both,
-# and bits left and right (a seat that passes lacks both numbers).
+# and one): the tiles that fit at least one end (core.FIT_MASK), and those that fit both.
 _FIT_BY_ENDS = tuple(FIT_MASK[7 * a : 7 * a + 7] for a in range(7))
 _BOTH_BY_ENDS = tuple(tuple(NUM_MASK[a] & NUM_MASK[b] for b in range(7)) for a in range(7))
-_ENDS_BITS_BY_ENDS = tuple(tuple((1 << a) | (1 << b) for b in range(7)) for a in range(7))
 # _NEXT_TO_ACCEPT[accepted]: the lowest seat index that has not accepted (-1: none)
 _NEXT_TO_ACCEPT = tuple(next((i for i in range(4) if not a >> i & 1), -1) for a in range(16))
 # _OPENERS[i]: the seat indexes of i's team in seat order (the listed opener choices)
@@ -126,7 +124,6 @@ class FoldState:
         "representative",
         "opener",
         "turns",
-        "lacks",
         "results",
         "hand_start",
     )
@@ -150,7 +147,6 @@ class FoldState:
         self.turns: list[
             tuple[int, int, int | None, int, int]
         ] = []  # (seat, tile or -1, end, left, right)
-        self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
         self.results: tuple[Reveal, ...] = ()
         # how the hand in progress began (restart_hand returns there), None between hands
         self.hand_start: HandStart | None = None
@@ -174,7 +170,6 @@ class FoldState:
         new.representative = self.representative
         new.opener = self.opener
         new.turns = self.turns.copy()
-        new.lacks = self.lacks.copy()
         new.results = self.results
         new.hand_start = self.hand_start
         return new
@@ -184,6 +179,16 @@ class FoldState:
         """The line as laid, left to right: (tile id, left number, right number, seat
         index) per tile, worked out from ``turns`` (no play pays for it)."""
         return line_of(self.turns)
+
+    @property
+    def lacks(self) -> list[int]:
+        """Bit n of ``lacks[i]``: seat index i is known to hold no tile with n (it
+        passed with n at an end), worked out from ``turns`` (no pass pays for it)."""
+        lacks = [0, 0, 0, 0]
+        for seat, tid, _end, left, right in self.turns:
+            if tid < 0:
+                lacks[seat] |= (1 << left) | (1 << right)
+        return lacks
 
     @property
     def last_hand(self) -> Reveal | None:
@@ -649,7 +654,6 @@ class Match:
         if core.playable_mask(seat):
             raise IllegalEventError("must_play", "you can play, so you must")
         s.turns.append((seat, -1, None, core.left, core.right))
-        s.lacks[seat] |= (1 << core.left) | (1 << core.right)
         if core.pass_turn():
             _end_hand(s, "block", None, False)
         return None
@@ -944,7 +948,6 @@ def _begin_deal(s: FoldState, hands: list[int]) -> None:
     core.must_open_66 = False
     s.accepted = 0
     s.turns = []
-    s.lacks = [0, 0, 0, 0]
     s.phase = "accept"
 
 
@@ -1009,7 +1012,6 @@ def _hand_start_state(s: FoldState) -> FoldState:
     start.opener = opener
     start.core = HandCore(s.dealt, EMPTY, EMPTY, to_act, 0, must_open_66)
     start.turns = []
-    start.lacks = [0, 0, 0, 0]
     return start
 
 
@@ -1199,9 +1201,9 @@ def _play_on(
 
     On locals, the fold's state written back at the end (also if a picker fails)."""
     core = s.core
-    hands, lacks, add_turn = core.hands, s.lacks, s.turns.append
+    hands, add_turn = core.hands, s.turns.append
     left, right, seat, passes = core.left, core.right, core.to_act, core.passes
-    fit_masks, both_masks, ends_bits = _FIT_BY_ENDS, _BOTH_BY_ENDS, _ENDS_BITS_BY_ENDS
+    fit_masks, both_masks = _FIT_BY_ENDS, _BOTH_BY_ENDS
     other, bit_length, next_seat = OTHER, _BIT_LENGTH, _NEXT_SEAT
     to_left, to_right = LEFT, RIGHT  # locals are read faster than globals
     try:
@@ -1210,7 +1212,6 @@ def _play_on(
             legal = hand & fit_masks[left][right]
             if not legal:  # a forced pass
                 add_turn((seat, -1, None, left, right))
-                lacks[seat] |= ends_bits[left][right]
                 passes += 1
                 seat = next_seat[seat]
                 if passes == 4:
