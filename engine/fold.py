@@ -1130,7 +1130,7 @@ def _start_drawn_hand(s: FoldState, draws: list[RandBits]) -> None:
         s.hand_start = ("choose_opener", s.opener, core.to_act, False)
         chooser = _required(s.representative)
         randbits = draws[chooser]
-        index = randbits(2)  # randrange(2): two bits (2 .bit_length()), drawn until below 2
+        index = randbits(2)  # randrange(2): 2 bits (its bit_length), drawn until below 2
         while index >= 2:
             index = randbits(2)
         seat = _OPENERS[chooser][index]

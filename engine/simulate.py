@@ -138,8 +138,8 @@ def _play_chunk(chunk: Chunk) -> dict[str, Any]:
     totals = _empty_totals()
     match_no = 0
     # random players keep nothing from one match to the next: the matches reseed the
-    # same five generators (seeding is a fifth of self-play's time; a new generator
-    # adds a sixth to it) and deal them to the same four players
+    # same five generators (seeding is a seventh of self-play's time; a new generator
+    # adds a sixth to a seeding) and deal them to the same four players
     reused = None
     if players is None and all(level == "random" for level in bots):
         rngs = [_new_random(random.Random) for _ in range(5)]
