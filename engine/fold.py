@@ -407,11 +407,10 @@ class Match:
         moved = False
         try:
             if drawn and not record and deal_rng is not None and s.phase == "deal":
+                # to the match's end or the last hand wanted: nothing left for _advance
                 moved = _play_drawn_hands(s, pickers, draws, deal_rng, deal_until)
-            moved = (
-                self._advance(s, pickers, draws, claims, emit, record, deal_rng, deal_until)
-                or moved
-            )
+            else:
+                moved = self._advance(s, pickers, draws, claims, emit, record, deal_rng, deal_until)
         finally:
             if moved:
                 self._redo_stack.clear()
