@@ -1092,7 +1092,6 @@ def _play_drawn_hands(
     while s.phase == "deal" and (until is None or len(s.results) < until):
         dealt_any = True
         hands = deal_masks(deal_rng)
-        _begin_deal(s, hands)
         # the seats accept in turn, and the first one entitled claims: a redeal if any is
         if (
             (hands[0] & DOUBLE_MASK).bit_count() >= 5
@@ -1100,10 +1099,10 @@ def _play_drawn_hands(
             or (hands[2] & DOUBLE_MASK).bit_count() >= 5
             or (hands[3] & DOUBLE_MASK).bit_count() >= 5
         ):
+            _begin_deal(s, hands)
             _redeal(s)
             continue
-        s.accepted = 0b1111
-        _start_drawn_hand(s, drawing)
+        _start_drawn_hand(s, hands, drawing)
         ended = _play_on(s, pickers, draws)
         if ended == "block":
             _end_hand(s, "block", None, False)
@@ -1112,12 +1111,19 @@ def _play_drawn_hands(
     return dealt_any
 
 
-def _start_drawn_hand(s: FoldState, draws: list[RandBits]) -> None:
-    """All four accepted, every seat's choice drawn by the fold: ``_start_hand``, the
-    representative's choice of opener in a later hand, and the opening tile, with the
-    same transitions and the same draws as through the phases, on locals."""
-    core = s.core
-    hands = core.hands
+def _start_drawn_hand(s: FoldState, dealt: list[int], draws: list[RandBits]) -> None:
+    """A deal all four accept, every seat's choice drawn by the fold: ``_begin_deal``,
+    the acceptances, ``_start_hand``, the representative's choice of opener in a later
+    hand and the opening tile, with the same transitions and the same draws as through
+    the phases, on locals (each field set once)."""
+    if not s.redeal_pending:
+        s.hand_no += 1
+    s.redeal_pending = False
+    s.dealt = tuple(dealt)
+    s.accepted = 0b1111
+    core = s.core = HandCore.__new__(HandCore)  # as in _begin_deal
+    core.hands = hands = list(dealt)
+    core.passes = 0
     if s.first_hand:  # the 6-6 holder opens with it: a choice among one, still drawn
         seat = holder_of(hands, DOUBLE_SIX)
         s.hand_start = ("play", seat, seat, True)
@@ -1126,7 +1132,7 @@ def _start_drawn_hand(s: FoldState, draws: list[RandBits]) -> None:
             pass
         low = 1 << DOUBLE_SIX
     else:  # the representative chooses the opener, who lays any of its seven tiles
-        s.hand_start = ("choose_opener", s.opener, core.to_act, False)
+        s.hand_start = ("choose_opener", s.opener, 0, False)  # to_act 0: as dealt
         chooser = _required(s.representative)
         randbits = draws[chooser]
         index = randbits(2)  # randrange(2): 2 bits (its bit_length), drawn until below 2
@@ -1145,7 +1151,7 @@ def _start_drawn_hand(s: FoldState, draws: list[RandBits]) -> None:
     tid = low.bit_length() - 1
     s.opener = seat
     s.phase = "play"
-    s.turns.append((seat, tid, None, EMPTY, EMPTY))
+    s.turns = [(seat, tid, None, EMPTY, EMPTY)]
     hands[seat] ^= low
     core.left, core.right = TILE_LO[tid], TILE_HI[tid]
     core.must_open_66 = False
