@@ -98,8 +98,9 @@ def simulate(
 
 def _run_chunks(chunks: list[Chunk], workers: int) -> Iterator[dict[str, Any]]:
     if workers == 1 or len(chunks) == 1:
+        rng = random.Random()  # reseeded for every chunk: one generator, not one each
         for chunk in chunks:
-            yield _play_chunk(chunk)
+            yield _play_chunk(chunk, rng)
         return
     import multiprocessing  # only with workers: a single process starts faster without it
 
@@ -131,10 +132,14 @@ def _add(totals: dict[str, Any], part: dict[str, Any]) -> None:
             totals[key] += value
 
 
-def _play_chunk(chunk: Chunk) -> dict[str, Any]:
-    """One chunk: a quota of hands (continuous matches) or a number of whole matches."""
+def _play_chunk(chunk: Chunk, rng: random.Random | None = None) -> dict[str, Any]:
+    """One chunk: a quota of hands (continuous matches) or a number of whole matches.
+
+    ``rng``: a generator to seed for the chunk instead of a new one."""
     bots, count_hands, quota, seed, index, swap, expert_iterations, players = chunk
-    rng = random.Random(f"dekabes-simulate|{seed}|{index}")
+    if rng is None:
+        rng = random.Random()
+    rng.seed(f"dekabes-simulate|{seed}|{index}")
     totals = _empty_totals()
     match_no = 0
     # random players keep nothing from one match to the next: the matches reseed the
@@ -169,8 +174,7 @@ def _play_match(
     m = new_bot_match()
     if reused is not None:  # random players: the same whatever their seats
         generators, players = reused
-        for generator in generators:
-            _reseed(generator, rng.getrandbits(64))
+        _reseed_all(generators, rng)
         deal_rng = generators[4]
     else:
         seat_rngs = [seeded_rng(rng.getrandbits(64)) for _ in range(4)]
@@ -211,6 +215,13 @@ def _reseed(rng: random.Random, seed: int) -> None:
     """``rng.seed(seed)`` for an int ``seed``, without the Python layer."""
     _seed_random(rng, seed)
     rng.gauss_next = None  # type: ignore[attr-defined]  # Random.seed resets it too
+
+
+def _reseed_all(generators: list[random.Random], rng: random.Random) -> None:
+    """``_reseed`` each of ``generators`` in turn with 64 bits of ``rng``."""
+    for generator in generators:
+        _seed_random(generator, rng.getrandbits(64))
+        generator.gauss_next = None  # type: ignore[attr-defined]
 
 
 _new_random = random.Random.__new__
