@@ -1152,7 +1152,7 @@ def _start_drawn_hand(s: FoldState, dealt: list[int], draws: list[RandBits]) -> 
     s.opener = seat
     s.phase = "play"
     s.turns = [(seat, tid, None, EMPTY, EMPTY)]
-    hands[seat] ^= low
+    hands[seat] -= low
     core.left, core.right = TILE_LO[tid], TILE_HI[tid]
     core.must_open_66 = False
     core.to_act = _NEXT_SEAT[seat]
@@ -1204,7 +1204,9 @@ def _play_on(
     pass: "domino", "dekabes" (a domino by a Dékabès) or "block" when the hand ended,
     else None.
 
-    On locals, the fold's state written back at the end (also if a picker fails)."""
+    On locals, the fold's state written back at the end (also if a picker fails). A
+    tile's bit leaves a mask by subtraction (CPython's int ``-`` has a fast path, ``^``
+    and ``&`` have not)."""
     core = s.core
     hands, add_turn = core.hands, s.turns.append
     left, right, seat, passes = core.left, core.right, core.to_act, core.passes
@@ -1227,7 +1229,7 @@ def _play_on(
             if both:
                 # the listed events: tiles ascending, a tile that fits both ends twice
                 # (left, then right); its bit in ``both`` << 28 counts it twice
-                count = (legal | both << 28).bit_count()
+                count = (legal + (both << 28)).bit_count()
                 if randbits is not None:  # _drawn_pick(..., "play", count) written out
                     bits = bit_length[count]
                     index = randbits(bits)
@@ -1250,8 +1252,8 @@ def _play_on(
                         break
                     else:
                         index -= 2
-                    legal ^= low
-                hand ^= low
+                    legal -= low
+                hand -= low
                 tid = low.bit_length() - 1
                 add_turn((seat, tid, end, left, right))
                 if end == to_left:
@@ -1285,7 +1287,7 @@ def _play_on(
                     if pick is None:
                         return None
                     _checked_pick(pick, "play", 1)
-                hand ^= low
+                hand -= low
                 tid = low.bit_length() - 1
                 row = other[tid]
                 if (new := row[left]) >= 0:
