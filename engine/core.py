@@ -161,8 +161,7 @@ def block_winner(pips: list[int]) -> tuple[int | None, int | None]:
     team = block_team(pips)
     if team is None:
         return None, None
-    low = min(pips)
-    return team, next(i for i in range(4) if pips[i] == low)
+    return team, pips.index(min(pips))  # the first seat with the lowest count
 
 
 # One bit per tile, and the draws random.Random.shuffle makes for 28 items: for each
