@@ -44,8 +44,8 @@ def bot_players(
 
             budget = Budget(iterations=expert_iterations, seconds=None)
             players.append(BotPlayer(choose, rng, budget))
-        else:
-            players.append(BotPlayer(choose, rng, pick=picker(level, rng)))
+        else:  # positional: simulate makes four per match
+            players.append(BotPlayer(choose, rng, None, picker(level, rng)))
     return players
 
 
@@ -110,26 +110,22 @@ def autoplay(
         hands = 1
     last_hand = None if hands is None else match.hands_finished + hands
     # players that choose from the number of legal events skip the view (same match)
-    pickers = tuple(getattr(player, "pick", None) for player in players)
-    fast = stop is None and any(pick is not None for pick in pickers)
+    pickers = tuple([getattr(player, "pick", None) for player in players])
+    fast = stop is None and pickers.count(None) < len(pickers)
     while True:
         phase = match.phase
         if phase == "match_over" or (stop is not None and stop(match)):
             return match
-        if phase == "deal":
-            if last_hand is not None and match.hands_finished >= last_hand:
-                return match
-            if fast:
-                match.deal(deal_rng, on_event)
-                match.advance(pickers, on_event)  # what the next turn of the loop would do
+        if phase == "deal" and last_hand is not None and match.hands_finished >= last_hand:
+            return match
+        if fast:  # plays on, whole hands, up to a seat without a picker
+            match.advance(pickers, on_event, deal_rng, last_hand)
+            phase = match.phase
+            if phase in BETWEEN_HANDS:
                 continue
+        if phase == "deal":
             event = deal_event(deal_rng)
         else:
-            if fast:
-                match.advance(pickers, on_event)
-                phase = match.phase
-                if phase in BETWEEN_HANDS:
-                    continue
             forced = match.forced_pass() if phase == "play" else None
             if forced is not None:
                 event = forced

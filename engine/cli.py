@@ -5,18 +5,24 @@ Output is JSON on stdout (one line per replayed file); progress goes to stderr o
 
 from __future__ import annotations
 
-import argparse
 import json
+import os
 import random
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from engine.bots import LEVELS
 from engine.errors import IllegalEventError
 from engine.fold import Match
 from engine.phases import MATCH_OVER
 from engine.record import load_record
+
+if TYPE_CHECKING:
+    import argparse
+
+SIMULATE_BOTS = "strong,greedy,strong,greedy"  # simulate's --bots by default
 
 
 def fold_file(path: str) -> Match:
@@ -79,19 +85,40 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    return run_simulate(
+        bots=args.bots,
+        hands=args.hands,
+        matches=args.matches,
+        seed=args.seed,
+        swap=args.swap,
+        workers=args.workers,
+        expert_iterations=args.expert_iterations,
+    )
+
+
+def run_simulate(
+    *,
+    bots: str = SIMULATE_BOTS,
+    hands: int | None = None,
+    matches: int | None = None,
+    seed: int = 1,
+    swap: bool = False,
+    workers: int = 1,
+    expert_iterations: int | None = None,
+) -> int:
+    """``simulate`` with its command line's values (``bots`` comma-separated)."""
     from engine.simulate import simulate
 
-    bots = [b.strip() for b in args.bots.split(",")]
     try:
         report = simulate(
-            bots,
-            hands=args.hands,
-            matches=args.matches,
-            seed=args.seed,
-            swap=args.swap,
-            workers=args.workers,
+            [b.strip() for b in bots.split(",")],
+            hands=hands,
+            matches=matches,
+            seed=seed,
+            swap=swap,
+            workers=workers,
             progress=True,
-            expert_iterations=args.expert_iterations,
+            expert_iterations=expert_iterations,
         )
     except ValueError as err:
         print(f"simulate: {err}", file=sys.stderr)
@@ -184,8 +211,48 @@ def fold_ms(size: int = 1000, repeats: int = 30) -> float:
     return round(times[len(times) // 2] * 1000, 3)
 
 
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``, the same reading (COLUMNS, else the
+    terminal of stdout, else 80), without importing shutil: argparse asks it for every
+    argument added, and the import was a tenth of ``simulate``'s start-up."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        stdout = sys.__stdout__
+        try:
+            columns = os.get_terminal_size(stdout.fileno()).columns if stdout else 0
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    import argparse  # here, not at start-up: a plain simulate line needs no parser
+
+    class Formatter(argparse.HelpFormatter):
+        """argparse's help formatter, the width read by ``_terminal_columns``."""
+
+        def __init__(
+            self,
+            prog: str,
+            indent_increment: int = 2,
+            max_help_position: int = 24,
+            width: int | None = None,
+        ) -> None:
+            if width is None:
+                width = _terminal_columns() - 2  # as HelpFormatter does with shutil's
+            super().__init__(prog, indent_increment, max_help_position, width)
+
+    class Parser(argparse.ArgumentParser):
+        """An ``ArgumentParser`` that formats with ``Formatter`` (its subparsers too)."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("formatter_class", Formatter)
+            super().__init__(*args, **kwargs)
+
+    parser = Parser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     replay = sub.add_parser("replay", help="fold records and print their summaries")
@@ -215,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--matches", type=int)
     sim.add_argument(
         "--bots",
-        default="strong,greedy,strong,greedy",
+        default=SIMULATE_BOTS,
         help=f"four levels for seats 1..4 ({', '.join(LEVELS)})",
     )
     sim.add_argument("--seed", type=int, default=1)
@@ -257,6 +324,49 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    plain = plain_simulate(sys.argv[1:] if argv is None else argv)
+    if plain is not None:
+        return run_simulate(**plain)
     args = build_parser().parse_args(argv)
     status: int = args.run(args)
     return status
+
+
+# simulate's options that take a value, read as argparse does (type=int: int(text))
+_PLAIN_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "--hands": ("hands", int),
+    "--matches": ("matches", int),
+    "--bots": ("bots", str),
+    "--seed": ("seed", int),
+    "--workers": ("workers", int),
+    "--expert-iterations": ("expert_iterations", int),
+}
+
+
+def plain_simulate(argv: list[str]) -> dict[str, Any] | None:
+    """``run_simulate``'s keywords for a ``simulate`` line written plainly: each option
+    at most once, by its full name, ``--name value`` (``--swap`` alone), one of
+    ``--hands``/``--matches``, every value read without error. Such a line means the
+    same to argparse (a test checks it); importing argparse and building the parser
+    was an eighth of a short simulate's time. None for any other line: argparse reads
+    it (abbreviations, ``--name=value``, help) and reports its errors."""
+    if not argv or argv[0] != "simulate":
+        return None
+    values: dict[str, Any] = {}
+    words = iter(argv[1:])
+    for word in words:
+        if word == "--swap" and "swap" not in values:
+            values["swap"] = True
+            continue
+        name, read = _PLAIN_OPTIONS.get(word, ("", str))
+        text = next(words, None)
+        # "-..." values are argparse's to read (negative numbers, an option instead)
+        if not name or name in values or text is None or text.startswith("-"):
+            return None
+        try:
+            values[name] = read(text)
+        except ValueError:
+            return None
+    if ("hands" in values) == ("matches" in values):
+        return None  # argparse requires exactly one of them
+    return values

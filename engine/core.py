@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 
 from engine.tiles import (
+    ALL_TILES_MASK,
     DOUBLE_MASK,
     DOUBLE_SIX,
     NUM_MASK,
@@ -160,19 +161,20 @@ def block_winner(pips: list[int]) -> tuple[int | None, int | None]:
     team = block_team(pips)
     if team is None:
         return None, None
-    low = min(pips)
-    return team, next(i for i in range(4) if pips[i] == low)
+    return team, pips.index(min(pips))  # the first seat with the lowest count
 
 
 # One bit per tile, and the draws random.Random.shuffle makes for 28 items: for each
 # position m = 27 down to 1, j = randbelow(m + 1) (getrandbits of (m + 1).bit_length()
 # bits until j <= m), then items j and m swap. Grouped by the seat whose seven positions
-# they fill (positions 21-27 are seat 4's, ... 0-6 seat 1's), highest first.
+# they fill (positions 21-27 are seat 4's, ... 7-13 seat 2's), highest first; seat 1's
+# positions (1-6) only draw: that seat gets the seven tiles the others did not.
 _TILE_BITS = tuple(1 << tid for tid in range(28))
 _DEAL_STEPS = tuple(
-    (seat, tuple((m, (m + 1).bit_length()) for m in range(7 * seat + 6, max(7 * seat, 1) - 1, -1)))
-    for seat in (3, 2, 1, 0)
+    (seat, tuple((m, (m + 1).bit_length()) for m in range(7 * seat + 6, 7 * seat - 1, -1)))
+    for seat in (3, 2, 1)
 )
+_FIRST_SEAT_DRAWS = tuple((m, (m + 1).bit_length()) for m in range(6, 0, -1))
 
 
 def deal_masks(rng: random.Random) -> list[int]:
@@ -196,7 +198,11 @@ def deal_masks(rng: random.Random) -> list[int]:
             total += order[j]
             order[j] = order[m]
         hands[seat] = total
-    hands[0] += order[0]  # position 0: the tile left there
+    # positions 6..1 are seat 1's whatever is drawn: the draws still advance the rng
+    for m, bits in _FIRST_SEAT_DRAWS:
+        while getrandbits(bits) > m:
+            pass
+    hands[0] = ALL_TILES_MASK - hands[1] - hands[2] - hands[3]
     return hands
 
 

@@ -12,10 +12,9 @@ The events' shapes and parsing are ``engine.events``; reading and writing a reco
 from __future__ import annotations
 
 import random
-import weakref
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from engine.core import (
     EMPTY,
@@ -39,7 +38,7 @@ from engine.events import (
     parse_end,
     parse_seat_kinds,
 )
-from engine.phases import BETWEEN_HANDS, HAND_IN_PROGRESS, Phase
+from engine.phases import HAND_IN_PROGRESS, Phase
 from engine.seats import SEATS, TEAM_INDEX, TEAM_SEATS, TEAMS, Team, seat_key, team_of
 from engine.tiles import (
     DOUBLE_MASK,
@@ -49,10 +48,13 @@ from engine.tiles import (
     TILE_HI,
     TILE_LO,
     TILE_TEXT,
-    mask_pips,
+    hands_pips,
     mask_texts,
     tile_id,
 )
+
+if TYPE_CHECKING:
+    import weakref
 
 Emit = Callable[[dict[str, Any]], None]
 Picker = Callable[[str, int], int]
@@ -61,31 +63,36 @@ RandBits = Callable[[int], int]
 """A ``random.Random``'s ``getrandbits`` (see ``Match.advance``)."""
 WINNING_SCORE = 4
 # _PLACES[tile][left * 7 + right]: the (end, end name) pairs where the tile attaches.
+_FIT_PLACES = (
+    (),
+    ((RIGHT, END_NAMES[RIGHT]),),
+    ((LEFT, END_NAMES[LEFT]),),
+    ((LEFT, END_NAMES[LEFT]), (RIGHT, END_NAMES[RIGHT])),
+)
 _PLACES = tuple(
-    tuple(
-        tuple(
-            (end, END_NAMES[end])
-            for end, number in ((LEFT, a), (RIGHT, b))
-            if OTHER[t][number] >= 0
-        )
-        for a in range(7)
-        for b in range(7)
-    )
-    for t in range(28)
+    # by whether it fits the left number and the right one: four tuples, shared (a few
+    # hundred microseconds less at start-up than a tuple per entry)
+    tuple(_FIT_PLACES[2 * fits_left + fits_right] for fits_left in fits for fits_right in fits)
+    for fits in [[OTHER[t][n] >= 0 for n in range(7)] for t in range(28)]
 )
 _Listed = tuple[dict[str, Any], int, int | None, str, str | None]
+Turn = tuple[int, int, int | None, int, int]
+"""(seat index, tile id or -1 for a pass, end or None, left, right before it)"""
 HandStart = tuple[Phase, int | None, int, bool]
-# (pickers tuple, the pickers of bot seats, their randbits, their claims): see advance
-_Prepared = tuple[object, list[Any], list[Any], list[bool]]
+# (pickers tuple, the pickers of bot seats, their randbits, their claims, whether every
+# seat draws and claims): see advance
+_Prepared = tuple[object, list[Any], list[Any], list[bool], bool]
 """(phase, opener, seat to act, must open 6-6) as the hand in progress began."""
-# _BOTH_MASK[left * 7 + right]: the tiles that fit both open ends
-_BOTH_MASK = tuple(NUM_MASK[a] & NUM_MASK[b] for a in range(7) for b in range(7))
-# _ENDS_BITS[left * 7 + right]: bits left and right (a seat that passes lacks both numbers)
-_ENDS_BITS = tuple((1 << a) | (1 << b) for a in range(7) for b in range(7))
+# Tables by [left][right], the open ends (two lookups are quicker than left * 7 + right
+# and one): the tiles that fit at least one end (core.FIT_MASK), and those that fit both.
+_FIT_BY_ENDS = tuple(FIT_MASK[7 * a : 7 * a + 7] for a in range(7))
+_BOTH_BY_ENDS = tuple(tuple(NUM_MASK[a] & NUM_MASK[b] for b in range(7)) for a in range(7))
 # _NEXT_TO_ACCEPT[accepted]: the lowest seat index that has not accepted (-1: none)
 _NEXT_TO_ACCEPT = tuple(next((i for i in range(4) if not a >> i & 1), -1) for a in range(16))
 # _OPENERS[i]: the seat indexes of i's team in seat order (the listed opener choices)
 _OPENERS = tuple(tuple(s - 1 for s in TEAM_SEATS[team_of(seat)]) for seat in SEATS)
+# _NEXT_SEAT[i]: the seat index after i (a lookup is quicker than (i + 1) & 3)
+_NEXT_SEAT = (1, 2, 3, 0)
 # _BIT_LENGTH[n] == n.bit_length() for a count of listed play events (at most 14)
 _BIT_LENGTH = tuple(n.bit_length() for n in range(15))
 
@@ -117,7 +124,6 @@ class FoldState:
         "representative",
         "opener",
         "turns",
-        "lacks",
         "results",
         "hand_start",
     )
@@ -141,7 +147,6 @@ class FoldState:
         self.turns: list[
             tuple[int, int, int | None, int, int]
         ] = []  # (seat, tile or -1, end, left, right)
-        self.lacks = [0, 0, 0, 0]  # bit n: the seat is known to hold no tile with n
         self.results: tuple[Reveal, ...] = ()
         # how the hand in progress began (restart_hand returns there), None between hands
         self.hand_start: HandStart | None = None
@@ -165,7 +170,6 @@ class FoldState:
         new.representative = self.representative
         new.opener = self.opener
         new.turns = self.turns.copy()
-        new.lacks = self.lacks.copy()
         new.results = self.results
         new.hand_start = self.hand_start
         return new
@@ -175,6 +179,16 @@ class FoldState:
         """The line as laid, left to right: (tile id, left number, right number, seat
         index) per tile, worked out from ``turns`` (no play pays for it)."""
         return line_of(self.turns)
+
+    @property
+    def lacks(self) -> list[int]:
+        """Bit n of ``lacks[i]``: seat index i is known to hold no tile with n (it
+        passed with n at an end), worked out from ``turns`` (no pass pays for it)."""
+        lacks = [0, 0, 0, 0]
+        for seat, tid, _end, left, right in self.turns:
+            if tid < 0:
+                lacks[seat] |= (1 << left) | (1 << right)
+        return lacks
 
     @property
     def last_hand(self) -> Reveal | None:
@@ -316,12 +330,17 @@ class Match:
         s = self._s
         if s is None or s.phase != "deal":
             raise IllegalEventError("wrong_phase", "no deal is due now")
-        hands = deal_masks(rng)
         if self._views:
             self._freeze_views()
         self._legal_cache = None
+        self._deal_now(s, rng, emit)
+
+    def _deal_now(self, s: FoldState, rng: random.Random, emit: Emit | None) -> None:
+        """The deal in phase ``deal``, views frozen and the legal cache dropped."""
+        hands = deal_masks(rng)
         _begin_deal(s, hands)
-        self._redo_stack.clear()
+        if self._redo_stack:
+            self._redo_stack.clear()
         if emit is not None or self._checkpoints:
             event = deal_record(hands)
             self._effective.append(event)
@@ -329,7 +348,11 @@ class Match:
                 emit(event)
 
     def advance(
-        self, pickers: Sequence[Picker | None], emit: Callable[[dict[str, Any]], None] | None = None
+        self,
+        pickers: Sequence[Picker | None],
+        emit: Callable[[dict[str, Any]], None] | None = None,
+        deal_rng: random.Random | None = None,
+        deal_until: int | None = None,
     ) -> None:
         """Play on while the seat to decide has a picker; forced passes are made too.
 
@@ -350,31 +373,44 @@ class Match:
         no side effect: the fold then makes that choice without calling it.
 
         ``pickers`` given as a tuple is read once: calling again with the same tuple
-        (``autoplay`` does, every hand) reuses what was read from it, ``randbits`` and
+        (``autoplay`` does, every match) reuses what was read from it, ``randbits`` and
         ``claims`` included.
+
+        ``deal_rng``: a deal that is due is made with it too (as ``deal`` does) while
+        fewer than ``deal_until`` hands of the match have ended (None: no limit), so
+        whole hands are played on; without it, advance stops at a deal.
         """
         s = self._s
-        if s is None or s.phase in BETWEEN_HANDS:
+        if s is None or s.phase == "match_over":
+            return
+        if s.phase == "deal" and not _deals(s, deal_rng, deal_until):
             return
         if self._views:
             self._freeze_views()
         self._legal_cache = None
         prepared = self._prepared
         if prepared is not None and prepared[0] is pickers:
-            seated, draws, claims = prepared[1], prepared[2], prepared[3]
+            _, seated, draws, claims, drawn = prepared
         else:
-            seated = [
-                pick if kind == "bot" else None for pick, kind in zip(pickers, s.seats, strict=True)
-            ]
-            draws = [getattr(pick, "randbits", None) for pick in seated]
-            claims = [getattr(pick, "claims", False) is True for pick in seated]
+            seated, draws, claims = [], [], []
+            for pick, kind in zip(pickers, s.seats, strict=True):
+                seat_pick = pick if kind == "bot" else None
+                seated.append(seat_pick)
+                draws.append(getattr(seat_pick, "randbits", None))
+                claims.append(getattr(seat_pick, "claims", False) is True)
+            drawn = all(claims) and None not in draws
             # the seats' kinds never change in a match: a tuple's reading can be kept
-            self._prepared = (pickers, seated, draws, claims) if type(pickers) is tuple else None
+            prepared = (pickers, seated, draws, claims, drawn)
+            self._prepared = prepared if type(pickers) is tuple else None
         pickers = seated
         record = emit is not None or bool(self._checkpoints)
         moved = False
         try:
-            moved = self._advance(s, pickers, draws, claims, emit, record)
+            if drawn and not record and deal_rng is not None and s.phase == "deal":
+                # to the match's end or the last hand wanted: nothing left for _advance
+                moved = _play_drawn_hands(s, pickers, draws, deal_rng, deal_until)
+            else:
+                moved = self._advance(s, pickers, draws, claims, emit, record, deal_rng, deal_until)
         finally:
             if moved:
                 self._redo_stack.clear()
@@ -387,6 +423,8 @@ class Match:
         claims: list[bool],
         emit: Emit | None,
         record: bool,
+        deal_rng: random.Random | None,
+        deal_until: int | None,
     ) -> bool:
         moved = False
         while True:
@@ -441,7 +479,11 @@ class Match:
                     continue
                 kind = "choose_opener"
                 event = {"type": kind, "seat": index + 1, "opener": opener + 1}
-            else:  # deal, match_over
+            elif phase == "deal" and _deals(s, deal_rng, deal_until):
+                self._deal_now(s, cast("random.Random", deal_rng), emit)
+                moved = True
+                continue
+            else:  # a deal not to make here, match_over
                 break
             self._do(kind, index, event)
             if emit is not None:
@@ -459,162 +501,36 @@ class Match:
         """The play phase on locals: plays and passes while the seat to act has a picker
         or must pass; True if any was made. The same transitions as ``_lay`` and
         ``_pass`` (a test checks both give the same records), inlined because this is
-        self-play's hot loop."""
+        self-play's hot loop. The events, when kept, are written afterwards from the
+        turns: the loop itself only plays."""
         core = s.core
         turns = s.turns
         turns_before = len(turns)  # every play and pass adds a turn
-        if core.left == EMPTY:  # the opening: any tile (6-6 in a match's first hand)
-            seat = core.to_act
-            pick = pickers[seat]
-            if pick is None:
-                return False
-            if core.must_open_66:
-                tid = DOUBLE_SIX
-                _drawn_pick(pick, draws[seat], "play", 1)
-            else:
-                legal = core.hands[seat]
-                index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
-                while index:
-                    legal &= legal - 1
-                    index -= 1
-                tid = (legal & -legal).bit_length() - 1
-            # _lay(s, seat, tid, None) written out: a seat with a picker is a bot's
-            turns.append((seat, tid, None, EMPTY, EMPTY))
-            core.play(tid, None)
-            if record:
-                event = play_event(seat + 1, tid, None)
-                self._effective.append(event)
-                if emit is not None:
-                    emit(event)
-        hands, lacks, effective = core.hands, s.lacks, self._effective
-        left, right, seat, passes = core.left, core.right, core.to_act, core.passes
-        fit_mask, both_mask, other, bit_length = FIT_MASK, _BOTH_MASK, OTHER, _BIT_LENGTH
-        ends_bits = _ENDS_BITS
-        add_turn = turns.append
         ended = None
-        dekabes = False
         try:  # the fold is written back even if a picker fails
-            while True:
-                ends = left * 7 + right
-                hand = hands[seat]
-                legal = hand & fit_mask[ends]
-                if not legal:  # a forced pass
-                    add_turn((seat, -1, None, left, right))
-                    lacks[seat] |= ends_bits[ends]
-                    if record:
-                        event = {"type": "pass", "seat": seat + 1}
-                        effective.append(event)
-                        if emit is not None:
-                            emit(event)
-                    passes += 1
-                    seat = (seat + 1) & 3
-                    if passes >= 4:
-                        ended = "block"
-                        break
-                    continue
-                randbits = draws[seat]
-                both = legal & both_mask[ends]  # tiles that fit either end: listed twice
-                if both:
-                    count = legal.bit_count() + both.bit_count()
-                    if randbits is not None:  # _drawn_pick(..., "play", count) written out
-                        bits = bit_length[count]
-                        index = randbits(bits)
-                        while index >= count:
-                            index = randbits(bits)
-                    else:
-                        pick = pickers[seat]
-                        if pick is None:
-                            break
-                        index = _checked_pick(pick, "play", count)
-                    # the index-th listed event: tiles ascending, a tile fitting both ends
-                    # listed twice (left, then right)
-                    while True:
-                        low = legal & -legal
-                        if not both & low:
-                            if not index:
-                                tid = low.bit_length() - 1
-                                row = other[tid]
-                                end = LEFT if row[left] >= 0 else RIGHT
-                                break
-                            index -= 1
-                        elif index < 2:
-                            tid = low.bit_length() - 1
-                            row = other[tid]
-                            end = index
-                            break
-                        else:
-                            index -= 2
-                        legal ^= low
-                    hand ^= low
-                    if not hand:  # the last tile: Dékabès if it fits both ends, not a double
-                        dekabes = bool(both & low) and not DOUBLE_MASK & low
-                    add_turn((seat, tid, end, left, right))
-                    if end == LEFT:
-                        left = row[left]
-                    else:
-                        right = row[right]
-                else:  # each playable tile fits one end only
-                    if legal & (legal - 1):  # several
-                        count = legal.bit_count()
-                        if randbits is not None:
-                            bits = bit_length[count]
-                            index = randbits(bits)
-                            while index >= count:
-                                index = randbits(bits)
-                        else:
-                            pick = pickers[seat]
-                            if pick is None:
-                                break
-                            index = _checked_pick(pick, "play", count)
-                        while index:
-                            legal &= legal - 1
-                            index -= 1
-                        low = legal & -legal
-                    else:  # one: the pick is still drawn (randrange(1) draws until 0)
-                        if randbits is not None:
-                            while randbits(1):
-                                pass
-                        else:
-                            pick = pickers[seat]
-                            if pick is None:
-                                break
-                            _checked_pick(pick, "play", 1)
-                        low = legal
-                    hand ^= low
-                    tid = low.bit_length() - 1
-                    row = other[tid]
-                    new = row[left]
-                    if new >= 0:
-                        add_turn((seat, tid, LEFT, left, right))
-                        left = new
-                        end = LEFT
-                    else:
-                        add_turn((seat, tid, RIGHT, left, right))
-                        right = row[right]
-                        end = RIGHT
-                if record:
-                    event = {
-                        "type": "play",
-                        "seat": seat + 1,
-                        "tile": TILE_TEXT[tid],
-                        "end": END_NAMES[end],
-                    }
-                    effective.append(event)
-                    if emit is not None:
-                        emit(event)
-                hands[seat] = hand
-                passes = 0
-                seat = (seat + 1) & 3
-                if not hand:
-                    ended = "domino"
-                    break
+            if core.left != EMPTY or _open_picked(s, pickers, draws):
+                ended = _play_on(s, pickers, draws)
         finally:
-            core.left, core.right, core.to_act, core.passes = left, right, seat, passes
-        if ended == "domino":
-            _end_hand(s, "domino", (seat - 1) & 3, dekabes)
-        elif ended == "block":
+            if record:
+                self._record_turns(turns, turns_before, emit)
+        if ended == "block":
             _end_hand(s, "block", None, False)
+        elif ended is not None:  # the seat before the one to act went out
+            _end_hand(s, "domino", (core.to_act - 1) & 3, ended == "dekabes")
         return len(turns) != turns_before
+
+    def _record_turns(self, turns: list[Turn], start: int, emit: Emit | None) -> None:
+        """The events of ``turns[start:]`` (made by ``_play_picked``), kept in the record
+        (undo needs them) and passed to ``emit``, in order."""
+        effective = self._effective
+        for seat, tid, end, _left, _right in turns[start:]:
+            if tid < 0:
+                event: dict[str, Any] = {"type": "pass", "seat": seat + 1}
+            else:
+                event = play_event(seat + 1, tid, end)
+            effective.append(event)
+            if emit is not None:
+                emit(event)
 
     def _before_change(self) -> None:
         if self._views:
@@ -632,6 +548,8 @@ class Match:
     def watch(self, view: Freezable) -> None:
         """Call ``view.freeze()`` before the state changes next (lazy views that read
         the live state take their snapshot then). Kept by weak reference."""
+        import weakref  # here, not at start-up: self-play takes no view
+
         views = self._views
         if len(views) >= 64:  # views taken without any event in between: drop dead ones
             views[:] = [ref for ref in views if ref() is not None]
@@ -735,7 +653,6 @@ class Match:
         if core.playable_mask(seat):
             raise IllegalEventError("must_play", "you can play, so you must")
         s.turns.append((seat, -1, None, core.left, core.right))
-        s.lacks[seat] |= (1 << core.left) | (1 << core.right)
         if core.pass_turn():
             _end_hand(s, "block", None, False)
         return None
@@ -1073,7 +990,6 @@ def _begin_deal(s: FoldState, hands: list[int]) -> None:
     core.must_open_66 = False
     s.accepted = 0
     s.turns = []
-    s.lacks = [0, 0, 0, 0]
     s.phase = "accept"
 
 
@@ -1138,13 +1054,12 @@ def _hand_start_state(s: FoldState) -> FoldState:
     start.opener = opener
     start.core = HandCore(s.dealt, EMPTY, EMPTY, to_act, 0, must_open_66)
     start.turns = []
-    start.lacks = [0, 0, 0, 0]
     return start
 
 
 def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) -> None:
     hands = s.core.hands
-    pips = [mask_pips(hands[0]), mask_pips(hands[1]), mask_pips(hands[2]), mask_pips(hands[3])]
+    pips = hands_pips(hands)
     team: int | None
     representative: int | None
     if winner_seat is not None:  # a domino
@@ -1154,32 +1069,26 @@ def _end_hand(s: FoldState, how: str, winner_seat: int | None, dekabes: bool) ->
         if team is None:
             representative = s.opener
     if team is None:
-        result, points = "tie", 0
+        result, points, team_name = "tie", 0, None
         s.base = 2
     else:
-        result = how
-        points = s.base * (2 if dekabes else 1)
+        result, team_name = how, TEAMS[team]
+        points = s.base * 2 if dekabes else s.base
         # the winners add their points, the other team goes back to 0 (RULES §6)
-        s.scores = (s.scores[0] + points, 0) if team == 0 else (0, s.scores[1] + points)
+        scores = s.scores
+        s.scores = (scores[0] + points, 0) if team == 0 else (0, scores[1] + points)
         s.base = 1
+    p1, p2, p3, p4 = pips
     record = {
         "hand_no": s.hand_no,
         "result": result,
-        "team": None if team is None else TEAMS[team],
+        "team": team_name,
         "points": points,
         "dekabes": dekabes,
-        "pips": {"1": pips[0], "2": pips[1], "3": pips[2], "4": pips[3]},
+        "pips": {"1": p1, "2": p2, "3": p3, "4": p4},
     }
-    reveal = Reveal(
-        record,
-        tuple(hands),
-        s.dealt,
-        tuple(s.turns),
-        s.opener,
-        s.scores,
-        s.base,
-    )
-    s.results = s.results + (reveal,)
+    reveal = Reveal(record, tuple(hands), s.dealt, tuple(s.turns), s.opener, s.scores, s.base)
+    s.results += (reveal,)
     s.representative = representative
     s.first_hand = False
     s.hand_start = None
@@ -1210,6 +1119,241 @@ def _required(value: int | None) -> int:
     return value
 
 
+def _play_drawn_hands(
+    s: FoldState,
+    pickers: list[Picker | None],
+    draws: list[RandBits | None],
+    deal_rng: random.Random,
+    until: int | None,
+) -> bool:
+    """``advance`` from a deal when every seat is a bot whose choices the fold draws
+    (``randbits``) and that claims a redeal whenever entitled, and no event is kept:
+    whole hands, the phases' transitions one after the other (no event, no dispatch on
+    the phase), until the match ends or ``until`` hands have ended. True if it dealt."""
+    dealt_any = False
+    drawing = [randbits for randbits in draws if randbits is not None]  # all four
+    while s.phase == "deal" and (until is None or len(s.results) < until):
+        dealt_any = True
+        hands = deal_masks(deal_rng)
+        # the seats accept in turn, and the first one entitled claims: a redeal if any is
+        if (
+            (hands[0] & DOUBLE_MASK).bit_count() >= 5
+            or (hands[1] & DOUBLE_MASK).bit_count() >= 5
+            or (hands[2] & DOUBLE_MASK).bit_count() >= 5
+            or (hands[3] & DOUBLE_MASK).bit_count() >= 5
+        ):
+            _begin_deal(s, hands)
+            _redeal(s)
+            continue
+        _start_drawn_hand(s, hands, drawing)
+        ended = _play_on(s, pickers, draws)
+        if ended == "block":
+            _end_hand(s, "block", None, False)
+        else:  # the seat before the one to act went out
+            _end_hand(s, "domino", (s.core.to_act - 1) & 3, ended == "dekabes")
+    return dealt_any
+
+
+def _start_drawn_hand(s: FoldState, dealt: list[int], draws: list[RandBits]) -> None:
+    """A deal all four accept, every seat's choice drawn by the fold: ``_begin_deal``,
+    the acceptances, ``_start_hand``, the representative's choice of opener in a later
+    hand and the opening tile, with the same transitions and the same draws as through
+    the phases, on locals (each field set once)."""
+    if not s.redeal_pending:
+        s.hand_no += 1
+    s.redeal_pending = False
+    s.dealt = tuple(dealt)
+    s.accepted = 0b1111
+    core = s.core = HandCore.__new__(HandCore)  # as in _begin_deal
+    core.hands = hands = list(dealt)
+    core.passes = 0
+    if s.first_hand:  # the 6-6 holder opens with it: a choice among one, still drawn
+        seat = holder_of(hands, DOUBLE_SIX)
+        s.hand_start = ("play", seat, seat, True)
+        randbits = draws[seat]
+        while randbits(1):  # _draw(randbits, 1) written out, as the next two
+            pass
+        low = 1 << DOUBLE_SIX
+    else:  # the representative chooses the opener, who lays any of its seven tiles
+        s.hand_start = ("choose_opener", s.opener, 0, False)  # to_act 0: as dealt
+        chooser = _required(s.representative)
+        randbits = draws[chooser]
+        index = randbits(2)  # randrange(2): 2 bits (its bit_length), drawn until below 2
+        while index >= 2:
+            index = randbits(2)
+        seat = _OPENERS[chooser][index]
+        randbits = draws[seat]
+        index = randbits(3)  # randrange(7): three bits, drawn until below 7
+        while index == 7:
+            index = randbits(3)
+        low = hands[seat]
+        while index:
+            low &= low - 1
+            index -= 1
+        low &= -low
+    tid = low.bit_length() - 1
+    s.opener = seat
+    s.phase = "play"
+    s.turns = [(seat, tid, None, EMPTY, EMPTY)]
+    hands[seat] -= low
+    core.left, core.right = TILE_LO[tid], TILE_HI[tid]
+    core.must_open_66 = False
+    core.to_act = _NEXT_SEAT[seat]
+
+
+def _draw(randbits: RandBits, count: int) -> int:
+    """``randrange(count)`` of the ``random.Random`` whose ``getrandbits`` is ``randbits``,
+    drawn as its ``_randbelow`` does: the same draws, the same number."""
+    bits = _BIT_LENGTH[count]
+    index = randbits(bits)
+    while index >= count:
+        index = randbits(bits)
+    return index
+
+
+def _deals(s: FoldState, rng: random.Random | None, until: int | None) -> bool:
+    """Whether ``advance`` deals (phase ``deal``): with an rng, below ``until`` hands."""
+    return rng is not None and (until is None or len(s.results) < until)
+
+
+def _open_picked(s: FoldState, pickers: list[Picker | None], draws: list[RandBits | None]) -> bool:
+    """The opening tile by the picker of the seat to act (any tile; 6-6 in a match's
+    first hand, still drawn as a choice among one); False if that seat has none."""
+    core = s.core
+    seat = core.to_act
+    pick = pickers[seat]
+    if pick is None:
+        return False
+    if core.must_open_66:
+        tid = DOUBLE_SIX
+        _drawn_pick(pick, draws[seat], "play", 1)
+    else:
+        legal = core.hands[seat]
+        index = _drawn_pick(pick, draws[seat], "play", legal.bit_count())
+        while index:
+            legal &= legal - 1
+            index -= 1
+        tid = (legal & -legal).bit_length() - 1
+    # _lay(s, seat, tid, None) written out: a seat with a picker is a bot's
+    s.turns.append((seat, tid, None, EMPTY, EMPTY))
+    core.play(tid, None)
+    return True
+
+
+def _play_on(
+    s: FoldState, pickers: list[Picker | None], draws: list[RandBits | None]
+) -> str | None:
+    """Plays and passes after the opening while the seat to act has a picker or must
+    pass: "domino", "dekabes" (a domino by a Dékabès) or "block" when the hand ended,
+    else None.
+
+    On locals, the fold's state written back at the end (also if a picker fails). A
+    tile's bit leaves a mask by subtraction (CPython's int ``-`` has a fast path, ``^``
+    and ``&`` have not)."""
+    core = s.core
+    hands, add_turn = core.hands, s.turns.append
+    left, right, seat, passes = core.left, core.right, core.to_act, core.passes
+    fit_masks, both_masks = _FIT_BY_ENDS, _BOTH_BY_ENDS
+    other, bit_length, next_seat = OTHER, _BIT_LENGTH, _NEXT_SEAT
+    to_left, to_right = LEFT, RIGHT  # locals are read faster than globals
+    try:
+        while True:
+            hand = hands[seat]
+            legal = hand & fit_masks[left][right]
+            if not legal:  # a forced pass
+                add_turn((seat, -1, None, left, right))
+                passes += 1
+                seat = next_seat[seat]
+                if passes == 4:
+                    return "block"
+                continue
+            randbits = draws[seat]
+            both = legal & both_masks[left][right]  # tiles that fit either end: listed twice
+            if both:
+                # the listed events: tiles ascending, a tile that fits both ends twice
+                # (left, then right); its bit in ``both`` << 28 counts it twice
+                count = (legal + (both << 28)).bit_count()
+                if randbits is not None:  # _drawn_pick(..., "play", count) written out
+                    bits = bit_length[count]
+                    index = randbits(bits)
+                    while index >= count:
+                        index = randbits(bits)
+                else:
+                    pick = pickers[seat]
+                    if pick is None:
+                        return None
+                    index = _checked_pick(pick, "play", count)
+                while True:  # the index-th listed event
+                    low = legal & -legal
+                    if not both & low:
+                        if not index:
+                            end = to_left if other[low.bit_length() - 1][left] >= 0 else to_right
+                            break
+                        index -= 1
+                    elif index < 2:
+                        end = index
+                        break
+                    else:
+                        index -= 2
+                    legal -= low
+                hand -= low
+                tid = low.bit_length() - 1
+                add_turn((seat, tid, end, left, right))
+                if end == to_left:
+                    left = other[tid][left]
+                else:
+                    right = other[tid][right]
+            else:  # each playable tile fits one end only
+                low = legal & -legal  # the lowest one
+                if legal != low:  # several: the index-th
+                    count = legal.bit_count()
+                    if randbits is not None:
+                        bits = bit_length[count]
+                        index = randbits(bits)
+                        while index >= count:
+                            index = randbits(bits)
+                    else:
+                        pick = pickers[seat]
+                        if pick is None:
+                            return None
+                        index = _checked_pick(pick, "play", count)
+                    if index:
+                        while index:
+                            legal &= legal - 1
+                            index -= 1
+                        low = legal & -legal
+                elif randbits is not None:  # one: randrange(1) still draws until 0
+                    while randbits(1):
+                        pass
+                else:
+                    pick = pickers[seat]
+                    if pick is None:
+                        return None
+                    _checked_pick(pick, "play", 1)
+                hand -= low
+                tid = low.bit_length() - 1
+                row = other[tid]
+                if (new := row[left]) >= 0:
+                    add_turn((seat, tid, to_left, left, right))
+                    left = new
+                else:
+                    add_turn((seat, tid, to_right, left, right))
+                    right = row[right]
+            hands[seat] = hand
+            passes = 0
+            seat = next_seat[seat]
+            if not hand:  # Dékabès: the last tile fits both ends and is not a double
+                return "dekabes" if both & low and not DOUBLE_MASK & low else "domino"
+    finally:
+        core.left, core.right, core.to_act, core.passes = left, right, seat, passes
+
+
+def _required_picker(pick: Picker | None) -> Picker:
+    if pick is None:
+        raise RuntimeError("a seat without a picker where every seat has one")
+    return pick
+
+
 def _checked_pick(pick: Picker, phase: str, count: int) -> int:
     index = pick(phase, count)
     if type(index) is not int or not 0 <= index < count:
@@ -1223,11 +1367,7 @@ def _drawn_pick(pick: Picker, randbits: RandBits | None, phase: str, count: int)
     number (the play loop has this written out)."""
     if randbits is None:
         return _checked_pick(pick, phase, count)
-    bits = _BIT_LENGTH[count]
-    index = randbits(bits)
-    while index >= count:
-        index = randbits(bits)
-    return index
+    return _draw(randbits, count)
 
 
 def _choose_end(tid: int, end: int | None, left: int, right: int) -> int:

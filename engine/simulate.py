@@ -11,6 +11,7 @@ from ``seed`` and the chunk number, so the totals do not depend on ``workers``.
 
 from __future__ import annotations
 
+import _random
 import json
 import math
 import random
@@ -21,8 +22,8 @@ from typing import Any
 
 from engine.autoplay import Player, autoplay, bot_players, new_bot_match
 from engine.bots import LEVELS
-from engine.fold import Match
-from engine.seats import Team, other_team
+from engine.fold import Match, Reveal
+from engine.seats import other_team
 
 PlayerFactory = Callable[[list[str], list[random.Random], Match], list[Player]]
 # (bots, counting hands?, quota, seed, chunk index, swap, expert iterations, factory)
@@ -97,8 +98,9 @@ def simulate(
 
 def _run_chunks(chunks: list[Chunk], workers: int) -> Iterator[dict[str, Any]]:
     if workers == 1 or len(chunks) == 1:
+        rng = random.Random()  # reseeded for every chunk: one generator, not one each
         for chunk in chunks:
-            yield _play_chunk(chunk)
+            yield _play_chunk(chunk, rng)
         return
     import multiprocessing  # only with workers: a single process starts faster without it
 
@@ -130,16 +132,27 @@ def _add(totals: dict[str, Any], part: dict[str, Any]) -> None:
             totals[key] += value
 
 
-def _play_chunk(chunk: Chunk) -> dict[str, Any]:
-    """One chunk: a quota of hands (continuous matches) or a number of whole matches."""
+def _play_chunk(chunk: Chunk, rng: random.Random | None = None) -> dict[str, Any]:
+    """One chunk: a quota of hands (continuous matches) or a number of whole matches.
+
+    ``rng``: a generator to seed for the chunk instead of a new one."""
     bots, count_hands, quota, seed, index, swap, expert_iterations, players = chunk
-    rng = random.Random(f"dekabes-simulate|{seed}|{index}")
+    if rng is None:
+        rng = random.Random()
+    rng.seed(f"dekabes-simulate|{seed}|{index}")
     totals = _empty_totals()
     match_no = 0
+    # random players keep nothing from one match to the next: the matches reseed the
+    # same five generators (seeding is a seventh of self-play's time; a new generator
+    # adds a sixth to a seeding) and deal them to the same four players
+    reused = None
+    if players is None and all(level == "random" for level in bots):
+        rngs = [_new_random(random.Random) for _ in range(5)]
+        reused = (rngs, bot_players(bots, rngs[:4], expert_iterations))
     while (totals["hands"] if count_hands else totals["matches"]) < quota:
         swapped = swap and (index * 1000 + match_no) % 2 == 1
         hands_left = quota - totals["hands"] if count_hands else None
-        _play_match(bots, swapped, rng, totals, hands_left, expert_iterations, players)
+        _play_match(bots, swapped, rng, totals, hands_left, expert_iterations, players, reused)
         match_no += 1
     return totals
 
@@ -152,26 +165,31 @@ def _play_match(
     hands_left: int | None,
     expert_iterations: int | None = None,
     factory: PlayerFactory | None = None,
+    reused: tuple[list[random.Random], list[Player]] | None = None,
 ) -> None:
-    """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``."""
-    # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
-    levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
-    seat_rngs = [random.Random(rng.getrandbits(64)) for _ in range(4)]
-    deal_rng = random.Random(rng.getrandbits(64))
+    """Play one match (or until ``hands_left`` hands are done) and add it to ``totals``.
 
-    def bot_team(seat_team: Team) -> Team:
-        return seat_team if not swapped else other_team(seat_team)
-
+    The seats' and the deal's generators are seeded from ``rng``: new ones, or the five
+    ``reused`` ones reseeded (the same states) that its four players hold."""
     m = new_bot_match()
-    if factory is None:
-        players = bot_players(levels, seat_rngs, expert_iterations)
+    if reused is not None:  # random players: the same whatever their seats
+        generators, players = reused
+        _reseed_all(generators, rng)
+        deal_rng = generators[4]
     else:
-        players = factory(levels, seat_rngs, m)
+        seat_rngs = [seeded_rng(rng.getrandbits(64)) for _ in range(4)]
+        deal_rng = seeded_rng(rng.getrandbits(64))
+        # seat index -> bot level; with a swap the team-A bots sit in seats 2 & 4
+        levels = [bots[1], bots[0], bots[3], bots[2]] if swapped else list(bots)
+        if factory is None:
+            players = bot_players(levels, seat_rngs, expert_iterations)
+        else:
+            players = factory(levels, seat_rngs, m)
     # the whole match, or its first hands_left hands when the quota ends inside it
     autoplay(m, players, deal_rng, hands=hands_left)
     state = m.state()
-    for reveal in state.results if state is not None else ():
-        _count_hand(totals, reveal.record, swapped)  # read only: no copy of each result
+    if state is not None:
+        _count_hands(totals, state.results, swapped)
     totals["redeals"] += m.redeals
     if hands_left is not None and m.hands_finished >= hands_left:
         return  # the quota ends inside this match (or with it): its hands count, the match not
@@ -181,21 +199,51 @@ def _play_match(
     winner = m.winner
     if winner is None:
         raise RuntimeError("a match over has a winner")
-    totals["match_wins"][bot_team(winner)] += 1
+    totals["match_wins"][other_team(winner) if swapped else winner] += 1
 
 
-def _count_hand(totals: dict[str, Any], result: dict[str, Any], swapped: bool) -> None:
-    totals["hands"] += 1
-    team = result["team"]
-    if team is None:
-        totals["ties"] += 1
-        return
-    if swapped:  # the team-A bots sit in seats 2 & 4
-        team = other_team(team)
-    totals["hand_wins"][team] += 1
-    totals["points"][team] += result["points"]
-    if result["dekabes"]:
-        totals["dekabes"][team] += 1
+def seeded_rng(seed: int) -> random.Random:
+    """``random.Random(seed)`` for an int ``seed``: the same generator, built without the
+    Python layers of ``Random.__init__`` and ``Random.seed`` (their type checks end in
+    this one call for an int). Five per match: a microsecond each counts in self-play."""
+    rng = _new_random(random.Random)
+    _reseed(rng, seed)
+    return rng
+
+
+def _reseed(rng: random.Random, seed: int) -> None:
+    """``rng.seed(seed)`` for an int ``seed``, without the Python layer."""
+    _seed_random(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # Random.seed resets it too
+
+
+def _reseed_all(generators: list[random.Random], rng: random.Random) -> None:
+    """``_reseed`` each of ``generators`` in turn with 64 bits of ``rng``."""
+    for generator in generators:
+        _seed_random(generator, rng.getrandbits(64))
+        generator.gauss_next = None  # type: ignore[attr-defined]
+
+
+_new_random = random.Random.__new__
+_seed_random = _random.Random.seed
+
+
+def _count_hands(totals: dict[str, Any], reveals: Sequence[Reveal], swapped: bool) -> None:
+    """Add the match's finished hands to ``totals`` (their records read, not copied)."""
+    hand_wins, points, dekabes = totals["hand_wins"], totals["points"], totals["dekabes"]
+    totals["hands"] += len(reveals)
+    for reveal in reveals:
+        result = reveal.record
+        team = result["team"]
+        if team is None:
+            totals["ties"] += 1
+            continue
+        if swapped:  # the team-A bots sit in seats 2 & 4
+            team = other_team(team)
+        hand_wins[team] += 1
+        points[team] += result["points"]
+        if result["dekabes"]:
+            dekabes[team] += 1
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> list[float]:

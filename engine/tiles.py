@@ -7,12 +7,14 @@ A tile has an id 0..27 in (low, high) order: 0-0, 0-1, …, 0-6, 1-1, …, 6-6. 
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from functools import total_ordering
+from typing import TypeVar
 
 from engine.errors import IllegalEventError
 
 NUMBERS = range(7)
+_T = TypeVar("_T")
 
 # id -> (low, high); built in sort order so ids compare like tiles.
 TILE_PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in NUMBERS for b in NUMBERS if a <= b)
@@ -37,8 +39,6 @@ NUM_MASK: tuple[int, ...] = tuple(
 OTHER: tuple[tuple[int, ...], ...] = tuple(
     tuple((b if n == a else a) if n in (a, b) else -1 for n in NUMBERS) for a, b in TILE_PAIRS
 )
-
-_TILE_RE = re.compile(r"\A([0-6])-([0-6])\Z")
 
 
 def tile_id(text: object) -> int:
@@ -71,15 +71,21 @@ def mask_texts(mask: int) -> list[str]:
     )
 
 
+def _chunk_table(values: Sequence[_T], empty: _T) -> tuple[_T, ...]:
+    """``table[bits]``: ``values[i]`` of every bit i set in ``bits`` added up (n values,
+    2**n entries), built by doubling: entries with bit i are those without it
+    plus ``values[i]`` (a few list operations at start-up instead of 512 sums)."""
+    table = [empty]
+    for value in values:
+        table += [entry + value for entry in table]  # type: ignore[operator]
+    return tuple(table)
+
+
 # _PIPS_BY_CHUNK[k][bits]: the pips of tiles 7k..7k+6 present in ``bits`` (7 bits)
-_PIPS_BY_CHUNK = tuple(
-    tuple(sum(TILE_PIPS[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128))
-    for k in range(4)
-)
+_PIPS_BY_CHUNK = tuple(_chunk_table(TILE_PIPS[7 * k : 7 * k + 7], 0) for k in range(4))
 # _TEXTS_BY_CHUNK[k][bits]: the texts of tiles 7k..7k+6 present in ``bits`` (7 bits)
-_TEXTS_BY_CHUNK = tuple(
-    tuple(tuple(TILE_TEXT[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128))
-    for k in range(4)
+_TEXTS_BY_CHUNK: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    _chunk_table([(text,) for text in TILE_TEXT[7 * k : 7 * k + 7]], ()) for k in range(4)
 )
 
 
@@ -88,6 +94,27 @@ def mask_pips(mask: int) -> int:
     in their inner loops)."""
     s0, s1, s2, s3 = _PIPS_BY_CHUNK
     return s0[mask & 127] + s1[mask >> 7 & 127] + s2[mask >> 14 & 127] + s3[mask >> 21 & 127]
+
+
+def hands_pips(hands: list[int]) -> list[int]:
+    """``[mask_pips(h) for h in hands]`` for the four hands of a deal (every hand's end
+    counts them), three lookups a hand."""
+    low, mid, high = _PIPS_BY_THIRD
+    h0, h1, h2, h3 = hands
+    return [
+        low[h0 & 1023] + mid[h0 >> 10 & 511] + high[h0 >> 19],
+        low[h1 & 1023] + mid[h1 >> 10 & 511] + high[h1 >> 19],
+        low[h2 & 1023] + mid[h2 >> 10 & 511] + high[h2 >> 19],
+        low[h3 & 1023] + mid[h3 >> 10 & 511] + high[h3 >> 19],
+    ]
+
+
+# _PIPS_BY_THIRD: tables of tiles 0..9, 10..18 and 19..27 (2,048 entries, built quickly)
+_PIPS_BY_THIRD = (
+    _chunk_table(TILE_PIPS[0:10], 0),
+    _chunk_table(TILE_PIPS[10:19], 0),
+    _chunk_table(TILE_PIPS[19:28], 0),
+)
 
 
 @total_ordering
@@ -105,10 +132,12 @@ class Tile:
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        match = _TILE_RE.match(text) if isinstance(text, str) else None
-        if not match:
+        # TILE_ID's keys are exactly the texts "a-b" with a and b 0..6 (no regex: its
+        # compilation was a tenth of this module's import)
+        tid = TILE_ID.get(text) if isinstance(text, str) else None
+        if tid is None:
             raise ValueError(f"not a tile: {text!r}")
-        return cls(int(match.group(1)), int(match.group(2)))
+        return _INTERNED[tid]
 
     @classmethod
     def from_id(cls, tid: int) -> Tile:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 from engine import Match, dump_record
+from engine.cli import build_parser, cmd_simulate, plain_simulate, run_simulate
 from tests.engine.helpers import accept_all, self_play, start
 from tests.engine.test_rules import DEAL_A
 
@@ -142,6 +144,50 @@ def test_simulate_prints_totals_credited_to_the_named_bots():
 def test_simulate_rejects_unknown_bots():
     result = engine_cli("simulate", "--hands", "5", "--bots", "random,greedy,wizard,greedy")
     assert result.returncode == 2 and "wizard" not in result.stdout
+
+
+# simulate lines written plainly: read without argparse (start-up), to the same values
+PLAIN_SIMULATE_LINES = [
+    ["simulate", "--hands", "20000", "--bots", "random,random,random,random"],
+    ["simulate", "--matches", "3", "--swap", "--seed", "7", "--workers", "2"],
+    ["simulate", "--bots", "strong,greedy,strong,greedy", "--hands", "5"],
+    ["simulate", "--expert-iterations", "9", "--hands", " 12 ", "--bots", ""],
+    ["simulate", "--swap", "--hands", "1_000", "--seed", "0"],
+]
+# anything else is argparse's: abbreviations, "=", repeats, "-" values, errors, help
+OTHER_LINES = [
+    [],
+    ["replay", "simulate"],
+    ["simulate"],
+    ["simulate", "--bots", "random,random,random,random"],
+    ["simulate", "--hand", "5"],
+    ["simulate", "--hands=5"],
+    ["simulate", "--hands", "5", "--hands", "6"],
+    ["simulate", "--hands", "5", "--swap", "--swap"],
+    ["simulate", "--hands", "-5"],
+    ["simulate", "--hands", "5", "--matches", "2"],
+    ["simulate", "--hands", "x"],
+    ["simulate", "--hands"],
+    ["simulate", "--hands", "5", "extra"],
+    ["simulate", "--hands", "5", "-h"],
+    ["simulate", "--bots", "--hands", "5"],
+]
+
+
+def test_a_plain_simulate_line_means_what_argparse_reads():
+    for argv in PLAIN_SIMULATE_LINES:
+        plain = plain_simulate(argv)
+        assert plain is not None, argv
+        args = build_parser().parse_args(argv)
+        defaults = inspect.signature(run_simulate).parameters
+        read = {name: plain.get(name, defaults[name].default) for name in defaults}
+        assert read == {name: getattr(args, name) for name in defaults}, argv
+        assert args.run is cmd_simulate
+
+
+def test_any_other_line_is_left_to_argparse():
+    for argv in OTHER_LINES:
+        assert plain_simulate(argv) is None, argv
 
 
 def test_bench_prints_its_figures():

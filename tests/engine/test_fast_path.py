@@ -61,6 +61,27 @@ def test_mixed_levels_and_human_seats_give_the_same_match(seed):
     _same_match(fast, slow)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_drawn_hands_leave_the_state_the_phases_leave(seed):
+    """Four random bots and no record: advance plays whole hands without the phases'
+    dispatch (``fold._play_drawn_hands``); hand by hand, the state is the slow path's."""
+    matches, players, deal_rngs = [], [], []
+    for fast in (True, False):
+        matches.append(new_bot_match())
+        bots = bot_players(["random"] * 4, [random.Random(seed * 10 + i) for i in range(4)])
+        players.append(bots if fast else _without_pick(bots))
+        deal_rngs.append(random.Random(seed))
+    fast, slow = matches
+    hands = 0
+    while slow.phase != "match_over":
+        for m, bots, deal_rng in zip(matches, players, deal_rngs, strict=True):
+            autoplay(m, bots, deal_rng, until="hand")
+        _same_match(fast, slow)
+        _same_state(fast, slow)
+        hands += 1
+    assert fast.phase == "match_over" and hands >= 2
+
+
 def test_undo_after_the_fast_path_is_the_slow_paths_undo():
     seats = {"1": "human", "2": "bot", "3": "bot", "4": "bot"}
     steps = 0
