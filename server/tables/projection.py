@@ -32,7 +32,8 @@ from django.db.models import Q
 
 import engine
 from engine import Match
-from engine.events import DealtHands
+from engine.events import DealtHands, deal_hands
+from engine.phases import MATCH_OVER
 from engine.replay import step
 from server.tables.locking import writing
 from server.tables.models import Event, Table, TableSnapshot, sql_rows
@@ -83,7 +84,8 @@ class TableState:
     # The deals whose hand has ended somewhere in the log (all four hands revealed,
     # RULES §5): only these are shown whole before the match is over. A deal voided by
     # a redeal claim, taken back by undo or dropped by a new match can come back, so it
-    # stays out (RECORDS.md); a restarted hand replays its deal, shown once it ends.
+    # stays out (RECORDS.md); a restarted hand replays its deal, shown once it ends. When
+    # a match is over, every deal of it joins (``match_deals``).
     revealed: frozenset[DealtHands] = frozenset()
     annulled: dict | None = None  # the annul event, once an organizer annulled
     # When each pause began (the pause event's "at", ISO 8601; None for old logs).
@@ -99,6 +101,10 @@ class TableState:
     # (finished hands when the newest deal was folded, deals folded since that count
     # last changed): which deal of which hand comes next (duplicate rounds' shuffles).
     hand_deals: tuple[int, int] = (0, 0)
+    # Every deal of the match in play, voided or taken back ones too: once the match is
+    # over they all join ``revealed`` (a finished match shows everything, RECORDS.md),
+    # so a new match started after it does not hide part of it again.
+    match_deals: frozenset[DealtHands] = frozenset()
 
     @property
     def paused(self) -> bool:
@@ -136,6 +142,7 @@ class TableState:
             self.forfeited,
             self.handovers,
             self.hand_deals,
+            self.match_deals,
         )
 
     def fold(self, seq: int, payload: dict) -> None:
@@ -174,6 +181,12 @@ class TableState:
                 finished = self.match.hands_finished
                 at, count = self.hand_deals
                 self.hand_deals = (finished, count + 1 if at == finished else 1)
+                self.match_deals = self.match_deals | {deal_hands(payload)}
+            elif kind == "new_match":
+                self.match_deals = frozenset()
+            if self.match_deals and self.match.phase == MATCH_OVER:
+                self.revealed = self.revealed | self.match_deals
+                self.match_deals = frozenset()
         self.version = seq
 
 
