@@ -6,7 +6,6 @@ Output is JSON on stdout (one line per replayed file); progress goes to stderr o
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
 import time
@@ -211,48 +210,10 @@ def fold_ms(size: int = 1000, repeats: int = 30) -> float:
     return round(times[len(times) // 2] * 1000, 3)
 
 
-def _terminal_columns() -> int:
-    """``shutil.get_terminal_size().columns``, the same reading (COLUMNS, else the
-    terminal of stdout, else 80), without importing shutil: argparse asks it for every
-    argument added, and the import was a tenth of ``simulate``'s start-up."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        stdout = sys.__stdout__
-        try:
-            columns = os.get_terminal_size(stdout.fileno()).columns if stdout else 0
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
-
-
 def build_parser() -> argparse.ArgumentParser:
     import argparse  # here, not at start-up: a plain simulate line needs no parser
 
-    class Formatter(argparse.HelpFormatter):
-        """argparse's help formatter, the width read by ``_terminal_columns``."""
-
-        def __init__(
-            self,
-            prog: str,
-            indent_increment: int = 2,
-            max_help_position: int = 24,
-            width: int | None = None,
-        ) -> None:
-            if width is None:
-                width = _terminal_columns() - 2  # as HelpFormatter does with shutil's
-            super().__init__(prog, indent_increment, max_help_position, width)
-
-    class Parser(argparse.ArgumentParser):
-        """An ``ArgumentParser`` that formats with ``Formatter`` (its subparsers too)."""
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            kwargs.setdefault("formatter_class", Formatter)
-            super().__init__(*args, **kwargs)
-
-    parser = Parser(prog="python -m engine", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     replay = sub.add_parser("replay", help="fold records and print their summaries")
