@@ -33,6 +33,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -137,7 +138,7 @@ def main(argv=None) -> int:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 1
     started = time.monotonic()
-    report = {"this": measure(ROOT, args.actions)}
+    report: dict[str, Any] = {"this": measure(ROOT, args.actions)}
     if args.baseline_dir:
         report["baseline"] = measure(Path(args.baseline_dir).resolve(), args.actions)
         report["action_instructions_this_vs_baseline"] = round(

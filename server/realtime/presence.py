@@ -201,7 +201,7 @@ def presence_json(*, table, now: float | None = None) -> dict[str, dict]:
     written directly (every seat answer reads it: no ``Presence`` objects on the way)."""
     now = time.time() if now is None else now
     newest = _newest_leases(table)
-    out = {}
+    out: dict[str, dict] = {}
     for seat in SEATS:
         lease_end = newest.get(seat)
         if lease_end is not None and lease_end > now:
