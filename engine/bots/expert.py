@@ -34,6 +34,7 @@ from typing import Any
 from engine.bots.common import deal_decision, opener_event
 from engine.bots.inference import PlayHistory
 from engine.bots.knowledge import Knowledge, event_placement, read_view
+from engine.bots.opponents import ModelHistory, plan
 from engine.bots.rollout import opening_choice
 from engine.bots.sampler import InconsistentKnowledge, WorldSampler
 from engine.bots.solver import Counter, value_after
@@ -49,6 +50,10 @@ CANDIDATES_PER_WORLD = 0
 SEARCH_DEPTH = 2  # plies searched after the move before the playout
 EXACT_AT = 12  # tiles left in all hands at or below which the search is exact
 OPENER_WORLDS = 600
+# Opponent models (``opponents``): weigh worlds by the mixture of the greedy and the
+# general play model, and play a seat's greedy move in the search where that model is
+# the likelier. False: the general model only, every seat searched.
+OPPONENT_MODELS = True
 
 
 @dataclass(frozen=True)
@@ -107,9 +112,16 @@ def move_values(
     worlds = 0
     deadline = None if budget.seconds is None else started + budget.seconds
     weighted = CANDIDATES_PER_WORLD == 0 and history.entries
+    models = None
+    greedy = 0
+    if OPPONENT_MODELS:
+        models = plan(know, ModelHistory.from_view(view, me, know.first_hand), rng)
+        greedy = models.greedy
     weight_sum = 0.0
     while worlds < budget.iterations:
-        if weighted:  # importance weights: uniform worlds, weighted by the likelihood
+        if models is not None:
+            hands, weight = models.world(rng)
+        elif weighted:  # importance weights: uniform worlds, weighted by the likelihood
             hands = sampler.sample(rng)
             weight = history.likelihood(hands)
         else:
@@ -118,7 +130,7 @@ def move_values(
         weight_sum += weight
         for i, (tid, end) in enumerate(moves):
             totals[i] += weight * value_after(
-                hands, me, nxt, tid, end, know, opening, values, depth, counter
+                hands, me, nxt, tid, end, know, opening, values, depth, counter, greedy
             )
         worlds += 1
         if deadline is not None and time.perf_counter() >= deadline:
