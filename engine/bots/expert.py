@@ -47,8 +47,8 @@ MAX_WORLDS = 3000  # iteration cap per decision (worlds searched)
 # Inference by importance weights (0): every uniform world counts in proportion to its
 # likelihood. n > 0: each world searched is drawn from n uniform candidates instead.
 CANDIDATES_PER_WORLD = 0
-SEARCH_DEPTH = 2  # plies searched after the move before the playout
-EXACT_AT = 12  # tiles left in all hands at or below which the search is exact
+SEARCH_DEPTH = 4  # plies searched after the move before the playout
+EXACT_AT = 18  # tiles left in all hands at or below which the search is exact
 OPENER_WORLDS = 600
 # Opponent models (``opponents``): weigh worlds by the mixture of the greedy and the
 # general play model, and play a seat's greedy move in the search where that model is
