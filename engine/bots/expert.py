@@ -3,14 +3,17 @@
 Like "strong" it only reads the seat view and samples the hidden hands among the deals
 consistent with it (``sampler``: tile counts, the numbers passes ruled out). On top:
 
-- **Inference** (``inference``): each sampled world counts in proportion to how
-  likely it makes the other seats' plays this hand (importance weights), under a model
-  where players lay their doubles first (fitted to the strong level's plays); the
-  partner's plays are read the same way. Passes are hard facts already (the sampler
-  never breaks them).
+- **Opponent models** (``opponents``): each other seat is "greedy" (heaviest playable
+  tile, exactly the greedy level's rule) or "general" (the doubles-first model of
+  ``inference``, fitted to the strong level's plays), with a posterior from public
+  facts only: the previous hand of the match (the view shows it whole) and this hand's
+  plays. A seat found greedy has its plays turned into tiles it cannot hold (sampled
+  exactly, like passes) and plays greedy's move in the search; the other seats weigh
+  each world by the general model (importance weights) and are searched.
 - **Search in each world** (``solver``): every legal move is followed by an alpha-beta
-  search between the two teams a few plies deep, finished by the fast playout; once
-  few tiles are left the search goes to the end of the hand (exact in that world).
+  search between the two teams ``SEARCH_DEPTH`` plies deep (greedy seats not branching),
+  finished by the fast playout; once ``EXACT_AT`` tiles or fewer are left the search
+  goes to the end of the hand (exact in that world).
 - **Match equity** values every outcome, as for "strong".
 - **Its time**: it evaluates world after world until the per-decision time limit
   (``TIME_LIMIT``) or the iteration cap, whichever comes first. With a fixed number of
