@@ -12,11 +12,14 @@ Evidence, all public or own: the previous hand of the match (the view's ``last_h
 shows it whole: the four dealt hands and every turn, so each seat's plays there are
 checked exactly) sets the prior of this hand; this hand's plays count through each
 sampled world (a greedy seat that laid X held no heavier playable tile, a sharp
-constraint on the world). ``ModelHistory.weigh(hands)`` returns the world's likelihood
-under the mixture and the seats whose greedy model is the likelier in that world; the
-expert's search then plays those seats' greedy moves instead of searching their
-replies. Against a seat that does not play greedily the posterior falls to the general
-model, so play against strong opponents is the plain search.
+constraint on the world). ``plan`` turns that into a posterior per seat: a seat found
+greedy has its plays turned into tiles it cannot hold (the sampler then draws only
+worlds that agree with them) and the expert's search plays its greedy moves instead of
+searching its replies; the other seats weigh the worlds by the general model. Against
+a seat that does not play greedily the posterior falls to the general model, so play
+against strong opponents is the plain search. (``ModelHistory.weigh`` is the per-world
+mixture, the first design: it lost to ``plan`` because few uniform worlds agree with
+several greedy plays, see docs/engine.md.)
 
 Nothing here reads a hidden tile: the sampler draws the worlds, the history is public.
 """
