@@ -23,17 +23,25 @@ def strong_decision_times(n_decisions: int = 200, seed: int = 1) -> dict[str, An
     return decision_times("strong", n_decisions, seed)
 
 
-def decision_times(level: str, n_decisions: int = 200, seed: int = 1) -> dict[str, Any]:
+def decision_times(
+    level: str,
+    n_decisions: int = 200,
+    seed: int = 1,
+    against: str | None = None,
+    iterations: int | None = None,
+) -> dict[str, Any]:
     """Wall time of ``n_decisions`` non-forced decisions of ``level``: p50/p95/max in ms.
 
-    The expert runs on its default budget (its time limit per decision)."""
+    The expert runs on its default budget (its time limit per decision), or on exactly
+    ``iterations`` worlds with no clock. ``against``: the level of seats 2 and 4 (their
+    decisions are not timed); by default all four seats play ``level``."""
     rng = random.Random(f"dekabes-bench|{seed}")
     timed: list[float] = []
     forced: list[float] = []
     cpu: list[float] = []
     while len(timed) < n_decisions:
-        _time_match(rng, timed, forced, n_decisions, level, cpu)
-    return {
+        _time_match(rng, timed, forced, n_decisions, level, cpu, against, iterations)
+    out = {
         "decisions": len(timed),
         "p50_ms": _ms(_quantile(timed, 0.50)),
         "p95_ms": _ms(_quantile(timed, 0.95)),
@@ -48,6 +56,11 @@ def decision_times(level: str, n_decisions: int = 200, seed: int = 1) -> dict[st
         "seed": seed,
         "level": level,
     }
+    if against is not None:
+        out["against"] = against
+    if iterations is not None:
+        out["iterations"] = iterations
+    return out
 
 
 def _time_match(
@@ -57,10 +70,20 @@ def _time_match(
     wanted: int,
     level: str = "strong",
     cpu: list[float] | None = None,
+    against: str | None = None,
+    iterations: int | None = None,
 ) -> None:
-    """One match of four ``level`` bots (``autoplay``), each decision timed."""
+    """One match of ``level`` bots (``autoplay``; ``against`` in seats 2 and 4), each
+    decision of ``level`` timed."""
     choose = decider(level)
     bot_rng = random.Random(rng.getrandbits(64))
+    if iterations is not None and level == "expert":
+        from engine.bots.expert import Budget, decide
+
+        budget = Budget(iterations=iterations, seconds=None)
+
+        def choose(view: Mapping[str, Any], r: random.Random) -> dict[str, Any]:
+            return decide(view, r, budget)
 
     def timed_player(view: Mapping[str, Any]) -> dict[str, Any]:
         legal, phase = view["legal"], view["phase"]
@@ -73,7 +96,16 @@ def _time_match(
                 cpu.append(time.process_time() - cpu_started)
         return event
 
-    autoplay(new_bot_match(), [timed_player] * 4, rng, stop=lambda m: len(timed) >= wanted)
+    players: list[Any] = [timed_player] * 4
+    if against is not None:
+        other = decider(against)
+        other_rng = random.Random(rng.getrandbits(64))
+
+        def other_player(view: Mapping[str, Any]) -> dict[str, Any]:
+            return other(view, other_rng)
+
+        players[1] = players[3] = other_player
+    autoplay(new_bot_match(), players, rng, stop=lambda m: len(timed) >= wanted)
     del timed[wanted:]
     if cpu is not None:
         del cpu[wanted:]

@@ -3,14 +3,17 @@
 Like "strong" it only reads the seat view and samples the hidden hands among the deals
 consistent with it (``sampler``: tile counts, the numbers passes ruled out). On top:
 
-- **Inference** (``inference``): each sampled world counts in proportion to how
-  likely it makes the other seats' plays this hand (importance weights), under a model
-  where players lay their doubles first (fitted to the strong level's plays); the
-  partner's plays are read the same way. Passes are hard facts already (the sampler
-  never breaks them).
+- **Opponent models** (``opponents``): each other seat is "greedy" (heaviest playable
+  tile, exactly the greedy level's rule) or "general" (the doubles-first model of
+  ``inference``, fitted to the strong level's plays), with a posterior from public
+  facts only: the previous hand of the match (the view shows it whole) and this hand's
+  plays. A seat found greedy has its plays turned into tiles it cannot hold (sampled
+  exactly, like passes) and plays greedy's move in the search; the other seats weigh
+  each world by the general model (importance weights) and are searched.
 - **Search in each world** (``solver``): every legal move is followed by an alpha-beta
-  search between the two teams a few plies deep, finished by the fast playout; once
-  few tiles are left the search goes to the end of the hand (exact in that world).
+  search between the two teams ``SEARCH_DEPTH`` plies deep (greedy seats not branching),
+  finished by the fast playout; once ``EXACT_AT`` tiles or fewer are left the search
+  goes to the end of the hand (exact in that world).
 - **Match equity** values every outcome, as for "strong".
 - **Its time**: it evaluates world after world until the per-decision time limit
   (``TIME_LIMIT``) or the iteration cap, whichever comes first. With a fixed number of
@@ -34,6 +37,7 @@ from typing import Any
 from engine.bots.common import deal_decision, opener_event
 from engine.bots.inference import PlayHistory
 from engine.bots.knowledge import Knowledge, event_placement, read_view
+from engine.bots.opponents import ModelHistory, plan
 from engine.bots.rollout import opening_choice
 from engine.bots.sampler import InconsistentKnowledge, WorldSampler
 from engine.bots.solver import Counter, value_after
@@ -46,9 +50,13 @@ MAX_WORLDS = 3000  # iteration cap per decision (worlds searched)
 # Inference by importance weights (0): every uniform world counts in proportion to its
 # likelihood. n > 0: each world searched is drawn from n uniform candidates instead.
 CANDIDATES_PER_WORLD = 0
-SEARCH_DEPTH = 2  # plies searched after the move before the playout
-EXACT_AT = 12  # tiles left in all hands at or below which the search is exact
+SEARCH_DEPTH = 4  # plies searched after the move before the playout
+EXACT_AT = 18  # tiles left in all hands at or below which the search is exact
 OPENER_WORLDS = 600
+# Opponent models (``opponents``): weigh worlds by the mixture of the greedy and the
+# general play model, and play a seat's greedy move in the search where that model is
+# the likelier. False: the general model only, every seat searched.
+OPPONENT_MODELS = True
 
 
 @dataclass(frozen=True)
@@ -107,9 +115,16 @@ def move_values(
     worlds = 0
     deadline = None if budget.seconds is None else started + budget.seconds
     weighted = CANDIDATES_PER_WORLD == 0 and history.entries
+    models = None
+    greedy = 0
+    if OPPONENT_MODELS:
+        models = plan(know, ModelHistory.from_view(view, me, know.first_hand), rng)
+        greedy = models.greedy
     weight_sum = 0.0
     while worlds < budget.iterations:
-        if weighted:  # importance weights: uniform worlds, weighted by the likelihood
+        if models is not None:
+            hands, weight = models.world(rng)
+        elif weighted:  # importance weights: uniform worlds, weighted by the likelihood
             hands = sampler.sample(rng)
             weight = history.likelihood(hands)
         else:
@@ -118,7 +133,7 @@ def move_values(
         weight_sum += weight
         for i, (tid, end) in enumerate(moves):
             totals[i] += weight * value_after(
-                hands, me, nxt, tid, end, know, opening, values, depth, counter
+                hands, me, nxt, tid, end, know, opening, values, depth, counter, greedy
             )
         worlds += 1
         if deadline is not None and time.perf_counter() >= deadline:

@@ -125,6 +125,74 @@ def ranked_playout(hands: list[int], left: int, right: int, seat: int, passes: i
         seat = nxt[seat]
 
 
+# Greedy's order in rank space (``engine.bots.greedy``: the heaviest tile, the lowest id
+# among equals): R_GREEDY_KEY[1 << rank], the larger the preferred.
+R_GREEDY_KEY: dict[int, int] = {1 << r: TILE_PIPS[t] * 32 + 31 - t for r, t in enumerate(RANKED)}
+
+
+def ranked_greedy_bit(legal: int) -> int:
+    """Greedy's tile (its rank bit) among a non-empty ranked mask of playable tiles."""
+    key = R_GREEDY_KEY
+    best = legal & -legal
+    legal ^= best
+    if legal:
+        best_key = key[best]
+        while legal:
+            bit = legal & -legal
+            legal ^= bit
+            if key[bit] > best_key:
+                best, best_key = bit, key[bit]
+    return best
+
+
+def ranked_playout_models(
+    hands: list[int], left: int, right: int, seat: int, passes: int, greedy: int
+) -> int:
+    """``ranked_playout`` where the seats whose bit is set in ``greedy`` play as the greedy
+    level does (heaviest tile, on the left end when it fits) instead of the policy."""
+    if not greedy:
+        return ranked_playout(hands, left, right, seat, passes)
+    fit = _R_FIT2
+    row_of = R_ROW
+    num_mask = R_NUM
+    nxt = _NEXT
+    while True:
+        hand = hands[seat]
+        legal = hand & fit[left][right]
+        if not legal:
+            passes += 1
+            if passes == 4:
+                return ranked_block_code(hands)
+            seat = nxt[seat]
+            continue
+        passes = 0
+        is_greedy = greedy >> seat & 1
+        bit = ranked_greedy_bit(legal) if is_greedy else legal & -legal
+        hand ^= bit
+        row = row_of[bit]
+        to_left = row[left]
+        to_right = row[right]
+        if not hand:
+            dekabes = to_left >= 0 and to_right >= 0 and not R_DOUBLES & bit
+            return (seat & 1) * 2 + (1 if dekabes else 0)
+        hands[seat] = hand
+        if to_left >= 0:
+            if (
+                not is_greedy
+                and to_right >= 0
+                and left != right
+                and (
+                    (hand & num_mask[to_right]).bit_count() > (hand & num_mask[to_left]).bit_count()
+                )
+            ):
+                right = to_right
+            else:
+                left = to_left
+        else:
+            right = to_right
+        seat = nxt[seat]
+
+
 def opening_choice(hand: int) -> int:
     """Open with a heavy tile from the numbers the hand holds most of."""
     best = -1

@@ -25,8 +25,15 @@ class InconsistentKnowledge(ValueError):
 
 
 class WorldSampler:
-    def __init__(self, know: Knowledge, pinned: dict[int, int] | None = None):
-        """``pinned``: tile id -> seat index that must hold it (beyond the view's facts)."""
+    def __init__(
+        self,
+        know: Knowledge,
+        pinned: dict[int, int] | None = None,
+        excluded: list[int] | None = None,
+    ):
+        """``pinned``: tile id -> seat index that must hold it (beyond the view's facts);
+        ``excluded``: per seat index, a mask of tiles that seat is taken not to hold (an
+        inference, e.g. a greedy seat's plays: ``opponents``)."""
         self.me = know.me
         self.hand = know.hand
         self.others = [s for s in range(4) if s != know.me]
@@ -38,6 +45,8 @@ class WorldSampler:
         if sum(caps) != len(tiles):
             raise InconsistentKnowledge("tile counts do not match the unseen tiles")
         void_tiles = [tiles_with_numbers(know.voids[s]) for s in self.others]
+        if excluded is not None:
+            void_tiles = [v | excluded[s] for v, s in zip(void_tiles, self.others, strict=True)]
         options = []
         for tid in tiles:
             if tid in pinned:

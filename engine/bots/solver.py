@@ -20,7 +20,9 @@ from engine.bots.rollout import (
     R_FIT,
     R_ROW,
     ranked_block_code,
+    ranked_greedy_bit,
     ranked_playout,
+    ranked_playout_models,
     to_ranks,
 )
 from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_LO
@@ -59,8 +61,10 @@ def search(
     values: tuple[float, ...],
     depth: int | None = None,
     counter: Counter | None = None,
+    greedy: int = 0,
 ) -> float:
-    """Team A's value of the position (seat ``seat`` to act on a non-empty line)."""
+    """Team A's value of the position (seat ``seat`` to act on a non-empty line);
+    the seats whose bit is set in ``greedy`` play greedy's move instead of searching."""
     return _search(
         to_ranks(hands),
         left,
@@ -72,6 +76,7 @@ def search(
         -1.0e9,
         1.0e9,
         counter if counter is not None else Counter(),
+        greedy,
     )
 
 
@@ -86,8 +91,10 @@ def _search(
     alpha: float,
     beta: float,
     counter: Counter,
+    greedy: int = 0,
 ) -> float:
-    """``search`` on ranked masks (``hands`` is changed during the search, then restored)."""
+    """``search`` on ranked masks (``hands`` is changed during the search, then restored).
+    Seats whose bit is set in ``greedy`` are not searched: they play greedy's move."""
     counter.nodes += 1
     hand = hands[seat]
     legal = hand & R_FIT[left * 7 + right]
@@ -95,10 +102,40 @@ def _search(
         if passes == 3:
             return values[ranked_block_code(hands)]
         return _search(
-            hands, left, right, (seat + 1) & 3, passes + 1, values, depth - 1, alpha, beta, counter
+            hands,
+            left,
+            right,
+            (seat + 1) & 3,
+            passes + 1,
+            values,
+            depth - 1,
+            alpha,
+            beta,
+            counter,
+            greedy,
         )
     if depth <= 0:
+        if greedy:
+            return values[ranked_playout_models(hands.copy(), left, right, seat, passes, greedy)]
         return values[ranked_playout(hands.copy(), left, right, seat, passes)]
+    if greedy >> seat & 1:  # a modelled greedy seat: its one move, no search
+        bit = ranked_greedy_bit(legal)
+        row = R_ROW[bit]
+        to_left, to_right = row[left], row[right]
+        rest = hand ^ bit
+        if not rest:
+            dekabes = to_left >= 0 and to_right >= 0 and not R_DOUBLES & bit
+            return values[(seat & 1) * 2 + (1 if dekabes else 0)]
+        hands[seat] = rest
+        if to_left >= 0:
+            left = to_left
+        else:
+            right = to_right
+        value = _search(
+            hands, left, right, (seat + 1) & 3, 0, values, depth - 1, alpha, beta, counter, greedy
+        )
+        hands[seat] = hand
+        return value
     maximise = not seat & 1
     best = -1.0e9 if maximise else 1.0e9
     nxt = (seat + 1) & 3
@@ -131,7 +168,17 @@ def _search(
                 options = ((to_left, right), (left, to_right))
             for new_left, new_right in options:
                 value = _search(
-                    hands, new_left, new_right, nxt, 0, values, depth - 1, alpha, beta, counter
+                    hands,
+                    new_left,
+                    new_right,
+                    nxt,
+                    0,
+                    values,
+                    depth - 1,
+                    alpha,
+                    beta,
+                    counter,
+                    greedy,
                 )
                 if maximise:
                     if value > best:
@@ -166,10 +213,12 @@ def value_after(
     values: tuple[float, ...],
     depth: int | None = 0,
     counter: Counter | None = None,
+    greedy: int = 0,
 ) -> float:
     """Team A's value of seat ``me`` laying (tid, end) in the world ``hands``: the hand is
     then finished by the playout policy (``depth`` 0, level strong) or searched ``depth``
-    plies deep (level expert; None: to the end). ``hands`` itself is left as it was."""
+    plies deep (level expert; None: to the end). ``hands`` itself is left as it was.
+    ``greedy``: seat bits the search models as the greedy level (see ``_search``)."""
     world = hands.copy()
     rest = world[me] & ~(1 << tid)
     world[me] = rest
@@ -188,7 +237,7 @@ def value_after(
             right = OTHER[tid][right]
     ranked = to_ranks(world)
     if depth == 0:
-        return values[ranked_playout(ranked, left, right, nxt, 0)]
+        return values[ranked_playout_models(ranked, left, right, nxt, 0, greedy)]
     return _search(
         ranked,
         left,
@@ -200,4 +249,5 @@ def value_after(
         -1.0e9,
         1.0e9,
         counter if counter is not None else Counter(),
+        greedy,
     )
