@@ -205,28 +205,6 @@ class ModelHistory:
                     general[seat] *= 0.5
         return general
 
-    def weigh(self, hands: list[int]) -> tuple[float, int]:
-        """(the likelihood of the other seats' plays in the world ``hands`` under the
-        mixture of models, the mask of seat bits whose greedy model is the likelier)."""
-        greedy = [1.0, 1.0, 1.0, 1.0]
-        general = [1.0, 1.0, 1.0, 1.0]
-        for seat, tid, fit, played_since, code in self.entries:
-            held = hands[seat] | played_since
-            options = held if fit is None else held & fit
-            g, n = _play_ratio(tid, options, code)
-            greedy[seat] *= g
-            general[seat] *= n
-        weight = 1.0
-        mask = 0
-        priors = self.priors
-        for s in self.seats:
-            g = priors[s] * greedy[s]
-            n = (1.0 - priors[s]) * general[s]
-            weight *= g + n
-            if g > n:
-                mask |= 1 << s
-        return weight, mask
-
 
 class Plan:
     """How the expert samples and searches its worlds for one decision."""
