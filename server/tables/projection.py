@@ -244,6 +244,16 @@ def _events_after(table_id: int, seq: int) -> list[tuple[int, dict]]:
     ]
 
 
+def cached_phase(table_id: int, version: int) -> str | None:
+    """The phase of the fold this process keeps for the table, if it is at ``version``
+    (None: not kept, or at another version). Reads without copying the state."""
+    with _lock:
+        state = _cache.get(table_id)
+        if state is None or state.version != version:
+            return None
+        return state.match.phase
+
+
 def remember(table: Table, state: TableState, owned: bool = False) -> None:
     """Keep ``state`` as the table's newest fold (and snapshot it when it is due).
     ``owned``: the caller hands ``state`` over (it only reads it from now on), so it is

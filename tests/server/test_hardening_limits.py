@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from server import limits
 from server.accounts.models import User
-from server.errors import TooManyLongPolls
+from server.errors import QuotaExceeded, TooManyLongPolls
 from tests.server.conftest import PASSWORD, Players, client_for, new_bot, new_member, token_for
 
 pytestmark = pytest.mark.django_db
@@ -393,3 +393,30 @@ def test_an_owner_s_bots_share_one_long_poll_count_with_their_owner():
                 give_back()
     assert limits.long_polls.held(("owner", owner.pk)) == 0
     assert limits.long_polls.held(owner.pk) == limits.long_polls.held(house.pk) == 0
+
+
+def test_the_table_quota_reads_the_kept_folds_instead_of_folding_every_table(monkeypatch):
+    """A member's tables moved in the hour are counted from the folds this process keeps
+    at their newest version; only tables it does not hold are folded (a bot with hundreds
+    of finished matches in the hour once folded and copied every one per new table)."""
+    from server.tables import projection, quota
+
+    owner = client_for(new_member())
+    body = {"seats": {"1": "human", "2": "human", "3": "human", "4": "human"}, "join": [1, 2, 3, 4]}
+    for _ in range(3):
+        assert owner.post("/api/tables", body, format="json").status_code == 201
+    folds = []
+    real_project = projection.project
+    monkeypatch.setattr(
+        projection, "project", lambda t, *a: folds.append(t.pk) or real_project(t, *a)
+    )
+    with override_settings(DEKABES_MAX_TABLES=3):
+        with pytest.raises(QuotaExceeded):
+            quota.check_table_quota(owner.user)
+        assert folds == []  # all three read from the kept folds, still counted in play
+        projection.forget()  # a process that holds none of them folds each, same answer
+        with pytest.raises(QuotaExceeded):
+            quota.check_table_quota(owner.user)
+        assert len(folds) == 3
+    with override_settings(DEKABES_MAX_TABLES=4):
+        quota.check_table_quota(owner.user)  # room for a fourth
