@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import orjson
 from drf_orjson_renderer.renderers import ORJSONRenderer
@@ -40,7 +40,9 @@ Who = tuple[int, int | None]  # (seat number, account id)
 @dataclass(frozen=True)
 class SeatAnswer:
     """An answer as JSON text only: a kept body (a view is hundreds of small objects)
-    would be walked by every garbage collection until its table moves."""
+    would be walked by every garbage collection until its table moves. The parts its
+    version's answers share (``shared``) are kept once per table, with the newest
+    version's answers (``_Kept``), and dropped when the table moves."""
 
     version: int
     seats: tuple  # selectors.seats_signature() of the seats it was built with
@@ -137,9 +139,11 @@ def _keep(table_pk: int, who: Who, answer: SeatAnswer) -> None:
             entry = _kept[table_pk] = _Kept(answer.version)
         elif entry.version > answer.version:
             return  # an older version's answer: the newer ones stay
+        if answer.shared is not None:
+            if entry.shared is None or entry.shared[0] != answer.seats:
+                entry.shared = (answer.seats, answer.shared)
+            answer = replace(answer, shared=None)  # kept once per version, not per answer
         entry.answers[who] = answer
-        if answer.shared is not None and (entry.shared is None or entry.shared[0] != answer.seats):
-            entry.shared = (answer.seats, answer.shared)
         _kept.move_to_end(table_pk)
         while len(_kept) > TABLES_KEPT:
             _kept.popitem(last=False)
