@@ -79,7 +79,7 @@ class FrozenSeats(NamedTuple):
     seats are shared read-only objects, and every seat answer wrote these out again."""
 
     seats: list[Seat]  # the list it was built from (answers check it is the same one)
-    signature: tuple  # answers.seats_signature
+    signature: tuple  # seats_signature()
     json: dict[str, dict]  # table_json's "seats" (shared: read-only)
 
 
