@@ -94,12 +94,7 @@ with tempfile.TemporaryDirectory(prefix="dekabes-instructions-") as tmp:
                 totals[trigger[0].split()[-1]] = int(total[0].split()[1])
         errors = sum(d.errors for d in drivers)
     finally:
-        server.terminate()
-        try:
-            server.wait(60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(10)
+        bench.stop([server])
     print(json.dumps({"actions": actions, "gets": 2 * actions, "totals": totals, "non_200": errors}))
 """
 

@@ -76,28 +76,25 @@ _QMARK: dict[str, str] = {}
 
 def sql_rows(sql: str, params: Sequence) -> list[tuple]:
     """The rows of one statement (``%s`` placeholders, as for a Django cursor)."""
-    db = database()
-    if db.vendor != "sqlite" or db.queries_logged:
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
-    db.validate_no_broken_transaction()  # as Django's cursor checks first
-    with db.wrap_database_errors:
-        db.ensure_connection()
-        return db.connection.execute(_qmark(sql), params).fetchall()
+    return _run(sql, params, fetch=True)
 
 
 def sql_execute(sql: str, params: Sequence) -> None:
     """Run one statement that answers no rows (``%s`` placeholders)."""
+    _run(sql, params, fetch=False)
+
+
+def _run(sql: str, params: Sequence, fetch: bool) -> list[tuple]:
     db = database()
     if db.vendor != "sqlite" or db.queries_logged:
         with db.cursor() as cursor:
             cursor.execute(sql, params)
-        return
-    db.validate_no_broken_transaction()
+            return cursor.fetchall() if fetch else []
+    db.validate_no_broken_transaction()  # as Django's cursor checks first
     with db.wrap_database_errors:
         db.ensure_connection()
-        db.connection.execute(_qmark(sql), params)
+        cursor = db.connection.execute(_qmark(sql), params)
+        return cursor.fetchall() if fetch else []
 
 
 def _qmark(sql: str) -> str:
