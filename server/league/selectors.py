@@ -57,7 +57,7 @@ from server.league.models import (
 )
 from server.tables import projection
 from server.tables import selectors as table_selectors
-from server.tables.models import Event
+from server.tables.models import Event, Seat
 from server.tables.projection import SERVER_EVENT_TYPES
 
 RECENT_MATCHES = 10
@@ -158,20 +158,77 @@ def _visible_matches(user: User | None) -> QuerySet[LeagueMatch]:
     )
 
 
-def duplicate_hidden(user: User | None) -> Q:
+def duplicate_hidden(user: User | None, *, overseers: bool = True) -> Q:
     """The matches ``user`` may not see yet: the tables of a duplicate round still being
-    played (docs/league.md, "Duplicate rounds"), except their own, and except for an
-    organizer of the club who sits at no table of that round (to annul a stuck match).
-    Anonymous readers see none of them: a player signed out learns nothing either."""
+    played (docs/league.md, "Duplicate rounds"), except their own (drawn there, or holding
+    one of its seats now), and — with ``overseers`` — except for an organizer of the club
+    who sits at no table of that round (to follow and annul a stuck match: its seats and
+    score). No one but its own players reads what a live table's deals were: its record,
+    hands, analysis, replay (``overseers=False``). Anonymous readers see none of them: a
+    player signed out learns nothing either."""
     live = Round.objects.filter(status="started", season__duplicate=True)
     hidden = Q(round__in=live.values("pk"))
     if user is None:
         return hidden
-    own = Exists(LeagueMatchSeat.objects.filter(match=OuterRef("pk"), player=user))
+    own = Exists(LeagueMatchSeat.objects.filter(match=OuterRef("pk"), player=user)) | Exists(
+        Seat.objects.filter(table=OuterRef("table"), player=user)
+    )
+    if not overseers:
+        return hidden & ~own
     seated = live.filter(matches__seats__player=user).values("pk")
     organizing = Membership.objects.filter(user=user, role="organizer", active=True)
     overseer = Q(club__in=organizing.values("club")) & ~Q(round__in=seated)
     return hidden & ~own & ~overseer
+
+
+def match_contents_for_reader(match_id: int, user: User | None) -> LeagueMatch:
+    """The match whose record, hands, analysis or replay ``user`` may read: a match they
+    may see (``match_for_reader``), but a live duplicate round's only by its own players
+    (``contents_hidden``)."""
+    match = match_for_reader(match_id, user)
+    if contents_hidden(match, user):
+        raise NotFound(f"no match {match_id}")
+    return match
+
+
+def contents_hidden(match: LeagueMatch, user: User | None) -> bool:
+    """Whether what ``match``'s deals were is hidden from ``user``, who may see the match
+    itself: a live duplicate round's table, to an organizer overseeing the round."""
+    return live_duplicate(match) and (
+        LeagueMatch.objects.filter(pk=match.pk)
+        .filter(duplicate_hidden(user, overseers=False))
+        .exists()
+    )
+
+
+def live_duplicate(match: LeagueMatch | None) -> bool:
+    """Whether ``match`` is a table of a duplicate round still being played: the one
+    condition under which a league table is watched by no one and read only by the
+    people holding its seats (docs/league.md, "Duplicate rounds")."""
+    return (
+        match is not None
+        and match.season is not None
+        and match.season.duplicate
+        and match.round is not None
+        and match.round.status == "started"
+    )
+
+
+def league_match_of(table) -> LeagueMatch | None:
+    """The league match a table plays (None: a casual table), with its club, season and
+    round, in one read."""
+    return LeagueMatch.objects.filter(table=table).select_related("club", "season", "round").first()
+
+
+def table_hidden_by_duplicate_round(user: User | None, table) -> bool:
+    """A ``tables.signals.table_hidden_rules`` rule: while its duplicate round is played, a
+    table does not exist for anyone who holds none of its seats (its owner, the organizer
+    who started the round, included)."""
+    if not live_duplicate(league_match_of(table)):
+        return False
+    if user is None or not user.is_authenticated:
+        return True
+    return not Seat.objects.filter(table=table, player=user).exists()
 
 
 def round_matches_for(round_: Round, user: User | None) -> QuerySet[LeagueMatch]:

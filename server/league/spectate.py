@@ -6,9 +6,16 @@ table's public facts (players, version, pause), whose turn it is and presence. N
 log and no record travel to spectators, so no deal that is not public
 (``selectors.deal_is_public``) can reach them.
 
-Who (``may_watch``):
+Who (``check_may_watch``):
 
-- the table's owner and players, always;
+- nobody, while the table is one of a duplicate round still being played
+  (``selectors.live_duplicate``): every table of the round deals the same cards, so its
+  play is the other tables' secret until the round is over — not its players, not the
+  organizer who started it, not an organizer overseeing it, not anyone holding the code.
+  The answer is the one an unknown code gets (``404 not_found``; a socket closes 4404);
+  a socket already following such a table is closed at its next push, and no frame of
+  it is built (docs/league.md, "Duplicate rounds");
+- the table's owner and players, always (otherwise);
 - a table of a club (a league match): its members for a ``members`` club, anyone for a
   ``public`` club (signed in or not);
 - a casual table: anyone signed in who holds its code — the players' *invitees* — once
@@ -33,7 +40,7 @@ from engine.table_commands import seats_to_act
 from server.accounts.models import User
 from server.errors import NotFound, NotWatchable
 from server.league.models import Club, LeagueMatch
-from server.league.selectors import can_read_club
+from server.league.selectors import can_read_club, league_match_of, live_duplicate
 from server.realtime import notify, presence
 from server.tables import projection, selectors
 from server.tables.models import Table
@@ -46,21 +53,40 @@ def club_of(table: Table) -> Club | None:
     return None if match is None else match.club
 
 
+def watch_closed(table: Table) -> bool:
+    """Whether nobody may watch the table now: a duplicate round's, while it is played."""
+    return live_duplicate(league_match_of(table))
+
+
 def may_watch(user: User | None, table: Table, state: TableState) -> bool:
+    try:
+        check_may_watch(user, table, state)
+    except (NotFound, NotWatchable):
+        return False
+    return True
+
+
+def check_may_watch(
+    user: User | None, table: Table, state: TableState, asked: str | None = None
+) -> None:
+    """Refuses a watcher the module docstring does not let in. ``asked``: the code as the
+    caller wrote it, so that a refusal as an unknown table reads exactly as one."""
+    code = asked if asked is not None else table.code
+    unknown = NotFound(f"no table {code!r}")
+    match = league_match_of(table)
+    if live_duplicate(match):
+        raise unknown
     if user is not None and (table.owner_id == user.pk or selectors.seats_held(user, table)):
-        return True
-    club = club_of(table)
-    if club is not None:
-        return can_read_club(club, user)
-    return user is not None and state.watchable
-
-
-def check_may_watch(user: User | None, table: Table, state: TableState) -> None:
-    if may_watch(user, table, state):
         return
-    club = club_of(table)
-    if club is not None and club.visibility == "members":
-        raise NotFound(f"no table {table.code!r}")  # as an unknown code: nothing told
+    club = None if match is None else match.club
+    if club is not None:
+        if can_read_club(club, user):
+            return
+        if club.visibility == "members":
+            raise unknown  # as an unknown code: nothing told
+        raise NotWatchable()
+    if user is not None and state.watchable:
+        return
     raise NotWatchable()
 
 
@@ -95,7 +121,10 @@ def cached_frame(table_id: int, version: int) -> bytes | None:
 
 def frame(table: Table) -> tuple[int, bytes]:
     """The socket frame of the table's current version (``{"type": "view", ...}``),
-    built once per version in this process."""
+    built once per version in this process; ``NotFound`` for a table nobody may watch now
+    (``watch_closed``): its sockets are closed instead."""
+    if watch_closed(table):
+        raise NotFound(f"no table {table.code!r}")
     return _frame_of(table, projection.project(table))
 
 
@@ -132,7 +161,7 @@ def prebuild(table: Table, state) -> None:
     """In the thread that committed, with its state: the frame of the new version, once,
     when a spectator socket of this process follows the table; the sockets then find it
     (``cached_frame``) without a trip to a thread or a read of their own."""
-    if not _followed.get(table.pk):
+    if not _followed.get(table.pk) or watch_closed(table):
         return
     _frame_of(table, state)
 

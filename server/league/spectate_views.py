@@ -46,7 +46,7 @@ class SpectateView(APIView):
         if table is None:
             raise NotFound(f"no table {code!r}")
         user = request.user if request.user and request.user.is_authenticated else None
-        spectate.check_may_watch(user, table, projection.project(table))
+        spectate.check_may_watch(user, table, projection.project(table), asked=code)
         wait, after = longpoll.long_poll_args(request)
         if wait and after is not None and user is not None:
             moved = longpoll.Wait(

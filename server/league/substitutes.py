@@ -119,6 +119,12 @@ def _member_substitute(match: LeagueMatch, username: str) -> User:
         raise NotSubstitutable(username=username, why="not an active member of the club")
     if match.round is not None and member.user_id in _seated_in_round(match.round):
         raise NotSubstitutable(username=username, why="seated in this round already")
+    if member.role == "organizer" and match.season is not None and match.season.duplicate:
+        # An organizer seated nowhere in a duplicate round oversees all its tables (their
+        # scores, finished records): seated now, they would play deals they may have seen.
+        raise NotSubstitutable(
+            username=username, why="an organizer overseeing this duplicate round"
+        )
     return member.user
 
 

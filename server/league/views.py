@@ -509,7 +509,7 @@ class MatchHandsView(LeagueView):
         summary="Hand-by-hand summary of a finished or annulled match (the engine's fold)",
     )
     def get(self, request, match_id):
-        match = selectors.match_for_reader(int(match_id), _user(request))
+        match = selectors.match_contents_for_reader(int(match_id), _user(request))
         return Response(s.MatchHandsSerializer(selectors.match_hands(match)).data)
 
 
@@ -520,7 +520,7 @@ class MatchAnalysisView(LeagueView):
         "the background: analysis_not_ready until then)",
     )
     def get(self, request, match_id):
-        match = selectors.match_for_reader(int(match_id), _user(request))
+        match = selectors.match_contents_for_reader(int(match_id), _user(request))
         return Response(s.MatchAnalysisSerializer(selectors.match_analysis(match)).data)
 
 
@@ -546,7 +546,7 @@ class MatchRecordView(LeagueView):
         summary="The record of a finished or annulled match",
     )
     def get(self, request, match_id):
-        match = selectors.match_for_reader(int(match_id), _user(request))
+        match = selectors.match_contents_for_reader(int(match_id), _user(request))
         text = selectors.record_text(match)
         if request.query_params.get("analysis") in ("1", "true"):
             text = selectors.record_with_analysis(text, selectors.analysis_report(match))

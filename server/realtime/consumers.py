@@ -256,7 +256,11 @@ class SpectatorConsumer(AccountSocket):
         self.watching = True
         spectate.follow(self.table.pk)  # the committing thread builds its frames
         await hub.join(self)
-        shown = await hub.send_view(self.table, None, [self])
+        try:
+            shown = await hub.send_view(self.table, None, [self])
+        except NotFound:  # closed to watchers since the check (spectate.watch_closed)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         # The version's frame is kept from when it was built: a seat that came or went
         # since then follows as a presence frame.
         if shown is not None:
@@ -344,12 +348,23 @@ class SpectatorHub:
                 continue
             table = next(iter(watchers)).table
             try:
+                if await database_sync_to_async(spectate.watch_closed)(table):
+                    # a live duplicate round's table: watched by no one (spectate.py)
+                    await self.close_table(table.pk)
+                    continue
                 if message.get("type") == "presence.changed":
                     await self.send_presence(table)
                 else:
                     await self.send_view(table, message.get("version"), None)
             except Exception:  # one table's trouble must not stop the others'
                 continue
+
+    async def close_table(self, table_id: int) -> None:
+        for consumer in list(self.watchers.get(table_id, ())):
+            try:
+                await consumer.close(code=CLOSE_NOT_FOUND)
+            except Exception:  # a socket closing under us: its disconnect removes it
+                pass
 
     async def send_view(self, table, version, only) -> bytes | None:
         """The frame of ``version`` (None: the current one) to ``only`` or to every

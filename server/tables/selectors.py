@@ -26,7 +26,7 @@ from server.realtime import presence
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
 from server.tables.projection import SERVER_EVENT_TYPES, TableState
-from server.tables.signals import table_read_rules
+from server.tables.signals import table_hidden_rules, table_read_rules
 
 
 def load_seats(table: Table) -> list[Seat]:
@@ -402,19 +402,34 @@ def seats_held(user: User, table: Table) -> list[int]:
 
 
 def may_read_table(user: User | None, table: Table) -> bool:
-    """The table's answer (seats, phase): its owner and players, and anyone every rule of
-    ``signals.table_read_rules`` lets read it (a members club's table: its members)."""
-    if user is not None and user.is_authenticated:
-        if table.owner_id == user.pk or seats_held(user, table):
-            return True
+    """The table's answer (seats, phase): its players, its owner unless the table is hidden
+    from them (``table_hidden``), and anyone every rule of ``signals.table_read_rules``
+    lets read it (a members club's table: its members)."""
+    held = user is not None and user.is_authenticated and bool(seats_held(user, table))
+    if held:
+        return True
+    if table_hidden(user, table):
+        return False
+    if user is not None and user.is_authenticated and table.owner_id == user.pk:
+        return True
     return all(rule(user, table) for rule in table_read_rules)
 
 
 def may_read_record(user: User | None, table: Table) -> bool:
-    """The table's players and its owner read its record (and its replay once over)."""
+    """The table's players and its owner read its record (and its replay once over); not
+    the owner of a hidden table (``table_hidden``)."""
     if user is None or not user.is_authenticated:
         return False
-    return table.owner_id == user.pk or bool(seats_held(user, table))
+    if seats_held(user, table):
+        return True
+    return table.owner_id == user.pk and not table_hidden(user, table)
+
+
+def table_hidden(user: User | None, table: Table) -> bool:
+    """Whether ``table`` must answer ``user`` as an unknown code does: a rule of
+    ``signals.table_hidden_rules`` hides it (a duplicate round's table while the round is
+    played, from everyone holding none of its seats)."""
+    return any(rule(user, table) for rule in table_hidden_rules)
 
 
 def deal_is_public(state: TableState, deal: dict) -> bool:

@@ -13,3 +13,9 @@ match_ended = Signal()  # kwargs: table, state (TableState), annulled (bool)
 # every rule registered here must agree (the league registers the rule of its clubs: a
 # members club's table is read by its members only). A rule is ``(user, table) -> bool``.
 table_read_rules: list = []
+
+# Tables that, to a reader holding none of their seats, do not exist: every read of such a
+# table by anyone else (its owner included) answers as an unknown code does. The league
+# registers a duplicate round's tables while the round is played (docs/league.md,
+# "Duplicate rounds"). A rule is ``(user, table) -> bool``: True hides the table.
+table_hidden_rules: list = []

@@ -431,6 +431,8 @@ class RecordView(APIView):
     )
     def get(self, request, code):
         table = get_table(code)
+        if selectors.table_hidden(request.user, table):
+            raise NotFound(f"no table {code!r}")  # as an unknown code (a live duplicate round)
         if not selectors.may_read_record(request.user, table):
             raise NotYourSeat("only the table's players read its record")
         response = HttpResponse(

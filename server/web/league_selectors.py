@@ -265,8 +265,11 @@ def teams_of(match_data: dict) -> dict[str, list[dict]]:
 def club_version(club: Club) -> int:
     """Grows when a round of the club starts (its matches appear) or one of its matches
     ends (finished or annulled): what the club's live pages wait for."""
+    # A live duplicate round's tables count as done only when the round is: one of them
+    # ending earlier is news to no reader (docs/league.md, "Duplicate rounds").
+    live_duplicate = Q(season__duplicate=True, round__status="started")
     counts = LeagueMatch.objects.filter(club=club).aggregate(
-        seated=Count("id"), done=Count("id", filter=~Q(status="playing"))
+        seated=Count("id"), done=Count("id", filter=~Q(status="playing") & ~live_duplicate)
     )
     return counts["seated"] + counts["done"]
 
@@ -345,10 +348,12 @@ class CrossTable:
     rows: list[CrossRow]
 
 
-def cross_table(season: Season) -> CrossTable:
+def cross_table(season: Season, viewer: User | None) -> CrossTable:
     """Entrants (players, or pairs in a pairs season) by standing × rounds: each cell the
     entrant's match of that round (won / lost / live / annulled, the score from its side)
-    or its bye. Live scores are left out here (the round page shows them)."""
+    or its bye. Live scores are left out here (the round page shows them); so is every
+    fact of a match hidden from ``viewer`` (a live duplicate round's other tables: shown
+    as live, with no link, whether they are over or not)."""
     pairs = season.format == "pairs"
     rounds = list(league.rounds_of(season).values_list("id", "number"))
     column = {rid: i for i, (rid, _n) in enumerate(rounds)}
@@ -371,6 +376,7 @@ def cross_table(season: Season) -> CrossTable:
             Prefetch("seats", queryset=LeagueMatchSeat.objects.select_related("player"))
         )
     )
+    hidden = set(matches.filter(league.duplicate_hidden(viewer)).values_list("pk", flat=True))
     for m in matches:
         if m.round_id not in column:
             continue
@@ -389,7 +395,9 @@ def cross_table(season: Season) -> CrossTable:
         for key, name, is_bot, team in sides:
             score = {"A": m.score_a, "B": m.score_b}
             other = "B" if team == "A" else "A"
-            if m.status == "playing":
+            if m.pk in hidden:
+                cell = Cell("playing")
+            elif m.status == "playing":
                 cell = Cell("playing", m.pk, table_number=m.table_number)
             elif m.status == "annulled":
                 cell = Cell("annulled", m.pk, table_number=m.table_number)

@@ -98,7 +98,12 @@ def cross_table(request, slug: str, season_id: int):
     return render(
         request,
         "web/crosstable.html",
-        {"club": club, "season": season, "table": pages.cross_table(season), **_live(club)},
+        {
+            "club": club,
+            "season": season,
+            "table": pages.cross_table(season, _viewer(request)),
+            **_live(club),
+        },
     )
 
 
@@ -155,7 +160,7 @@ def match(request, match_id: int):
         "is_organizer": role == "organizer",
         "annul_form": AnnulForm(),
     }
-    if m.status != "finished":
+    if m.status != "finished" or league.contents_hidden(m, viewer):
         return render(request, "web/match_unfinished.html", context)
     try:
         replay = build_replay(league.record_text(m))
@@ -179,7 +184,7 @@ def match(request, match_id: int):
 
 @league_pages
 def match_record(request, match_id: int):
-    m = league.match_for_reader(match_id, _viewer(request))
+    m = league.match_contents_for_reader(match_id, _viewer(request))
     if m.status != "finished":
         return render(
             request,

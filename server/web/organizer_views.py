@@ -678,6 +678,7 @@ def season_records(request, slug: str, season_id: int):
     finished = list(
         league.match_list(viewer(request), club=club.slug, status="finished")
         .filter(season=season)
+        .exclude(league.duplicate_hidden(viewer(request), overseers=False))
         .order_by("round__number", "table_number", "id")
     )
 

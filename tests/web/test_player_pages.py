@@ -246,7 +246,7 @@ def test_the_cross_table_has_each_player_s_result_in_each_round(small_league):
     html = body.content.decode()
     from server.web.league_selectors import cross_table
 
-    table = cross_table(Season.objects.get(pk=lg["season"]))
+    table = cross_table(Season.objects.get(pk=lg["season"]), None)
     assert len(table.rounds) == 2 and {r.name for r in table.rows} == {
         *lg["members"],
         lg["house_bot"],
