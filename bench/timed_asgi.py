@@ -8,7 +8,7 @@ an overloaded server builds) and excludes the client's own time, which on a shar
 
 With ``DEKABES_BENCH_SPECTATOR_TIMES=1`` (``bench/spectators.py`` sets it) it also times
 the spectators' frames server-side: the moment each commit's notice starts
-(``notify.on_table_commit``, first of the builders, in the committing thread) and the
+(``commits.on_table_commit``, first of the builders, in the committing thread) and the
 moment Daphne has handed each spectator socket's ``view`` frame of that version to the
 socket's transport (after ``websocket.send`` returns: autobahn has framed it and Twisted
 holds it for the socket's next write, on the same loop turn). ``GET
@@ -24,7 +24,7 @@ import re
 import time
 
 from server.asgi import application as _application
-from server.realtime import notify
+from server.tables import commits
 
 SPECTATOR_TIMES = os.environ.get("DEKABES_BENCH_SPECTATOR_TIMES") == "1"
 TIMES_PATH = "/__bench/spectator-times"
@@ -41,7 +41,7 @@ def _mark_commit(table, state) -> None:
 
 
 if SPECTATOR_TIMES:
-    notify.on_table_commit(_mark_commit, first=True)
+    commits.on_table_commit(_mark_commit, first=True)
 
 
 async def _spectator(scope, receive, send, code: str):

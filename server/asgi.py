@@ -22,8 +22,8 @@ from django.utils import translation  # noqa: E402
 
 from server.http_bridge import WsgiBridge  # noqa: E402
 from server.http_refusals import limit_daphne_bodies  # noqa: E402
-from server.realtime.auth import BrowserOriginValidator, TokenAuthMiddleware  # noqa: E402
-from server.realtime.routing import websocket_urlpatterns  # noqa: E402
+from server.sockets.auth import BrowserOriginValidator, TokenAuthMiddleware  # noqa: E402
+from server.sockets.routing import websocket_urlpatterns  # noqa: E402
 
 get_resolver().url_patterns  # noqa: B018 -- builds the URL resolver now, not on a first request
 for _code, _name in settings.LANGUAGES:

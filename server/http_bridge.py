@@ -39,8 +39,8 @@ from a2wsgi import WSGIMiddleware
 from server.errors import json_body
 from server.http_parking import is_long_poll, serve_long_poll
 from server.http_refusals import answer, read_body
-from server.realtime import notify
-from server.realtime.waits import waits
+from server.notices import notify
+from server.notices.waits import waits
 
 QUICK_THREADS = int(os.environ.get("DEKABES_HTTP_THREADS", "1"))
 HASH_THREADS = int(os.environ.get("DEKABES_HASH_THREADS", "1"))

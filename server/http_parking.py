@@ -3,9 +3,9 @@
 A long-poll (``GET`` of a seat or of the lobby's ``/api/me/league-tables`` with
 ``?wait=`` > 0; ``wait`` on any other path is not a long-poll) runs on the bridge's
 quick pool (``server.http_bridge``) like any request, and when the view finds nothing
-new yet it *parks* (``server.realtime.longpoll``) and returns at once; ``serve_long_poll``
+new yet it *parks* (``server.notices.longpoll``) and returns at once; ``serve_long_poll``
 then waits on the event loop for the table's (or account's) commit notice or the
-deadline (``server.realtime.waits``), and only then runs the request again on the quick
+deadline (``server.notices.waits``), and only then runs the request again on the quick
 pool to build the answer. The per-account cap still applies (``server.limits``).
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from urllib.parse import parse_qs
 
-from server.realtime import longpoll
-from server.realtime.waits import waits
+from server.notices import longpoll
+from server.notices.waits import waits
 
 LONG_POLL_PATH = re.compile(
     r"\A(/api/tables/[^/]+/seats/[^/]+|/api/tables/[^/]+/spectate|/api/me/league-tables"

@@ -1,5 +1,5 @@
 """Per-account caps on what holds a server resource for a while: long-polls (waiting on
-the event loop, ``server.realtime.longpoll``) and WebSockets. Counted per server process, which is what
+the event loop, ``server.notices.longpoll``) and WebSockets. Counted per server process, which is what
 each process has to protect; a refusal is ``429`` with a code of its own. (The cap on
 tables in play is a table rule: ``server.tables.quota``.)
 """

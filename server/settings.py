@@ -68,7 +68,7 @@ INSTALLED_APPS = [
     "channels",
     "server.accounts",
     "server.tables",
-    "server.realtime",
+    "server.sockets",
     "server.league",
     "server.web",
 ]

@@ -71,7 +71,7 @@ from server.league.models import (
     Season,
 )
 from server.league.pairing import draw_individual, draw_pairs
-from server.realtime.notify import club_changed, league_tables_changed
+from server.notices.notify import club_changed, league_tables_changed
 from server.tables import services as table_services
 from server.tables.locking import writing
 from server.tables.models import Table

@@ -24,7 +24,7 @@ Who (``check_may_watch``):
 The answer is built once per table version and kept (``frame``): every spectator of a
 version gets the same bytes. While a spectator socket of this process follows a table
 (``follow``/``unfollow``), the thread that commits a change builds that version's frame
-with the state it holds (``prebuild``, through ``notify.on_table_commit``): one build per
+with the state it holds (``prebuild``, through ``commits.on_table_commit``): one build per
 version, whatever the number of spectators, and the socket fan-out then only writes it.
 """
 
@@ -41,8 +41,8 @@ from server.accounts.models import User
 from server.errors import NotFound, NotWatchable
 from server.league.models import Club, LeagueMatch
 from server.league.selectors import can_read_club, league_match_of, live_duplicate
-from server.realtime import notify, presence
-from server.tables import projection, selectors
+from server.notices import presence
+from server.tables import commits, projection, selectors
 from server.tables.models import Table
 from server.tables.projection import TableState
 
@@ -166,7 +166,7 @@ def prebuild(table: Table, state) -> None:
     _frame_of(table, state)
 
 
-notify.on_table_commit(prebuild)
+commits.on_table_commit(prebuild)
 
 
 def forget_frames() -> None:

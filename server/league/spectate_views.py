@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 from server.api_schema import ERRORS, SpectatorResponseSerializer
 from server.errors import NotFound
 from server.league import spectate
-from server.realtime import longpoll
-from server.realtime.groups import table_group
+from server.notices import longpoll
+from server.notices.groups import table_group
 from server.tables import projection, selectors
 
 TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")

@@ -14,7 +14,7 @@ standings and the ratings count the drawn players and never the substitute. A fo
 a played match the other team wins, counted in the ``forfeits`` column, not rated.
 
 The season option ``auto_substitute_after`` (minutes, off by default): once a round's
-deadline has passed, a human seat away (``server.realtime.presence``) longer than that
+deadline has passed, a human seat away (``server.notices.presence``) longer than that
 is handed to a strong hosted computer player. ``run_due_substitutions`` does it; it runs
 on each read of the round (``GET`` of the round, its web page) and from
 ``manage.py league_deadlines`` (which ``server.run`` need not run: any read is enough).
@@ -39,7 +39,7 @@ from server.errors import (
 )
 from server.league import services
 from server.league.models import LeagueMatch, LeagueMatchSeat, Membership, Round
-from server.realtime import presence
+from server.notices import presence
 from server.tables import services as table_services
 from server.tables.locking import writing
 from server.tables.models import Seat

@@ -22,9 +22,9 @@ from server.errors import ValidationError
 from server.league import selectors, services, substitutes
 from server.league import serializers as s
 from server.league.action_log import FAMILIES, VERBS
+from server.notices import longpoll
+from server.notices.groups import account_group
 from server.parsing import parse_id, parse_name
-from server.realtime import longpoll
-from server.realtime.groups import account_group
 
 PAGES = s.PAGE_PARAMETERS
 

@@ -2,7 +2,7 @@
 
 A seat's answer (``selectors.seat_response``: its view, the version, what its holder may
 do, the table, presence) is asked for several times at one version: the action's own
-answer, the pushes to the table's sockets (``server.realtime.pushes``), the seat view the
+answer, the pushes to the table's sockets (``server.sockets.pushes``), the seat view the
 next player reads. It is a function of the table's state at that version, of the seats'
 holders, of the account asking and of presence. Here it is built and JSON-encoded once,
 and handed out again while nothing of that has changed: an entry is used only for the
@@ -25,7 +25,7 @@ import orjson
 from drf_orjson_renderer.renderers import ORJSONRenderer
 
 from server.accounts.models import User
-from server.realtime import presence
+from server.notices import presence
 from server.tables import projection, selectors
 from server.tables.models import Seat, Table
 from server.tables.projection import TableState

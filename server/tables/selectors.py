@@ -22,7 +22,7 @@ from engine.events import deal_hands
 from engine.phases import BETWEEN_HANDS, MATCH_OVER
 from engine.table_commands import available_commands, seats_to_act
 from server.accounts.models import User
-from server.realtime import presence
+from server.notices import presence
 from server.tables import projection
 from server.tables.models import Event, Seat, Table
 from server.tables.projection import SERVER_EVENT_TYPES, TableState

@@ -50,9 +50,8 @@ from server.errors import (
     ValidationError,
     rule_rejection,
 )
-from server.realtime import presence
-from server.realtime.notify import table_changed
-from server.tables import answers, projection, selectors
+from server.notices import presence
+from server.tables import answers, commits, projection, selectors
 from server.tables.locking import writing
 from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table, database
 from server.tables.projection import TableState
@@ -847,4 +846,4 @@ def _after_commit(table: Table, state: TableState | None, owned: bool = False) -
     """``owned``: the caller never changes ``state`` again, so it is kept as it is."""
     if state is not None:
         projection.remember(table, state, owned=owned)
-    table_changed(table, state.version if state is not None else None, state)
+    commits.table_committed(table, state.version if state is not None else None, state)

@@ -23,7 +23,7 @@ from server.league.models import Club
 from server.league.serializers import (
     MatchSerializer,
 )
-from server.realtime.groups import club_group
+from server.notices.groups import club_group
 from server.web import league_selectors as pages
 from server.web import live
 from server.web import selectors as web_selectors

@@ -3,7 +3,7 @@ once the version passed ``after`` or after ``wait`` seconds (at most ``LONG_POLL
 
 Under Daphne the request parks on the event loop (``server.http_parking``; the paths are
 in its ``LONG_POLL_PATH``) and holds no thread; the club's or the account's commit notice
-(``server.realtime.notify``) wakes it. Each account has its long-poll slots
+(``server.notices.notify``) wakes it. Each account has its long-poll slots
 (``DEKABES_MAX_LONG_POLLS``); visitors signed in to no account share
 ``DEKABES_MAX_ANONYMOUS_LONG_POLLS`` per process. Past a cap: ``429`` with
 ``Retry-After`` (site.js then waits before asking again).
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.http import JsonResponse
 
 from server import errors
-from server.realtime import longpoll
+from server.notices import longpoll
 
 RETRY_AFTER = 30
 

@@ -15,7 +15,7 @@ from server import errors
 from server.errors import NotFound, NotWatchable
 from server.league import selectors as league
 from server.league import spectate
-from server.realtime.groups import account_group
+from server.notices.groups import account_group
 from server.tables import projection
 from server.tables.models import Table
 from server.web import league_selectors as league_pages

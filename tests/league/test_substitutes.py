@@ -325,7 +325,7 @@ def test_the_management_command_runs_every_due_round(monkeypatch):
 def test_the_season_option_reads_real_presence():
     """No stand-in for presence: three seats have been seen lately, one never since the
     table was made (ten minutes ago): that one gets the automatic substitute."""
-    from server.realtime import presence
+    from server.notices import presence
     from server.tables.models import Table
 
     presence.forget_all()

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from server.accounts.models import User
 from server.accounts.services import issue_token
-from server.realtime import presence
+from server.notices import presence
 from server.tables import projection, selectors
 from server.tables.models import Event, Table
 

@@ -8,7 +8,7 @@ import json
 import threading
 
 from server.http_bridge import WsgiBridge, is_long_poll
-from server.realtime import longpoll
+from server.notices import longpoll
 
 
 def echo_app(environ, start_response):
@@ -147,7 +147,7 @@ async def long_poll(bridge, disconnect: asyncio.Event | None = None):
 
 
 def test_parked_long_polls_hold_no_thread_and_answer_on_the_commit_notice():
-    from server.realtime.waits import waits
+    from server.notices.waits import waits
 
     app = ParkingApp()
     bridge = WsgiBridge(app)
@@ -170,7 +170,7 @@ def test_parked_long_polls_hold_no_thread_and_answer_on_the_commit_notice():
 
 
 def test_a_parked_long_poll_answers_at_its_deadline_and_a_notice_of_no_news_keeps_it_waiting():
-    from server.realtime.waits import waits
+    from server.notices.waits import waits
 
     app = ParkingApp(seconds=0.5)
     bridge = WsgiBridge(app)
@@ -191,7 +191,7 @@ def test_a_parked_long_poll_answers_at_its_deadline_and_a_notice_of_no_news_keep
 
 
 def test_a_client_leaving_a_parked_long_poll_gives_its_slot_back_unanswered():
-    from server.realtime.waits import waits
+    from server.notices.waits import waits
 
     app = ParkingApp()
     bridge = WsgiBridge(app)

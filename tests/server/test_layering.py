@@ -54,19 +54,19 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "WebSockets (push what the tables and the league let a seat see)",
         (
-            "server.realtime.consumers",
-            "server.realtime.routing",
-            "server.realtime.auth",
-            "server.realtime.pushes",
+            "server.sockets.consumers",
+            "server.sockets.routing",
+            "server.sockets.auth",
+            "server.sockets.pushes",
         ),
     ),
     ("the league (creates tables through the table services)", ("server.league",)),
     ("tables: services, projection, selectors, views", ("server.tables",)),
-    (
-        "notices and long-polls (what the services tell after a commit)",
-        ("server.realtime",),
-    ),
     ("the tables' rows and signals", ("server.tables.models", "server.tables.signals")),
+    (
+        "notices, long-polls and presence (what the services tell after a commit)",
+        ("server.notices",),
+    ),
     ("accounts", ("server.accounts",)),
     (
         "foundation: error answering, request checking, per-process caps, settings",
@@ -281,8 +281,8 @@ def test_the_layers_place_the_modules_they_are_meant_to():
         "server.tables.services": "tables",
         "server.tables.models": "the tables' rows",
         "server.tables.errors": "foundation",
-        "server.realtime.notify": "notices",
-        "server.realtime.consumers": "WebSockets",
+        "server.notices.notify": "notices",
+        "server.sockets.consumers": "WebSockets",
         "server.league.services": "the league",
         "server.web.views": "web pages",
         "server.run": "process launcher",

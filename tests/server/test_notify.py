@@ -5,8 +5,8 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from server.realtime import notify
-from server.realtime.waits import _Waiter, waits
+from server.notices import notify
+from server.notices.waits import _Waiter, waits
 
 
 def test_a_notice_is_skipped_only_when_nobody_can_hear_it():

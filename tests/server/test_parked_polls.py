@@ -10,8 +10,8 @@ import threading
 import pytest
 from django.db import connection
 
-from server.realtime.longpoll import Wait
-from server.realtime.waits import Waits
+from server.notices.longpoll import Wait
+from server.notices.waits import Waits
 
 IDLE = 2.5  # seconds parked with no notice: the old waiter read the version twice by then
 

@@ -12,7 +12,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 
 from server.asgi import application
-from server.realtime import presence
+from server.notices import presence
 from tests.server.conftest import Players, client_for, new_member, token_for
 
 

@@ -1,5 +1,5 @@
 """Table pushes are built once per version in a process and shared by its sockets
-(``server.realtime.pushes``): each socket still gets only the seats its account holds."""
+(``server.sockets.pushes``): each socket still gets only the seats its account holds."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from server.asgi import application
-from server.realtime import pushes
+from server.sockets import pushes
 from server.tables import selectors
 from tests.server.conftest import Players, token_for
 

@@ -11,7 +11,7 @@ import orjson
 import pytest
 from drf_orjson_renderer.renderers import ORJSONRenderer
 
-from server.realtime import presence
+from server.notices import presence
 from server.tables import answers, selectors, services
 from tests.server.conftest import Players, client_for, new_member
 

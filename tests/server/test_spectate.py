@@ -17,7 +17,7 @@ from engine.view import SPECTATOR_KEYS
 from server.asgi import application
 from server.league import spectate
 from server.league.models import Club, LeagueMatch, Membership
-from server.realtime import presence
+from server.notices import presence
 from server.tables import projection
 from tests.server.conftest import Players, client_for, new_member, token_for
 
@@ -221,7 +221,7 @@ def test_a_spectator_joining_after_a_seat_came_is_told_the_presence_of_now():
 
 @pytest.mark.django_db(transaction=True)
 def test_spectators_told_of_a_presence_change_together_share_one_read(monkeypatch):
-    from server.realtime.consumers import hub
+    from server.sockets.consumers import hub
 
     p = Players(kinds=("human", "bot", "bot", "bot"))
     reads = []

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from server.realtime import presence
+from server.notices import presence
 from server.tables import projection, services
 from tests.server.conftest import Players, client_for, new_member
 

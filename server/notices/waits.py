@@ -1,6 +1,6 @@
 """Long-polls, the event loop's side: parked requests wait here for a commit notice.
 
-A commit calls ``notify`` (``server.realtime.notify``), which tells ``waits`` at once in
+A commit calls ``notify`` (``server.notices.notify``), which tells ``waits`` at once in
 this process and sends the group message on the channel layer; while any long-poll of
 this process waits on a group, the process's own channel is in that group, so a commit
 in another process (through Redis) wakes it too. A waiter holds a future, not a thread.
@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 
 from channels.layers import get_channel_layer
 
-from server.realtime.longpoll import Wait
+from server.notices.longpoll import Wait
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ waits for (a ``Wait``) and calls ``hold``:
 - under Daphne the bridge (``server.http_parking``) put a ``Parking`` in the request's
   ASGI scope; ``hold`` leaves the ``Wait`` there and the view returns ``parked()`` at once.
   The bridge then waits on the event loop for the commit notice
-  (``server.realtime.waits``), up to the deadline, and runs the request again — this
+  (``server.notices.waits``), up to the deadline, and runs the request again — this
   time ``hold`` returns False at once and the view answers with the state it reads.
 - anywhere else (Django's test client, another WSGI server) ``hold`` waits in the
   request's own thread, reading the version again every ``TICK`` seconds.

@@ -21,8 +21,7 @@ from collections import Counter
 
 from channels.db import database_sync_to_async
 
-from server.realtime import notify
-from server.tables import answers, projection, selectors
+from server.tables import answers, commits, projection, selectors
 from server.tables.models import Table
 
 Watch = tuple[int, int]  # (seat number, account id)
@@ -84,7 +83,7 @@ def _done(table_pk: int, future: asyncio.Future) -> None:
 
 
 def prebuild(table: Table, state) -> None:
-    """In the thread that committed (``notify.on_table_commit``), with its state: the
+    """In the thread that committed (``commits.on_table_commit``), with its state: the
     pushes for this process's sockets, so that they send without a trip of their own."""
     try:
         wanted = list(_watchers.get(table.pk, ()))
@@ -100,7 +99,7 @@ def prebuild(table: Table, state) -> None:
         _built.pop(table.pk, None)
 
 
-notify.on_table_commit(prebuild)
+commits.on_table_commit(prebuild)
 
 
 @database_sync_to_async

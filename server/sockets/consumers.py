@@ -27,8 +27,9 @@ from server import limits
 from server.errors import NotFound, NotWatchable
 from server.league import spectate
 from server.league.serializers import league_tables_body
-from server.realtime import notify, presence, pushes
-from server.realtime.groups import account_group, spectate_group, table_group
+from server.notices import notify, presence
+from server.notices.groups import account_group, spectate_group, table_group
+from server.sockets import pushes
 from server.tables import projection
 from server.tables.models import Seat, Table
 from server.tables.services import lift_lapsed_pauses
@@ -138,14 +139,14 @@ class TableConsumer(AccountSocket):
         # What this socket's client knows: presence comes with the views it fetches;
         # a presence frame follows only when it changes from this.
         self.sent_presence = await self._presence()
-        await sync_to_async(notify.presence_changed)(self.table)
+        await sync_to_async(notify.presence_changed)(self.table.pk)
 
     async def pinged(self) -> None:
         await self._lease(open_=True)
 
     async def closed(self) -> None:
         await self._lease(open_=False)
-        await sync_to_async(notify.presence_changed)(self.table)
+        await sync_to_async(notify.presence_changed)(self.table.pk)
         await sync_to_async(lift_lapsed_pauses, thread_sensitive=False)(table=self.table)
 
     async def _lease(self, open_: bool) -> None:

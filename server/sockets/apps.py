@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 
 
-class RealtimeConfig(AppConfig):
-    name = "server.realtime"
-    label = "realtime"
+class SocketsConfig(AppConfig):
+    name = "server.sockets"
+    label = "sockets"
     verbose_name = "WebSocket pushes of seat views"

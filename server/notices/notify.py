@@ -3,7 +3,7 @@
 The message carries no view, only the version (and its group's name): each connection
 then sends the views of the seats its own account holds (``consumers.TableConsumer``),
 built once per version in its process for all its sockets (``pushes``: in the
-committing thread when it is this process's, through ``on_table_commit``), so no seat's
+committing thread when it is this process's, through ``server.tables.commits``), so no seat's
 view ever travels to a connection that may not see it, and a table nobody watches costs
 one small message per change.
 """
@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from server.realtime.groups import account_group, club_group, spectate_group, table_group
-from server.realtime.waits import waits
-from server.tables.models import Table
+from server.notices.groups import account_group, club_group, spectate_group, table_group
+from server.notices.waits import waits
 
 log = logging.getLogger(__name__)
 
@@ -33,50 +31,31 @@ def use_event_loop(loop: asyncio.AbstractEventLoop) -> None:
     _loop = loop
 
 
-# What a commit pushes, built in the committing thread while it still holds the new state
-# (``server.realtime.pushes`` registers its builder): this process's sockets then need no
-# trip to a thread of their own.
-_prebuilders: list[Callable[[Table, object], None]] = []
+def table_changed(table_id: int, version: int | None) -> None:
+    """The table moved (to ``version``; None: read it again). What the committing thread
+    builds before this runs is ``server.tables.commits``'s."""
+    _send(table_group(table_id), {"type": "table.changed", "version": version})
+    _send(spectate_group(table_id), {"type": "table.changed", "version": version})
 
 
-def on_table_commit(builder: Callable[[Table, object], None], first: bool = False) -> None:
-    """Run ``builder(table, state)`` in the committing thread after each commit
-    (``first``: before the builders already registered; the spectator bench's timer)."""
-    if builder not in _prebuilders:
-        _prebuilders.insert(0 if first else len(_prebuilders), builder)
-
-
-def table_changed(table: Table, version: int | None, state: object | None = None) -> None:
-    """The table moved (to ``version``; ``state``: the committed state, when the caller
-    holds it)."""
-    if state is not None:
-        for build in _prebuilders:
-            try:
-                build(table, state)
-            except Exception:  # a push is a courtesy: the sockets build it themselves
-                log.warning("pushes for %s not prebuilt", table.code, exc_info=True)
-    _send(table_group(table.pk), {"type": "table.changed", "version": version}, table.code)
-    _send(spectate_group(table.pk), {"type": "table.changed", "version": version}, table.code)
-
-
-def presence_changed(table: Table) -> None:
+def presence_changed(table_id: int) -> None:
     """A seat's socket opened or closed: the table's sockets send the new presence."""
-    _send(table_group(table.pk), {"type": "presence.changed"}, table.code)
-    _send(spectate_group(table.pk), {"type": "presence.changed"}, table.code)
+    _send(table_group(table_id), {"type": "presence.changed"})
+    _send(spectate_group(table_id), {"type": "presence.changed"})
 
 
 def league_tables_changed(user_ids) -> None:
     """A round started or a league match ended: each account's lobby looks again."""
     for user_id in sorted(set(user_ids)):
-        _send(account_group(user_id), {"type": "league.tables"}, f"account {user_id}")
+        _send(account_group(user_id), {"type": "league.tables"})
 
 
 def club_changed(club_id: int) -> None:
     """A round of the club started or one of its matches ended (its pages' version)."""
-    _send(club_group(club_id), {"type": "club.changed"}, f"club {club_id}")
+    _send(club_group(club_id), {"type": "club.changed"})
 
 
-def _send(group: str, message: dict, what: str) -> None:
+def _send(group: str, message: dict) -> None:
     # The group's name travels with the message: one process-wide channel hears the
     # groups its long-polls wait on (``waits``) and must tell them apart.
     message = {**message, "group": group}
@@ -85,9 +64,9 @@ def _send(group: str, message: dict, what: str) -> None:
     loop = _loop
     if loop is not None and loop.is_running():
         if _on_loop():
-            _deliver(group, message, what)
+            _deliver(group, message)
         else:  # a request thread: one hop to the loop for both (~60 µs of CPU each)
-            loop.call_soon_threadsafe(_deliver, group, message, what)
+            loop.call_soon_threadsafe(_deliver, group, message)
         return
     waits.notice(group, message.get("version"))  # no server loop (management commands)
     layer = get_channel_layer()
@@ -96,7 +75,7 @@ def _send(group: str, message: dict, what: str) -> None:
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # a push is a courtesy: clients resync by version over REST
-        log.warning("push for %s failed", what, exc_info=True)
+        log.warning("push to %s failed", group, exc_info=True)
 
 
 def _anyone_listening(group: str) -> bool:
@@ -115,7 +94,7 @@ def _anyone_listening(group: str) -> bool:
     return True
 
 
-def _deliver(group: str, message: dict, what: str) -> None:
+def _deliver(group: str, message: dict) -> None:
     """On the server's loop: wake this process's long-polls, then tell the channel layer
     (the connections of this process and, through Redis, of the others)."""
     waits.notice(group, message.get("version"))
@@ -125,9 +104,9 @@ def _deliver(group: str, message: dict, what: str) -> None:
     try:
         task = asyncio.ensure_future(layer.group_send(group, message))
     except Exception:
-        log.warning("push for %s failed", what, exc_info=True)
+        log.warning("push to %s failed", group, exc_info=True)
         return
-    task.add_done_callback(lambda done: _report(done, what))
+    task.add_done_callback(lambda done: _report(done, group))
 
 
 def _on_loop() -> bool:
@@ -137,6 +116,6 @@ def _on_loop() -> bool:
         return False
 
 
-def _report(future, what: str) -> None:
+def _report(future, group: str) -> None:
     if not future.cancelled() and future.exception() is not None:
-        log.warning("push for %s failed: %r", what, future.exception())
+        log.warning("push to %s failed: %r", group, future.exception())

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from server.realtime.consumers import LobbyConsumer, SpectatorConsumer, TableConsumer
+from server.sockets.consumers import LobbyConsumer, SpectatorConsumer, TableConsumer
 
 websocket_urlpatterns = [
     path("ws/tables/<str:code>", TableConsumer.as_asgi()),
