@@ -146,6 +146,12 @@ def main(argv=None) -> int:
     env["DEKABES_HOST_ACCOUNT"] = args.bot  # the account the server lets host players
     # SIGTERM (from `make play`, a service manager) stops the host and Daphne too.
     signal.signal(signal.SIGTERM, _interrupt)
+    # So does SIGINT (Ctrl-C), even when this process was started with it ignored, as a
+    # background job of a script is (`cmd &` in a non-interactive shell, `nohup ... &`):
+    # a server asked to stop stops. Python keeps an inherited SIG_IGN, and so would every
+    # child started from here (exec keeps ignored signals; it resets handled ones), so
+    # Daphne and the host would not stop either.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     # `kill -USR1 <pid>` prints where each thread is (a stop that does not finish).
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     python = sys.executable

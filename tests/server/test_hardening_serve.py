@@ -111,80 +111,127 @@ def hosts_among(pids: set[int]) -> set[int]:
     return {p for p in pids if alive(p) and b"clients.bots.host" in command_line(p)}
 
 
-def test_make_serve_restarts_a_killed_host_and_ctrl_c_stops_daphne_and_the_host(tmp_path):
-    port = free_port()
+# What a non-interactive shell does to a background job (`cmd &`, `nohup ... &`): the job
+# starts with SIGINT ignored. Then exec, as that shell does.
+IGNORING_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+)
+
+
+def start_serve(tmp_path: Path, port: int, log, sigint_ignored: bool = False) -> subprocess.Popen:
+    """``python -m server.run`` in a session of its own, with the runner's signal
+    dispositions (``sigint_ignored``: SIGINT ignored whatever they are, as a script's
+    background job starts; server.run must stop on Ctrl-C either way)."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update({"DEKABES_VAR_DIR": str(tmp_path), "PYTHONUNBUFFERED": "1"})
-    log = open(tmp_path / "serve.log", "wb")
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "server.run", "--port", str(port), "--delay", "0"],
+    command = [sys.executable, "-m", "server.run", "--port", str(port), "--delay", "0"]
+    if sigint_ignored:
+        command = [sys.executable, "-c", IGNORING_SIGINT, *command[1:]]
+    return subprocess.Popen(
+        command,
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=log,
         start_new_session=True,
     )
-    children: set[int] = set()
-    try:
 
-        def wait_for_children(seen, deadline: float, kill_first: int | None = None):
-            """Daphne and a host (other than ``kill_first``) among the descendants."""
-            while time.monotonic() < deadline:
-                try:
-                    requests.get(f"http://127.0.0.1:{port}/api/me", timeout=5)
-                    seen |= descendants(serve.pid)
-                    if len(seen) >= 2 and hosts_among(seen) - {kill_first}:
-                        return
-                except requests.RequestException:
-                    pass
-                assert serve.poll() is None, (tmp_path / "serve.log").read_text()
-                time.sleep(0.2)
-            raise AssertionError((tmp_path / "serve.log").read_text())
 
-        host_log = tmp_path / "house-bots.log"
-
-        def wait_for_sign_ins(count: int) -> None:
-            deadline = time.monotonic() + 60
-            while host_log.read_text().count("playing as house") < count:
-                assert time.monotonic() < deadline, host_log.read_text()
-                time.sleep(0.2)
-
-        wait_for_children(children, time.monotonic() + 120)
-        wait_for_sign_ins(1)
-        (first_host,) = hosts_among(children)
-        os.kill(first_host, signal.SIGKILL)  # the host dies: make serve starts another
-        wait_for_children(children, time.monotonic() + 60, kill_first=first_host)
-        (second_host,) = hosts_among(children)
-        assert second_host != first_host
-        assert "exited with code -9; starting it again in 1 s" in host_log.read_text()
-        wait_for_sign_ins(2)  # the new host plays
-        os.killpg(serve.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
-        try:
-            serve.wait(90)
-        except subprocess.TimeoutExpired:
-            os.kill(serve.pid, signal.SIGUSR1)  # server.run prints its threads' stacks
-            time.sleep(2)
-            raise AssertionError((tmp_path / "serve.log").read_text()[-6000:]) from None
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and any(alive(c) for c in children):
-            time.sleep(0.2)
-        assert not [c for c in children if alive(c)]  # Daphne and both hosts
+def wait_for_children(
+    serve: subprocess.Popen, port: int, tmp_path: Path, seen: set[int], kill_first=None
+) -> None:
+    """Daphne and a host (other than ``kill_first``) among the descendants."""
+    deadline = time.monotonic() + (120 if kill_first is None else 60)
+    while time.monotonic() < deadline:
         try:
             requests.get(f"http://127.0.0.1:{port}/api/me", timeout=5)
-            serving = True
+            seen |= descendants(serve.pid)
+            if len(seen) >= 2 and hosts_among(seen) - {kill_first}:
+                return
         except requests.RequestException:
-            serving = False
-        assert not serving
+            pass
+        assert serve.poll() is None, (tmp_path / "serve.log").read_text()
+        time.sleep(0.2)
+    raise AssertionError((tmp_path / "serve.log").read_text())
+
+
+def wait_for_sign_ins(tmp_path: Path, count: int) -> None:
+    host_log = tmp_path / "house-bots.log"
+    deadline = time.monotonic() + 60
+    while not host_log.exists() or host_log.read_text().count("playing as house") < count:
+        assert time.monotonic() < deadline, host_log.read_text() if host_log.exists() else ""
+        time.sleep(0.2)
+
+
+def ctrl_c_stops_everything(serve: subprocess.Popen, port: int, tmp_path, children) -> None:
+    os.killpg(serve.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    try:
+        serve.wait(90)
+    except subprocess.TimeoutExpired:
+        os.kill(serve.pid, signal.SIGUSR1)  # server.run prints its threads' stacks
+        time.sleep(2)
+        raise AssertionError((tmp_path / "serve.log").read_text()[-6000:]) from None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(alive(c) for c in children):
+        time.sleep(0.2)
+    assert not [c for c in children if alive(c)]  # Daphne and the host(s)
+    try:
+        requests.get(f"http://127.0.0.1:{port}/api/me", timeout=5)
+        serving = True
+    except requests.RequestException:
+        serving = False
+    assert not serving
+
+
+def clean_up(serve: subprocess.Popen, tmp_path: Path, children: set[int]) -> None:
+    # every child at the end too (a host or an analyser restarted after the test last
+    # looked): once server.run is killed they are no longer found under it
+    children |= descendants(serve.pid)
+    if serve.poll() is None:
+        serve.kill()
+    for pid in children:  # only if still ours: a pid may have been reused
+        if alive(pid) and str(tmp_path).encode() in _environ(pid):
+            os.kill(pid, signal.SIGKILL)
+    serve.wait(30)
+
+
+def test_make_serve_restarts_a_killed_host_and_ctrl_c_stops_daphne_and_the_host(tmp_path):
+    port = free_port()
+    log = open(tmp_path / "serve.log", "wb")
+    serve = start_serve(tmp_path, port, log)
+    children: set[int] = set()
+    try:
+        wait_for_children(serve, port, tmp_path, children)
+        wait_for_sign_ins(tmp_path, 1)
+        (first_host,) = hosts_among(children)
+        os.kill(first_host, signal.SIGKILL)  # the host dies: make serve starts another
+        wait_for_children(serve, port, tmp_path, children, kill_first=first_host)
+        (second_host,) = hosts_among(children)
+        assert second_host != first_host
+        host_log = (tmp_path / "house-bots.log").read_text()
+        assert "exited with code -9; starting it again in 1 s" in host_log
+        wait_for_sign_ins(tmp_path, 2)  # the new host plays
+        ctrl_c_stops_everything(serve, port, tmp_path, children)
     finally:
-        # every child at the end too (a host or an analyser restarted after the test last
-        # looked): once server.run is killed they are no longer found under it
-        children |= descendants(serve.pid)
-        if serve.poll() is None:
-            serve.kill()
-        for pid in children:  # only if still ours: a pid may have been reused
-            if alive(pid) and str(tmp_path).encode() in _environ(pid):
-                os.kill(pid, signal.SIGKILL)
-        serve.wait(30)
+        clean_up(serve, tmp_path, children)
+        log.close()
+
+
+def test_ctrl_c_stops_make_serve_started_with_sigint_ignored(tmp_path):
+    """A script's background job (`nohup bash -c '.ci/run' &`) starts with SIGINT ignored,
+    and so did server.run, Daphne and the host under it: Ctrl-C stopped nothing. server.run
+    takes SIGINT back (a server asked to stop stops), and its children with it."""
+    port = free_port()
+    log = open(tmp_path / "serve.log", "wb")
+    serve = start_serve(tmp_path, port, log, sigint_ignored=True)
+    children: set[int] = set()
+    try:
+        wait_for_children(serve, port, tmp_path, children)
+        wait_for_sign_ins(tmp_path, 1)
+        ctrl_c_stops_everything(serve, port, tmp_path, children)
+    finally:
+        clean_up(serve, tmp_path, children)
         log.close()
 
 
