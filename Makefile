@@ -54,8 +54,7 @@ play: $(STAMP)
 	$(PY) -m clients.table --local --humans $(or $(HUMANS),1) --level $(or $(LEVEL),strong) \
 	  $(if $(LANG_UI),--lang $(LANG_UI))
 
-# The benchmarks live in bench/ (python -m bench.<module>, outside the product); their old
-# module names (python -m server.bench, clients.table.bench, ...) still forward to them.
+# The benchmarks live in bench/ (python -m bench.<module>, outside the product).
 
 # The table client: frame time of a full board at 1280x800 and idle CPU (headless), and
 # make play's time to its window and to the deal (window_s, deal_s).

@@ -1,5 +1,4 @@
-"""Spectators of one table: ``python -m bench.spectators --spectators 200``
-(``python -m server.bench --spectators 200`` forwards here).
+"""Spectators of one table: ``python -m bench.spectators --spectators 200``.
 
 Starts one Daphne process (a fresh SQLite database, the in-memory channel layer), two
 tables whose four seats one account holds, marked watchable, and ``--spectators``

@@ -5,12 +5,12 @@ A service raises one (``raise LastOrganizer()``, ``raise NotFound(f"no club {slu
 ``raise SlugTaken(slug=slug)`` for a message with parameters); the exception handler
 answers ``{"code": ..., "message": ...}`` with the class's status. The catalogue is the
 one source of the codes: the registry (``ERROR_CLASSES``), the OpenAPI error
-descriptions (``server.api_schema.ERRORS``), the table in docs/api.md
-(``manage.py error_table``) and the web's translated messages are all made from it.
+descriptions (``server.api_schema.ERRORS``), the table in docs/api.md (``python -m
+server.error_table``) and the web's translated messages are all made from it.
 
 To add a refusal: a subclass in the right section below with ``code``, ``status``,
-``message`` and a one-line ``note`` for the docs, then ``manage.py error_table --write``
-(CONTRIBUTING.md). A code has one class, hence one status; never rename one.
+``message`` and a one-line ``note`` for the docs, then ``python -m server.error_table
+--write`` (CONTRIBUTING.md). A code has one class, hence one status; never rename one.
 
 The classes live in this one module, which imports nothing of the server, so every layer
 (tables, league, accounts, web) raises them without importing another layer.

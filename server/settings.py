@@ -251,7 +251,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["server.accounts.auth.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["server.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["server.json_body.JSONParser"],
     "EXCEPTION_HANDLER": "server.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
@@ -270,7 +270,7 @@ SPECTACULAR_SETTINGS = {
     "{code, message}; see docs/server.md and docs/bots.md.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    # server/parsing.py's path converters: an id is an integer (at most 18 digits), a
+    # server/ids_and_names.py's path converters: an id is an integer (at most 18 digits), a
     # name a string without control characters.
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},

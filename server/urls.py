@@ -3,11 +3,11 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
 
 from server.accounts import views as accounts
+from server.ids_and_names import register_converters
 from server.league import spectate_views
-from server.parsing import register_converters
 from server.tables import views as tables
 
-register_converters()  # <id:…>, <name:…>: server/parsing.py
+register_converters()  # <id:…>, <name:…>: server/ids_and_names.py
 
 PUBLIC = {"permission_classes": [AllowAny], "authentication_classes": []}
 SEAT = "api/tables/<name:code>/seats/<name:seat>"

@@ -1,9 +1,9 @@
 from django.urls import path
 
+from server.ids_and_names import register_converters
 from server.league import views
-from server.parsing import register_converters
 
-register_converters()  # <id:…>, <name:…>: server/parsing.py
+register_converters()  # <id:…>, <name:…>: server/ids_and_names.py
 
 CLUB = "api/clubs/<slug:slug>"
 SEASON = CLUB + "/seasons/<id:season_id>"

@@ -19,12 +19,12 @@ from rest_framework.views import APIView
 from server.accounts.serializers import AccountSerializer
 from server.api_schema import ERRORS, strict
 from server.errors import ValidationError
+from server.ids_and_names import parse_id, parse_name
 from server.league import selectors, services, substitutes
 from server.league import serializers as s
 from server.league.action_log import FAMILIES, VERBS
 from server.notices import longpoll
 from server.notices.groups import account_group
-from server.parsing import parse_id, parse_name
 
 PAGES = s.PAGE_PARAMETERS
 

@@ -28,10 +28,10 @@ from server.api_schema import (
     strict,
 )
 from server.errors import NotAllowedInRated, NotFound, NotYourSeat, ValidationError
+from server.ids_and_names import parse_id
+from server.json_body import JSONParser
 from server.notices import longpoll, presence
 from server.notices.groups import table_group
-from server.parsers import JSONParser
-from server.parsing import parse_id
 from server.tables import answers, projection, quota, selectors, services
 from server.tables.action_body import parse_action_body
 from server.tables.models import Table

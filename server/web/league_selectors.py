@@ -11,6 +11,7 @@ from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
 
 from server.accounts.models import User
 from server.errors import NotFound, ValidationError
+from server.ids_and_names import is_id, parse_id, parse_name
 from server.league import selectors as league
 from server.league import serializers as answers
 from server.league import services as league_services
@@ -23,7 +24,6 @@ from server.league.models import (
     Round,
     Season,
 )
-from server.parsing import is_id, parse_id, parse_name
 
 RECENT_RESULTS = 10
 

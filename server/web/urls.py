@@ -1,13 +1,13 @@
 from django.urls import path
 from django.views.i18n import set_language
 
-from server.parsing import register_converters
+from server.ids_and_names import register_converters
 from server.web import duplicate_views, views
 from server.web import league_views as league
 from server.web import organizer_views as org
 from server.web import substitution_views as substitution
 
-register_converters()  # <id:…>, <name:…>: server/parsing.py
+register_converters()  # <id:…>, <name:…>: server/ids_and_names.py
 
 app_name = "web"
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import random
 
+from engine import Match
 from engine.autoplay import bot_players
 from engine.bots.common import deal_decision, opener_event
 from engine.bots.knowledge import event_placement, read_view
 from engine.bots.solver import search
 from engine.bots.strong import team_values
 from engine.core import EMPTY
-from engine.match import Match
 from engine.tiles import DOUBLE_MASK, OTHER, TILE_HI, TILE_ID, TILE_LO
 
 EXACT_AT = 16

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import Match, deal_event
 from engine.bots import LEVELS, decide, equity
 from engine.bots.knowledge import read_view, tiles_mask
 from engine.bots.sampler import WorldSampler
-from engine.match import Match, deal_event
 from engine.simulate import simulate, wilson
 from engine.tiles import mask_texts
 

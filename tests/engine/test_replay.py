@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import engine
-import engine.match
 from engine import IllegalEventError, Match, dump_record, load_record
 from engine.core import team_of as core_team_of
 from engine.events import deal_hands
@@ -124,10 +122,3 @@ def test_phase_names_and_bot_levels_are_the_engine_s():
     seen = {s.phase for s in steps(events)}
     assert seen <= set(PHASES) and {"deal", "accept", "play", "match_over"} <= seen
     assert LEVELS == ("random", "greedy", "medium", "strong", "expert")
-
-
-def test_engine_match_still_offers_its_names():
-    assert engine.match.Match is engine.Match
-    for name in ("deal_event", "load_record", "dump_record", "UnreadableLine"):
-        assert getattr(engine.match, name) is getattr(engine, name)
-    assert engine.match.TEAMS == TEAMS

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import Match
 from engine.autoplay import autoplay, bot_players, new_bot_match
 from engine.bots.knowledge import Knowledge, read_view, tiles_mask, tiles_with_numbers
 from engine.bots.sampler import InconsistentKnowledge, WorldSampler
 from engine.core import EMPTY
-from engine.match import Match
 from engine.tiles import ALL_TILES_MASK, DOUBLE_SIX, NUM_MASK, mask_ids
 
 BOTS = {"1": "bot", "2": "bot", "3": "bot", "4": "bot"}

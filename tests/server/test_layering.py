@@ -6,7 +6,7 @@ and the imports of ``engine/``, ``clients/`` and ``bench/`` that cross into othe
 - ``engine`` imports nothing of ``server``, ``clients``, ``django`` or ``bench``;
 - ``server`` imports ``clients`` only in the process launcher (``LAUNCHERS``);
 - ``clients`` imports nothing of ``server``; product code imports ``bench`` only in the
-  benchmarks' old names (``BENCH_FORWARDERS``);
+  benchmarks' old names that are left (``BENCH_FORWARDERS``: none in ``server``);
 - each server module sits in one of ``LAYERS`` and imports only its own layer and those
   below it;
 - views are the top of their app: only URL modules import them (what two views share
@@ -43,9 +43,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.http_bridge",
             "server.http_parking",
             "server.http_refusals",
-            # the benchmarks' old names, forwarders to bench/
-            "server.bench",
-            "server.bench_abuse",
             # a command line: writes docs/api.md's error table from the classes
             "server.error_table",
         ),
@@ -74,8 +71,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.errors",
             "server.*.errors",  # each app's domain errors and the error pages
             "server.api_schema",
-            "server.parsers",
-            "server.parsing",  # ids and names of the path and the query
+            "server.json_body",
+            "server.ids_and_names",  # ids and names of the path and the query
             "server.limits",
             "server.settings",
         ),
@@ -84,13 +81,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 LAUNCHERS = {"server.run"}  # the only server modules that may import clients
-BENCH_FORWARDERS = {
-    "server.bench",
-    "server.bench_abuse",
-    "server.league.bench",
-    "server.web.bench",
-    "clients.table.bench",
-}
+BENCH_FORWARDERS = {"clients.table.bench"}
 ENGINE_MUST_NOT_IMPORT = ("server", "clients", "django", "bench")
 
 

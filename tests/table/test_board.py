@@ -26,8 +26,7 @@ from clients.table.render.panel import log_lines, panel_scroll_max
 from clients.table.render.reveal import reveal_lines
 from clients.table.render.table import LINE_MAX_UNIT, line_layout
 from clients.table.ui import Answer, HandOver, PickTile, Press, ToggleLastTiles
-from engine import Match
-from engine.match import deal_event
+from engine import Match, deal_event
 from tests.engine.helpers import random_event, start
 from tests.table.test_table_offline import ALL_HUMAN, app_for, match_where, tap
 

@@ -22,8 +22,7 @@ from clients.table.render.panel import log_lines
 from clients.table.render.results import why_line
 from clients.table.screens import ends_before_last_tile, finished_view
 from clients.table.ui import Accept, ClaimRedeal, Continue, HandOver, PickTile, PlaceAt, SkipLanding
-from engine import Match
-from engine.match import deal_event
+from engine import Match, deal_event
 from tests.engine.helpers import random_event, start
 from tests.table.driver import ARTIFACTS, ivory_pixels
 from tests.table.test_table_offline import ALL_HUMAN, EngineTable, app_for, match_where, tap
