@@ -35,7 +35,7 @@ from server.league.models import (
 )
 from server.tables import projection
 from server.tables.models import Event, Table
-from server.tables.projection import TableState
+from server.tables.table_state import TableState
 
 
 # -- one match ------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ from server.league.models import (
 from server.tables import projection
 from server.tables import selectors as table_selectors
 from server.tables.models import Event, Seat
-from server.tables.projection import SERVER_EVENT_TYPES
+from server.tables.table_state import SERVER_EVENT_TYPES
 
 RECENT_MATCHES = 10
 

@@ -44,7 +44,7 @@ from server.league.selectors import can_read_club, league_match_of, live_duplica
 from server.notices import presence
 from server.tables import commits, projection, selectors
 from server.tables.models import Table
-from server.tables.projection import TableState
+from server.tables.table_state import TableState
 
 
 def club_of(table: Table) -> Club | None:

@@ -59,13 +59,16 @@ class MemoryLeases:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tables: dict[int, dict[str, float]] = {}
+        self.taken = False  # whether this process ever took a lease: it serves seats
 
     def raise_to(self, table_id: int, member: str, until: float) -> None:
+        self.taken = True
         with self._lock:
             members = self._tables.setdefault(table_id, {})
             members[member] = max(members.get(member, 0.0), until)
 
     def put(self, table_id: int, member: str, until: float) -> None:
+        self.taken = True
         with self._lock:
             self._tables.setdefault(table_id, {})[member] = until
 
@@ -149,6 +152,14 @@ def store() -> MemoryLeases | RedisLeases:
 def forget_all() -> None:
     """Tests: start with nobody present."""
     store().clear()
+
+
+def seen_here() -> bool:
+    """Whether this process sees the seats' presence: always with Redis, and without it
+    only in the server process that takes the leases (one that served a seat). Another
+    process (a management command) would find every seat away: it must not judge."""
+    leases = store()
+    return isinstance(leases, RedisLeases) or leases.taken
 
 
 # -- taking leases ---------------------------------------------------------------------

@@ -28,7 +28,7 @@ from server.accounts.models import User
 from server.notices import presence
 from server.tables import projection, selectors
 from server.tables.models import Seat, Table
-from server.tables.projection import TableState
+from server.tables.table_state import TableState
 
 # Tables whose newest answers are kept (least recently used leave first): as many as the
 # projection keeps folds for.

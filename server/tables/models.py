@@ -1,18 +1,16 @@
 """A table, its four seats, and its append-only event log (the source of truth).
 
-The table's state is never stored: it is the engine's fold over ``Event`` rows
-(``server.tables.projection``). Events are never updated or deleted.
+The table's state is never stored: it is the fold over ``Event`` rows
+(``server.tables.table_state``, cached by ``projection``). Events are never updated or
+deleted; the hand-written statements that read and append them are ``store``'s.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections, models
-from django.utils import timezone
+from django.db import models
 
 
 class Table(models.Model):
@@ -57,56 +55,9 @@ class Seat(models.Model):
         return f"table {self.table_id} seat {self.number} ({self.kind})"
 
 
-def database():
-    """This thread's connection to the database. ``django.db.connection`` looks the
-    connection up again on every attribute read (~3 µs each): the hot path's functions
-    look it up once with this."""
-    return connections[DEFAULT_DB_ALIAS]
-
-
-# The hot path's statements (the events after a version, the append) on SQLite go to the
-# driver's connection itself: Django's cursor (thread check, wrapper chain, "%s" -> "?"
-# by regex) cost ~30 µs a statement there, more than SQLite's own work, and a read of a
-# seat and an action run three. Same connection and transaction: ``atomic()`` and
-# ``on_commit`` see no difference, and errors become Django's (IntegrityError) as through
-# a cursor. PostgreSQL keeps Django's cursor, and so does a connection whose queries are
-# logged (DEBUG, or a test capturing them).
-_QMARK: dict[str, str] = {}
-
-
-def sql_rows(sql: str, params: Sequence) -> list[tuple]:
-    """The rows of one statement (``%s`` placeholders, as for a Django cursor)."""
-    return _run(sql, params, fetch=True)
-
-
-def sql_execute(sql: str, params: Sequence) -> None:
-    """Run one statement that answers no rows (``%s`` placeholders)."""
-    _run(sql, params, fetch=False)
-
-
-def _run(sql: str, params: Sequence, fetch: bool) -> list[tuple]:
-    db = database()
-    if db.vendor != "sqlite" or db.queries_logged:
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall() if fetch else []
-    db.validate_no_broken_transaction()  # as Django's cursor checks first
-    with db.wrap_database_errors:
-        db.ensure_connection()
-        cursor = db.connection.execute(_qmark(sql), params)
-        return cursor.fetchall() if fetch else []
-
-
-def _qmark(sql: str) -> str:
-    text = _QMARK.get(sql)
-    if text is None:
-        text = _QMARK[sql] = sql.replace("%s", "?")
-    return text
-
-
 class NewEvent(NamedTuple):
-    """A log row to append: the columns of an ``Event`` without building a model
-    instance (~15 µs each, and an action writes one to three)."""
+    """A log row to append (``store.append_events``): the columns of an ``Event`` without
+    building a model instance (~15 µs each, and an action writes one to three)."""
 
     table_id: int
     seq: int
@@ -121,52 +72,10 @@ class NewEvent(NamedTuple):
 
 
 class EventManager(models.Manager):
-    # Written by hand: every action appends its events, and Django's bulk_create spends
-    # more time compiling the INSERT than the database spends running it.
-    _COLUMNS = (
-        "table_id",
-        "seq",
-        "type",
-        "payload",
-        "actor_id",
-        "seat",
-        "actor_kind",
-        "command_id",
-        "request_hash",
-        "receipt",
-        "created_at",
-    )
-
     def get_queryset(self):
         # The receipt (an answer of ~6 KB) is read only to answer a retry, by its own
-        # statement (``services._replayed``): rows loaded as models leave it out.
+        # statement (``store.receipt_on_event``): rows loaded as models leave it out.
         return super().get_queryset().defer("request_hash", "receipt")
-
-    _statements: dict[tuple[str, int], str] = {}  # (vendor, rows) -> the INSERT
-
-    def append(self, events: Sequence[Event | NewEvent]) -> None:
-        """Write new log rows in one INSERT statement (the same rows bulk_create writes)."""
-        if not events:
-            return
-        db = database()
-        sql = self._statements.get((db.vendor, len(events)))
-        if sql is None:
-            sql = self._statements[(db.vendor, len(events))] = self._insert(db, len(events))
-        now = db.ops.adapt_datetimefield_value(timezone.now())
-        params: list = []
-        for e in events:
-            params += [e.table_id, e.seq, e.type, json.dumps(e.payload), e.actor_id, e.seat]
-            params += [e.actor_kind, e.command_id, e.request_hash, e.receipt, now]
-        sql_execute(sql, params)
-
-    def _insert(self, db, rows: int) -> str:
-        quote = db.ops.quote_name
-        payload = "CAST(%s AS jsonb)" if db.vendor == "postgresql" else "%s"
-        row = "(" + ", ".join(payload if c == "payload" else "%s" for c in self._COLUMNS) + ")"
-        return (
-            f"INSERT INTO {quote(Event._meta.db_table)} "
-            f"({', '.join(quote(c) for c in self._COLUMNS)}) VALUES " + ", ".join([row] * rows)
-        )
 
 
 class Event(models.Model):

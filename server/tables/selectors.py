@@ -20,32 +20,17 @@ from engine import dump_record, seat_view, spectator_view, steps
 from engine.bots import decide
 from engine.events import deal_hands
 from engine.phases import BETWEEN_HANDS, MATCH_OVER
-from engine.table_commands import available_commands, seats_to_act
+from engine.table_commands import seats_to_act
 from server.accounts.models import User
 from server.notices import presence
-from server.tables import projection
+from server.tables import projection, store, table_state
 from server.tables.models import Event, Seat, Table
-from server.tables.projection import SERVER_EVENT_TYPES, TableState
 from server.tables.signals import table_hidden_rules, table_read_rules
+from server.tables.table_state import SERVER_EVENT_TYPES, TableState
 
 
 def load_seats(table: Table) -> list[Seat]:
     return list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
-
-
-# The hot path's one read of a table: its row, its owner's name and its four seats with
-# their players, in one statement. Written as SQL because building the equivalent ORM
-# query costs more than running it (~1 ms of compilation against ~50 µs of SQLite).
-_TABLE_AND_SEATS = f"""
-    SELECT t.id, t.code, t.owner_id, t.rated, t.secret_seed, t.created_at, t.deal_seed,
-           o.username,
-           s.id, s.number, s.kind, s.player_id, p.username, p.is_bot
-      FROM {Table._meta.db_table} t
-      JOIN {User._meta.db_table} o ON o.id = t.owner_id
-      JOIN {Seat._meta.db_table} s ON s.table_id = t.id
-      LEFT JOIN {User._meta.db_table} p ON p.id = s.player_id
-     WHERE t.code = %s
-     ORDER BY s.number"""
 
 
 # Full tables, by code: once all four seats are taken nothing in those rows can change
@@ -155,9 +140,9 @@ def fresh_seats(table: Table, seats: list[Seat], state: TableState) -> list[Seat
 
 
 def _read_table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
-    with connection.cursor() as cursor:
-        cursor.execute(_TABLE_AND_SEATS, [code])
-        rows = cursor.fetchall()
+    # one statement (``store.table_and_seat_rows``): building the equivalent ORM query
+    # costs more than running it
+    rows = store.table_and_seat_rows(code)
     if not rows:
         return None
     pk, code, owner_id, rated, seed, created_at, deal_seed, owner_name = rows[0][:8]
@@ -232,82 +217,6 @@ def _handover_json(h: dict) -> dict:
     }
 
 
-def allowed_actions(
-    table: Table,
-    seat: Seat,
-    state: TableState,
-    view: dict,
-    user: User | None,
-    seats: list[Seat] | None = None,
-) -> list[str]:
-    """What ``user`` may send for ``seat`` now: the seat's legal events (unless the table is
-    paused for a bot seat), the table commands the engine accepts (the table's owner
-    when one person plays; every person at a human seat, as a takeback request, when
-    several do), the answers to an open takeback request (the other people), pause or
-    resume (human seats). Nothing at an annulled or forfeited table."""
-    if state.stopped:
-        return []
-    allowed = []
-    if not (state.paused and seat.kind == "bot"):
-        allowed += list(dict.fromkeys(e["type"] for e in view["legal"]))
-    several = not table.rated and several_people(seats or [])
-    if several and seat.kind == "human":
-        if state.takeback is None:
-            allowed += available_commands(state.match)
-        elif (
-            user is not None
-            and user.pk != request_owner(seats or [], state)
-            and (user.pk not in accepted_by(seats or [], state))
-        ):
-            allowed += ["accept_takeback", "decline_takeback"]
-    elif not several and user is not None and table.owner_id == user.pk:
-        allowed += available_commands(state.match)
-    if seat.kind == "human":
-        allowed.append("resume" if seat.number in state.paused_by else "pause")
-    return allowed
-
-
-def voters(seats: list[Seat], state: TableState, requester: User | int | None) -> list[int]:
-    """The accounts that answer a takeback request by ``requester``: the other people
-    seated at human seats (one vote per person, however many seats they hold; bots never
-    vote). Empty: the command is immediate (one person at the table)."""
-    requester_id = requester.pk if isinstance(requester, User) else requester
-    people = {s.player_id for s in seats if s.kind == "human" and s.player_id is not None}
-    return sorted(people - {requester_id})
-
-
-def several_people(seats: list[Seat]) -> bool:
-    """Two or more people seated at human seats: table commands need consent."""
-    return len({s.player_id for s in seats if s.kind == "human" and s.player_id}) >= 2
-
-
-def request_owner(seats: list[Seat], state: TableState) -> int | None:
-    """The account that made the open takeback request."""
-    if state.takeback is None:
-        return None
-    return next((s.player_id for s in seats if s.number == state.takeback["seat"]), None)
-
-
-def accepted_by(seats: list[Seat], state: TableState) -> set[int]:
-    """The accounts that have accepted the open takeback request so far."""
-    if state.takeback is None:
-        return set()
-    players = {str(s.number): s.player_id for s in seats if s.player_id is not None}
-    return {players[n] for n, yes in state.takeback["votes"].items() if yes and n in players}
-
-
-def takeback_waiting_for(seats: list[Seat], state: TableState) -> list[int]:
-    """The seats (one per person) whose answer the open takeback request waits for."""
-    if state.takeback is None:
-        return []
-    missing = set(voters(seats, state, request_owner(seats, state))) - accepted_by(seats, state)
-    out: dict[int, int] = {}
-    for s in seats:
-        if s.kind == "human" and s.player_id in missing and s.player_id not in out:
-            out[s.player_id] = s.number
-    return sorted(out.values())
-
-
 def current_version(table: Table) -> int:
     """The seq of the table's newest event, read from the log (not the cache)."""
     return Event.objects.filter(table=table).aggregate(v=Max("seq"))["v"] or 0
@@ -362,7 +271,9 @@ def seat_response(
         "version": state.version,
         "seat": number,
         "paused": state.paused,
-        "allowed": allowed_actions(table, seat, state, view, user, seats),
+        "allowed": table_state.allowed_actions(
+            table, seat, state, view["legal"], None if user is None else user.pk, seats
+        ),
         "seats_to_act": shared.seats_to_act,
         "table": shared.table,
         "view": view,
@@ -378,7 +289,7 @@ def takeback_json(seats: list[Seat], state: TableState) -> dict | None:
     return {
         "seat": state.takeback["seat"],
         "command": state.takeback["command"],
-        "waiting_for": takeback_waiting_for(seats, state),
+        "waiting_for": table_state.takeback_waiting_for(seats, state),
     }
 
 

@@ -18,7 +18,7 @@ import secrets
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import orjson
 from django.db import IntegrityError, transaction
@@ -28,42 +28,28 @@ from engine import IllegalEventError, deal_event
 from engine.table_commands import SEAT_EVENT_TYPES, TABLE_COMMANDS
 from server.accounts.models import User
 from server.errors import (
-    AlreadyPaused,
     ApiError,
     IdempotencyKeyReused,
-    MatchAnnulled,
-    MatchForfeited,
-    MatchOver,
-    NoTakebackRequest,
     NotAllowedInRated,
-    NotAVoter,
     NotFound,
-    NotPaused,
     NotYourSeat,
     OneSeatPerPlayer,
     Paused,
     PermissionDenied,
-    SeatNotAway,
     SeatTaken,
     StaleVersion,
-    TakebackPending,
     ValidationError,
     rule_rejection,
 )
 from server.notices import presence
-from server.tables import answers, commits, projection, selectors
+from server.tables import answers, commits, projection, selectors, store, table_state
 from server.tables.locking import writing
-from server.tables.models import ActionReceipt, Event, NewEvent, Seat, Table, database
-from server.tables.projection import TableState
-from server.tables.selectors import accepted_by, request_owner, several_people, voters
+from server.tables.models import ActionReceipt, NewEvent, Seat, Table
 from server.tables.signals import match_ended
+from server.tables.table_state import PAUSE_ACTIONS, TAKEBACK_ANSWERS, TableState
 
 GAME_ACTIONS = SEAT_EVENT_TYPES  # the engine's seat events and table commands, by name
-PAUSE_ACTIONS = ("pause", "resume")
-TAKEBACK_ANSWERS = ("accept_takeback", "decline_takeback")
 ACTION_TYPES = GAME_ACTIONS + TABLE_COMMANDS + PAUSE_ACTIONS + TAKEBACK_ANSWERS
-# A pause lifts by itself after this long, or as soon as the pausing seat is away.
-PAUSE_LIMIT = timedelta(minutes=10)
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
 
 
@@ -273,16 +259,14 @@ def do_action(
                 if fresh is not seats:  # a seat changed hands since these were read
                     seats = fresh
                     holder = check_holder(user=user, table=locked, number=seat, seats=None)
-                check_action(user, locked, holder, state, action, seats)
                 over_before = state.match.phase == "match_over"
-                actor_kind = "bot" if user.is_bot else "human"
-                rows = _action_rows(locked, state, seat, action, user, seats, actor_kind, key)
+                rows = _accepted_rows(locked, holder, state, action, user, seats, key)
                 # built and encoded once: the answer, the receipt and this seat's push
                 answer = answers.seat_answer(locked, seat, state, user, seats, keep=False)
                 if key:  # the receipt rides on the event its key names: no row of its own
                     receipt = answer.text.decode()
                     rows[0] = rows[0]._replace(request_hash=digest, receipt=receipt)
-                Event.objects.append(rows)
+                store.append_events(rows)
             except ApiError:
                 # A retry of an action already applied is refused as it now stands (its
                 # version is stale, the match may be over): its receipt answers it. A new
@@ -320,102 +304,79 @@ def _after_action(
     _after_commit(table, state, owned=True)  # the action is done with its state
 
 
-def _action_rows(
+def _accepted_rows(
     table: Table,
+    holder: Seat,
     state: TableState,
-    seat: int,
     action: dict,
     user: User,
     seats: list[Seat],
-    actor_kind: str,
     key: str | None,
 ) -> list[NewEvent]:
-    """The log rows of an accepted action, folded into ``state``: the event itself and
-    the server's consequences; at a table with several people a table command becomes a
-    ``takeback_request`` and the last consent appends the command it asked for."""
-    kind = action["type"]
-    event = _event_for(seat, action)
-    if kind in TABLE_COMMANDS and several_people(seats) and not table.rated:
-        trial = state.copy()  # the engine must accept the command now
-        try:
-            trial.fold(state.version + 1, event)
-        except IllegalEventError as err:
-            raise rule_rejection(err) from None
-        request = {"type": "takeback_request", "seat": seat, "command": kind}
-        return [
-            _fold(
-                table, state, request, actor=user, seat=seat, actor_kind=actor_kind, command_id=key
-            )
-        ]
-    if kind in TAKEBACK_ANSWERS:
-        accept = kind == "accept_takeback"
-        request = state.takeback or {}
-        final = accept and not (
-            set(voters(seats, state, request_owner(seats, state)))
-            - {
-                *accepted_by(seats, state),
-                user.pk,
-            }
+    """The log rows of ``action``, folded into ``state``, once the table's rules accept
+    it (``table_state.accept_action``: the checks, then what it appends: the event
+    itself, or a takeback request or answer and the command the last consent asks for),
+    and the server's consequences."""
+    number = holder.number
+    try:
+        event = _event_for(number, action)
+        steps, then_consequences = table_state.accept_action(
+            table, holder, state, event, action["expected_version"], user.pk, seats
         )
-        answer = {"type": "takeback_answer", "seat": seat, "accept": accept}
-        if final:
-            answer["final"] = True
-        rows = [
-            _fold(
-                table, state, answer, actor=user, seat=seat, actor_kind=actor_kind, command_id=key
-            )
-        ]
-        if final:
-            command = {"type": request["command"], "seat": request["seat"]}
-            rows.append(
-                _fold(table, state, command, actor=None, seat=request["seat"], actor_kind="server")
-            )
-            rows += _consequences(table, state)
-        return rows
+    except table_state.NotAtThisVersion:
+        raise _stale(table, number, state, user, seats) from None
+    except IllegalEventError as err:
+        raise rule_rejection(err) from None
+    actor_kind = "bot" if user.is_bot else "human"
     rows = [
-        _fold(table, state, event, actor=user, seat=seat, actor_kind=actor_kind, command_id=key)
+        _fold(table, state, step.event, actor=None, seat=step.seat, actor_kind="server")
+        if step.by_server
+        else _fold(
+            table,
+            state,
+            step.event,
+            actor=user,
+            seat=step.seat,
+            actor_kind=actor_kind,
+            command_id=key,
+        )
+        for step in steps
     ]
-    return rows + _consequences(table, state)
-
-
-def check_takeback_answer(user: User, seat: Seat, state: TableState, seats: list[Seat]) -> None:
-    if state.takeback is None:
-        raise NoTakebackRequest()
-    if seat.kind != "human" or user.pk == request_owner(seats, state):
-        raise NotAVoter()
-    if user.pk in accepted_by(seats, state):
-        raise NotAVoter("you have already answered this takeback request")
+    return rows + _consequences(table, state) if then_consequences else rows
 
 
 # -- pause limits --------------------------------------------------------------------------
-def lapsed_pauses(table: Table, state: TableState, now: datetime | None = None) -> dict[int, str]:
+def lapsed_pauses(
+    table: Table, state: TableState, now: datetime | None = None, judge_away: bool = True
+) -> dict[int, str]:
     """The pauses that have lifted by themselves: seat -> "away" (the pausing seat's
-    client is gone, ``presence``) or "time" (``PAUSE_LIMIT`` has passed)."""
+    client is gone, ``presence``) or "time" (``PAUSE_LIMIT`` has passed). ``judge_away``
+    False: presence is not seen here, every seat counts as connected."""
     if not state.paused_by or state.stopped:
         return {}
     now = datetime.now(UTC) if now is None else now
-    here = presence.seat_presence(table=table, now=now.timestamp())
-    out = {}
-    for seat in sorted(state.paused_by):
-        at = state.paused_at.get(seat)
-        if not here[seat].connected:
-            out[seat] = "away"
-        elif at is not None and now - datetime.fromisoformat(at) >= PAUSE_LIMIT:
-            out[seat] = "time"
-    return out
+    if judge_away:
+        here = presence.seat_presence(table=table, now=now.timestamp())
+        connected = [seat for seat, p in here.items() if p.connected]
+    else:
+        connected = list(state.paused_by)
+    return table_state.lapsed_pauses(state, connected, now)
 
 
-def lift_lapsed_pauses(*, table: Table, now: datetime | None = None) -> TableState:
+def lift_lapsed_pauses(
+    *, table: Table, now: datetime | None = None, judge_away: bool = True
+) -> TableState:
     """Append a server ``resume`` (with ``"lapsed": "away" | "time"``) for each pause
-    that has lifted by itself. Evaluated lazily: on a seat's read, before an action, and
-    when a seat's socket closes; the game itself has no timer."""
+    that has lifted by itself. The ticking driver runs it for every table with an open
+    pause (``lift_due_pauses``); a computer seat refused for a pause that has lapsed, and
+    a seat's socket closing, run it at once. A read never does."""
     state = projection.project(table)
-    if not lapsed_pauses(table, state, now):
+    if not lapsed_pauses(table, state, now, judge_away):
         return state
     with writing(), transaction.atomic():
         locked = _lock_table(table)
         state = projection.project(locked)
-        lapsed = lapsed_pauses(locked, state, now)
+        lapsed = lapsed_pauses(locked, state, now, judge_away)
         if not lapsed:
             return state
         rows = [
@@ -429,19 +390,36 @@ def lift_lapsed_pauses(*, table: Table, now: datetime | None = None) -> TableSta
             )
             for seat, why in lapsed.items()
         ]
-        Event.objects.append(rows)
+        store.append_events(rows)
         transaction.on_commit(lambda: _after_commit(locked, state))
     return state
+
+
+def lift_due_pauses(*, now: datetime | None = None) -> list[tuple[str, int, str]]:
+    """The tables' half of the server's ticking driver (the league's deadlines are the
+    other): lift every pause that has lapsed by now, at every table. Returns
+    (table code, seat, "away" | "time") for each pause lifted.
+
+    "away" needs presence: in a process that does not see it (``presence.seen_here``: a
+    command without Redis), only ``PAUSE_LIMIT`` lifts a pause, never a seat that merely
+    looks away from there."""
+    now = datetime.now(UTC) if now is None else now
+    judge_away = presence.seen_here()
+    lifted = []
+    candidates = store.tables_with_open_pauses()
+    for table in Table.objects.filter(pk__in=candidates).order_by("pk"):
+        due = lapsed_pauses(table, projection.project(table), now, judge_away)
+        if due:
+            after = lift_lapsed_pauses(table=table, now=now, judge_away=judge_away)
+            lifted += [(table.code, n, why) for n, why in due.items() if n not in after.paused_by]
+    return lifted
 
 
 def _replayed(table: Table, key: str, digest: str, user: User) -> ActionResult | None:
     """The stored first answer to ``key``, or None when the key is new: the receipt on
     the event the key wrote, or (an action written before receipts moved there) its
     ``ActionReceipt`` row."""
-    db = database()
-    with db.cursor() as cursor:
-        cursor.execute(_RECEIPT_ON_EVENT, [table.pk, key])
-        row = cursor.fetchone()
+    row = store.receipt_on_event(table.pk, key)
     if row is None:
         return None
     hash_, account_id, text = row
@@ -458,12 +436,6 @@ def _replayed(table: Table, key: str, digest: str, user: User) -> ActionResult |
     return ActionResult(body.get("version", 0), body, status, True, text=text.encode())
 
 
-_RECEIPT_ON_EVENT = (
-    f"SELECT request_hash, actor_id, receipt FROM {Event._meta.db_table}"
-    " WHERE table_id = %s AND command_id = %s"
-)
-
-
 def _lock_table(table: Table) -> Table:
     """The table, locked for this transaction's writes.
 
@@ -471,56 +443,9 @@ def _lock_table(table: Table) -> Table:
     the IMMEDIATE transaction already hold the only write lock, so the row is not read
     again (its columns never change after creation).
     """
-    db = database()
-    if db.vendor == "sqlite":
-        return table
     # Only the lock is needed: the columns never change, so the row already read stands.
-    with db.cursor() as cursor:
-        cursor.execute(_LOCK_TABLE, [table.pk])
+    store.lock_table(table.pk)
     return table
-
-
-_LOCK_TABLE = f"SELECT id FROM {Table._meta.db_table} WHERE id = %s FOR UPDATE"
-
-
-def check_action(
-    user: User,
-    table: Table,
-    seat: Seat,
-    state: TableState,
-    body: dict,
-    seats: list[Seat] | None = None,
-) -> None:
-    kind = body["type"]
-    if state.annulled is not None:
-        raise MatchAnnulled()
-    if state.forfeited is not None:
-        raise MatchForfeited()
-    if kind in PAUSE_ACTIONS:
-        if seat.kind != "human":
-            raise PermissionDenied("only players at human seats pause the computer")
-    elif state.paused and seat.kind == "bot":
-        raise Paused()
-    if body["expected_version"] != state.version:
-        raise _stale(table, seat.number, state, user, seats)
-    # At a rated table the engine refuses every table command (not_allowed_in_rated),
-    # whoever sends it: the owner there is the organizer, not a player at the table.
-    if kind in TABLE_COMMANDS and not table.rated:
-        several = several_people(seats or [])
-        if several and seat.kind != "human":
-            raise PermissionDenied(
-                f"only the people at the table may ask to {kind.replace('_', ' ')}"
-            )
-        if not several and table.owner_id != user.pk:
-            raise PermissionDenied(f"only the table's owner may {kind.replace('_', ' ')}")
-        if several and state.takeback is not None:
-            raise TakebackPending()
-    if kind in TAKEBACK_ANSWERS:
-        check_takeback_answer(user, seat, state, seats or [])
-    if kind == "pause" and seat.number in state.paused_by:
-        raise AlreadyPaused()
-    if kind == "resume" and seat.number not in state.paused_by:
-        raise NotPaused()
 
 
 def _stale(
@@ -566,7 +491,7 @@ def _append(
     ]
     if consequences:
         rows += _consequences(table, state)
-    Event.objects.append(rows)  # one INSERT (hotpath: plain SQL, not bulk_create)
+    store.append_events(rows)  # one INSERT (hotpath: plain SQL, not bulk_create)
 
 
 def _fold(
@@ -579,19 +504,13 @@ def _fold(
     actor_kind: str,
     command_id: str | None = None,
 ) -> NewEvent:
-    """Fold ``event`` into ``state`` (or raise the engine's refusal); its unsaved log row."""
-    trial = state.copy()
+    """Fold ``event`` into ``state`` (or raise the engine's refusal, ``state`` untouched);
+    its unsaved log row."""
     seq = state.version + 1
     try:
-        trial.fold(seq, event)
+        state.apply(seq, event)
     except IllegalEventError as err:
         raise rule_rejection(err) from None
-    state.match, state.version = trial.match, trial.version
-    state.paused_by, state.revealed = trial.paused_by, trial.revealed
-    state.annulled, state.paused_at = trial.annulled, trial.paused_at
-    state.takeback, state.watchable = trial.takeback, trial.watchable
-    state.forfeited, state.handovers = trial.forfeited, trial.handovers
-    state.hand_deals = trial.hand_deals
     return NewEvent(
         table_id=table.pk,
         seq=seq,
@@ -627,26 +546,7 @@ def do_set_watchable(*, user: User, table: Table, on: bool) -> TableState:
     return state
 
 
-def check_may_annul(table: Table, state: TableState) -> None:
-    if state.annulled is not None:
-        raise MatchAnnulled("this match is already annulled")
-    if state.forfeited is not None:
-        raise MatchForfeited()
-    if state.match.phase == "match_over":
-        raise MatchOver()
-
-
 # -- seat handovers and forfeits (server events) ----------------------------------------------
-def check_may_hand_over(table: Table, state: TableState) -> None:
-    """A seat changes hands only while its match goes on."""
-    if state.annulled is not None:
-        raise MatchAnnulled()
-    if state.forfeited is not None:
-        raise MatchForfeited()
-    if state.match.phase == "match_over":
-        raise MatchOver("the match is over: its seats no longer change hands")
-
-
 def do_hand_over(
     *,
     actor: User | None,
@@ -672,7 +572,7 @@ def do_hand_over(
     with writing(), transaction.atomic():
         locked = _lock_table(table)
         state = projection.project(locked)
-        check_may_hand_over(locked, state)
+        table_state.check_may_hand_over(state)
         row = Seat.objects.select_for_update().filter(table=locked, number=seat).first()
         if row is None:
             raise NotFound(f"table {table.code} has no seat {seat}")
@@ -714,9 +614,6 @@ def do_hand_over(
 
 
 # -- leave and replace (casual tables) -------------------------------------------------------
-REPLACE_AFTER = dt.timedelta(minutes=5)  # how long a seat is away before its owner replaces it
-
-
 def away_since(table: Table, seat: int) -> dt.datetime | None:
     """When seat ``seat`` went away (None: connected), from the presence module."""
     return presence.away_since(table=table, seat=seat)
@@ -746,8 +643,8 @@ def do_leave(*, user: User, table: Table, seat: int) -> TableState:
 def do_replace(*, user: User, table: Table, seat: int, bot: User | None) -> TableState:
     """The owner of a casual table hands seat ``seat`` to the computer player ``bot``
     (None: opens it for someone to join). A seat held by another person must have been
-    away ``REPLACE_AFTER`` (presence); an open seat, the owner's own and a bot's seat are
-    the owner's to give at once."""
+    away ``table_state.REPLACE_AFTER`` (presence); an open seat, the owner's own and a
+    bot's seat are the owner's to give at once."""
     check_casual(table)
     if table.owner_id != user.pk:
         raise PermissionDenied("only the table's owner replaces a seat")
@@ -759,9 +656,7 @@ def do_replace(*, user: User, table: Table, seat: int, bot: User | None) -> Tabl
     def away_long_enough(state: TableState, row: Seat) -> None:
         held_by_person = row.player is not None and not row.player.is_bot
         if held_by_person and row.player_id != user.pk:
-            since = away_since(table, seat)
-            if since is None or timezone.now() - since < REPLACE_AFTER:
-                raise SeatNotAway(number=seat, minutes=int(REPLACE_AFTER.total_seconds() // 60))
+            table_state.check_away_long_enough(seat, away_since(table, seat), timezone.now())
 
     return do_hand_over(
         actor=user,
@@ -785,7 +680,7 @@ def do_forfeit(*, actor: User, table: Table, seat: int, team: str, reason: str) 
     with writing(), transaction.atomic():
         locked = _lock_table(table)
         state = projection.project(locked)
-        check_may_hand_over(locked, state)
+        table_state.check_may_hand_over(state)
         _append(
             locked,
             state,
@@ -805,7 +700,7 @@ def do_annul(*, actor: User, table: Table, reason: str) -> TableState:
     with writing(), transaction.atomic():
         locked = _lock_table(table)
         state = projection.project(locked)
-        check_may_annul(locked, state)
+        table_state.check_may_annul(state)
         _append(
             locked,
             state,

@@ -344,8 +344,6 @@ class SeatView(HotPathView):
         if fresh is not seats:  # a seat changed hands since these were read
             seats = fresh
             services.check_holder(user=request.user, table=table, number=number)
-        if state.paused:  # a pause lifts by itself (away, or PAUSE_LIMIT): looked at here
-            state = services.lift_lapsed_pauses(table=table)
         answer = answers.seat_answer(table, number, state, request.user, seats)
         return hot_answer(request, answer.text, answer.body)
 

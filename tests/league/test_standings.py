@@ -256,7 +256,7 @@ def test_the_docs_worked_example_happens_and_head_to_head_beats_the_entrant_id(d
     from server.league import projections
     from server.league.models import LeagueMatch, Pair, Season
     from server.tables import services as table_services
-    from server.tables.projection import TableState
+    from server.tables.table_state import TableState
     from tests.league.conftest import add_member, new_club
     from tests.server.conftest import client_for, new_member
 

@@ -1,4 +1,4 @@
-"""``Event.objects.append``: the action path's one hand-written INSERT writes the rows the
+"""``store.append_events``: the action path's one hand-written INSERT writes the rows the
 ORM would (payload JSON, actor, seat, command id, an aware creation time)."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from server.tables import store
 from server.tables.models import Event, NewEvent
 from tests.server.conftest import Players
 
@@ -30,7 +31,7 @@ def test_appended_rows_read_back_as_written(make):
         {"type": "annul", "reason": "ünïcode \\ \"quotes\" and 'apostrophes'", "n": [1, None]},
     ]
     before = timezone.now()
-    Event.objects.append(
+    store.append_events(
         [
             make(
                 table=p.table,
@@ -70,5 +71,5 @@ def test_an_append_that_breaks_a_constraint_writes_nothing():
         Event(table=p.table, seq=start, type="x", payload={}, actor_kind="server"),  # taken
     ]
     with pytest.raises(IntegrityError), transaction.atomic():
-        Event.objects.append(rows)
+        store.append_events(rows)
     assert Event.objects.filter(table=p.table).count() == start

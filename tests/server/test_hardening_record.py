@@ -31,8 +31,8 @@ def test_a_finished_match_shows_every_deal_even_after_a_new_match():
     record only grows (it failed now and then above, when a random deal was claimed)."""
     from engine import Match
     from engine.events import deal_hands
-    from server.tables.projection import TableState
     from server.tables.selectors import _public_prefix, deal_is_public
+    from server.tables.table_state import TableState
     from tests.engine.helpers import self_play
 
     events, _ = self_play(13)  # a match with a redeal claim, played to the end

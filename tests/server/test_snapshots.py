@@ -10,9 +10,9 @@ import random
 import pytest
 
 from engine import Match
-from server.tables import projection
+from server.tables import projection, store
 from server.tables.models import Event, TableSnapshot
-from server.tables.projection import TableState
+from server.tables.table_state import TableState
 from tests.server.conftest import Players
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
@@ -85,7 +85,7 @@ def test_a_state_from_a_snapshot_plays_on_exactly_like_a_full_fold(seed):
     p = played(45, seed=seed)
     from_snapshot = projection._from_snapshot(p.table.pk)
     assert from_snapshot is not None
-    for seq, payload in projection._events_after(p.table.pk, from_snapshot.version):
+    for seq, payload in store.events_after(p.table.pk, from_snapshot.version):
         from_snapshot.fold(seq, payload)
     full = full_fold(p)
     same_state(from_snapshot, full)
@@ -161,3 +161,17 @@ def test_a_state_that_does_not_pickle_or_a_failed_write_never_fails_an_action(mo
     views = [p.seat(n) for n in (1, 2, 3, 4)]
     projection.forget()
     assert [p.seat(n) for n in (1, 2, 3, 4)] == views
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_state_kept_after_actions_is_the_fold_of_the_log(seed):
+    """What an action leaves in the cache (folded one event at a time as it was appended)
+    is, field by field, what a fold of the log gives: once, the deals of the match in play
+    (``match_deals``) were left behind by the action path's fold."""
+    p = played(30, seed=seed)
+    kept = projection.project(p.table)  # the cached fold, kept by the last action
+    folded = full_fold(p)
+    same_state(kept, folded)
+    fields = ("paused_at", "takeback", "watchable", "forfeited", "handovers", "hand_deals")
+    assert [getattr(kept, f) for f in fields] == [getattr(folded, f) for f in fields]
+    assert kept.match_deals == folded.match_deals and folded.match_deals

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from server.notices import presence
-from server.tables import projection, services
+from server.tables import projection, services, table_state
 from tests.server.conftest import Players, client_for, new_member
 
 
@@ -127,10 +127,16 @@ def test_the_table_shows_who_paused_and_a_pause_lifts_when_its_client_is_away():
     assert services.lapsed_pauses(p.table, projection.project(p.table)) == {}
     # the client goes away (no socket, no request for more than a minute)
     presence.forget_all()
+    log = p.log()
     body = p.api(2).get(f"/api/tables/{p.code}/seats/2").json()  # the bot looks
+    assert body["paused"] and p.log() == log  # a read changes nothing
+    # the ticking driver lifts it
+    assert services.lift_due_pauses() == [(p.code, 1, "away")]
+    body = p.api(2).get(f"/api/tables/{p.code}/seats/2").json()
     assert body["paused"] is False and body["table"]["paused_by"] == []
     resume = p.log()[-1]
     assert resume[1] == "resume" and resume[2]["lapsed"] == "away" and resume[4] == "server"
+    assert services.lift_due_pauses() == []  # nothing more to lift
 
 
 @pytest.mark.django_db
@@ -142,7 +148,7 @@ def test_a_pause_lifts_after_ten_minutes_even_when_its_client_is_here():
     soon = datetime.now(UTC) + timedelta(minutes=9)
     presence.touch(table=p.table, seats=(1,), now=soon.timestamp())  # still here
     assert services.lapsed_pauses(p.table, state, soon) == {}
-    later = datetime.now(UTC) + services.PAUSE_LIMIT + timedelta(seconds=1)
+    later = datetime.now(UTC) + table_state.PAUSE_LIMIT + timedelta(seconds=1)
     presence.touch(table=p.table, seats=(1,), now=later.timestamp())  # here all along
     assert services.lapsed_pauses(p.table, state, later) == {1: "time"}
     lifted = services.lift_lapsed_pauses(table=p.table, now=later)
@@ -198,4 +204,21 @@ def test_a_pause_from_a_client_that_disconnects_lifts(monkeypatch):
     async_to_sync(scenario)()
     log = p.log()
     assert log[-1][1] == "resume" and log[-1][2]["lapsed"] == "away"
+    assert not projection.project(p.table).paused
+
+
+@pytest.mark.django_db
+def test_the_driver_lifts_by_time_only_where_it_cannot_see_presence(monkeypatch):
+    """A command started beside a server without Redis sees none of its leases: every
+    seat would look away. There the driver lifts a pause only once PAUSE_LIMIT has passed."""
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    version = p.seat(1)["version"]
+    p.act(1, {"type": "pause", "expected_version": version})
+    elsewhere = presence.MemoryLeases()  # another process's: it never took a lease
+    monkeypatch.setattr(presence, "_store", elsewhere)
+    assert not presence.seen_here()
+    assert services.lift_due_pauses() == []
+    assert projection.project(p.table).paused
+    later = datetime.now(UTC) + table_state.PAUSE_LIMIT + timedelta(seconds=1)
+    assert services.lift_due_pauses(now=later) == [(p.code, 1, "time")]
     assert not projection.project(p.table).paused
