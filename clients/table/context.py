@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from clients.sdk import SeatState
 from clients.table.config import Settings
 from clients.table.connection import TableLink
+from clients.table.guard import HandoffGuard
 from clients.table.i18n import Translator
 from clients.table.input import PointerTracker
 from clients.table.news import News
@@ -60,6 +61,8 @@ class TableView(Protocol):
     def window(self) -> Window: ...
     @property
     def people(self) -> People: ...
+    @property
+    def guard(self) -> HandoffGuard: ...
     @property
     def startup(self) -> Startup | None: ...
     @property

@@ -56,7 +56,9 @@ PANEL: dict[str, Command] = {
 
 
 def _hand_over(app: TableContext, screen: Screen) -> None:
-    if screen.seat is not None:
+    # Only a key pressed once the hand-off was on display long enough (``guard.py``): a
+    # second press of the key that accepted the last seat's deal must not pass it.
+    if screen.seat is not None and app.guard.passes_key(screen.seat):
         app.show(screen.seat)
 
 

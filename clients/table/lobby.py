@@ -265,6 +265,7 @@ class Lobby:
                     self.toast(self.tr("lobby.created", code=code))
                 case Opened(code, seats):
                     self.busy = False
+                    self.fields["code"].value = ""  # done with: the next code starts afresh
                     if self.on_open is not None:
                         self.on_open(self.server, self.token, code, list(seats))
                 case Failed(code, context):
@@ -441,9 +442,11 @@ class Lobby:
         webbrowser.open(url)
 
     def back(self) -> None:
-        """Back from a table: look again."""
+        """Back from a table (the Lobby button, Leave): look again, typing goes to the
+        page's field."""
         self.busy = False
         self.dirty = True
+        self.focus = "invite" if self.page == "league" else "code"
         self.service.refresh()
 
     def quit(self) -> None:

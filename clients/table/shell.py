@@ -90,6 +90,9 @@ class Shell:
         self.surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
         self.lobby.screen_surface = self.surface
         self.lobby.size = self.size
+        # Text input stays on for the whole window: the table ignores it, and stopping
+        # and starting it again (at a table, back in the lobby) lost the lobby's typing
+        # under X input methods until a restart (issue 34).
         pygame.key.start_text_input()
         return self.surface
 
@@ -126,7 +129,6 @@ class Shell:
             text, public=True, lasts="always", seconds=10.0
         )
         self.table = app
-        pygame.key.stop_text_input()
 
     def back_to_lobby(self) -> None:
         table, self.table = self.table, None
@@ -140,7 +142,6 @@ class Shell:
             self.connection.close()
             self.connection = None
         self.lobby.screen_surface = pygame.display.get_surface() or self.surface
-        pygame.key.start_text_input()
         self.lobby.back()
 
     def _table_quit(self) -> None:

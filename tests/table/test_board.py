@@ -345,6 +345,7 @@ def test_the_log_opens_at_its_newest_entry_with_results_and_without_pauses():
             events.append({"type": "resume", "seat": 1})
     app, conn = app_for(m, [1])
     app.progress.match_end_seen = True
+    app.tick([])  # the board is on screen: keys act on what was drawn
     entries = [
         {"seq": i + 1, "type": e["type"], "seat": e.get("seat"), "event": e}
         for i, e in enumerate(events)

@@ -25,6 +25,7 @@ from clients.table.lobby import Lobby
 from clients.table.shell import Shell
 from clients.table.ui import (
     Accept,
+    Answer,
     CreateTable,
     FocusField,
     JoinByCode,
@@ -498,3 +499,34 @@ def test_an_unreachable_server_is_explained_and_the_form_stays_usable(lobby_fact
         what="the unreachable sentence",
     )
     assert not drv.lobby.busy and drv.has_hit(SignIn()), "the player can fix the address"
+
+
+def test_after_leave_the_lobby_fields_take_typing_again(
+    lobby_factory, live_server_url, monkeypatch
+):
+    """Issue 34, point 4: join a table by its code, Leave it, and the lobby's fields take
+    typing at once — the code field is focused and empty (not holding the old code), and
+    text input was never turned off on the way (stopping and starting it again lost the
+    typing under X input methods until a restart)."""
+    stopped: list[bool] = []
+    monkeypatch.setattr(pygame.key, "stop_text_input", lambda: stopped.append(True))
+    host = DekabesClient(live_server_url)
+    host.register(f"ho{uuid.uuid4().hex[:10]}", PASSWORD)
+    table = host.create_table({n: "human" for n in (1, 2, 3, 4)}, join=[1])
+    drv = lobby_factory()
+    drv.sign_up()
+    drv.type("code", table.code)
+    drv.tap(JoinByCode())
+    drv.until(lambda: drv.shell.table is not None and drv.has_hit(Press("leave")), what="the table")
+    drv.tap(Press("leave"))
+    drv.tap(Answer(True))
+    drv.until(lambda: drv.shell.table is None, what="back in the lobby")
+    assert drv.lobby.focus == "code" and drv.lobby.fields["code"].value == ""
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="ab12"))
+    drv.tick()
+    assert drv.lobby.fields["code"].value == "ab12"
+    drv.tap(ShowPage("league"))
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="demo/XY"))
+    drv.tick()
+    assert drv.lobby.fields["invite"].value == "demo/XY"
+    assert stopped == [], "text input was turned off on the way"

@@ -15,7 +15,14 @@ from clients.table.people import takeback, waiting_text
 from clients.table.render.bars import draw_toolbar, draw_topbar
 from clients.table.render.frame import Hits, table_layout
 from clients.table.render.results import seat_team
-from clients.table.render.seats import draw_seat_box, last_turn_was_pass, pass_flash, seat_label
+from clients.table.render.seats import (
+    draw_seat_box,
+    last_turn_was_pass,
+    may_replace,
+    pass_flash,
+    replace_button,
+    seat_label,
+)
 from clients.table.screens import ends_before_last_tile
 from clients.table.ui import PickTile, PlaceAt
 
@@ -51,6 +58,7 @@ def draw_table(
             box.centery = layout.hand.centery
             draw_seat_box(view, surface, hits, box, seat_view, seat)
     draw_guidance(view, surface, layout, seat_view, seat)
+    draw_replace_buttons(view, surface, hits, layout, seat)
     draw_toolbar(view, surface, hits, layout, seat, seat_view)
     drag = view.selection.drag
     if private and drag is not None and drag.active:
@@ -59,6 +67,24 @@ def draw_table(
         rect = pygame.Rect(0, 0, unit, 2 * unit)
         rect.center = drag.pos
         d.tile(surface, rect, a, b, True, outline=d.GOLD, width=3)
+
+
+def draw_replace_buttons(
+    view: TableView, surface: pygame.Surface, hits: Hits, layout: lay.TableLayout, seat: int
+) -> None:
+    """The owner's Replace buttons, over the board and the hand (never under them)."""
+    top, left, right = layout.seats["top"], layout.seats["left"], layout.seats["right"]
+    # Beside the partner's box: between the side boxes, above the board. Under a side
+    # box: its column, down to the guidance line.
+    bands = {
+        "top": pygame.Rect(left.right + 4, 0, right.x - left.right - 8, layout.board.y),
+        "right": pygame.Rect(right.x, right.y, right.w, layout.message.y - right.y),
+        "left": pygame.Rect(left.x, left.y, left.w, layout.message.y - left.y),
+    }
+    for position, box in (("top", top), ("right", right), ("left", left)):
+        shown = lay.seat_at(seat, position)
+        if may_replace(view, shown):
+            replace_button(view, surface, hits, box, shown, bands[position])
 
 
 def line_layout(layout: lay.TableLayout, seat_view: dict[str, Any]) -> lay.LineLayout:
