@@ -55,7 +55,7 @@ play: $(STAMP)
 	  $(if $(LANG_UI),--lang $(LANG_UI))
 
 # The benchmarks live in bench/ (python -m bench.<module>, outside the product); their old
-# module names (python -m server.bench, clients.table.bench, ...) still forward to them.
+# module names (python -m server.bench, ...) still forward to them.
 
 # The table client: frame time of a full board at 1280x800 and idle CPU (headless), and
 # make play's time to its window and to the deal (window_s, deal_s).

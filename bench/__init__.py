@@ -4,6 +4,6 @@ Speed and memory targets are checked here, never by timed unit tests. Each modul
 as ``python -m bench.<module>`` (the Makefile's ``bench-*`` targets); the engine's own
 ``python -m engine bench`` stays in the engine, part of its command line. Product code
 never imports this package: the old module names (``python -m server.bench``,
-``server.bench_abuse``, ``server.league.bench``, ``server.web.bench``,
-``clients.table.bench``) are kept as forwarders of a few lines that call ``main`` here.
+``server.bench_abuse``, ``server.league.bench``, ``server.web.bench``) are kept as
+forwarders of a few lines that call ``main`` here.
 """

@@ -733,7 +733,7 @@ class TableApp:
             self.quit()
             return
         screen = self.decide()
-        if not self.on_display(screen):
+        if name not in keys.ANY_SCREEN and not self.on_display(screen):
             self.dirty = True  # the key was meant for the screen before: show this one first
             return
         keys.command_for(

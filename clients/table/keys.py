@@ -25,6 +25,12 @@ from clients.table.ui import (
 Command = Callable[[TableContext, Screen], None]  # (app, screen)
 
 TOOLBAR_KEYS = ("hint", "undo", "redo", "rules", "log", "settings", "language", "sound", "speed")
+# Keys that decide nothing and mean the same on every screen (a panel, a setting): they
+# act even when the screen changed since the last frame (``guard.py``); every other key
+# then waits for the new screen to be drawn.
+ANY_SCREEN = frozenset(
+    ("rules", "log", "settings", "language", "sound", "speed", "last_tiles", "page_up", "page_down")
+)
 
 
 def _scroll(by: int) -> Command:

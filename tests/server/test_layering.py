@@ -89,7 +89,6 @@ BENCH_FORWARDERS = {
     "server.bench_abuse",
     "server.league.bench",
     "server.web.bench",
-    "clients.table.bench",
 }
 ENGINE_MUST_NOT_IMPORT = ("server", "clients", "django", "bench")
 

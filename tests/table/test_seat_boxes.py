@@ -22,11 +22,13 @@ from clients.table.ui import ReplaceSeat
 from tests.table.answers import Answers
 
 OPEN = {"kind": "human", "player": None, "is_bot": False}
-ALL_OPEN = {
-    "1": {"kind": "human", "player": "ann", "is_bot": False},
-    "2": OPEN,
-    "3": OPEN,
-    "4": OPEN,
+ANN = {"kind": "human", "player": "ann", "is_bot": False}
+HOUSE = {"kind": "bot", "player": "house", "is_bot": True}
+# An open seat goes to a computer seated at the table: one at seat 2 or at seat 4, the
+# open seats on the other sides (right = 2, top = 3, left = 4 from seat 1).
+TABLES = {
+    "computer on the right": ({"1": ANN, "2": HOUSE, "3": OPEN, "4": OPEN}, [3, 4]),
+    "computer on the left": ({"1": ANN, "2": OPEN, "3": OPEN, "4": HOUSE}, [2, 3]),
 }
 
 
@@ -36,7 +38,7 @@ def _pygame():
     pygame.quit()
 
 
-def _owner_app(size, seats=ALL_OPEN):
+def _owner_app(size, seats):
     link = Answers()
     link.updates.put(Ready("ann", (1,), None))
     link.answer(seats)
@@ -47,13 +49,15 @@ def _owner_app(size, seats=ALL_OPEN):
     return app
 
 
+@pytest.mark.parametrize("table", sorted(TABLES))
 @pytest.mark.parametrize("size", [(1280, 800), (1024, 768), (800, 600), (480, 360)])
-def test_the_replace_button_of_every_open_seat_is_on_top_and_in_sight(size):
-    app = _owner_app(size)
+def test_the_replace_button_of_every_open_seat_is_on_top_and_in_sight(size, table):
+    seats, replaceable = TABLES[table]
+    app = _owner_app(size, seats)
     surface = app.window.surface
     layout = table_layout(app)
     buttons = {h.action.seat: h.rect for h in app.hits if isinstance(h.action, ReplaceSeat)}
-    assert sorted(buttons) == [2, 3, 4]
+    assert sorted(buttons) == replaceable
     for seat, hit in buttons.items():
         button = hit.inflate(0, -(hit.h - 34)) if hit.h > 34 else hit
         assert surface.get_rect().contains(button), (seat, button)

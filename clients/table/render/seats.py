@@ -168,7 +168,7 @@ def draw_seat_box(
             anchor=flag_anchor,
             within=inner,
         )
-    elif last_turn_was_pass(seat_view, seat):
+    elif seat_view.get("phase") == "play" and last_turn_was_pass(seat_view, seat):
         tag = tr("turn.passed")
         rect = pygame.Rect(0, 0, d.text_width(tag, size, True) + 14, size + 8)
         setattr(rect, flag_anchor, (flag_x, flag_y - 2))
