@@ -172,9 +172,10 @@ class Lobby:
         self.dirty = True
         self.frames = 0
         self.service.start()
+        remembered = self.settings.accounts.get(self.server) or {}
+        self.fields["username"].value = str(remembered.get("username") or "")
         account = self.settings.account(self.server)
         if account:
-            self.fields["username"].value = account["username"]
             self.busy = True
             self.service.resume(self.server, account["username"], account["token"])
 

@@ -194,7 +194,10 @@ def test_register_create_a_table_with_computers_play_go_back_and_reopen(lobby_fa
     data = json.loads(saved.read_text())
     assert data["server"] == drv.url and data["accounts"][drv.url]["username"] == name
     assert PASSWORD not in saved.read_text(), "the password is never stored"
-    token = data["accounts"][drv.url]["token"]
+    token = config.load(saved).account(drv.url)["token"]
+    assert token and token not in saved.read_text(), "the token lives in the token store"
+    kept = tmp_path / "cfg0" / "tokens.json"  # no keyring here: the owner-only file
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and token in kept.read_text()
     assert DekabesClient(drv.url, token).me().username == name
     # seat 3 stays a computer, level "easy" (greedy): the lobby makes my bot account
     while drv.lobby.level != "greedy":
