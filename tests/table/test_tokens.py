@@ -100,9 +100,7 @@ def test_an_older_settings_file_s_tokens_are_moved_out_of_it(tmp_path, monkeypat
     monkeypatch.setenv("DEKABES_TOKEN_STORE", "file")
     path = tmp_path / "table.json"
     path.write_text(
-        json.dumps(
-            {"server": SERVER, "accounts": {SERVER: {"username": "ann", "token": TOKEN}}}
-        )
+        json.dumps({"server": SERVER, "accounts": {SERVER: {"username": "ann", "token": TOKEN}}})
     )
     path.chmod(0o600)
     settings = config.load(path)
