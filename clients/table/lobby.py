@@ -71,6 +71,19 @@ from clients.table.ui import (
 from clients.table.worker import Status
 
 LEVELS = ("house", "random", "greedy", "medium", "strong", "expert")
+
+
+def levels() -> tuple[str, ...]:
+    """The computer levels a new table may have: the club's ("house") always; one's own
+    at any level only where this machine can run them (a checkout: ``clients.bots`` and
+    the engine; the installed app ships neither)."""
+    from importlib.util import find_spec
+
+    if find_spec("clients.bots") is None or find_spec("engine") is None:
+        return LEVELS[:1]
+    return LEVELS
+
+
 FIELD_MAX = 120
 REFRESH_EVERY = 20.0  # s: my tables (whose turn) are looked at again while the lobby shows
 INVITE_LINK = re.compile(r"(?:^|/)join/([A-Za-z0-9_-]+)/([A-Za-z0-9]+)/?(?:[?#].*)?$")
@@ -171,6 +184,7 @@ class Lobby:
         self._waiting_bot: str | None = None  # a create waiting for its computer account
         self.dirty = True
         self.frames = 0
+        self.pending_table: str | None = None  # a table to open once signed in (a link)
         self.service.start()
         remembered = self.settings.accounts.get(self.server) or {}
         self.fields["username"].value = str(remembered.get("username") or "")
@@ -272,6 +286,19 @@ class Lobby:
         self.fields["password"].value = ""  # never kept
         self.say(None)
         self._save()
+        if self.pending_table:  # opened from a link: that table now
+            code, self.pending_table = self.pending_table, None
+            self.open_table(code)
+
+    def open_when_signed_in(self, code: str) -> None:
+        """A ``dekabes://`` link's table: opened as soon as the lobby is signed in to its
+        server (at once with the account remembered; else after the sign-in)."""
+        self.pending_table = code.upper()
+        if self.username is not None:
+            code, self.pending_table = self.pending_table, None
+            self.open_table(code)
+        elif not self.busy:
+            self.say(self.tr("lobby.sign_in_to_open", code=self.pending_table))
 
     def _signed_out(self, revoked: bool) -> None:
         self.busy = False
@@ -600,7 +627,9 @@ class Lobby:
             case ToggleSeat(n):
                 self.create_seats[n] = "human" if self.create_seats[n] == "bot" else "bot"
             case NextLevel():
-                self.level = LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)]
+                offered = levels()
+                index = offered.index(self.level) if self.level in offered else -1
+                self.level = offered[(index + 1) % len(offered)]
             case CreateTable():
                 self.create()
             case JoinByCode():

@@ -1050,6 +1050,18 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Не принято: имя — 3–40 букв, цифр или . _ -, пароль — от 8 символов и не из распространённых.",
         "ms": "Tidak diterima: nama 3–40 huruf, angka atau . _ -, kata laluan sekurang-kurangnya 8 aksara dan bukan yang biasa.",
     },
+    "lobby.sign_in_to_open": {
+        "en": "Sign in to open table {code}.",
+        "es": "Inicia sesión para abrir la mesa {code}.",
+        "ru": "Войдите, чтобы открыть стол {code}.",
+        "ms": "Log masuk untuk membuka meja {code}.",
+    },
+    "lobby.err.bad_link": {
+        "en": "That link is not a Dékabès table link.",
+        "es": "Ese enlace no es de una mesa de Dékabès.",
+        "ru": "Эта ссылка не ведёт к столу Dékabès.",
+        "ms": "Pautan itu bukan pautan meja Dékabès.",
+    },
     "lobby.err.bad_server": {
         "en": "That is not a server address (like http://192.168.1.20:8000).",
         "es": "Eso no es una dirección de servidor (como http://192.168.1.20:8000).",
