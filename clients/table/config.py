@@ -105,7 +105,9 @@ class Settings:
         return self.speed
 
 
-def load(path: Path | None = None) -> Settings:
+def load(path: Path | None = None, with_tokens: bool = True) -> Settings:
+    """The settings of ``path`` (the user's by default); ``with_tokens=False`` leaves
+    the token store alone (the first window's size needs none of it)."""
     path = path or config_path()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -142,7 +144,8 @@ def load(path: Path | None = None) -> Settings:
     )
     for url, levels in settings.bots.items():
         settings.bots[url] = _string_maps(levels, ("username",))
-    _fill_tokens(settings, data, path)
+    if with_tokens:
+        _fill_tokens(settings, data, path)
     if not isinstance(settings.sound, bool):
         settings.sound = True
     try:

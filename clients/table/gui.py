@@ -57,6 +57,32 @@ def build_shell(args: argparse.Namespace):
     return shell
 
 
+def first_window() -> None:
+    """The window, empty, before anything slow (the keyring, the lobby's modules): the
+    size remembered, the icon, the felt."""
+    import json
+    import time
+
+    import pygame
+
+    from clients.table import config
+
+    settings = config.load(with_tokens=False)
+    size = config.fit_to_display(settings.window, pygame.display.get_desktop_sizes())
+    pygame.display.set_caption("Dékabès")
+    try:
+        pygame.display.set_icon(pygame.image.load(str(ICON)))
+    except (pygame.error, FileNotFoundError):
+        pass  # an icon is a comfort
+    surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+    surface.fill((22, 92, 62))  # the felt (draw.PALETTES["standard"].felt)
+    pygame.display.flip()
+    log = os.environ.get("DEKABES_STARTUP_LOG")  # the figures of ``make app-test``
+    if log:
+        with open(log, "a", encoding="utf-8") as stream:
+            stream.write(json.dumps({"event": "window", "t": time.time()}) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     signal.signal(signal.SIGTERM, _interrupt)
@@ -70,13 +96,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from clients.table.sound import RATE
 
-    shell = build_shell(args)
     pygame.mixer.pre_init(RATE, -16, 1, 512)
     pygame.init()
-    try:
-        pygame.display.set_icon(pygame.image.load(str(ICON)))
-    except (pygame.error, FileNotFoundError):
-        pass  # an icon is a comfort
+    first_window()  # at once: the keyring and the lobby come behind it
+    shell = build_shell(args)
+    shell._startup_log = None  # the window was logged by ``first_window``
     try:
         shell.open_window()
         shell.run()

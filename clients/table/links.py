@@ -108,7 +108,7 @@ def desktop_entry(command: list[str], icon: str | None) -> str:
         "Terminal=false",
         "Categories=Game;BoardGame;",
         f"MimeType={MIME};",
-        "StartupWMClass=Dékabès",
+        "StartupWMClass=dekabes",  # the window's class (gui.py sets it)
     ]
     return "\n".join(lines) + "\n"
 

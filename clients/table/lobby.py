@@ -505,6 +505,8 @@ class Lobby:
         self.runners[username] = self._start_runner(self.server, token, level)
 
     def stop_runners(self) -> None:
+        if not self.runners:
+            return  # (the installed app has no bots package: nothing was started)
         from clients.bots.launch import stop_runner
 
         for username, process in list(self.runners.items()):

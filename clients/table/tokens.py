@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Protocol
 
@@ -113,6 +114,10 @@ class KeyringTokens:
 def keyring_answers() -> bool:
     """Is a real keyring there (not keyring's "fail" or "null" stand-ins)? On a Linux
     box without a Secret Service (a server, a bare X session) there is none."""
+    if sys.platform.startswith("linux") and not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        # Linux keyrings (the Secret Service, KWallet) answer on the session bus: with
+        # none there is no keyring, and loading keyring's backends costs a second.
+        return False
     try:
         import keyring
         from keyring.backends import chainer, fail

@@ -79,6 +79,7 @@ def test_with_a_keyring_no_token_is_written_to_a_file(tmp_path, monkeypatch):
     keyring.set_keyring(held)
     try:
         monkeypatch.setenv("DEKABES_TOKEN_STORE", "auto")
+        monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/1000/bus")
         assert tokens.keyring_answers()
         path = tmp_path / "cfg" / "table.json"
         config.save(_signed_in(), path)
@@ -107,6 +108,13 @@ def test_an_older_settings_file_s_tokens_are_moved_out_of_it(tmp_path, monkeypat
     assert settings.account(SERVER) == {"username": "ann", "token": TOKEN}
     assert TOKEN not in path.read_text(), "the token was left in the settings file"
     assert TOKEN in (tmp_path / "tokens.json").read_text()
+
+
+def test_without_a_session_bus_linux_has_no_keyring(tmp_path, monkeypatch):
+    monkeypatch.setenv("DEKABES_TOKEN_STORE", "auto")
+    monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
+    monkeypatch.setattr(tokens.sys, "platform", "linux")
+    assert not tokens.keyring_answers() and tokens.token_store(tmp_path).kind == "file"
 
 
 def test_this_machine_has_no_keyring_so_auto_is_the_file(tmp_path, monkeypatch):
