@@ -138,3 +138,24 @@ messages: $(STAMP)
 	$(PY) -m server.web.i18n update
 	$(PY) -m server.web.i18n compile
 	$(PY) -m server.web.i18n check
+
+# The desktop app a member installs, as one file (PyInstaller; clients/packaging/README.md):
+# built in its own environment (var/app-venv: PyInstaller and the app's dependencies,
+# nothing of the server) into var/downloads/, the folder the club server offers at
+# /download (DEKABES_DOWNLOADS_DIR). `make app-test` builds it, starts it under Xvfb
+# against a test server from a dekabes:// link and prints its figures (slow: minutes).
+APP_VENV := var/app-venv
+APP_DIR  ?= var/downloads
+APP_NAME ?= dekabes-linux-$(shell uname -m)
+.PHONY: app app-test
+app:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH"; exit 1; }
+	@test -x $(APP_VENV)/bin/python || $(PYTHON) -m venv $(APP_VENV)
+	$(APP_VENV)/bin/python -m pip install --disable-pip-version-check -q -r clients/packaging/requirements.txt
+	DEKABES_APP_NAME=$(APP_NAME) $(APP_VENV)/bin/pyinstaller --noconfirm --clean --log-level WARN \
+	  --distpath $(APP_DIR) --workpath var/app-build clients/packaging/dekabes.spec
+	@ls -l $(APP_DIR)/$(APP_NAME)
+
+app-test: $(STAMP)
+	@command -v Xvfb >/dev/null 2>&1 || { echo "app-test needs Xvfb (apt-get install xvfb xdotool xdg-utils)"; exit 1; }
+	DEKABES_APP_TEST=1 $(PY) -m pytest -s -p no:xdist tests/clients/test_app_build.py

@@ -48,6 +48,7 @@ from clients.table.connection import (
     Status,
     TableLink,
 )
+from clients.table.guard import HandoffGuard
 from clients.table.i18n import Translator, detect_language
 from clients.table.layout import ui_scale
 from clients.table.news import HandEnd, News, hint_text
@@ -122,8 +123,10 @@ class TableApp:
         self.running = True
         self.hits: list[Hit[Tap]] = []
         self.pointer = table_input.PointerTracker(lambda: self.window.window_size)
+        self.guard = HandoffGuard()  # input acts only on what was on display (``guard.py``)
         self.dirty = True  # something changed: draw a frame
         self._last_screen: Screen | None = None
+        self._on_display: Screen | None = None  # the screen of the last frame drawn
         self._title = ""
         self.sound = sound.Sounds(enabled=self.settings.sound)
         self._startup_log = os.environ.get("DEKABES_STARTUP_LOG")  # ``startup.measure``
@@ -219,10 +222,17 @@ class TableApp:
             self.dirty = True
 
     def presence(self, seat: int) -> tuple[str, float | None]:
-        """("here" | "away" | "unknown", away since (epoch seconds) or None) for ``seat``:
-        from the server's ``presence`` when it sends one, else from what this client
+        """("here" | "away" | "unknown" | "computer" | "open", away since (epoch seconds)
+        or None) for ``seat``. A computer's seat and an open one (never taken, or left)
+        have no person to be here or away, whatever the server's leases say; a person's
+        seat is as the server's ``presence`` says when it sends one, else as this client
         knows (its own seats are here while it is online; a seat seen acting lately)."""
         newest = self.newest
+        info = newest.table.seats.get(seat) if newest and newest.table else None
+        if info is not None and (info.kind == "bot" or info.is_bot):
+            return "computer", None
+        if info is not None and info.player is None:
+            return "open", None
         if newest is not None:
             sent = newest.raw.get("presence") or newest.view.get("presence")
             if isinstance(sent, dict) and isinstance(sent.get(str(seat)), dict):
@@ -298,10 +308,12 @@ class TableApp:
         surface = self.window.surface
         if surface is not None and (force or self.dirty or self.animating()):
             self.dirty = False
+            self.guard.shown(screen.seat if screen.kind == "handoff" else None)
             self.hits = render.draw(self, screen, self._drawing_surface(surface))
             if self.window.canvas is not None and self.window.scale != 1.0:
                 pygame.transform.smoothscale(self.window.canvas, surface.get_size(), surface)
             pygame.display.flip()
+            self._on_display = screen
             self.window.frame_ms.append((time.perf_counter() - started) * 1000)
             del self.window.frame_ms[:-600]
             self._log_startup(screen)
@@ -325,6 +337,7 @@ class TableApp:
             or bool(drag and drag.active)
             or any(now - t < PASS_FLASH for t in self.effects.pass_flash.values())
             or (finale is not None and now < finale.started + finale.hold + 0.05)
+            or self.guard.arming()  # the hand-off's button comes alive when armed
         )
 
     def expire(self, now: float) -> None:
@@ -702,7 +715,13 @@ class TableApp:
         return pointer.hit_at(self.hits, pos)
 
     def tap(self, tap: Tap) -> None:
-        taps.tap(self, tap)
+        if self.on_display(self.decide()):
+            taps.tap(self, tap)
+
+    def on_display(self, screen: Screen) -> bool:
+        """Is ``screen`` the one the player sees (the last frame drawn)? Input given for
+        one screen never acts on another that was not drawn yet (``guard.py``)."""
+        return self.window.surface is None or screen == self._on_display
 
     def answer(self, yes: bool) -> None:
         taps.answer(self, yes)
@@ -714,6 +733,9 @@ class TableApp:
             self.quit()
             return
         screen = self.decide()
+        if name not in keys.ANY_SCREEN and not self.on_display(screen):
+            self.dirty = True  # the key was meant for the screen before: show this one first
+            return
         keys.command_for(
             name,
             screen,

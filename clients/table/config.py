@@ -2,9 +2,13 @@
 
 Where: ``$DEKABES_CONFIG_DIR/table.json`` if set, else ``$XDG_CONFIG_HOME/dekabes/table.json``
 (``~/.config/dekabes/table.json``), or ``%APPDATA%\\dekabes\\table.json`` on Windows.
-Unknown or broken content falls back to the defaults; the file is rewritten on change.
-It holds sign-in tokens (the lobby's accounts, one per server, and the tokens of the
-player's own computer players), so it is written owner-only (0600) in a 0700 directory.
+Unknown or broken content falls back to the defaults; the file is rewritten on change,
+owner-only (0600) in a 0700 directory. It names the lobby's server and account (and the
+player's own computer players) but holds no token: those live where the platform keeps
+secrets (``tokens.py``: the keyring, else an owner-only ``tokens.json`` beside it).
+``load`` fills the ``token`` of each account from there (moving any token an older
+settings file held), ``save`` hands them back, so the rest of the client reads
+``settings.accounts[server]["token"]`` as before.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from clients.table import tokens
 from clients.table.i18n.catalog import LANGUAGES
 
 SPEEDS = ("normal", "fast", "slow", "instant")
@@ -35,6 +40,12 @@ CHOICES: dict[str, tuple[object, ...]] = {
     "scale": SCALES,
     "theme": THEMES,
 }
+
+
+def config_dir() -> Path:
+    """The user's folder of the table's settings (and token file, where there is no
+    keyring), as ``config_path`` says."""
+    return config_path().parent
 
 
 def config_path() -> Path:
@@ -94,7 +105,9 @@ class Settings:
         return self.speed
 
 
-def load(path: Path | None = None) -> Settings:
+def load(path: Path | None = None, with_tokens: bool = True) -> Settings:
+    """The settings of ``path`` (the user's by default); ``with_tokens=False`` leaves
+    the token store alone (the first window's size needs none of it)."""
     path = path or config_path()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -119,7 +132,7 @@ def load(path: Path | None = None) -> Settings:
         settings.lang = None  # unknown: the system locale decides, as if unset
     if not isinstance(settings.server, str) or not settings.server.strip():
         settings.server = None
-    settings.accounts = _string_maps(settings.accounts, ("username", "token"))
+    settings.accounts = _string_maps(settings.accounts, ("username",))
     settings.bots = (
         {
             url: levels
@@ -130,7 +143,9 @@ def load(path: Path | None = None) -> Settings:
         else {}
     )
     for url, levels in settings.bots.items():
-        settings.bots[url] = _string_maps(levels, ("username", "token"))
+        settings.bots[url] = _string_maps(levels, ("username",))
+    if with_tokens:
+        _fill_tokens(settings, data, path)
     if not isinstance(settings.sound, bool):
         settings.sound = True
     try:
@@ -142,16 +157,58 @@ def load(path: Path | None = None) -> Settings:
 
 
 def _string_maps(value, keys: tuple[str, ...]) -> dict:
-    """{name: {key: str, ...}} entries with every key a string; anything else dropped."""
+    """{name: {key: str, ...}} entries with every key a string (and a ``token`` when the
+    entry has one, from an older file); anything else dropped."""
     if not isinstance(value, dict):
         return {}
     return {
-        name: {k: entry[k] for k in keys}
+        name: {k: entry[k] for k in (*keys, "token") if isinstance(entry.get(k), str)}
         for name, entry in value.items()
         if isinstance(name, str)
         and isinstance(entry, dict)
         and all(isinstance(entry.get(k), str) for k in keys)
     }
+
+
+# The token entries each settings file had when it was last read or written (to forget
+# the ones of a signed-out account).
+_KNOWN: dict[Path, set[str]] = {}
+
+
+def _token_entries(settings: Settings) -> dict[str, dict]:
+    """Each account and own computer player of the settings by its token entry's key."""
+    found = {
+        tokens.account_key(server, entry["username"]): entry
+        for server, entry in settings.accounts.items()
+    }
+    for server, levels in settings.bots.items():
+        for level, entry in levels.items():
+            found[tokens.bot_key(server, level)] = entry
+    return found
+
+
+def _fill_tokens(settings: Settings, data: dict, path: Path) -> None:
+    """Each entry's token from the token store; a token an older settings file held is
+    moved there and the file is written again without it."""
+    store = _store(path)
+    moved = False
+    entries = _token_entries(settings)
+    for key, entry in entries.items():
+        if entry.get("token"):
+            store.put(key, entry["token"])
+            moved = True
+        else:  # (a keyring that refused once left it in the file: look there too)
+            entry["token"] = store.get(key) or tokens.FileTokens(path.parent).get(key) or ""
+    _KNOWN[path] = set(entries)
+    if moved:
+        save(settings, path)
+
+
+def _store(path: Path) -> tokens.TokenStore:
+    try:
+        return tokens.token_store(path.parent)
+    except Exception:  # a keyring that fails to load: the owner-only file
+        return tokens.FileTokens(path.parent)
 
 
 MIN_WINDOW = (480, 360)
@@ -173,12 +230,39 @@ def save(settings: Settings, path: Path | None = None) -> None:
     path = path or config_path()
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        data = asdict(settings)
+        _keep_tokens(settings, path)
+        for entry in data["accounts"].values():
+            entry.pop("token", None)
+        for levels in data["bots"].values():
+            for entry in levels.values():
+                entry.pop("token", None)
         tmp = path.with_suffix(".tmp")
-        # Owner-only from the first byte: the file holds sign-in tokens.
+        # Owner-only from the first byte: the file names the accounts it signs in.
         descriptor = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-            stream.write(json.dumps(asdict(settings), indent=2))
+            stream.write(json.dumps(data, indent=2))
         os.chmod(tmp, 0o600)  # an older tmp file may have had other bits
         os.replace(tmp, path)
     except OSError:
         pass  # settings are a comfort: never stop the game over them
+
+
+def _keep_tokens(settings: Settings, path: Path) -> None:
+    """Hand each token to the token store; forget those of accounts no longer here."""
+    store = _store(path)
+    entries = _token_entries(settings)
+    try:
+        for key, entry in entries.items():
+            if entry.get("token"):
+                store.put(key, entry["token"])
+        for key in _KNOWN.get(path, set()) - set(entries):
+            store.delete(key)
+    except Exception:  # a keyring that refuses (locked, gone): the owner-only file
+        if store.kind == "file":
+            raise
+        fallback = tokens.FileTokens(path.parent)
+        for key, entry in entries.items():
+            if entry.get("token"):
+                fallback.put(key, entry["token"])
+    _KNOWN[path] = set(entries)

@@ -57,6 +57,10 @@ __all__ = [
 ]
 
 OFFLINE_POLL = 1.0  # s between REST polls while pushes are down
+# s between looks at the seat answers while pushes flow: a player whose client closed
+# goes away when the server's lease runs out (about a minute later), and nothing is
+# pushed then; the answer's ``presence`` says it.
+PRESENCE_LOOK = 15.0
 
 
 # ---------------------------------------------------------------------- what comes back
@@ -184,8 +188,10 @@ class Connection(Worker[_Command, Update]):
         seats: list[int] | None = None,
         use_push: bool = True,
         client: DekabesClient | None = None,
+        presence_look: float = PRESENCE_LOOK,
     ):
         super().__init__(name=f"table-{code}")
+        self.presence_look = presence_look
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.code = code.upper()
@@ -302,7 +308,8 @@ class Connection(Worker[_Command, Update]):
                     self._set_status("online")
                 elif push.kind == "disconnected":
                     pushed_ok = False
-        if not pushed_ok and time.monotonic() - self._last_rest > OFFLINE_POLL:
+        since = time.monotonic() - self._last_rest
+        if since > (self.presence_look if pushed_ok else OFFLINE_POLL):
             try:
                 self._refetch()
                 self._set_status("online")

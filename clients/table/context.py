@@ -1,5 +1,6 @@
 """What the table's collaborators may see and do of the controller (``app.TableApp``),
-as two Protocols checked by mypy.
+as two Protocols checked by mypy; and ``LobbyView``, what the lobby's drawing reads of
+the lobby (``lobby.Lobby``).
 
 ``TableView`` is what the drawing (``render/``) reads: the grouped state of
 ``state.py``, the settings, the translator and the seat views. It never changes
@@ -14,11 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import pygame
+
 from clients.sdk import SeatState
 from clients.table.config import Settings
 from clients.table.connection import TableLink
+from clients.table.guard import HandoffGuard
 from clients.table.i18n import Translator
 from clients.table.input import PointerTracker
+from clients.table.lobby_service import LeagueDetails, LeagueInfo, TableEntry
 from clients.table.news import News
 from clients.table.people import Takeback
 from clients.table.sound import Sounds
@@ -32,9 +37,37 @@ from clients.table.state import (
     Startup,
     Window,
 )
-from clients.table.ui import Hit, Screen, Tap
+from clients.table.ui import Hit, LobbyTap, Screen, Tap, TextField, Toast
 
 View = dict[str, Any]  # one seat view, as the server sent it
+
+
+class LobbyView(Protocol):
+    """What the lobby's drawing (``render/lobby.py``, ``render/league.py``) reads of the
+    lobby's controller (``lobby.Lobby``), which it never imports (no cycle; the
+    controller imports the drawing)."""
+
+    settings: Settings
+    tr: Translator
+    server: str
+    username: str | None
+    fields: dict[str, TextField]
+    focus: str
+    busy: bool
+    status: str
+    message: tuple[str, bool] | None
+    toasts: list[Toast]
+    unfinished: list[TableEntry]
+    finished: list[TableEntry]
+    league: LeagueInfo
+    details: LeagueDetails | None
+    club: str | None
+    create_seats: dict[int, str]
+    level: str
+    settings_open: bool
+    screen_surface: pygame.Surface | None
+
+    def keyboard_focus(self, controls: list[LobbyTap] | None = None) -> LobbyTap | None: ...
 
 
 class TableView(Protocol):
@@ -60,6 +93,8 @@ class TableView(Protocol):
     def window(self) -> Window: ...
     @property
     def people(self) -> People: ...
+    @property
+    def guard(self) -> HandoffGuard: ...
     @property
     def startup(self) -> Startup | None: ...
     @property

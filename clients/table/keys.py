@@ -25,6 +25,12 @@ from clients.table.ui import (
 Command = Callable[[TableContext, Screen], None]  # (app, screen)
 
 TOOLBAR_KEYS = ("hint", "undo", "redo", "rules", "log", "settings", "language", "sound", "speed")
+# Keys that decide nothing and mean the same on every screen (a panel, a setting): they
+# act even when the screen changed since the last frame (``guard.py``); every other key
+# then waits for the new screen to be drawn.
+ANY_SCREEN = frozenset(
+    ("rules", "log", "settings", "language", "sound", "speed", "last_tiles", "page_up", "page_down")
+)
 
 
 def _scroll(by: int) -> Command:
@@ -56,7 +62,9 @@ PANEL: dict[str, Command] = {
 
 
 def _hand_over(app: TableContext, screen: Screen) -> None:
-    if screen.seat is not None:
+    # Only a key pressed once the hand-off was on display long enough (``guard.py``): a
+    # second press of the key that accepted the last seat's deal must not pass it.
+    if screen.seat is not None and app.guard.passes_key(screen.seat):
         app.show(screen.seat)
 
 

@@ -266,6 +266,33 @@ def ghost_rect(slot: Placed, across: bool) -> Rect:
     return Rect(slot.rect.centerx - u // 2, slot.rect.centery - u, u, 2 * u)
 
 
+def place_tags(
+    slots: dict[str, Rect],
+    sizes: dict[str, tuple[int, int]],
+    obstacles: list[Rect],
+    bounds: Rect,
+) -> dict[str, Rect]:
+    """Where to write a label of ``sizes[key]`` by each ``slots[key]`` (the open ends'
+    names): above the slot (the left end first: its line turns up), below it, or beside
+    it, the first place that covers no ``obstacles`` (the line's tiles, the marks), no
+    slot and no label placed before, inside ``bounds``; the first place when none is
+    free."""
+    placed: dict[str, Rect] = {}
+    for key, slot in slots.items():
+        w, h = sizes[key]
+        above = Rect(slot.centerx - w // 2, slot.top - 2 - h, w, h)
+        below = Rect(slot.centerx - w // 2, slot.bottom + 2, w, h)
+        outer = Rect(slot.left - 4 - w, slot.centery - h // 2, w, h)
+        inner = Rect(slot.right + 4, slot.centery - h // 2, w, h)
+        if key == "right":
+            outer, inner = inner, outer
+        order = [above, below, outer, inner] if key == "left" else [below, above, outer, inner]
+        taken = [*obstacles, *slots.values(), *placed.values()]
+        free = [r for r in order if bounds.contains(r) and not any(r.colliderect(o) for o in taken)]
+        placed[key] = free[0] if free else order[0].clamp(bounds)
+    return placed
+
+
 # ---------------------------------------------------------------------------- the screen
 @dataclass
 class TableLayout:
@@ -373,13 +400,46 @@ def centered_buttons(
     return rects
 
 
+LINE_MAX_UNIT = 40  # px: the line's tiles are never drawn bigger (short side)
+MIN_DRAWING = (480, 360)  # the smallest drawing the table lays out
+SIZE_STEP = 0.05  # a chosen size that does not fit is tried this much smaller
+TILES_KEPT = 0.95  # a bigger size keeps the board's tiles at least this big (rounding)
+
+
+def board_unit(size: tuple[int, int]) -> int:
+    """The short side (px) of the line's tiles on a board of a ``size`` drawing: what a
+    whole hand's line gets there (``layout_line`` of its first tile)."""
+    layout = layout_table(size[0], size[1], 10)  # the widest toolbar: 8 + Leave + Lobby
+    first = [{"tile": "6-6", "a": 6, "b": 6}]
+    return layout_line(first, layout.board.inflate(-16, -16), max_unit=LINE_MAX_UNIT).unit
+
+
+@lru_cache(maxsize=64)
+def fitting_scale(window: tuple[int, int], wanted: float) -> float:
+    """The biggest scale up to ``wanted`` at which the window still shows the board's
+    tiles as big as at 100 % (``TILES_KEPT``): text and buttons grow with the scale,
+    but the drawing shrinks, and the board with it faster than the rest; past a point
+    the tiles would come out smaller than at 100 % and the board unreadable. 1.0 when
+    no bigger size fits the window."""
+    w, h = window
+    keep = TILES_KEPT * board_unit((w, h))
+    scale = round(wanted, 3)
+    while scale > 1.0:
+        drawing = (round(w / scale), round(h / scale))
+        fits = drawing[0] >= MIN_DRAWING[0] and drawing[1] >= MIN_DRAWING[1]
+        if fits and board_unit(drawing) * scale >= keep:
+            return scale
+        scale = round(scale - SIZE_STEP, 3)
+    return 1.0
+
+
 def ui_scale(window: tuple[int, int], choice: str = "auto") -> float:
     """How much bigger than the drawing the window is drawn. ``auto``: as much bigger
     than the 1280×800 design as the window is (1 up to 15 % more, at most 2×); a
-    percentage ("125"): that size, as long as the drawing keeps at least 480×360."""
+    percentage ("125"): that size where it fits the window, else the biggest that does
+    (``fitting_scale``: a size that makes the board's tiles smaller does not fit; the
+    settings screen says so)."""
     if choice != "auto" and choice.isdigit():
-        wanted = int(choice) / 100
-        room = min(window[0] / 480, window[1] / 360)
-        return max(1.0, round(min(wanted, room), 3))
+        return fitting_scale((int(window[0]), int(window[1])), int(choice) / 100)
     ratio = min(window[0] / 1280, window[1] / 800)
     return 1.0 if ratio < 1.15 else min(2.0, round(ratio, 3))

@@ -2,7 +2,7 @@
 its code, or my table of the current league round — and see recent matches.
 
 ``Lobby`` is the controller (what a tap or a key does, what the service said);
-``lobby_render.draw`` draws it and returns the tap targets. The service
+``render.lobby.draw`` draws it (as a ``context.LobbyView``) and returns the tap targets. The service
 (``lobby_service.LobbyService``) talks to the server in a worker thread. When a table is
 to be opened the lobby calls ``on_open(server, token, code, seats)`` (the ``Shell``
 swaps the window over to the table); a live table of my clubs to watch,
@@ -19,7 +19,6 @@ import subprocess
 import time
 import webbrowser
 from collections.abc import Callable
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import pygame
@@ -42,6 +41,7 @@ from clients.table.lobby_service import (
     TableEntry,
     Tables,
 )
+from clients.table.render import lobby as lobby_render
 from clients.table.ui import (
     ChooseSetting,
     CloseSettings,
@@ -63,6 +63,7 @@ from clients.table.ui import (
     ShowPage,
     SignIn,
     SignOut,
+    TextField,
     Toast,
     ToggleSeat,
     WatchTable,
@@ -70,6 +71,19 @@ from clients.table.ui import (
 from clients.table.worker import Status
 
 LEVELS = ("house", "random", "greedy", "medium", "strong", "expert")
+
+
+def levels() -> tuple[str, ...]:
+    """The computer levels a new table may have: the club's ("house") always; one's own
+    at any level only where this machine can run them (a checkout: ``clients.bots`` and
+    the engine; the installed app ships neither)."""
+    from importlib.util import find_spec
+
+    if find_spec("clients.bots") is None or find_spec("engine") is None:
+        return LEVELS[:1]
+    return LEVELS
+
+
 FIELD_MAX = 120
 REFRESH_EVERY = 20.0  # s: my tables (whose turn) are looked at again while the lobby shows
 INVITE_LINK = re.compile(r"(?:^|/)join/([A-Za-z0-9_-]+)/([A-Za-z0-9]+)/?(?:[?#].*)?$")
@@ -91,16 +105,6 @@ def parse_invite(text: str) -> tuple[str | None, str] | None:
     if BARE_CODE.fullmatch(text):
         return None, text.upper()
     return None
-
-
-@dataclass
-class TextField:
-    name: str
-    value: str = ""
-    secret: bool = False
-
-    def shown(self) -> str:
-        return "•" * len(self.value) if self.secret else self.value
 
 
 def normalise_server(text: str) -> str | None:
@@ -161,7 +165,10 @@ class Lobby:
             "code": TextField("code"),
             "invite": TextField("invite"),
         }
-        self.focus = "username" if self.server else "server"
+        self.focus = "username" if self.server else "server"  # the text field typed into
+        # The control the keyboard is on (Tab / Shift+Tab move it over every control of
+        # the screen in drawing order; Enter or Space uses it); a field's is its FocusField.
+        self.focused: LobbyTap | None = None
         self.unfinished: list[TableEntry] = []
         self.finished: list[TableEntry] = []
         self.league = LeagueInfo(False, known=False)
@@ -177,10 +184,12 @@ class Lobby:
         self._waiting_bot: str | None = None  # a create waiting for its computer account
         self.dirty = True
         self.frames = 0
+        self.pending_table: str | None = None  # a table to open once signed in (a link)
         self.service.start()
+        remembered = self.settings.accounts.get(self.server) or {}
+        self.fields["username"].value = str(remembered.get("username") or "")
         account = self.settings.account(self.server)
         if account:
-            self.fields["username"].value = account["username"]
             self.busy = True
             self.service.resume(self.server, account["username"], account["token"])
 
@@ -210,8 +219,6 @@ class Lobby:
             self.service.refresh()
         screen = self.decide()
         if self.screen_surface is not None and (force or self.dirty):
-            from clients.table.render import lobby as lobby_render
-
             self.dirty = False
             self.hits = lobby_render.draw(self, screen)
             pygame.display.flip()
@@ -265,6 +272,7 @@ class Lobby:
                     self.toast(self.tr("lobby.created", code=code))
                 case Opened(code, seats):
                     self.busy = False
+                    self.fields["code"].value = ""  # done with: the next code starts afresh
                     if self.on_open is not None:
                         self.on_open(self.server, self.token, code, list(seats))
                 case Failed(code, context):
@@ -278,6 +286,19 @@ class Lobby:
         self.fields["password"].value = ""  # never kept
         self.say(None)
         self._save()
+        if self.pending_table:  # opened from a link: that table now
+            code, self.pending_table = self.pending_table, None
+            self.open_table(code)
+
+    def open_when_signed_in(self, code: str) -> None:
+        """A ``dekabes://`` link's table: opened as soon as the lobby is signed in to its
+        server (at once with the account remembered; else after the sign-in)."""
+        self.pending_table = code.upper()
+        if self.username is not None:
+            code, self.pending_table = self.pending_table, None
+            self.open_table(code)
+        elif not self.busy:
+            self.say(self.tr("lobby.sign_in_to_open", code=self.pending_table))
 
     def _signed_out(self, revoked: bool) -> None:
         self.busy = False
@@ -441,9 +462,11 @@ class Lobby:
         webbrowser.open(url)
 
     def back(self) -> None:
-        """Back from a table: look again."""
+        """Back from a table (the Lobby button, Leave): look again, typing goes to the
+        page's field."""
         self.busy = False
         self.dirty = True
+        self.focus = "invite" if self.page == "league" else "code"
         self.service.refresh()
 
     def quit(self) -> None:
@@ -482,6 +505,8 @@ class Lobby:
         self.runners[username] = self._start_runner(self.server, token, level)
 
     def stop_runners(self) -> None:
+        if not self.runners:
+            return  # (the installed app has no bots package: nothing was started)
         from clients.bots.launch import stop_runner
 
         for username, process in list(self.runners.items()):
@@ -523,19 +548,49 @@ class Lobby:
                 return hit.action
         return None
 
+    def controls(self) -> list[LobbyTap]:
+        """Every control of the screen on display, in drawing order (once each)."""
+        found: list[LobbyTap] = []
+        for hit in self.hits:
+            if hit.action not in found:
+                found.append(hit.action)
+        return found
+
+    def keyboard_focus(self, controls: list[LobbyTap] | None = None) -> LobbyTap | None:
+        """The control the keyboard is on: the one Tab reached if it is still on screen
+        (``controls``: those of the frame being drawn; else the last frame's), else the
+        text field typed into (when it is on this screen)."""
+        controls = self.controls() if controls is None else controls
+        if self.focused in controls:
+            return self.focused
+        field = FocusField(self.focus)
+        return field if field in controls else None
+
+    def move_focus(self, step: int) -> None:
+        controls = self.controls()
+        if not controls:
+            return
+        current = self.keyboard_focus()
+        index = controls.index(current) if current in controls else (-1 if step > 0 else 0)
+        self.focused = controls[(index + step) % len(controls)]
+        if isinstance(self.focused, FocusField):
+            self.focus = self.focused.name
+
     def key(self, event) -> None:
         mods = getattr(event, "mod", 0)
         if event.key == pygame.K_q and mods & pygame.KMOD_CTRL:
             self.quit()
             return
         field = self.fields.get(self.focus)
-        if event.key == pygame.K_BACKSPACE and field is not None:
+        current = self.keyboard_focus()
+        on_field = current is None or isinstance(current, FocusField)
+        if event.key == pygame.K_BACKSPACE and field is not None and on_field:
             field.value = field.value[:-1]
-        elif event.key == pygame.K_TAB and self.username is None:
-            order = ["server", "username", "password"]
-            step = -1 if mods & pygame.KMOD_SHIFT else 1
-            index = order.index(self.focus) if self.focus in order else -1
-            self.focus = order[(index + step) % len(order)]
+        elif event.key == pygame.K_TAB:
+            self.move_focus(-1 if mods & pygame.KMOD_SHIFT else 1)
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and not on_field:
+            assert current is not None
+            self.tap(current)  # a button, a seat, a setting: as if tapped
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             if self.username is None:
                 self.submit_sign_in()
@@ -553,6 +608,7 @@ class Lobby:
                 field.value = (field.value + pasted.strip())[:FIELD_MAX]
 
     def tap(self, action: LobbyTap) -> None:
+        self.focused = action  # the keyboard goes on from what was tapped
         match action:
             case FocusField(name):
                 self.focus = name
@@ -573,7 +629,9 @@ class Lobby:
             case ToggleSeat(n):
                 self.create_seats[n] = "human" if self.create_seats[n] == "bot" else "bot"
             case NextLevel():
-                self.level = LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)]
+                offered = levels()
+                index = offered.index(self.level) if self.level in offered else -1
+                self.level = offered[(index + 1) % len(offered)]
             case CreateTable():
                 self.create()
             case JoinByCode():

@@ -80,8 +80,8 @@ def replaceable(
     info = (table.get("seats") or {}).get(str(seat)) or {}
     if info.get("kind") != "human" or info.get("is_bot"):
         return False
-    if info.get("player") is None:
-        return True
+    if info.get("player") is None:  # an open seat: given to a computer seated here
+        return computer_for(table) is not None
     if info.get("player") == me:
         return False
     state, since = presence
@@ -113,10 +113,15 @@ def takeback_text(tr: Tr, request: Takeback, name: Callable[[int], str]) -> str:
     return tr("takeback.ask", who=name(request.seat), what=what)
 
 
-def waiting_text(tr: Tr, request: Takeback, name: Callable[[int], str]) -> str:
-    """The line while a request waits for others' answers."""
+def waiting_text(
+    tr: Tr, request: Takeback, name: Callable[[int], str], viewer: int | None = None
+) -> str:
+    """The line while a request waits for others' answers: "You asked …" on the asking
+    seat's own screen (``viewer``), the asker's name on the others'."""
     what = tr(TAKEBACK_WHAT.get(request.command, "takeback.undo"))
     seats = ", ".join(name(s) for s in request.waiting_for) or "…"
+    if viewer is not None and request.seat == viewer:
+        return tr("takeback.waiting_mine", what=what, seats=seats)
     return tr("takeback.waiting", who=name(request.seat), what=what, seats=seats)
 
 

@@ -29,6 +29,11 @@ def handle_event(app: TableContext, event: Any) -> None:
             app.window.surface = surface
             app.set_window_size(surface.get_size())
         return
+    if event.type == pygame.KEYDOWN:
+        app.guard.key_down(event.key)
+    elif event.type == pygame.KEYUP:
+        app.guard.key_up(event.key)
+        return
     command = table_input.key_action(event)
     if command:
         app.command(command)
@@ -53,6 +58,7 @@ def pointer_event(app: TableContext, p: table_input.Pointer) -> None:
             app.scroll_panel(-p.dy * 40)
         return
     if p.kind == "down":
+        app.guard.pressed()
         tap = hit_at(app.hits, p.pos)
         if isinstance(tap, PickTile) and app.my_turn(app.seating.shown):
             selection.drag = Drag(tap.tile, p.pos)

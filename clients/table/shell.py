@@ -4,6 +4,7 @@ table when one is opened and takes it back when the player returns to the lobby.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -21,7 +22,6 @@ VAR = Path(__file__).resolve().parents[2] / "var"
 def start_own_runner(server: str, token: str, level: str, delay: float = 0.7):
     """The player's own computer players (a level other than the club's) run here, at
     the computer speed of the settings."""
-    import os
 
     from clients.bots.launch import start_runner
 
@@ -69,6 +69,7 @@ class Shell:
         self.connection: TableLink | None = None
         self.surface: pygame.Surface | None = None
         self.running = True
+        self._startup_log = os.environ.get("DEKABES_STARTUP_LOG")
 
     @property
     def window_size(self) -> tuple[int, int]:
@@ -90,6 +91,9 @@ class Shell:
         self.surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
         self.lobby.screen_surface = self.surface
         self.lobby.size = self.size
+        # Text input stays on for the whole window: the table ignores it, and stopping
+        # and starting it again (at a table, back in the lobby) lost the lobby's typing
+        # under X input methods until a restart (issue 34).
         pygame.key.start_text_input()
         return self.surface
 
@@ -126,7 +130,6 @@ class Shell:
             text, public=True, lasts="always", seconds=10.0
         )
         self.table = app
-        pygame.key.stop_text_input()
 
     def back_to_lobby(self) -> None:
         table, self.table = self.table, None
@@ -140,8 +143,17 @@ class Shell:
             self.connection.close()
             self.connection = None
         self.lobby.screen_surface = pygame.display.get_surface() or self.surface
-        pygame.key.start_text_input()
         self.lobby.back()
+
+    def _log_window(self) -> None:
+        """``DEKABES_STARTUP_LOG``: when the window first showed (the app's figures)."""
+        import json
+
+        if not self._startup_log:
+            return
+        with open(self._startup_log, "a", encoding="utf-8") as stream:
+            stream.write(json.dumps({"event": "window", "t": time.time()}) + "\n")
+        self._startup_log = None
 
     def _table_quit(self) -> None:
         self.running = False
@@ -150,6 +162,8 @@ class Shell:
         if self.table is not None:
             self.lobby.pump()  # the lobby's league long-poll keeps running behind the table
         screen = self.active.tick(events, force=force)
+        if self._startup_log and self.surface is not None:
+            self._log_window()
         if not self.lobby.running:
             self.running = False
         return screen

@@ -38,7 +38,8 @@ def tap(app: TableContext, tap: Tap) -> None:
         case Press(button):
             app.press(button)
         case HandOver(seat):
-            app.show(seat)
+            if app.guard.passes_tap(seat):  # a tap begun before it was armed: not this
+                app.show(seat)
         case Accept(seat):
             app.send(seat, "accept")
         case ClaimRedeal(seat):

@@ -220,6 +220,18 @@ class WatchTable(LobbyTap):
     code: str  # a live table of one of my clubs, watched read-only (``watch.py``)
 
 
+@dataclass
+class TextField:
+    """A text field of the lobby: its name, what was typed (``secret``: shown as dots)."""
+
+    name: str
+    value: str = ""
+    secret: bool = False
+
+    def shown(self) -> str:
+        return "•" * len(self.value) if self.secret else self.value
+
+
 @dataclass(frozen=True)
 class Flight:
     """A tile sliding from a seat to its place in the line."""

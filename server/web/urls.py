@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 from django.views.i18n import set_language
 
 from server.ids_and_names import register_converters
@@ -13,6 +13,7 @@ app_name = "web"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("download/", include("server.web.download")),  # the desktop app (its own module)
     path("signin", views.SignInView.as_view(), name="signin"),
     path("signout", views.SignOutView.as_view(), name="signout"),
     path("register", views.register, name="register"),

@@ -5,8 +5,7 @@ and the imports of ``engine/``, ``clients/`` and ``bench/`` that cross into othe
 - no import cycles among server modules (strongly connected components of the graph);
 - ``engine`` imports nothing of ``server``, ``clients``, ``django`` or ``bench``;
 - ``server`` imports ``clients`` only in the process launcher (``LAUNCHERS``);
-- ``clients`` imports nothing of ``server``; product code imports ``bench`` only in the
-  benchmarks' old names that are left (``BENCH_FORWARDERS``: none in ``server``);
+- ``clients`` imports nothing of ``server``; product code never imports ``bench``;
 - each server module sits in one of ``LAYERS`` and imports only its own layer and those
   below it;
 - views are the top of their app: only URL modules import them (what two views share
@@ -81,7 +80,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 LAUNCHERS = {"server.run"}  # the only server modules that may import clients
-BENCH_FORWARDERS = {"clients.table.bench"}
 ENGINE_MUST_NOT_IMPORT = ("server", "clients", "django", "bench")
 
 
@@ -234,10 +232,8 @@ def test_the_clients_never_import_the_server():
     assert crossings("clients", ("server",)) == []
 
 
-def test_product_code_imports_bench_only_in_the_benchmarks_old_names():
-    found = crossings("server", ("bench",)) + crossings("clients", ("bench",))
-    assert [c for c in found if c.split(":")[0] not in BENCH_FORWARDERS] == []
-    assert all(name in MODULES for name in BENCH_FORWARDERS)
+def test_product_code_never_imports_bench():
+    assert crossings("server", ("bench",)) + crossings("clients", ("bench",)) == []
 
 
 def test_every_server_module_imports_only_its_own_layer_and_those_below():

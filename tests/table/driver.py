@@ -158,9 +158,9 @@ class TableDriver:
         self.tick()
 
     def key(self, key: int, mod: int = 0) -> None:
-        pygame.event.post(
-            pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)
-        )
+        """A key pressed and released, as a keyboard sends it."""
+        for kind in (pygame.KEYDOWN, pygame.KEYUP):
+            pygame.event.post(pygame.event.Event(kind, key=key, mod=mod, unicode="", scancode=0))
         self.tick()
 
     def screenshot(self, name: str) -> Path:

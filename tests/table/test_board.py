@@ -207,14 +207,79 @@ def test_the_ends_are_named_where_they_are_drawn(monkeypatch):
         target = placed.targets[key].rect
         names = [r for text, r in drawn if text == app.tr(f"end.{key}")]
         assert names, key
-        assert any(
-            abs(r.centerx - target.centerx) <= 1 and r.colliderect(target.inflate(0, 60))
-            for r in names
-        ), key
+        assert any(r.colliderect(target.inflate(2 * r.w + 16, 60)) for r in names), key
     from clients.table.news import hint_text
 
     said = hint_text(app.tr, {"type": "play", "tile": "3-5", "end": "left"}, opening=False)
     assert app.tr("end.left") in said
+
+
+def _positions_with_a_double_at_an_end(count: int):
+    """Seat 1 to play, a line of 5+ tiles with a double at one of its ends."""
+    found = []
+    for seed in range(200):
+        rng = random.Random(seed)
+        m = Match.from_events([start(ALL_HUMAN)])
+        while m.phase != "match_over" and len(found) < count:
+            view = m.seat_view(1)
+            line = view["line"]
+            if (
+                m.phase == "play"
+                and m.to_act == 1
+                and len(line) >= 5
+                and any(item["a"] == item["b"] for item in (line[0], line[-1]))
+            ):
+                found.append(m)
+                break
+            m.apply(random_event(m, rng))
+        if len(found) >= count:
+            return found
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru", "ms"])
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600)])
+def test_end_names_stay_clear_of_tiles_and_marks_and_share_one_form(monkeypatch, lang, size):
+    """Issue 34, point 6: an end's name was covered by a standing double and by the seat
+    markers, and Malay wrote "Ka" for the right end beside "hujung kiri" for the left.
+    Now both names take one form and neither touches a tile, the last tile's mark or a
+    seat's badge."""
+    drawn: list[tuple[str, pygame.Rect]] = []
+    real = d.text
+
+    def recording(surface, value, pos, *args, **kwargs):
+        rect = real(surface, value, pos, *args, **kwargs)
+        drawn.append((str(value), rect))
+        return rect
+
+    monkeypatch.setattr(d, "text", recording)
+    for m in _positions_with_a_double_at_an_end(4):
+        app, conn = app_for(m, [1], lang=lang, size=size)
+        app.progress.last_tiles = True  # each seat's badge on its last tile
+        drawn.clear()
+        app.tick()
+        view = app.view_of(1)
+        placed = line_layout(table_layout(app), view)
+        long = {app.tr("end.left"), app.tr("end.right")}
+        short = {app.tr("end.tag_left"), app.tr("end.tag_right")}
+        names = [(t, r) for t, r in drawn if t in long | short]
+        assert len(names) == 2, names
+        assert {t for t, _ in names} in (long, short), f"mixed forms: {names}"
+        size_badge = max(12, min(18, placed.unit // 2 + 4))
+        where = {item.tile: item.rect for item in placed.tiles}
+        marks = []
+        for turn in view["turns"]:
+            if turn["type"] == "play" and turn["tile"] in where:
+                badge = pygame.Rect(0, 0, size_badge + 6, size_badge + 6)
+                badge.center = (where[turn["tile"]].right - 2, where[turn["tile"]].bottom - 2)
+                marks.append(badge)
+        for text, rect in names:
+            inside = rect.inflate(-2, -2)
+            for item in placed.tiles:
+                assert not inside.colliderect(item.rect), (text, rect, item.tile, item.rect)
+            for badge in marks:
+                assert not inside.colliderect(badge), (text, rect, "a seat's badge")
+        pygame.quit()
 
 
 # ---------------------------------------------------------------------------- keys
@@ -344,6 +409,7 @@ def test_the_log_opens_at_its_newest_entry_with_results_and_without_pauses():
             events.append({"type": "resume", "seat": 1})
     app, conn = app_for(m, [1])
     app.progress.match_end_seen = True
+    app.tick([])  # the board is on screen: keys act on what was drawn
     entries = [
         {"seq": i + 1, "type": e["type"], "seat": e.get("seat"), "event": e}
         for i, e in enumerate(events)

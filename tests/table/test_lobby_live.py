@@ -21,10 +21,12 @@ import pytest
 from clients.bots import Runner, RunnerOptions
 from clients.sdk import DekabesClient, NotAuthenticated
 from clients.table import config
+from clients.table import draw as d
 from clients.table.lobby import Lobby
 from clients.table.shell import Shell
 from clients.table.ui import (
     Accept,
+    Answer,
     CreateTable,
     FocusField,
     JoinByCode,
@@ -39,6 +41,7 @@ from clients.table.ui import (
     SignIn,
     SignOut,
     Tap,
+    ToggleSeat,
 )
 from tests.table.driver import ARTIFACTS, PASSWORD, means
 
@@ -114,6 +117,11 @@ class LobbyDriver:
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
         self.tick()
 
+    def key(self, key, mod=0):
+        for kind in (pygame.KEYDOWN, pygame.KEYUP):
+            pygame.event.post(pygame.event.Event(kind, key=key, mod=mod, unicode="", scancode=0))
+        self.tick()
+
     def sign_up(self, name=None, register=True):
         name = name or f"lb{uuid.uuid4().hex[:10]}"
         self.type("username", name)
@@ -186,7 +194,10 @@ def test_register_create_a_table_with_computers_play_go_back_and_reopen(lobby_fa
     data = json.loads(saved.read_text())
     assert data["server"] == drv.url and data["accounts"][drv.url]["username"] == name
     assert PASSWORD not in saved.read_text(), "the password is never stored"
-    token = data["accounts"][drv.url]["token"]
+    token = config.load(saved).account(drv.url)["token"]
+    assert token and token not in saved.read_text(), "the token lives in the token store"
+    kept = tmp_path / "cfg0" / "tokens.json"  # no keyring here: the owner-only file
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and token in kept.read_text()
     assert DekabesClient(drv.url, token).me().username == name
     # seat 3 stays a computer, level "easy" (greedy): the lobby makes my bot account
     while drv.lobby.level != "greedy":
@@ -498,3 +509,101 @@ def test_an_unreachable_server_is_explained_and_the_form_stays_usable(lobby_fact
         what="the unreachable sentence",
     )
     assert not drv.lobby.busy and drv.has_hit(SignIn()), "the player can fix the address"
+
+
+def test_after_leave_the_lobby_fields_take_typing_again(
+    lobby_factory, live_server_url, monkeypatch
+):
+    """Issue 34, point 4: join a table by its code, Leave it, and the lobby's fields take
+    typing at once — the code field is focused and empty (not holding the old code), and
+    text input was never turned off on the way (stopping and starting it again lost the
+    typing under X input methods until a restart)."""
+    stopped: list[bool] = []
+    monkeypatch.setattr(pygame.key, "stop_text_input", lambda: stopped.append(True))
+    host = DekabesClient(live_server_url)
+    host.register(f"ho{uuid.uuid4().hex[:10]}", PASSWORD)
+    table = host.create_table({n: "human" for n in (1, 2, 3, 4)}, join=[1])
+    drv = lobby_factory()
+    drv.sign_up()
+    drv.type("code", table.code)
+    drv.tap(JoinByCode())
+    drv.until(lambda: drv.shell.table is not None and drv.has_hit(Press("leave")), what="the table")
+    drv.tap(Press("leave"))
+    drv.tap(Answer(True))
+    drv.until(lambda: drv.shell.table is None, what="back in the lobby")
+    assert drv.lobby.focus == "code" and drv.lobby.fields["code"].value == ""
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="ab12"))
+    drv.tick()
+    assert drv.lobby.fields["code"].value == "ab12"
+    drv.tap(ShowPage("league"))
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="demo/XY"))
+    drv.tick()
+    assert drv.lobby.fields["invite"].value == "demo/XY"
+    assert stopped == [], "text input was turned off on the way"
+
+
+@pytest.mark.parametrize("how", ["button", "enter"])
+def test_a_wrong_invite_is_explained_and_stays_in_its_field_to_correct(
+    lobby_factory, live_server_url, how
+):
+    """Issue 34, point 6: an invite link whose code the club does not know is said in a
+    sentence, and what was typed stays in the field, to be corrected rather than typed
+    again (by the Join button or by Enter)."""
+    organizer = DekabesClient(live_server_url)
+    organizer.register(f"or{uuid.uuid4().hex[:8]}", PASSWORD)
+    slug = f"c{uuid.uuid4().hex[:8]}"
+    organizer.request("POST", "/api/clubs", json={"slug": slug, "name": f"Club {slug}"})
+    drv = lobby_factory()
+    drv.sign_up()
+    drv.until(lambda: drv.has_hit(ShowPage("league")), what="the league page's button")
+    drv.tap(ShowPage("league"))
+    drv.until(lambda: drv.lobby.details is not None, what="the league page")
+    typed = f"{live_server_url}/join/{slug}/WRONG42"
+    drv.type("invite", typed)
+    if how == "button":
+        drv.tap(JoinClub())
+    else:
+        drv.key(pygame.K_RETURN)
+    drv.until(lambda: any(t.error for t in drv.lobby.toasts), what="the refusal")
+    for _ in range(20):
+        drv.tick()
+    assert drv.lobby.fields["invite"].value == typed
+    assert drv.lobby.focus == "invite"
+
+
+def test_the_signed_in_lobby_is_usable_from_the_keyboard(lobby_factory, live_server_url):
+    """Issue 34, point 7: Tab and Shift+Tab reach every control of the signed-in lobby
+    (and of its league page and settings), the one reached is ringed, Enter or Space
+    uses it, Enter in a field submits it: a table joined without the mouse."""
+    host = DekabesClient(live_server_url)
+    host.register(f"ho{uuid.uuid4().hex[:10]}", PASSWORD)
+    table = host.create_table({n: "human" for n in (1, 2, 3, 4)}, join=[1])
+    drv = lobby_factory()
+    drv.sign_up()
+    drv.until(lambda: drv.lobby.league.known, what="the lobby's league state")
+    controls = drv.lobby.controls()
+    assert len(controls) >= 8
+    reached = []
+    for _ in range(len(controls)):
+        drv.key(pygame.K_TAB)
+        reached.append(drv.lobby.keyboard_focus())
+    assert set(reached) == set(controls), set(controls) - set(reached)
+    drv.key(pygame.K_TAB, pygame.KMOD_SHIFT)
+    assert drv.lobby.keyboard_focus() == reached[-2], "Shift+Tab goes back"
+    # The control reached is ringed (gold around it), not only its colour changed.
+    while not isinstance(drv.lobby.keyboard_focus(), ToggleSeat):
+        drv.key(pygame.K_TAB)
+    seat = drv.lobby.keyboard_focus().seat
+    rect = next(h.rect for h in drv.hits() if h.action == ToggleSeat(seat))
+    surface = pygame.display.get_surface()
+    assert surface.get_at((rect.centerx, rect.top - 3))[:3] == d.GOLD
+    before = drv.lobby.create_seats[seat]
+    drv.key(pygame.K_SPACE)
+    assert drv.lobby.create_seats[seat] != before, "Space used the seat's button"
+    # To the code field, type, Enter: the table opens.
+    while drv.lobby.keyboard_focus() != FocusField("code"):
+        drv.key(pygame.K_TAB)
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=table.code))
+    drv.key(pygame.K_RETURN)
+    drv.until(lambda: drv.shell.table is not None, what="the table, joined by keyboard")
+    assert drv.shell.connection.code == table.code

@@ -94,12 +94,17 @@ def test_presence_from_the_servers_field(drawn):
     conn.updates.put(NewState(_state(conn, 1, presence=presence)))
     drawn.clear()
     app.tick([])
-    assert app.presence(2) == ("here", None)
+    # Seats 2 and 4 are computers: no person to be here or away (issue 34).
+    assert app.presence(2) == ("computer", None) and presence_text(app, 2) is None
     state, since = app.presence(3)
     assert state == "away" and since is not None
-    assert presence_text(app, 2) == "● here"
     assert presence_text(app, 3).startswith("○ away ") and "min" in presence_text(app, 3)
-    assert "● here" in drawn and any(t.startswith("○ away") for t in drawn)
+    assert "● here" not in drawn and any(t.startswith("○ away") for t in drawn)
+    presence["3"] = {"connected": True, "away_since": None}
+    conn.updates.put(NewState(_state(conn, 1, presence=presence)))
+    drawn.clear()
+    app.tick([])
+    assert presence_text(app, 3) == "● here" and "● here" in drawn
 
 
 def test_presence_without_the_field_is_what_the_client_saw(drawn):
@@ -113,7 +118,7 @@ def test_presence_without_the_field_is_what_the_client_saw(drawn):
     conn.act(2, event["type"], **{k: v for k, v in event.items() if k not in ("seat", "type")})
     drawn.clear()
     app.tick([])
-    assert app.presence(2) == ("here", None)
+    assert app.presence(2) == ("here", None)  # (no table seats known: seat 2 may be a person)
     assert "● here" in drawn
 
 
@@ -205,7 +210,7 @@ def test_a_takeback_request_waiting_for_others_is_a_line_not_a_question(drawn):
     conn.updates.put(NewState(_state(conn, 1, takeback=mine)))
     drawn.clear()
     app.tick([])
-    line = "Seat 1 · player asked to restart the hand: waiting for Seat 3 · ann"
+    line = "You asked to restart the hand: waiting for Seat 3 · ann"  # the asker's own screen
     assert line in drawn
     assert app.takeback_question(Screen("table", 1)) is None
     assert not any(isinstance(h.action, AnswerTakeback) for h in app.hits)

@@ -152,3 +152,114 @@ def test_nothing_private_survives_a_hand_off(drawn):
         None,
         None,
     )
+
+
+# ---------------------------------------------------------------------- input given early
+class Clock:
+    """The hand-off guard's clock, moved by the test (how long a person took)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _enter_down_up() -> list:
+    return [
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0),
+        pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0),
+    ]
+
+
+def _guarded_app(seats):
+    """Pass-and-play at a fresh deal, the hand-off guard on a test clock (armed after
+    ``HANDOFF_ARM`` seconds, as for a person)."""
+    from clients.table.guard import HandoffGuard
+
+    m = match_where(lambda m: m.phase == "accept")
+    app, conn = app_for(m, seats)
+    clock = Clock()
+    app.guard = HandoffGuard(clock)  # armed after HANDOFF_ARM, as for a person
+    screen = app.tick([])
+    assert (screen.kind, screen.seat) == ("handoff", seats[0])
+    clock.now += 5  # seat 1's player reads the hand-off and takes the device
+    app.tick(_enter_down_up())
+    assert (app.tick([]).kind, app.seating.shown) == ("accept", seats[0])
+    return app, conn, clock
+
+
+def _tiles_on_screen(app) -> bool:
+    """Is any tile face on this frame (a hand: no tile is on the line at a deal)?"""
+    return ivory_pixels(app.window.surface) > 0
+
+
+def _accepted(conn, seat) -> bool:
+    return any(e["type"] == "accept" and e["seat"] == seat for e in conn.sent)
+
+
+def test_a_double_enter_in_consecutive_frames_never_passes_the_next_hand_off():
+    """Issue 34: "Seat 1: your new hand", Enter twice 80 ms apart. The first accepts;
+    the second, and a key held down, and a tap queued meanwhile, must not pass seat 2's
+    hand-off: seat 2's hand is never drawn for seat 1."""
+    app, conn, clock = _guarded_app([1, 2])
+    app.tick(_enter_down_up())  # frame 1: seat 1 accepts its hand
+    assert _accepted(conn, 1)
+    clock.now += 0.04
+    screen = app.tick(_enter_down_up())  # frame 2: the answer came; the second Enter
+    assert (screen.kind, screen.seat) == ("handoff", 2)
+    assert ivory_pixels(app.window.surface) == 0 and app.seating.shown == 1
+    clock.now += 0.04  # 80 ms after the first press: the hand-off is on display now
+    down = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="", scancode=0)
+    screen = app.tick([down])  # a third press, held down
+    assert (screen.kind, screen.seat) == ("handoff", 2), "a press 80 ms after passed it"
+    press = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(640, 400), button=1)
+    app.tick([press])  # a tap begun before the hand-off could be read
+    clock.now += 5
+    for _ in range(3):  # the held key repeats; the early tap is released
+        screen = app.tick([down])
+    screen = app.tick([pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(640, 400), button=1)])
+    assert (screen.kind, screen.seat) == ("handoff", 2), "a held key or an early tap passed it"
+    assert ivory_pixels(app.window.surface) == 0
+    assert not _tiles_on_screen(app) and not _accepted(conn, 2)
+    # Seat 2's player, a moment later, presses Enter: now it is theirs.
+    app.tick([pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0)])
+    screen = app.tick(_enter_down_up())
+    assert (screen.kind, screen.seat) == ("accept", 2)
+    assert _tiles_on_screen(app) and not _accepted(conn, 2)
+
+
+def test_two_enter_presses_in_one_frame_act_only_on_the_screen_on_display():
+    """Two presses in one frame: the first acts on what was drawn, the second meets a
+    screen the player never saw and does nothing — neither the next seat's hand-off is
+    passed nor a deal accepted unseen."""
+    app, conn, clock = _guarded_app([1, 2])
+    app.tick(_enter_down_up())  # seat 1 accepts...
+    clock.now += 0.08
+    screen = app.tick(_enter_down_up() + _enter_down_up())  # ...the answer, two presses
+    assert (screen.kind, screen.seat) == ("handoff", 2)
+    assert ivory_pixels(app.window.surface) == 0 and not _tiles_on_screen(app)
+
+    # From an armed hand-off: one press passes it, the second in the same frame would
+    # accept a hand that was never on screen.
+    clock.now += 5
+    screen = app.tick(_enter_down_up() + _enter_down_up())
+    assert (screen.kind, screen.seat) == ("accept", 2)
+    assert not _accepted(conn, 2), "a deal was accepted before it was drawn"
+    clock.now += 1
+    app.tick(_enter_down_up())
+    assert _accepted(conn, 2)
+
+
+def test_the_hand_off_button_is_dimmed_and_deaf_until_armed():
+    app, conn, clock = _guarded_app([1, 3])
+    app.tick(_enter_down_up())  # seat 1 accepts; seat 3's hand-off comes
+    screen = app.tick([])
+    assert (screen.kind, screen.seat) == ("handoff", 3)
+    assert not any(isinstance(h.action, HandOver) for h in app.hits)
+    assert app.animating(), "frames keep coming until the button comes alive"
+    clock.now += 1
+    app.tick([])
+    assert any(h.action == HandOver(3) for h in app.hits) and not app.animating()
+    tap(app, HandOver(3))  # a tap whose press began after it was armed
+    assert app.tick([]).kind == "accept" and app.seating.shown == 3

@@ -64,7 +64,8 @@ def test_every_choice_is_taken_into_use_and_remembered(tmp_path, monkeypatch):
     tap(app, ChangeSetting("lang", "ms"))
     assert app.tr.lang == "ms" and app.tr("turn.passed") == "PAS"
     tap(app, ChangeSetting("scale", "150"))  # last: the taps above are in unscaled pixels
-    assert app.window.scale == 1.5 and app.window.size == (853, 533), "drawn bigger"
+    # 150 % does not fit 1280x800 (the board's tiles would shrink): the biggest that does.
+    assert app.window.scale == 1.15 and app.window.size == (1113, 696), "drawn bigger"
     saved = config.load()
     assert (
         saved.sound,
@@ -139,3 +140,79 @@ def test_malay_pass_is_the_domino_word():
 
     text = " ".join(" ".join(paragraphs) for _, paragraphs in RULES["ms"]).lower()
     assert "lulus" not in text and " pas" in text
+
+
+# ---------------------------------------------------------------- issue 34: size, language
+def _drawn_texts(monkeypatch) -> list[tuple[str, int]]:
+    """Every text drawn from now on, with its size in the drawing's pixels."""
+    seen: list[tuple[str, int]] = []
+    real = d.text
+
+    def recording(surface, value, pos, size=18, *args, **kwargs):
+        seen.append((str(value), int(size)))
+        return real(surface, value, pos, size, *args, **kwargs)
+
+    monkeypatch.setattr(d, "text", recording)
+    return seen
+
+
+@pytest.mark.parametrize("window", [(1280, 800), (800, 600), (1024, 768)])
+@pytest.mark.parametrize("size", ["125", "150"])
+def test_a_bigger_size_never_makes_the_board_smaller_and_says_when_it_does_not_fit(
+    tmp_path, monkeypatch, window, size
+):
+    """Issue 34, point 5: 150 % on 1280x800 drew the line's tiles ~30x14 px with garbled
+    end numbers. A chosen size makes text and buttons bigger only as far as the board's
+    tiles stay as big as at 100 % on screen; past that the settings say it does not fit."""
+    from clients.table import layout as lay
+
+    m = match_where(
+        lambda m: m.phase == "play" and m.to_act == 1 and len(m.seat_view(1)["line"]) >= 4
+    )
+    app = _app(tmp_path, monkeypatch, m, size=window)
+    at_100 = lay.board_unit(window)
+    tap(app, Press("settings"))
+    tap(app, ChangeSetting("scale", size))
+    shown = app.window.scale
+    assert 1.0 <= shown <= int(size) / 100
+    assert lay.board_unit(app.window.size) * shown >= 0.95 * at_100, "the tiles got smaller"
+    texts = _drawn_texts(monkeypatch)
+    app.tick()
+    wanted = int(size)
+    said = [t for t, _ in texts if t.startswith(f"{wanted} % ")]
+    if round(shown * 100) < wanted:
+        assert said, f"{size} % on {window} shown at {shown}: the settings must say so"
+    else:
+        assert not said
+
+
+def test_a_big_window_takes_the_whole_size_chosen(tmp_path, monkeypatch):
+    m = match_where(lambda m: m.phase == "accept")
+    app = _app(tmp_path, monkeypatch, m, size=(1920, 1080))
+    app.open_panel("settings")  # (the window is scaled: no pixel taps here)
+    app.tick()
+    texts = _drawn_texts(monkeypatch)
+    app.tap(ChangeSetting("scale", "150"))
+    app.tick()
+    assert app.window.scale == 1.5
+    assert not [t for t, _ in texts if t.startswith("150 % ")]
+
+
+def test_the_language_from_the_system_is_ticked(tmp_path, monkeypatch):
+    """Issue 34, point 6: no language chosen, the system's English in use: "✓ English"."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    monkeypatch.setenv("DEKABES_CONFIG_DIR", str(tmp_path))
+    from clients.table.app import TableApp
+
+    m = match_where(lambda m: m.phase == "accept")
+    pygame.init()
+    app = TableApp(EngineTable(m, [1]), config.Settings(), size=(1280, 800), save_settings=False)
+    app.open_window()
+    app.tick([])
+    assert app.settings.lang is None and app.tr.lang == "en"
+    tap(app, Press("settings"))
+    texts = _drawn_texts(monkeypatch)
+    app.tick()
+    assert "✓ English" in [t for t, _ in texts]

@@ -229,6 +229,8 @@ def test_pass_and_play_hand_off_screens_draw_no_tile(driver_factory):
     assert drv.screen.seat == 1
     assert ivory_pixels(drv.app.window.surface) == 0, "a hand-off shows no tile"
     drv.screenshot("handoff")
+    # Its button answers once the hand-off has been on screen a moment (guard.py).
+    drv.until(lambda: drv.has_hit(HandOver(1)), what="the hand-off to arm")
     drv.tap(drv.hit(HandOver(1)))
     assert drv.tick().kind == "accept" and drv.screen.seat == 1
     assert ivory_pixels(drv.app.window.surface) > 0  # seat 1 now sees its hand
@@ -236,6 +238,7 @@ def test_pass_and_play_hand_off_screens_draw_no_tile(driver_factory):
     drv.until(lambda: drv.screen.kind == "handoff", what="the hand-off to seat 3")
     assert drv.screen.seat == 3
     assert ivory_pixels(drv.app.window.surface) == 0
+    drv.until(lambda: drv.has_hit(HandOver(3)), what="the hand-off to arm")
     drv.tap(drv.hit(HandOver(3)))
     assert drv.tick().kind == "accept" and drv.screen.seat == 3
     assert drv.app.view_of(3)["hand"] == drv.owner.seat_view(drv.code, 3).view["hand"]

@@ -130,6 +130,9 @@ def app_for(match: Match, seats: list[int], lang: str = "en", size=(1280, 800)):
     pygame.init()
     conn = EngineTable(match, seats)
     app = TableApp(conn, Settings(lang=lang, speed="instant"), size=size, save_settings=False)
+    # These tests tap a hand-off as soon as it is drawn; the delay before it answers is
+    # tested on its own (test_privacy.py): here it is armed at once once on display.
+    app.guard.arm_seconds = 0
     app.open_window()
     app.tick([])
     return app, conn
@@ -369,6 +372,7 @@ def test_a_played_tile_slides_into_place_without_blocking_input():
     pygame.init()
     conn = EngineTable(m, [1, 2, 3, 4])
     app = TableApp(conn, Settings(lang="en", speed="slow"), size=(1280, 800), save_settings=False)
+    app.guard.arm_seconds = 0
     app.open_window()
     app.tick([])
     if app.decide().kind == "handoff":

@@ -31,8 +31,7 @@ def test_no_table_module_imports_the_engine_or_the_server():
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    # clients.table.bench: the benchmark's old name, a forwarder to bench.table_frames
-    assert "clients.table.bench" in modules and "clients.table.app" in modules
+    assert "bench.table_frames" in modules and "clients.table.app" in modules
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout
 
 

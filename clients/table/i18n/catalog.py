@@ -1050,6 +1050,18 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Не принято: имя — 3–40 букв, цифр или . _ -, пароль — от 8 символов и не из распространённых.",
         "ms": "Tidak diterima: nama 3–40 huruf, angka atau . _ -, kata laluan sekurang-kurangnya 8 aksara dan bukan yang biasa.",
     },
+    "lobby.sign_in_to_open": {
+        "en": "Sign in to open table {code}.",
+        "es": "Inicia sesión para abrir la mesa {code}.",
+        "ru": "Войдите, чтобы открыть стол {code}.",
+        "ms": "Log masuk untuk membuka meja {code}.",
+    },
+    "lobby.err.bad_link": {
+        "en": "That link is not a Dékabès table link.",
+        "es": "Ese enlace no es de una mesa de Dékabès.",
+        "ru": "Эта ссылка не ведёт к столу Dékabès.",
+        "ms": "Pautan itu bukan pautan meja Dékabès.",
+    },
     "lobby.err.bad_server": {
         "en": "That is not a server address (like http://192.168.1.20:8000).",
         "es": "Eso no es una dirección de servidor (como http://192.168.1.20:8000).",
@@ -1158,8 +1170,8 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Ваш ход",
         "ms": "Giliran anda",
     },
-    "end.tag_left": {"en": "L", "es": "I", "ru": "Л", "ms": "Ki"},
-    "end.tag_right": {"en": "R", "es": "D", "ru": "П", "ms": "Ka"},
+    "end.tag_left": {"en": "left", "es": "izq.", "ru": "лев.", "ms": "kiri"},
+    "end.tag_right": {"en": "right", "es": "der.", "ru": "прав.", "ms": "kanan"},
     "play.last_tiles": {
         "en": "Each seat's last tile is marked (T or a tap on a seat: off).",
         "es": "Se marca la última ficha de cada asiento (T o tocar un asiento: quitar).",
@@ -1187,6 +1199,18 @@ MESSAGES: dict[str, dict[str, object]] = {
         "es": "Tamaño de fichas y texto",
         "ru": "Размер костей и текста",
         "ms": "Saiz batu dan teks",
+    },
+    "settings.size_shown": {
+        "en": "{wanted} % does not fit this window: the table is shown at {shown} %, so its tiles stay as big.",
+        "es": "{wanted} % no cabe en esta ventana: la mesa se muestra al {shown} %, para que las fichas no encojan.",
+        "ru": "{wanted} % не помещается в этом окне: стол показан в {shown} %, чтобы кости не стали меньше.",
+        "ms": "{wanted} % tidak muat dalam tetingkap ini: meja dipaparkan pada {shown} % supaya batu tidak mengecil.",
+    },
+    "settings.size_none": {
+        "en": "{wanted} % does not fit this window (its tiles would get smaller): shown at 100 %.",
+        "es": "{wanted} % no cabe en esta ventana (las fichas se harían más pequeñas): se muestra al 100 %.",
+        "ru": "{wanted} % не помещается в этом окне (кости стали бы меньше): показано в 100 %.",
+        "ms": "{wanted} % tidak muat dalam tetingkap ini (batu akan mengecil): dipaparkan pada 100 %.",
     },
     "settings.theme": {"en": "Colours", "es": "Colores", "ru": "Цвета", "ms": "Warna"},
     "settings.on": {"en": "on", "es": "sí", "ru": "вкл.", "ms": "hidup"},
@@ -1419,6 +1443,12 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "{who} просит {what}.",
         "ms": "{who} meminta untuk {what}.",
     },
+    "takeback.waiting_mine": {
+        "en": "You asked to {what}: waiting for {seats}",
+        "es": "Pediste {what}: esperando a {seats}",
+        "ru": "Вы просите {what}: ждём ответа {seats}",
+        "ms": "Anda meminta untuk {what}: menunggu {seats}",
+    },
     "takeback.waiting": {
         "en": "{who} asked to {what}: waiting for {seats}",
         "es": "{who} pidió {what}: esperando a {seats}",
@@ -1520,6 +1550,12 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ms": "Anda meninggalkan {seat}.",
     },
     "btn.replace": {"en": "Replace", "es": "Sustituir", "ru": "Заменить", "ms": "Ganti"},
+    "confirm.replace_open": {
+        "en": "Give the empty seat {n} to the computer player {bot}? The match goes on from here.",
+        "es": "¿Dar el asiento libre {n} al ordenador {bot}? La partida sigue desde aquí.",
+        "ru": "Отдать свободное место {n} компьютеру {bot}? Матч продолжится с этого места.",
+        "ms": "Berikan tempat kosong {n} kepada pemain komputer {bot}? Perlawanan diteruskan dari sini.",
+    },
     "confirm.replace_seat": {
         "en": "Give {seat} to the computer player {bot}? The match goes on from here.",
         "es": "¿Dar {seat} al ordenador {bot}? La partida sigue desde aquí.",

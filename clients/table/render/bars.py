@@ -144,7 +144,25 @@ def draw_toolbar(
     seat_view: dict[str, Any],
 ) -> None:
     pygame.draw.rect(surface, d.FELT_DARK, layout.toolbar)
-    for name, rect in zip(buttons(view), layout.buttons, strict=False):
+    named = list(zip(buttons(view), layout.buttons, strict=False))
+    size = toolbar_size(view, named)
+    for name, rect in named:
         enabled = button_enabled(view, name, seat, seat_view)
-        d.button(surface, rect, button_label(view, name), enabled, hot=(view.panel.name == name))
+        d.button(
+            surface,
+            rect,
+            button_label(view, name),
+            enabled,
+            hot=(view.panel.name == name),
+            size=size,
+        )
         hits.add(rect, Press(name))
+
+
+def toolbar_size(view: TableView, named: list[tuple[str, pygame.Rect]]) -> int:
+    """One size for every label of the toolbar: the biggest at which each fits its
+    button (a long word is not drawn smaller than its neighbours)."""
+    return min(
+        (d.fit_size(button_label(view, name), rect.w - 16, 17, True, 11) for name, rect in named),
+        default=17,
+    )

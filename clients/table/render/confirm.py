@@ -21,11 +21,15 @@ QUESTIONS = {
 
 
 def replace_question(view: TableView, seat: int) -> str:
-    """ "Give Seat 3 · ann to the computer player house?" (or open it, with none seated)."""
+    """ "Give Seat 3 · ann to the computer player house?", "Give the empty seat 3 to the
+    computer player house?" (or open it, with none seated)."""
     newest = view.newest
     table = newest.table.raw if newest is not None and newest.table is not None else {}
     bot = computer_for(table)
     who = seat_label(view, seat)
+    info = (table.get("seats") or {}).get(str(seat)) or {}
+    if bot is not None and info.get("player") is None:
+        return view.tr("confirm.replace_open", n=seat, bot=bot)
     if bot is None:
         return view.tr("confirm.open_seat", seat=who)
     return view.tr("confirm.replace_seat", seat=who, bot=bot)

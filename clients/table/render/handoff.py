@@ -37,7 +37,10 @@ def draw_handoff(view: TableView, surface: pygame.Surface, hits: Hits, seat: int
     )
     ready = pygame.Rect(0, 0, min(w - 40, 460), 72)
     ready.center = (w // 2, h // 2 + 60)
-    d.button(surface, ready, tr("btn.ready", n=seat), size=22)
+    # Dimmed, and deaf, until it has been on display a moment (``guard.py``): a double
+    # press or a queued tap meant for the screen before must not pass it.
+    armed = view.guard.armed(seat)
+    d.button(surface, ready, tr("btn.ready", n=seat), armed, size=22)
     d.text(
         surface,
         tr("handoff.tap"),
@@ -47,4 +50,5 @@ def draw_handoff(view: TableView, surface: pygame.Surface, hits: Hits, seat: int
         anchor="center",
         within=within,
     )
-    hits.add(surface.get_rect(), HandOver(seat))
+    if armed:
+        hits.add(surface.get_rect(), HandOver(seat))

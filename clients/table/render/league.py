@@ -6,12 +6,13 @@ the frame it is handed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
 from clients.table import draw as d
-from clients.table.render.lobby import Frame, lobby_button, status_line, text_field
+from clients.table.context import LobbyView
+from clients.table.render.lobby_parts import Frame, lobby_button, status_line, text_field
 from clients.table.stats import CASUAL, Line
 from clients.table.ui import (
     JoinClub,
@@ -23,14 +24,11 @@ from clients.table.ui import (
     WatchTable,
 )
 
-if TYPE_CHECKING:  # the controller, for its types only (it imports the drawing)
-    from clients.table.lobby import Lobby
-
 GAP = 12
 LINE_H = 24
 
 
-def draw_league(lobby: Lobby, surface: pygame.Surface, frame: Frame) -> None:
+def draw_league(lobby: LobbyView, surface: pygame.Surface, frame: Frame) -> None:
     tr = lobby.tr
     w, h = surface.get_size()
     bar = pygame.Rect(0, 0, w, 56)
@@ -101,7 +99,7 @@ def _line(
 
 
 def _join_card(
-    lobby: Lobby,
+    lobby: LobbyView,
     surface: pygame.Surface,
     frame: Frame,
     area: pygame.Rect,
@@ -128,7 +126,7 @@ def _join_card(
 
 
 def _my_tables(
-    lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect, y: int
+    lobby: LobbyView, surface: pygame.Surface, frame: Frame, area: pygame.Rect, y: int
 ) -> int:
     tr = lobby.tr
     tables = list(lobby.league.tables)[:2]
@@ -163,7 +161,7 @@ def _my_tables(
     return card.bottom + GAP
 
 
-def match_line(lobby: Lobby, match: dict[str, Any]) -> str:
+def match_line(lobby: LobbyView, match: dict[str, Any]) -> str:
     """ "Tuesday club, round 3: 4–2, won" from my side of a finished match."""
     tr = lobby.tr
     me = lobby.username or ""
@@ -184,7 +182,7 @@ def match_line(lobby: Lobby, match: dict[str, Any]) -> str:
     )
 
 
-def _my_matches(lobby: Lobby, surface: pygame.Surface, area: pygame.Rect, y: int) -> int:
+def _my_matches(lobby: LobbyView, surface: pygame.Surface, area: pygame.Rect, y: int) -> int:
     tr = lobby.tr
     details = lobby.details
     matches = list(details.matches) if details else []
@@ -201,7 +199,7 @@ def _my_matches(lobby: Lobby, surface: pygame.Surface, area: pygame.Rect, y: int
     return card.bottom + GAP
 
 
-def stats_text(lobby: Lobby, line: Line) -> str:
+def stats_text(lobby: LobbyView, line: Line) -> str:
     tr = lobby.tr
     return " · ".join(
         [
@@ -212,7 +210,7 @@ def stats_text(lobby: Lobby, line: Line) -> str:
     )
 
 
-def _my_stats(lobby: Lobby, surface: pygame.Surface, area: pygame.Rect, y: int) -> int:
+def _my_stats(lobby: LobbyView, surface: pygame.Surface, area: pygame.Rect, y: int) -> int:
     tr = lobby.tr
     details = lobby.details
     if area.bottom - y < 70:
@@ -240,7 +238,7 @@ def _my_stats(lobby: Lobby, surface: pygame.Surface, area: pygame.Rect, y: int) 
     return card.bottom + GAP
 
 
-def _clubs(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> None:
+def _clubs(lobby: LobbyView, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> None:
     """Tabs of my clubs; the chosen one's standings and ratings."""
     tr = lobby.tr
     details = lobby.details
@@ -330,7 +328,7 @@ LIVE_ROW_H = 50  # a row with its Watch button (a 44 px target)
 
 
 def _live_tables(
-    lobby: Lobby,
+    lobby: LobbyView,
     surface: pygame.Surface,
     frame: Frame,
     area: pygame.Rect,

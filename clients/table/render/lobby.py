@@ -1,14 +1,27 @@
-"""The lobby's screens (sign-in, and the lobby itself), drawn from ``Lobby``; ``draw``
-returns the tap targets of the frame and changes nothing in the lobby."""
+"""The lobby's screens (sign-in, and the lobby itself), drawn from the lobby (a
+``context.LobbyView``); ``draw`` returns the tap targets of the frame and changes
+nothing in the lobby. The league page is ``league.py``; what both draw alike is
+``lobby_parts.py``."""
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 import pygame
 
 from clients.table import draw as d
+from clients.table.context import LobbyView
+from clients.table.lobby_service import TableEntry
+from clients.table.render.league import draw_league
+from clients.table.render.lobby_parts import (
+    GAP,
+    ROW_H,
+    Frame,
+    lobby_button,
+    status_line,
+    text_field,
+)
+from clients.table.render.settings import draw_card
 from clients.table.ui import (
     ChooseSetting,
     CloseSettings,
@@ -31,29 +44,10 @@ from clients.table.ui import (
     ToggleSeat,
 )
 
-if TYPE_CHECKING:  # the controller, for its types only (it imports this module)
-    from clients.table.lobby import Lobby
-    from clients.table.lobby_service import TableEntry
 
-ROW_H = 52
-GAP = 12
-Colour = tuple[int, ...]
-
-
-class Frame:
-    def __init__(self) -> None:
-        self.hits: list[Hit[LobbyTap]] = []
-
-    def hit(self, rect: pygame.Rect, action: LobbyTap) -> None:
-        self.hits.append(Hit(pygame.Rect(rect), action))
-
-
-def draw(lobby: Lobby, screen: Screen) -> list[Hit[LobbyTap]]:
+def draw(lobby: LobbyView, screen: Screen) -> list[Hit[LobbyTap]]:
     """The lobby's screen (sign-in, home, the league page), the settings over it when
     open; returns the frame's tap targets."""
-    from clients.table.render.league import draw_league
-    from clients.table.render.settings import draw_card
-
     surface = lobby.screen_surface
     assert surface is not None
     d.use_theme(lobby.settings.theme)
@@ -74,67 +68,26 @@ def draw(lobby: Lobby, screen: Screen) -> list[Hit[LobbyTap]]:
             lambda rect, name, value: frame.hit(rect, ChooseSetting(name, value)),
             lambda rect: frame.hit(rect, CloseSettings()),
         )
+    focus_ring(lobby, surface, frame)
     draw_toasts(lobby, surface)
     return frame.hits
 
 
-def lobby_button(
-    surface: pygame.Surface,
-    frame: Frame,
-    rect: pygame.Rect,
-    label: str,
-    action: LobbyTap,
-    enabled: bool = True,
-    size: int = 17,
-) -> None:
-    d.button(surface, rect, label, enabled, size=size)
-    if enabled:
-        frame.hit(rect, action)
-
-
-def text_field(
-    lobby: Lobby, surface: pygame.Surface, frame: Frame, rect: pygame.Rect, name: str, label: str
-) -> None:
-    field = lobby.fields[name]
-    d.text(surface, label, (rect.x, rect.y - 20), 15, d.WHITE, within=rect)
-    focused = lobby.focus == name
-    pygame.draw.rect(surface, d.PANEL, rect, border_radius=8)
-    pygame.draw.rect(
-        surface, d.GOLD if focused else d.MUTED, rect, width=3 if focused else 1, border_radius=8
-    )
-    shown = field.shown()
-    inner = rect.inflate(-20, 0)
-    # the end of a long value stays in sight (that is where one types)
-    value, size = d.fit(shown, inner.w, 18)
-    if value != shown:
-        value = shown
-        while value and d.text_width("…" + value, 18) > inner.w:
-            value = value[1:]
-        value, size = "…" + value, 18
-    drawn = d.text(
-        surface, value, (inner.x, rect.centery), size, d.INK, anchor="midleft", within=inner
-    )
-    if focused:  # a steady caret: a blinking one would keep redrawing
-        pygame.draw.line(
-            surface,
-            d.INK,
-            (min(inner.right, drawn.right + 2), rect.y + 10),
-            (min(inner.right, drawn.right + 2), rect.bottom - 10),
-            2,
-        )
-    frame.hit(rect, FocusField(name))
-
-
-def status_line(lobby: Lobby) -> tuple[str, Colour] | None:
-    if lobby.status == "offline":
-        return lobby.tr("lobby.offline"), (255, 170, 160)
-    if lobby.busy:
-        return lobby.tr("lobby.connecting"), d.SOFT
-    return None
+def focus_ring(lobby: LobbyView, surface: pygame.Surface, frame: Frame) -> None:
+    """The control the keyboard is on (Tab moved there), ringed; a text field shows its
+    own focus (a gold border and the caret)."""
+    focused = lobby.keyboard_focus([hit.action for hit in frame.hits])
+    if focused is None or isinstance(focused, FocusField):
+        return
+    for hit in frame.hits:
+        if hit.action == focused:
+            ring = hit.rect.inflate(8, 8)
+            pygame.draw.rect(surface, d.GOLD, ring, width=3, border_radius=10)
+            return
 
 
 # ---------------------------------------------------------------------------- sign in
-def draw_sign_in(lobby: Lobby, surface: pygame.Surface, frame: Frame) -> None:
+def draw_sign_in(lobby: LobbyView, surface: pygame.Surface, frame: Frame) -> None:
     w, h = surface.get_size()
     tr = lobby.tr
     card = pygame.Rect(0, 0, min(560, w - 24), min(h - 24, 470))
@@ -202,7 +155,7 @@ def draw_sign_in(lobby: Lobby, surface: pygame.Surface, frame: Frame) -> None:
 
 
 # ---------------------------------------------------------------------------- the lobby
-def draw_home(lobby: Lobby, surface: pygame.Surface, frame: Frame) -> None:
+def draw_home(lobby: LobbyView, surface: pygame.Surface, frame: Frame) -> None:
     w, h = surface.get_size()
     tr = lobby.tr
     bar = pygame.Rect(0, 0, w, 56)
@@ -282,7 +235,7 @@ def _row(
     return y + ROW_H
 
 
-def _players(lobby: Lobby, entry: TableEntry) -> str:
+def _players(lobby: LobbyView, entry: TableEntry) -> str:
     names = []
     for n, info in sorted(entry.table.seats.items()):
         if n in entry.seats:
@@ -296,7 +249,7 @@ def _players(lobby: Lobby, entry: TableEntry) -> str:
     return ", ".join(names)
 
 
-def draw_tables(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> int:
+def draw_tables(lobby: LobbyView, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> int:
     tr = lobby.tr
     if area.h < 60:
         return area.y
@@ -352,7 +305,7 @@ def _card(surface: pygame.Surface, area: pygame.Rect, y: int, height: int) -> py
     return card
 
 
-def draw_side(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> int:
+def draw_side(lobby: LobbyView, surface: pygame.Surface, frame: Frame, area: pygame.Rect) -> int:
     """League, new table, join: returns where they end."""
     tr = lobby.tr
     y = area.y
@@ -452,7 +405,7 @@ def draw_side(lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.
 
 
 def draw_join(
-    lobby: Lobby, surface: pygame.Surface, frame: Frame, area: pygame.Rect, y: int
+    lobby: LobbyView, surface: pygame.Surface, frame: Frame, area: pygame.Rect, y: int
 ) -> int:
     """Join one by its code; returns where the next thing goes."""
     tr = lobby.tr
@@ -475,7 +428,7 @@ def draw_join(
     return card.bottom + GAP
 
 
-def draw_toasts(lobby: Lobby, surface: pygame.Surface) -> None:
+def draw_toasts(lobby: LobbyView, surface: pygame.Surface) -> None:
     now = time.monotonic()
     w, h = surface.get_size()
     y = h - 10

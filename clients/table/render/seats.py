@@ -168,7 +168,7 @@ def draw_seat_box(
             anchor=flag_anchor,
             within=inner,
         )
-    elif last_turn_was_pass(seat_view, seat):
+    elif seat_view.get("phase") == "play" and last_turn_was_pass(seat_view, seat):
         tag = tr("turn.passed")
         rect = pygame.Rect(0, 0, d.text_width(tag, size, True) + 14, size + 8)
         setattr(rect, flag_anchor, (flag_x, flag_y - 2))
@@ -176,24 +176,42 @@ def draw_seat_box(
         d.text(surface, tag, rect.center, size, d.WHITE, bold=True, anchor="center")
     pass_flash(view, surface, seat, box.center)
     hits.add(box, ToggleLastTiles())
-    replace_button(view, surface, hits, box, seat)
+
+
+def may_replace(view: TableView, seat: int) -> bool:
+    """The owner of a casual table may hand over a seat that is open or whose person has
+    been away five minutes (``people.replaceable``)."""
+    newest = view.newest
+    table = newest.table.raw if newest is not None and newest.table is not None else {}
+    return not view.seating.watching and replaceable(
+        table, view.seating.username, seat, view.presence(seat), time.time()
+    )
 
 
 def replace_button(
-    view: TableView, surface: pygame.Surface, hits: Hits, box: pygame.Rect, seat: int
+    view: TableView,
+    surface: pygame.Surface,
+    hits: Hits,
+    box: pygame.Rect,
+    seat: int,
+    free: pygame.Rect,
 ) -> None:
-    """The owner of a casual table may hand over a seat that is open or whose person
-    has been away five minutes: a small button just under the seat's box."""
-    newest = view.newest
-    table = newest.table.raw if newest is not None and newest.table is not None else {}
-    if view.seating.watching or not replaceable(
-        table, view.seating.username, seat, view.presence(seat), time.time()
-    ):
-        return
+    """The owner's Replace button of ``seat``, drawn over everything else of the table
+    (after the board and the hand) so it is never hidden, and never over the line: in
+    the free band ``free`` beside the box (the partner's, between the side boxes) or
+    under it (a side box's, down to the guidance line) when it fits there, else across
+    the box's own bottom edge."""
     label = view.tr("btn.replace")
-    width = min(box.w, d.text_width(label, 14, True) + 24)
-    rect = pygame.Rect(0, 0, width, 34)
+    rect = pygame.Rect(0, 0, min(box.w, d.text_width(label, 14, True) + 24), 34)
     rect.midtop = (box.centerx, box.bottom + 6)
+    beside_right = pygame.Rect(box.right + 8, box.centery - rect.h // 2, rect.w, rect.h)
+    beside_left = beside_right.move(-(box.w + 16 + rect.w), 0)
+    for place in (beside_right, beside_left, rect):
+        if free.contains(place):
+            rect = place
+            break
+    else:
+        rect.bottom = box.bottom - 4
     d.button(surface, rect, label, size=14)
     hits.add(touch_rect(rect), ReplaceSeat(seat))
 

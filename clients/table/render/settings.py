@@ -47,16 +47,43 @@ def option_label(tr: Translator, name: str, value: object) -> str:
     return tr(f"theme.{value}")
 
 
+NOTE_H = 40  # the line under the choices that says a chosen size does not fit
+
+
+def in_use(tr: Translator, settings: Settings, name: str) -> object:
+    """The choice in use: the settings' own, and for the language the one the table
+    speaks when none was chosen (the system's), so that one is ticked too."""
+    current = getattr(settings, name)
+    if name == "lang" and current is None:
+        return tr.lang
+    return current
+
+
+def size_note(tr: Translator, settings: Settings, shown: float) -> str | None:
+    """When the chosen size does not fit the window (``layout.fitting_scale``): what it
+    is shown at instead, and why. None when it fits (or is "auto")."""
+    if not settings.scale.isdigit():
+        return None
+    wanted = int(settings.scale)
+    if round(shown * 100) >= wanted:
+        return None
+    if shown <= 1.0:
+        return tr("settings.size_none", wanted=wanted)
+    return tr("settings.size_shown", wanted=wanted, shown=round(shown * 100))
+
+
 def draw_card(
     surface: pygame.Surface,
     tr: Translator,
     settings: Settings,
     add: AddChoice,
     close: AddClose,
+    note: str | None = None,
 ) -> pygame.Rect:
     """The settings dialog over whatever is behind it; ``add`` and ``close`` receive its
-    tap targets. Returns the dialog's box."""
-    box = dialog(surface, 900, 56 + ROW_H * len(CHOICES) + 80)
+    tap targets; ``note``: a line under the choices. Returns the dialog's box."""
+    extra = NOTE_H if note else 0
+    box = dialog(surface, 900, 56 + ROW_H * len(CHOICES) + 80 + extra)
     d.text(
         surface,
         tr("settings.title"),
@@ -68,7 +95,7 @@ def draw_card(
         within=box.inflate(-24, 0),
     )
     top = box.y + 56
-    bottom = box.bottom - 70
+    bottom = box.bottom - 70 - extra
     label_w = min(250, int(box.w * 0.3))
     options_w = box.w - 40 - label_w - 12
     widest = max(len(options) for options in CHOICES.values())
@@ -84,6 +111,9 @@ def draw_card(
         )
     else:
         _grid(surface, tr, settings, add, pygame.Rect(box.x + 16, top, box.w - 32, bottom - top))
+    if note:
+        area = pygame.Rect(box.x + 16, bottom + 2, box.w - 32, NOTE_H - 4)
+        d.text(surface, note, area.center, 15, d.INK, anchor="center", within=area)
     done = pygame.Rect(0, 0, min(240, box.w - 40), 52)
     done.midbottom = (box.centerx, box.bottom - 10)
     d.button(surface, done, tr("btn.close"), size=18)
@@ -114,7 +144,7 @@ def _rows(
         )
         x = area.x + label_w + 12
         width = (area.right - x - 6 * (len(options) - 1)) // len(options)
-        current = getattr(settings, name)
+        current = in_use(tr, settings, name)
         for value in options:
             rect = pygame.Rect(x, y, width, BUTTON_H)
             chosen = value == current
@@ -140,7 +170,7 @@ def _grid(
     for i, name in enumerate(CHOICES):
         row, column = divmod(i, columns)
         rect = pygame.Rect(area.x + column * (width + 8), area.y + row * step, width, BUTTON_H)
-        current = getattr(settings, name)
+        current = in_use(tr, settings, name)
         text = f"{tr(LABELS[name])}: {option_label(tr, name, current)}"
         d.button(surface, rect, text, size=15)
         add(rect, name, settings.next_choice(name))
@@ -155,4 +185,5 @@ def draw_settings(view: TableView, surface: pygame.Surface, hits: Hits) -> None:
         view.settings,
         lambda rect, name, value: hits.add(rect, ChangeSetting(name, value)),
         lambda rect: hits.add(rect, ClosePanel()),
+        size_note(view.tr, view.settings, view.window.scale),
     )

@@ -15,11 +15,18 @@ from clients.table.people import takeback, waiting_text
 from clients.table.render.bars import draw_toolbar, draw_topbar
 from clients.table.render.frame import Hits, table_layout
 from clients.table.render.results import seat_team
-from clients.table.render.seats import draw_seat_box, last_turn_was_pass, pass_flash, seat_label
+from clients.table.render.seats import (
+    draw_seat_box,
+    last_turn_was_pass,
+    may_replace,
+    pass_flash,
+    replace_button,
+    seat_label,
+)
 from clients.table.screens import ends_before_last_tile
 from clients.table.ui import PickTile, PlaceAt
 
-LINE_MAX_UNIT = 40
+LINE_MAX_UNIT = lay.LINE_MAX_UNIT
 
 
 def draw_table(
@@ -51,6 +58,7 @@ def draw_table(
             box.centery = layout.hand.centery
             draw_seat_box(view, surface, hits, box, seat_view, seat)
     draw_guidance(view, surface, layout, seat_view, seat)
+    draw_replace_buttons(view, surface, hits, layout, seat)
     draw_toolbar(view, surface, hits, layout, seat, seat_view)
     drag = view.selection.drag
     if private and drag is not None and drag.active:
@@ -59,6 +67,24 @@ def draw_table(
         rect = pygame.Rect(0, 0, unit, 2 * unit)
         rect.center = drag.pos
         d.tile(surface, rect, a, b, True, outline=d.GOLD, width=3)
+
+
+def draw_replace_buttons(
+    view: TableView, surface: pygame.Surface, hits: Hits, layout: lay.TableLayout, seat: int
+) -> None:
+    """The owner's Replace buttons, over the board and the hand (never under them)."""
+    top, left, right = layout.seats["top"], layout.seats["left"], layout.seats["right"]
+    # Beside the partner's box: between the side boxes, above the board. Under a side
+    # box: its column, down to the guidance line.
+    bands = {
+        "top": pygame.Rect(left.right + 4, 0, right.x - left.right - 8, layout.board.y),
+        "right": pygame.Rect(right.x, right.y, right.w, layout.message.y - right.y),
+        "left": pygame.Rect(left.x, left.y, left.w, layout.message.y - left.y),
+    }
+    for position, box in (("top", top), ("right", right), ("left", left)):
+        shown = lay.seat_at(seat, position)
+        if may_replace(view, shown):
+            replace_button(view, surface, hits, box, shown, bands[position])
 
 
 def line_layout(layout: lay.TableLayout, seat_view: dict[str, Any]) -> lay.LineLayout:
@@ -112,7 +138,7 @@ def draw_line(
         _mark_last_ends(view, surface, placed)
         return
     mark_last_tiles(view, surface, placed, seat_view)
-    draw_targets(view, surface, hits, placed, seat_view, seat)
+    draw_targets(view, surface, hits, placed, seat_view, seat, board)
 
 
 def mark_last_tiles(
@@ -180,6 +206,7 @@ def draw_targets(
     placed: lay.LineLayout,
     seat_view: dict[str, Any],
     seat: int,
+    board: pygame.Rect | None = None,
 ) -> None:
     my_turn = view.my_turn(seat)
     ends = seat_view.get("ends")
@@ -236,33 +263,55 @@ def draw_targets(
         if my_turn:
             hits.add(lay.touch_rect(rect), PlaceAt(key))
     if ends:
-        for key in ("left", "right"):
-            end_tag(view, surface, placed, key, shown[key])
+        bounds = board if board is not None else surface.get_rect()
+        end_tags(view, surface, placed, shown, marks(view, placed, seat_view), bounds)
 
 
-def end_tag(
-    view: TableView, surface: pygame.Surface, placed: lay.LineLayout, key: str, slot: pygame.Rect
+def marks(view: TableView, placed: lay.LineLayout, seat_view: dict[str, Any]) -> list[pygame.Rect]:
+    """Where ``mark_last_tiles`` draws: the last tile's frame and its ▼, and each seat's
+    badge when they are shown (the end names keep clear of them)."""
+    last, by_seat = last_plays(seat_view)
+    where = {item.tile: item.rect for item in placed.tiles}
+    found = []
+    if last in where:
+        frame = where[last].inflate(6, 6)
+        found.append(frame.union(frame.move(0, -max(4, placed.unit // 5) - 2)))
+    if view.progress.last_tiles:
+        size = max(12, min(18, placed.unit // 2 + 4))
+        for tile in by_seat.values():
+            if tile in where:
+                badge = pygame.Rect(0, 0, size + 6, size + 6)
+                badge.center = (where[tile].right - 2, where[tile].bottom - 2)
+                found.append(badge)
+    return found
+
+
+def end_tags(
+    view: TableView,
+    surface: pygame.Surface,
+    placed: lay.LineLayout,
+    shown: dict[str, pygame.Rect],
+    marked: list[pygame.Rect],
+    bounds: pygame.Rect,
 ) -> None:
-    """The name of an open end, written by what stands there (its target, or the ghost
-    of the lifted tile): "left" and "right" in hints, keys and the log point at what is
-    drawn, wherever the line turned."""
-    name = view.tr(f"end.{key}")
+    """The names of the open ends, written by what stands there (its target, or the
+    ghost of the lifted tile): "left" and "right" in hints, keys and the log point at
+    what is drawn, wherever the line turned. Both in the same form (the words, or both
+    short where one does not fit), each where no tile, mark or the other name covers
+    it (``layout.place_tags``)."""
     size = max(11, min(15, placed.unit // 2 + 3))
-    if d.text_width(name, size) > max(3 * placed.unit, 60):
-        name = view.tr(f"end.tag_{key}")
-    # Above the slot when the line turns down there (the right end), else below.
-    above = key == "left"
-    pos = (slot.centerx, slot.top - 2) if above else (slot.centerx, slot.bottom + 2)
-    d.text(
-        surface,
-        name,
-        pos,
-        size,
-        d.SOFT,
-        bold=True,
-        anchor="midbottom" if above else "midtop",
-        within=surface.get_rect(),
-    )
+    room = max(3 * placed.unit, 60)
+    names = {key: view.tr(f"end.{key}") for key in ("left", "right")}
+    if any(d.text_width(name, size, True) > room for name in names.values()):
+        names = {key: view.tr(f"end.tag_{key}") for key in names}
+    boxes = {
+        key: (d.text_width(name, size, True) + 4, d.font(size, True).get_height())
+        for key, name in names.items()
+    }
+    obstacles = [item.rect for item in placed.tiles] + marked
+    places = lay.place_tags(shown, boxes, obstacles, bounds)
+    for key, rect in places.items():
+        d.text(surface, names[key], rect.center, size, d.SOFT, bold=True, anchor="center")
 
 
 def draw_hand(
@@ -342,7 +391,7 @@ def guidance(view: TableView, seat_view: dict[str, Any], seat: int) -> str:
         return tr("accept.waiting") if phase == "accept" else ""
     request = takeback(newest.raw) if newest is not None else None
     if request is not None and not view.allowed(seat, "accept_takeback"):
-        return waiting_text(tr, request, lambda n: seat_label(view, n))
+        return waiting_text(tr, request, lambda n: seat_label(view, n), viewer=seat)
     if newest is not None and newest.table is not None and newest.table.raw.get("forfeited"):
         return tr("status.forfeited")
     if phase == "match_over":
