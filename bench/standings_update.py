@@ -33,7 +33,8 @@ FLAT = 1.5
 
 def one_size(players: int, rounds: int, matches: int, seed: int) -> dict:
     from bench.league_reads import populate
-    from server.league import projections, services
+    from server.league import projections
+    from server.league.actions import rounds
     from server.league.models import Round, StandingRow
     from server.tables import projection
     from server.tables import services as table_services
@@ -48,7 +49,7 @@ def one_size(players: int, rounds: int, matches: int, seed: int) -> dict:
     ending, ordinary = [], []
     for number in range(1, matches + 1):
         four = rng.sample(users, 4)
-        match = services._open_match(
+        match = rounds._open_match(
             users[0],
             round_,
             number,

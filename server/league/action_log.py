@@ -2,11 +2,16 @@
 
 A verb is a short stable code, ``<subject>.<what happened>``. It is part of the API
 (``GET /api/clubs/{slug}/log``): verbs are added, never renamed or reused for something
-else. ``services.record_action`` refuses a verb that is not listed here, and a test
-holds docs/league.md to list every one of them.
+else. ``record_action``, the one writer of the log, refuses a verb that is not listed
+here, and a test holds docs/league.md to list every one of them.
 """
 
 from __future__ import annotations
+
+from django.db import transaction
+
+from server.accounts.models import User
+from server.league.models import Club, ClubAction
 
 # verb -> what the entry says happened (its ``details`` are documented in docs/league.md)
 VERBS: dict[str, str] = {
@@ -47,3 +52,14 @@ def verb_family(verb: str) -> str:
 
 
 FAMILIES = frozenset(verb_family(v) for v in VERBS)
+
+
+def record_action(*, club: Club, actor: User | None, verb: str, **details) -> ClubAction:
+    """One entry of the club's action log. Called inside the transaction of the action
+    it records, so a refused (rolled back) action leaves no entry; ``actor`` None is the
+    server itself. ``details`` name the subject as data (usernames, numbers, reasons)."""
+    if verb not in VERBS:
+        raise ValueError(f"{verb!r} is not in action_log.VERBS")
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("record_action belongs inside the action's transaction")
+    return ClubAction.objects.create(club=club, actor=actor, verb=verb, details=details)

@@ -1,7 +1,7 @@
 """HTTP endpoints of the club league. Thin: parse (a strict serializer, the query), call a
 service or a selector, answer with an output serializer (``serializers``).
 
-Reads of public clubs need no token; every write does. Roles are checked in services;
+Reads of public clubs need no token; every write does. Roles are checked in the actions;
 who may read what in selectors (a ``members`` club is not found by outsiders).
 """
 
@@ -20,9 +20,19 @@ from server.accounts.serializers import AccountSerializer
 from server.api_schema import ERRORS, strict
 from server.errors import ValidationError
 from server.ids_and_names import parse_id, parse_name
-from server.league import selectors, services, substitutes
+from server.league import selectors
 from server.league import serializers as s
 from server.league.action_log import FAMILIES, VERBS
+from server.league.actions import (
+    clubs,
+    deadlines,
+    hosted,
+    matches,
+    members,
+    roles,
+    rounds,
+    seasons,
+)
 from server.notices import longpoll
 from server.notices.groups import account_group
 
@@ -94,7 +104,7 @@ class ClubsView(LeagueView):
     )
     def post(self, request):
         data = strict(s.CreateClubSerializer, request)
-        club = services.do_create_club(user=request.user, **data)
+        club = clubs.do_create_club(user=request.user, **data)
         return _club_answer(request, club, status=201)
 
 
@@ -110,7 +120,7 @@ class ClubView(LeagueView):
     )
     def patch(self, request, slug):
         data = strict(s.UpdateClubSerializer, request)
-        club = services.do_update_club(
+        club = clubs.do_update_club(
             user=request.user, club=self.club(request, slug), changes=dict(data)
         )
         return _club_answer(request, club)
@@ -131,7 +141,7 @@ class MembersView(LeagueView):
         club = self.club(request, slug)
         removed = request.query_params.get("removed") in ("1", "true")
         if removed:
-            services.check_organizer(club, _user(request))
+            roles.check_organizer(club, _user(request))
         return s.paginate(request, selectors.members_of(club, removed), s.MemberSerializer)
 
     @extend_schema(
@@ -141,7 +151,7 @@ class MembersView(LeagueView):
     )
     def post(self, request, slug):
         data = strict(s.EnterBotSerializer, request)
-        membership = services.do_enter_bot(
+        membership = members.do_enter_bot(
             user=request.user, club=self.club(request, slug), bot_name=data["bot"]
         )
         return Response(s.MemberSerializer(membership).data, status=201)
@@ -155,7 +165,7 @@ class MemberView(LeagueView):
     )
     def patch(self, request, slug, username):
         data = strict(s.RoleSerializer, request)
-        membership = services.do_set_role(
+        membership = members.do_set_role(
             user=request.user, club=self.club(request, slug), username=username, role=data["role"]
         )
         return Response(s.MemberSerializer(membership).data)
@@ -166,7 +176,7 @@ class MemberView(LeagueView):
         summary="Remove a member (organizers); their matches stay",
     )
     def delete(self, request, slug, username):
-        membership = services.do_remove_member(
+        membership = members.do_remove_member(
             user=request.user, club=self.club(request, slug), username=username
         )
         return Response(s.MemberSerializer(membership).data)
@@ -180,7 +190,7 @@ class InvitesView(LeagueView):
     )
     def get(self, request, slug):
         club = self.club(request, slug)
-        services.check_organizer(club, _user(request))
+        roles.check_organizer(club, _user(request))
         return s.paginate(request, selectors.invites_of(club), s.InviteSerializer)
 
     @extend_schema(
@@ -190,7 +200,7 @@ class InvitesView(LeagueView):
     )
     def post(self, request, slug):
         data = strict(s.InviteRequestSerializer, request)
-        invite = services.do_create_invite(user=request.user, club=self.club(request, slug), **data)
+        invite = members.do_create_invite(user=request.user, club=self.club(request, slug), **data)
         return Response(s.InviteSerializer(invite).data, status=201)
 
 
@@ -201,7 +211,7 @@ class InviteView(LeagueView):
         summary="Revoke an invite code (organizers); it then joins as an unknown code",
     )
     def delete(self, request, slug, code):
-        invite = services.do_revoke_invite(
+        invite = members.do_revoke_invite(
             user=request.user, club=self.club(request, slug), code=code
         )
         return Response(s.InviteSerializer(invite).data)
@@ -224,7 +234,7 @@ class HostedPlayersView(LeagueView):
     )
     def post(self, request, slug):
         data = strict(s.AddHostedPlayerSerializer, request)
-        membership = services.do_add_hosted_player(
+        membership = hosted.do_add_hosted_player(
             user=request.user, club=self.club(request, slug), **data
         )
         return Response(s.MemberSerializer(membership).data, status=201)
@@ -245,7 +255,7 @@ class ClubLogView(LeagueView):
     )
     def get(self, request, slug):
         club = self.club(request, slug)
-        services.check_organizer(club, _user(request))
+        roles.check_organizer(club, _user(request))
         verb = parse_name(request.query_params.get("verb"), "verb")
         if verb is not None and verb not in VERBS and verb not in FAMILIES:
             raise ValidationError("verb is one of the log's verbs or families (docs/league.md)")
@@ -260,7 +270,7 @@ class JoinClubView(LeagueView):
     )
     def post(self, request, slug):
         data = strict(s.JoinClubSerializer, request)
-        membership = services.do_join_club(
+        membership = members.do_join_club(
             user=request.user, club=selectors.club_by_slug(slug), code=data["code"]
         )
         return Response(s.MemberSerializer(membership).data, status=201)
@@ -275,8 +285,8 @@ class SeasonsView(LeagueView):
         operation_id="seasons_list",
     )
     def get(self, request, slug):
-        seasons = selectors.seasons_of(self.club(request, slug))
-        return s.paginate(request, seasons, s.SeasonSerializer)
+        found = selectors.seasons_of(self.club(request, slug))
+        return s.paginate(request, found, s.SeasonSerializer)
 
     @extend_schema(
         request=s.CreateSeasonSerializer,
@@ -286,7 +296,7 @@ class SeasonsView(LeagueView):
     def post(self, request, slug):
         data = strict(s.CreateSeasonSerializer, request)
         club = self.club(request, slug)
-        season = services.do_create_season(user=request.user, club=club, **data)
+        season = seasons.do_create_season(user=request.user, club=club, **data)
         answer = selectors.season_for_reader(club, season.pk)
         return Response(s.SeasonSerializer(answer).data, status=201)
 
@@ -306,7 +316,7 @@ class SeasonView(LeagueView):
         data = strict(s.UpdateSeasonSerializer, request)
         club = self.club(request, slug)
         season = selectors.season_of(club, int(season_id))
-        services.do_update_season(user=request.user, season=season, changes=dict(data))
+        seasons.do_update_season(user=request.user, season=season, changes=dict(data))
         return Response(s.SeasonSerializer(selectors.season_for_reader(club, season.pk)).data)
 
 
@@ -319,7 +329,7 @@ class SeasonCloseView(LeagueView):
     def post(self, request, slug, season_id):
         club = self.club(request, slug)
         season = selectors.season_of(club, int(season_id))
-        services.do_close_season(user=request.user, season=season)
+        seasons.do_close_season(user=request.user, season=season)
         return Response(s.SeasonSerializer(selectors.season_for_reader(club, season.pk)).data)
 
 
@@ -332,7 +342,7 @@ class PairsView(LeagueView):
     def post(self, request, slug, season_id):
         data = strict(s.PairSerializer, request)
         first, second = data["players"]
-        pair = services.do_register_pair(
+        pair = seasons.do_register_pair(
             user=request.user,
             season=self.season(request, slug, season_id),
             name=data["name"],
@@ -362,11 +372,11 @@ class RoundsView(LeagueView):
         operation_id="rounds_list",
     )
     def get(self, request, slug, season_id):
-        rounds = selectors.rounds_of(self.season(request, slug, season_id))
+        found = selectors.rounds_of(self.season(request, slug, season_id))
         viewer = _user(request)
         return s.paginate(
             request,
-            rounds,
+            found,
             s.RoundSerializer,
             prepare=lambda round_: selectors.round_details(round_, viewer),
         )
@@ -377,7 +387,7 @@ class RoundsView(LeagueView):
         summary="Open the next round (organizers)",
     )
     def post(self, request, slug, season_id):
-        round_ = services.do_create_round(
+        round_ = rounds.do_create_round(
             user=request.user, season=self.season(request, slug, season_id)
         )
         return _round_answer(request, round_, status=201)
@@ -390,7 +400,7 @@ class RoundView(LeagueView):
     )
     def get(self, request, slug, season_id, number):
         round_ = self.round(request, slug, season_id, number)
-        substitutes.run_due_substitutions(round_)  # the season option, once the deadline passed
+        deadlines.run_due_substitutions(round_)  # the season option, once the deadline passed
         return _round_answer(request, round_)
 
     @extend_schema(
@@ -401,7 +411,7 @@ class RoundView(LeagueView):
     def patch(self, request, slug, season_id, number):
         data = strict(s.DeadlineSerializer, request)
         round_ = self.round(request, slug, season_id, number)
-        substitutes.do_set_deadline(user=request.user, round_=round_, deadline=data["deadline"])
+        rounds.do_set_deadline(user=request.user, round_=round_, deadline=data["deadline"])
         return _round_answer(request, round_)
 
 
@@ -414,7 +424,7 @@ class CheckInView(LeagueView):
     def post(self, request, slug, season_id, number):
         data = strict(s.CheckInSerializer, request)
         round_ = self.round(request, slug, season_id, number)
-        services.do_check_in(
+        rounds.do_check_in(
             user=request.user, round_=round_, players=data.get("players"), pairs=data.get("pairs")
         )
         return _round_answer(request, round_)
@@ -428,7 +438,7 @@ class StartRoundView(LeagueView):
     )
     def post(self, request, slug, season_id, number):
         round_ = self.round(request, slug, season_id, number)
-        services.do_start_round(user=request.user, round_=round_)
+        rounds.do_start_round(user=request.user, round_=round_)
         return _round_answer(request, self.round(request, slug, season_id, number))
 
 
@@ -476,7 +486,7 @@ class MatchesView(LeagueView):
         status = q.get("status") or None
         if status not in (None, "playing", "finished", "annulled"):
             raise ValidationError("status is playing, finished or annulled")
-        matches = selectors.match_list(
+        found = selectors.match_list(
             _user(request),
             club=parse_name(q.get("club"), "club"),
             season=_int(q.get("season"), "season"),
@@ -487,7 +497,7 @@ class MatchesView(LeagueView):
         )
         return s.paginate(
             request,
-            selectors.match_page(matches),
+            selectors.match_page(found),
             s.MatchSerializer,
             prepare_page=selectors.with_seat_rows,
         )
@@ -564,7 +574,7 @@ class AnnulView(LeagueView):
     def post(self, request, match_id):
         data = strict(s.AnnulSerializer, request)
         match = selectors.match_for_reader(int(match_id), _user(request))
-        match = services.do_annul(user=request.user, match=match, reason=data["reason"])
+        match = matches.do_annul(user=request.user, match=match, reason=data["reason"])
         return Response(s.MatchSerializer(match).data)
 
 
@@ -578,7 +588,7 @@ class SubstituteView(LeagueView):
         data = strict(s.SubstituteSerializer, request)
         match = selectors.match_for_reader(int(match_id), _user(request))
         by = data["by"]
-        substitutes.do_substitute(
+        matches.do_substitute(
             user=request.user,
             match=match,
             seat=data["seat"],
@@ -599,7 +609,7 @@ class ForfeitView(LeagueView):
     def post(self, request, match_id):
         data = strict(s.ForfeitSerializer, request)
         match = selectors.match_for_reader(int(match_id), _user(request))
-        match = substitutes.do_forfeit(
+        match = matches.do_forfeit(
             user=request.user, match=match, seat=data["seat"], reason=data["reason"]
         )
         return Response(s.MatchSerializer(match).data)
@@ -611,7 +621,7 @@ class HostPlayersView(APIView):
         summary="Every hosted player the host process plays, with its level (host account)",
     )
     def get(self, request):
-        services.check_host(request.user)
+        hosted.check_host(request.user)
         players = {"players": selectors.hosted_players_in_service()}
         return Response(s.HostedPlayersSerializer(players).data)
 
@@ -623,7 +633,7 @@ class HostPlayerTokenView(APIView):
         summary="A token for a hosted player, device host (host account)",
     )
     def post(self, request, name):
-        grant = services.grant_hosted_token(user=request.user, name=name)
+        grant = hosted.grant_hosted_token(user=request.user, name=name)
         return Response(AccountSerializer(grant).data)
 
 

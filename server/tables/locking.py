@@ -8,7 +8,7 @@ import threading
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-_sqlite_writer = threading.RLock()  # re-entrant: league services nest table writes
+_sqlite_writer = threading.RLock()  # re-entrant: league actions nest table writes
 
 
 def writing():

@@ -14,7 +14,7 @@ from server.errors import NotFound, ValidationError
 from server.ids_and_names import is_id, parse_id, parse_name
 from server.league import selectors as league
 from server.league import serializers as answers
-from server.league import services as league_services
+from server.league.actions import roles
 from server.league.models import (
     CheckIn,
     Club,
@@ -58,7 +58,7 @@ class ClubPage:
 
 def club_page(slug: str, user: User | None) -> ClubPage:
     club = league.club_for_reader(slug, user)
-    membership = league_services.membership_of(club, user)
+    membership = roles.membership_of(club, user)
     season = league.open_season(club)  # closed seasons: on the standings page
     live_round = (
         Round.objects.filter(season=season, status="started").order_by("-number").first()

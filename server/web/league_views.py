@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from server.errors import ApiError
 from server.league import selectors as league
-from server.league import services
+from server.league.actions import members, roles, rounds, seasons
 from server.league.models import Club
 from server.league.serializers import (
     MatchSerializer,
@@ -68,11 +68,11 @@ def standings(request, slug: str):
     club = league.club_for_reader(slug, _viewer(request), answer=False)
     season = pages.season_choice(club, request.GET.get("season"))
     rows = list(league.standing_rows(season)) if season else []
-    seasons = list(league.season_menu(club))
+    menu = list(league.season_menu(club))
     return render(
         request,
         "web/standings.html",
-        {"club": club, "season": season, "rows": rows, "seasons": seasons, **_live(club)},
+        {"club": club, "season": season, "rows": rows, "seasons": menu, **_live(club)},
     )
 
 
@@ -152,7 +152,7 @@ def match(request, match_id: int):
     viewer = _viewer(request)
     m = league.match_for_reader(match_id, viewer)
     data = MatchSerializer(m).data
-    membership = services.membership_of(m.club, viewer) if m.club is not None else None
+    membership = roles.membership_of(m.club, viewer) if m.club is not None else None
     role = membership.role if membership is not None else None
     context = {
         "match": m,
@@ -204,7 +204,7 @@ def join_club(request):
     form = JoinClubForm(request.POST)
     if form.is_valid():
         try:
-            membership = services.do_join_club(
+            membership = members.do_join_club(
                 user=request.user,
                 club=league.club_by_slug(form.cleaned_data["club"]),
                 code=form.cleaned_data["code"],
@@ -230,7 +230,7 @@ def create_season(request, slug: str):
     form = SeasonForm(request.POST)
     if form.is_valid():
         try:
-            season = services.do_create_season(user=request.user, club=club, **form.cleaned_data)
+            season = seasons.do_create_season(user=request.user, club=club, **form.cleaned_data)
             return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
         except ApiError as err:
             form.add_error(None, refusal_text(err))
@@ -245,7 +245,7 @@ def create_invite(request, slug: str):
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
-            services.do_create_invite(user=request.user, club=club, **form.cleaned_data)
+            members.do_create_invite(user=request.user, club=club, **form.cleaned_data)
             return redirect("web:organize", slug=club.slug)
         except ApiError as err:
             form.add_error(None, refusal_text(err))
@@ -259,7 +259,7 @@ def create_round(request, slug: str, season_id: int):
     club = organized_club(request, slug)
     season = league.season_for_reader(club, season_id)
     try:
-        round_ = services.do_create_round(user=request.user, season=season)
+        round_ = rounds.do_create_round(user=request.user, season=season)
     except ApiError as err:
         if err.status == 403:
             raise
@@ -292,7 +292,7 @@ def round_page(request, slug: str, season_id: int, number: int):
         club = organized_club(request, slug)
     else:
         club = league.club_for_reader(slug, viewer, answer=False)
-    membership = services.membership_of(club, viewer)
+    membership = roles.membership_of(club, viewer)
     is_organizer = membership is not None and membership.role == "organizer"
     season = league.season_for_reader(club, season_id)
     round_ = league.round_of(season, number)
@@ -301,7 +301,7 @@ def round_page(request, slug: str, season_id: int, number: int):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "start":
-                services.do_start_round(user=request.user, round_=round_)
+                rounds.do_start_round(user=request.user, round_=round_)
                 return redirect(
                     "web:round", slug=club.slug, season_id=season.pk, number=round_.number
                 )
@@ -309,11 +309,11 @@ def round_page(request, slug: str, season_id: int, number: int):
             if form.is_valid():
                 chosen = form.cleaned_data[form.field_name]
                 if season.format == "pairs":
-                    services.do_check_in(
+                    rounds.do_check_in(
                         user=request.user, round_=round_, pairs=[int(p) for p in chosen]
                     )
                 else:
-                    services.do_check_in(user=request.user, round_=round_, players=chosen)
+                    rounds.do_check_in(user=request.user, round_=round_, players=chosen)
                 return redirect(
                     "web:round", slug=club.slug, season_id=season.pk, number=round_.number
                 )

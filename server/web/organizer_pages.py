@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from server.errors import ApiError
 from server.league import selectors as league
-from server.league import services
+from server.league.actions import roles
 from server.league.models import Club, Season
 from server.league.serializers import InviteSerializer, MemberSerializer
 from server.web.league_forms import InviteForm, SeasonForm, refusal_text
@@ -55,7 +55,7 @@ def league_pages(view):
 
 def organized_club(request, slug: str) -> Club:
     club = league.club_for_reader(slug, viewer(request))
-    services.check_organizer(club, viewer(request))
+    roles.check_organizer(club, viewer(request))
     return club
 
 

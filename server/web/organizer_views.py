@@ -24,7 +24,8 @@ from server.accounts import selectors as account_selectors
 from server.accounts import services as account_services
 from server.errors import ApiError, NotFound
 from server.league import selectors as league
-from server.league import services
+from server.league.actions import clubs, hosted, matches, roles, rounds, seasons
+from server.league.actions import members as member_actions
 from server.league.models import Club, Season
 from server.league.serializers import InviteSerializer, MatchSerializer, MemberSerializer
 from server.web import throttling
@@ -58,7 +59,7 @@ LOG_PER_PAGE = 50
 
 def _person(request):
     """A signed-in person (bot accounts manage nothing: ``PermissionDenied``)."""
-    services.check_person(request.user)
+    roles.check_person(request.user)
     return request.user
 
 
@@ -71,7 +72,7 @@ def new_club(request):
     form = ClubForm(request.POST or None, initial={"visibility": "public"})
     if request.method == "POST" and form.is_valid():
         try:
-            club = services.do_create_club(user=request.user, **form.cleaned_data)
+            club = clubs.do_create_club(user=request.user, **form.cleaned_data)
             return redirect("web:organize", slug=club.slug)
         except ApiError as err:
             form.add_error("slug" if err.code == "slug_taken" else None, _slug_or(err))
@@ -94,7 +95,7 @@ def edit_club(request, slug: str):
     form = EditClubForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.do_update_club(user=request.user, club=club, changes=form.cleaned_data)
+            clubs.do_update_club(user=request.user, club=club, changes=form.cleaned_data)
             return redirect("web:organize", slug=club.slug)
         except ApiError as err:
             form.add_error(None, refusal_text(err))
@@ -135,7 +136,7 @@ def set_role(request, slug: str, username: str):
     if not form.is_valid():
         return _members_page(request, club, _("Check the values you entered."), 400)
     try:
-        services.do_set_role(
+        member_actions.do_set_role(
             user=request.user, club=club, username=username, role=form.cleaned_data["role"]
         )
     except ApiError as err:
@@ -151,13 +152,13 @@ def remove_member(request, slug: str, username: str):
     form = RemoveMemberForm(request.POST)
     form.is_valid()
     try:
-        services.do_remove_member(user=request.user, club=club, username=username)
+        member_actions.do_remove_member(user=request.user, club=club, username=username)
     except ApiError as err:
         return _members_page(request, club, refusal_text(err), 400)
     code = league.invite_used_by(club, username)
     if form.cleaned_data.get("revoke_invite") and code:
         try:
-            services.do_revoke_invite(user=request.user, club=club, code=code)
+            member_actions.do_revoke_invite(user=request.user, club=club, code=code)
         except ApiError:
             pass  # revoked already: nothing more to do
     return redirect("web:members", slug=club.slug)
@@ -189,7 +190,7 @@ def create_invite(request, slug: str):
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
-            services.do_create_invite(user=request.user, club=club, **form.cleaned_data)
+            member_actions.do_create_invite(user=request.user, club=club, **form.cleaned_data)
             return redirect("web:invites", slug=club.slug)
         except ApiError as err:
             form.add_error(None, refusal_text(err))
@@ -201,7 +202,7 @@ def create_invite(request, slug: str):
 @require_POST
 def revoke_invite(request, slug: str, code: str):
     club = organized_club(request, slug)
-    services.do_revoke_invite(user=request.user, club=club, code=code)
+    member_actions.do_revoke_invite(user=request.user, club=club, code=code)
     return redirect("web:invites", slug=club.slug)
 
 
@@ -213,7 +214,7 @@ def join_link(request, slug: str, code: str):
     try:
         if club is None:
             raise NotFound()
-        services.check_invite(club, code)
+        member_actions.check_invite(club, code)
     except ApiError:
         raise Http404("no such invite") from None
     user = request.user if request.user.is_authenticated else None
@@ -243,7 +244,7 @@ def join_link(request, slug: str, code: str):
                     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         if user is not None:
             try:
-                services.do_join_club(user=user, club=club, code=code)
+                member_actions.do_join_club(user=user, club=club, code=code)
                 return redirect("web:club", slug=club.slug)
             except ApiError as err:
                 if err.code == "already_member":
@@ -339,7 +340,7 @@ def enter_bot(request, name: str):
     slug = request.POST.get("club", "")
     club = league.club_for_reader(slug, request.user)
     try:
-        services.do_enter_bot(user=request.user, club=club, bot_name=name)
+        member_actions.do_enter_bot(user=request.user, club=club, bot_name=name)
     except ApiError as err:
         if err.status == 403:
             raise
@@ -356,9 +357,7 @@ def add_hosted_player(request, slug: str):
     if not form.is_valid():
         return _organize(request, club, hosted_form=form, status=400)
     try:
-        services.do_add_hosted_player(
-            user=request.user, club=club, level=form.cleaned_data["level"]
-        )
+        hosted.do_add_hosted_player(user=request.user, club=club, level=form.cleaned_data["level"])
     except ApiError as err:
         form.add_error(None, refusal_text(err))
         return _organize(request, club, hosted_form=form, status=400)
@@ -378,9 +377,7 @@ def post_announcement(request, slug: str):
     form = AnnouncementForm(request.POST)
     if form.is_valid():
         try:
-            services.do_post_announcement(
-                user=request.user, club=club, text=form.cleaned_data["text"]
-            )
+            clubs.do_post_announcement(user=request.user, club=club, text=form.cleaned_data["text"])
             return redirect("web:organize", slug=club.slug)
         except ApiError as err:
             form.add_error(None, refusal_text(err))
@@ -392,7 +389,7 @@ def post_announcement(request, slug: str):
 @require_POST
 def remove_announcement(request, slug: str, announcement_id: int):
     club = organized_club(request, slug)
-    services.do_remove_announcement(user=request.user, club=club, announcement_id=announcement_id)
+    clubs.do_remove_announcement(user=request.user, club=club, announcement_id=announcement_id)
     return redirect("web:organize", slug=club.slug)
 
 
@@ -442,7 +439,7 @@ def edit_season(request, slug: str, season_id: int):
     form = EditSeasonForm(request.POST)
     if form.is_valid():
         try:
-            services.do_update_season(user=request.user, season=season, changes=form.cleaned_data)
+            seasons.do_update_season(user=request.user, season=season, changes=form.cleaned_data)
             return redirect("web:edit_season", slug=club.slug, season_id=season.pk)
         except ApiError as err:
             form.add_error(None, refusal_text(err))
@@ -457,7 +454,7 @@ def register_pair(request, slug: str, season_id: int):
     form = _pair_form(club, request.POST)
     if form.is_valid():
         try:
-            services.do_register_pair(user=request.user, season=season, **form.cleaned_data)
+            seasons.do_register_pair(user=request.user, season=season, **form.cleaned_data)
             return redirect("web:edit_season", slug=club.slug, season_id=season.pk)
         except ApiError as err:
             form.add_error(None, _pair_refusal(err))
@@ -476,7 +473,7 @@ def _pair_refusal(err: ApiError) -> str:
 def close_season(request, slug: str, season_id: int):
     club, season = _season(request, slug, season_id)
     try:
-        services.do_close_season(user=request.user, season=season)
+        seasons.do_close_season(user=request.user, season=season)
     except ApiError as err:
         if err.status == 403:
             raise
@@ -496,7 +493,7 @@ def set_availability(request, slug: str, season_id: int):
     if not form.is_valid():
         raise Http404("bad form")
     player = form.cleaned_data["player"] or None
-    services.do_set_availability(
+    seasons.do_set_availability(
         user=request.user, season=season, available=form.cleaned_data["available"], username=player
     )
     back = request.POST.get("next", "")
@@ -514,9 +511,9 @@ def check_in_available(request, slug: str, season_id: int, number: int):
     chosen = league.available_entrants(season)
     try:
         if season.format == "pairs":
-            services.do_check_in(user=request.user, round_=round_, pairs=chosen)
+            rounds.do_check_in(user=request.user, round_=round_, pairs=chosen)
         else:
-            services.do_check_in(user=request.user, round_=round_, players=chosen)
+            rounds.do_check_in(user=request.user, round_=round_, players=chosen)
     except ApiError as err:
         if err.status == 403:
             raise
@@ -534,7 +531,7 @@ def annul_page(request, match_id: int):
         return _annul(request, m)
     if m.club is None:
         raise Http404("not a league match")
-    services.check_organizer(m.club, request.user)
+    roles.check_organizer(m.club, request.user)
     return render(
         request,
         "web/annul_confirm.html",
@@ -547,7 +544,7 @@ def _annul(request, m):
     error = None
     if form.is_valid():
         try:
-            services.do_annul(user=request.user, match=m, reason=form.cleaned_data["reason"])
+            matches.do_annul(user=request.user, match=m, reason=form.cleaned_data["reason"])
             return redirect("web:match", match_id=m.pk)
         except ApiError as err:
             if err.status == 403:

@@ -1,6 +1,6 @@
 """The round page's organizer tools (issue #22): set a round's deadline, substitute a
 seat, end a match by forfeit. Forms posted from ``web/round_match_actions.html``; the
-league's services decide (``server.league.substitutes``) and a refusal comes back as the
+league's actions decide (``server.league.actions.matches``, ``rounds``) and a refusal comes back as the
 site's error page with the refusal's text. A required confirmation box stands for the
 confirmation (no JavaScript needed)."""
 
@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from server.errors import ApiError
 from server.league import selectors as league
-from server.league import substitutes
+from server.league.actions import matches, rounds
 from server.web.league_forms import refusal_text
 
 
@@ -72,7 +72,7 @@ def round_deadline(request, slug: str, season_id: int, number: int):
                 return _refused(request, _("Check the values you entered."))
             if timezone.is_naive(deadline):
                 deadline = deadline.replace(tzinfo=dt.UTC)  # the page says UTC
-        substitutes.do_set_deadline(user=request.user, round_=round_, deadline=deadline)
+        rounds.do_set_deadline(user=request.user, round_=round_, deadline=deadline)
     except ApiError as err:
         return _refused(request, refusal_text(err), err.status)
     return redirect("web:round", slug=slug, season_id=season_id, number=number)
@@ -87,7 +87,7 @@ def match_substitute(request, match_id: int):
     kind, _sep, name = form.cleaned_data["by"].partition(":")
     try:
         match = league.match_for_reader(match_id, request.user)
-        substitutes.do_substitute(
+        matches.do_substitute(
             user=request.user,
             match=match,
             seat=form.cleaned_data["seat"],
@@ -108,7 +108,7 @@ def match_forfeit(request, match_id: int):
         return _refused(request, _("Check the values you entered."))
     try:
         match = league.match_for_reader(match_id, request.user)
-        substitutes.do_forfeit(
+        matches.do_forfeit(
             user=request.user,
             match=match,
             seat=form.cleaned_data["seat"],

@@ -12,9 +12,10 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from server.league import services
-from server.league.action_log import NOT_YET_WRITTEN, VERBS
-from server.league.models import ClubAction, LeagueMatch
+from server.league.action_log import NOT_YET_WRITTEN, VERBS, record_action
+from server.league.actions.clubs import do_post_announcement, do_remove_announcement
+from server.league.actions.seasons import do_set_availability
+from server.league.models import ClubAction, LeagueMatch, Season
 from tests.league.conftest import add_member, client_for, new_bot, new_club, new_member, play_out
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db]
@@ -156,16 +157,16 @@ def test_each_organizer_action_writes_exactly_one_entry_with_its_verb_and_detail
     log.one("invite.revoke", organizer, code=code)
     ok(api.patch(url + f"/seasons/{pairs}", {"name": "Pairs cup"}, format="json"))
     log.one("season.edit", organizer, season=pairs, changes={"name": ["Pairs", "Pairs cup"]})
-    services.do_set_availability(
+    do_set_availability(
         user=organizer,
-        season=services.Season.objects.get(pk=pairs),
+        season=Season.objects.get(pk=pairs),
         available=False,
         username=others[0].username,
     )
     log.one("availability.override", organizer, username=others[0].username, available=False)
-    note = services.do_post_announcement(user=organizer, club=club, text=" Bring snacks ")
+    note = do_post_announcement(user=organizer, club=club, text=" Bring snacks ")
     log.one("announcement.post", organizer, id=note.pk, text="Bring snacks")
-    services.do_remove_announcement(user=organizer, club=club, announcement_id=note.pk)
+    do_remove_announcement(user=organizer, club=club, announcement_id=note.pk)
     log.one("announcement.remove", organizer, id=note.pk)
     ok(api.post(url + f"/seasons/{pairs}/close"))
     log.one("season.close", organizer, season=pairs, name="Pairs cup")
@@ -281,14 +282,14 @@ def test_record_action_takes_only_the_listed_verbs():
     organizer = new_member("org")
     club, _ = new_club(organizer)
     with pytest.raises(ValueError, match="not in action_log.VERBS"):
-        services.record_action(club=club, actor=organizer, verb="club.explode")
+        record_action(club=club, actor=organizer, verb="club.explode")
 
 
-def test_every_verb_is_documented_and_written_by_a_service_unless_reserved():
+def test_every_verb_is_documented_and_written_by_an_action_unless_reserved():
     docs = (ROOT / "docs" / "league.md").read_text(encoding="utf-8")
     source = "".join(
-        (ROOT / "server" / "league" / name).read_text(encoding="utf-8")
-        for name in ("services.py", "substitutes.py")
+        path.read_text(encoding="utf-8")
+        for path in sorted((ROOT / "server" / "league" / "actions").glob("*.py"))
     )
     written = set(re.findall(r'verb="([a-z]+\.[a-z]+)"', source))
     written |= set(re.findall(r'"(member\.(?:promote|demote))"', source))

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from server.accounts.models import AccessToken, User
 from server.errors import ValidationError
-from server.league import services
+from server.league.actions.hosted import hosted_player_for
 from server.league.models import ClubAction, LeagueMatch, Membership
 from tests.league.conftest import add_member, client_for, new_bot, new_club, new_member
 from tests.server.conftest import token_for
@@ -212,13 +212,13 @@ def test_hosted_player_for_prefers_an_idle_player_and_adds_one_when_needed():
         )
     )
     ok(api.post(rounds + "/1/start"))  # names[1:] are busy now; names[0] is idle
-    assert services.hosted_player_for(club=club, level="strong").username == names[0]
+    assert hosted_player_for(club=club, level="strong").username == names[0]
     idle = User.objects.get(username=names[0])
-    busy = services.hosted_player_for(club=club, level="strong", exclude=[idle.pk])
+    busy = hosted_player_for(club=club, level="strong", exclude=[idle.pk])
     assert busy.username in names[1:]
     every = User.objects.filter(username__in=names).values_list("pk", flat=True)
     before = ClubAction.objects.filter(club=club).count()
-    added = services.hosted_player_for(club=club, level="strong", exclude=every)
+    added = hosted_player_for(club=club, level="strong", exclude=every)
     assert added.username not in names and added.hosted_level == "strong"
     entry = ClubAction.objects.filter(club=club).latest("id")
     assert ClubAction.objects.filter(club=club).count() == before + 1
@@ -229,4 +229,4 @@ def test_hosted_player_for_prefers_an_idle_player_and_adds_one_when_needed():
     )
     assert Membership.objects.get(club=club, user=added).active
     with pytest.raises(ValidationError):
-        services.hosted_player_for(club=club, level="godlike")
+        hosted_player_for(club=club, level="godlike")

@@ -4,7 +4,7 @@ several requests at once, and requests fired together behind a barrier, half to 
 
 Each scenario is repeated ``DEKABES_RACE_RUNS`` times (default 8); a run is *bad* when
 an answer is a 5xx or the database ends in a state the docs rule out. Before the league's
-writes locked the club row (``server.league.services``) most runs of each were bad.
+writes locked the club row (``server.league.actions``) most runs of each were bad.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import random
 import pytest
 from django.utils import timezone
 
-from server.league import substitutes
+from server.league.actions import deadlines
 from server.league.models import ClubAction, LeagueMatch, Rating, RatingPoint, StandingRow
 from server.league.projections import rebuild
 from server.tables import projection
@@ -280,7 +280,7 @@ def test_the_season_option_substitutes_a_seat_away_after_the_deadline(monkeypatc
     now = timezone.now()
     away = {1: now - dt.timedelta(minutes=10), 3: now - dt.timedelta(minutes=2)}
     monkeypatch.setattr(
-        substitutes,
+        deadlines,
         "away_since",
         lambda table, seat: away.get(seat) if table == match.table else None,
     )
@@ -312,7 +312,7 @@ def test_the_management_command_runs_every_due_round(monkeypatch):
     league.start_round()
     match = the_match(league)
     monkeypatch.setattr(
-        substitutes,
+        deadlines,
         "away_since",
         lambda table, seat: timezone.now() - dt.timedelta(minutes=3) if seat == 2 else None,
     )

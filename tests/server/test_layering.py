@@ -270,7 +270,7 @@ def test_the_layers_place_the_modules_they_are_meant_to():
         "server.tables.errors": "foundation",
         "server.notices.notify": "notices",
         "server.sockets.consumers": "WebSockets",
-        "server.league.services": "the league",
+        "server.league.actions.rounds": "the league",
         "server.web.views": "web pages",
         "server.run": "process launcher",
     }

@@ -24,7 +24,10 @@ if __name__ == "__main__":  # run as a script: Django first, then the models
     django.setup()
 
 from server.accounts import services as accounts
-from server.league import services as league
+from server.league.actions.clubs import do_create_club
+from server.league.actions.members import do_create_invite, do_enter_bot, do_join_club
+from server.league.actions.rounds import do_check_in, do_create_round, do_start_round
+from server.league.actions.seasons import do_create_season
 from server.league.models import LeagueMatch, Round, Season
 from server.tables import projection
 from server.tables import services as table_services
@@ -64,9 +67,9 @@ def play(table: Table, rng: random.Random, until_hand: int | None = None) -> Non
 def play_round(
     organizer, season: Season, players: list[str], rng: random.Random, until_hand: int | None = None
 ) -> Round:
-    round_ = league.do_create_round(user=organizer, season=season)
-    league.do_check_in(user=organizer, round_=round_, players=players)
-    for match in league.do_start_round(user=organizer, round_=round_):
+    round_ = do_create_round(user=organizer, season=season)
+    do_check_in(user=organizer, round_=round_, players=players)
+    for match in do_start_round(user=organizer, round_=round_):
         play(match.table, rng, until_hand)
     return Round.objects.get(pk=round_.pk)
 
@@ -78,14 +81,14 @@ def seed_league(seed: int = 11, members: tuple[str, ...] = MEMBERS, rounds: int 
     people = {name: accounts.do_register(username=name, password=PASSWORD) for name in members}
     accounts.do_register(username="zed", password=PASSWORD)
     accounts.do_create_bot(name=HOUSE_BOT, owner=None)
-    club = league.do_create_club(
+    club = do_create_club(
         user=organizer,
         slug="riverside",
         name="Riverside Dominoes",
         description="Thursday nights at the boathouse.",
         visibility="public",
     )
-    cellar = league.do_create_club(
+    cellar = do_create_club(
         user=organizer,
         slug="cellar",
         name="The Cellar",
@@ -93,12 +96,12 @@ def seed_league(seed: int = 11, members: tuple[str, ...] = MEMBERS, rounds: int 
         visibility="members",
     )
     for user in people.values():
-        code = league.do_create_invite(user=organizer, club=club).code
-        league.do_join_club(user=user, club=club, code=code)
-    code = league.do_create_invite(user=organizer, club=cellar).code
-    league.do_join_club(user=people["ana"], club=cellar, code=code)
-    league.do_enter_bot(user=organizer, club=club, bot_name=HOUSE_BOT)
-    season = league.do_create_season(
+        code = do_create_invite(user=organizer, club=club).code
+        do_join_club(user=user, club=club, code=code)
+    code = do_create_invite(user=organizer, club=cellar).code
+    do_join_club(user=people["ana"], club=cellar, code=code)
+    do_enter_bot(user=organizer, club=club, bot_name=HOUSE_BOT)
+    season = do_create_season(
         user=organizer, club=club, name="Autumn", format="individual", seed=seed
     )
     field = list(members) + [HOUSE_BOT]

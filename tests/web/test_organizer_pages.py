@@ -15,8 +15,11 @@ from django.utils import translation
 
 from server.accounts import services as accounts
 from server.accounts.models import AccessToken, User
-from server.league import services
 from server.league.action_log import VERBS
+from server.league.actions.clubs import do_create_club, do_post_announcement
+from server.league.actions.members import do_create_invite
+from server.league.actions.rounds import do_create_round
+from server.league.actions.seasons import do_close_season, do_create_season
 from server.league.models import (
     Announcement,
     Availability,
@@ -30,6 +33,7 @@ from server.league.models import (
     Round,
     Season,
 )
+from server.league.selectors import invite_used_by
 from server.web.organizer_log import VERB_TEXT
 from tests.web.conftest import tiles_in
 from tests.web.league_seed import PASSWORD, seed_league
@@ -94,7 +98,7 @@ def test_members_page_promotes_demotes_and_removes_with_the_code_revoked(lg):
     assert org.post("/clubs/riverside/members/ben/role", {"role": "organizer"}).status_code == 302
     assert Membership.objects.get(club__slug="riverside", user__username="ben").role == "organizer"
     assert org.post("/clubs/riverside/members/ben/role", {"role": "member"}).status_code == 302
-    code = services.selectors.invite_used_by(Club.objects.get(slug="riverside"), "ben")
+    code = invite_used_by(Club.objects.get(slug="riverside"), "ben")
     assert code
     assert (
         org.post("/clubs/riverside/members/ben/remove", {"revoke_invite": "on"}).status_code == 302
@@ -129,7 +133,7 @@ def test_invites_list_create_revoke_and_the_shareable_link(lg):
     nowhere = client(None).get(f"/join/no-such-club/{invite.code}")
     assert spent.status_code == unknown.status_code == nowhere.status_code == 404
     # An existing account signs in and joins.
-    other = services.do_create_invite(user=User.objects.get(username="olga"), club=invite.club)
+    other = do_create_invite(user=User.objects.get(username="olga"), club=invite.club)
     joined = client(None).post(
         f"/join/riverside/{other.code}",
         {"action": "signin", "username": "zed", "password": PASSWORD},
@@ -145,7 +149,7 @@ def test_invites_list_create_revoke_and_the_shareable_link(lg):
 
 def test_a_members_club_link_answers_as_an_unknown_club(lg):
     cellar = Club.objects.get(slug="cellar")
-    code = services.do_create_invite(user=User.objects.get(username="olga"), club=cellar).code
+    code = do_create_invite(user=User.objects.get(username="olga"), club=cellar).code
     assert client(None).get(f"/join/cellar/{code}").status_code == 200
     wrong = client(None).get("/join/cellar/WRONGCODE")
     unknown = client(None).get("/join/nowhere/WRONGCODE")
@@ -187,7 +191,7 @@ def test_seasons_edit_pairs_and_close(lg):
     org = client(lg["organizer"])
     olga = User.objects.get(username="olga")
     club = Club.objects.get(slug="riverside")
-    pairs = services.do_create_season(user=olga, club=club, name="Duo", format="pairs")
+    pairs = do_create_season(user=olga, club=club, name="Duo", format="pairs")
     url = f"/clubs/riverside/seasons/{pairs.pk}/"
     assert org.get(url).status_code == 200
     assert (
@@ -223,8 +227,8 @@ def test_seasons_edit_pairs_and_close(lg):
 def test_the_club_page_shows_the_open_season(lg):
     olga = User.objects.get(username="olga")
     club = Club.objects.get(slug="riverside")
-    newer = services.do_create_season(user=olga, club=club, name="Winter", format="individual")
-    services.do_close_season(user=olga, season=newer)
+    newer = do_create_season(user=olga, club=club, name="Winter", format="individual")
+    do_close_season(user=olga, season=newer)
     page = body(client("ana").get("/clubs/riverside/"))
     assert (
         "Autumn" in page and "Winter" not in page.split("Current season")[1].split("</section>")[0]
@@ -234,7 +238,7 @@ def test_the_club_page_shows_the_open_season(lg):
 def test_members_mark_themselves_available_and_the_organizer_checks_them_in(lg):
     olga = User.objects.get(username="olga")
     club = Club.objects.get(slug="riverside")
-    season = services.do_create_season(user=olga, club=club, name="Spring", format="individual")
+    season = do_create_season(user=olga, club=club, name="Spring", format="individual")
     form = body(client("ana").get("/clubs/riverside/"))
     assert f"/clubs/riverside/seasons/{season.pk}/availability" in form
     for name in ("ana", "ben", "carl"):
@@ -259,7 +263,7 @@ def test_members_mark_themselves_available_and_the_organizer_checks_them_in(lg):
             {"available": "yes", "player": name},
         )
     assert ClubAction.objects.filter(club=club, verb="availability.override").count() == 1
-    round_ = services.do_create_round(user=olga, season=season)
+    round_ = do_create_round(user=olga, season=season)
     page = f"/clubs/riverside/seasons/{season.pk}/rounds/{round_.number}"
     shown = body(org.get(page))
     assert 'data-member="carl" data-available="no"' in shown and "everyone available (4)" in shown
@@ -312,7 +316,7 @@ def test_every_verb_has_a_translated_sentence_on_the_log_page(lg):
                 assert str(text) != english, (language, verb)
     olga, club = User.objects.get(username="olga"), Club.objects.get(slug="riverside")
     for n in range(40):
-        services.do_post_announcement(user=olga, club=club, text=f"note {n}")
+        do_post_announcement(user=olga, club=club, text=f"note {n}")
     org = client(lg["organizer"])
     page = org.get("/clubs/riverside/log")
     assert page.status_code == 200
@@ -395,12 +399,12 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
     club = Club.objects.get(slug="riverside")
     # Another club's organizer, and a bot with a token.
     accounts.do_register(username="otto", password=PASSWORD)
-    services.do_create_club(user=User.objects.get(username="otto"), slug="elsewhere", name="E")
+    do_create_club(user=User.objects.get(username="otto"), slug="elsewhere", name="E")
     bot_key = accounts.do_register_bot(owner=User.objects.get(username="ana"), name="ana-b").key
-    pairs = services.do_create_season(user=olga, club=club, name="Duo", format="pairs")
-    open_round = services.do_create_round(user=olga, season=pairs)
-    code = services.do_create_invite(user=olga, club=club).code
-    note = services.do_post_announcement(user=olga, club=club, text="hello")
+    pairs = do_create_season(user=olga, club=club, name="Duo", format="pairs")
+    open_round = do_create_round(user=olga, season=pairs)
+    code = do_create_invite(user=olga, club=club).code
+    note = do_post_announcement(user=olga, club=club, text="hello")
     season = lg["season"]
     playing = lg["playing"][0]
     r = "/clubs/riverside"

@@ -11,7 +11,9 @@ from django.template.loader import render_to_string
 from django.test import Client
 
 from server.accounts.models import User
-from server.league import services
+from server.league.actions.matches import do_annul
+from server.league.actions.rounds import do_create_round
+from server.league.actions.seasons import do_create_season, do_register_pair
 from server.league.models import LeagueMatch, LeagueMatchSeat, Season
 from server.web.league_selectors import rating_chart
 from tests.web.league_seed import PASSWORD, seed_league
@@ -43,9 +45,7 @@ def seated(match_id: int) -> list[str]:
 def test_an_annulled_match_is_not_in_progress_on_the_home_page(small_league):
     lg = small_league
     match = LeagueMatch.objects.select_related("table").get(pk=lg["playing"][0])
-    services.do_annul(
-        user=User.objects.get(username=lg["organizer"]), match=match, reason="power cut"
-    )
+    do_annul(user=User.objects.get(username=lg["organizer"]), match=match, reason="power cut")
     player = next(n for n in seated(match.pk) if n in lg["members"])
     home = client(player).get("/").content.decode()
     row = home[home.index(match.table.code) :]
@@ -116,11 +116,9 @@ def test_a_pairs_round_page_checks_pairs_in(small_league):
     lg = small_league
     organizer = User.objects.get(username=lg["organizer"])
     club = Season.objects.get(pk=lg["season"]).club
-    season = services.do_create_season(user=organizer, club=club, name="Duos", format="pairs")
-    services.do_register_pair(
-        user=organizer, season=season, name="Owls", player_1="ana", player_2="ben"
-    )
-    round_ = services.do_create_round(user=organizer, season=season)
+    season = do_create_season(user=organizer, club=club, name="Duos", format="pairs")
+    do_register_pair(user=organizer, season=season, name="Owls", player_1="ana", player_2="ben")
+    round_ = do_create_round(user=organizer, season=season)
     page = client(lg["organizer"]).get(
         f"/clubs/{club.slug}/seasons/{season.pk}/rounds/{round_.number}"
     )
@@ -211,7 +209,7 @@ def test_the_round_page_is_public_with_seats_codes_scores_and_no_forms(small_lea
             and "csrfmiddlewaretoken" not in body.split("<main", 1)[1].split("</main>")[0]
         )
     organizer = client(lg["organizer"])
-    new_round = services.do_create_round(
+    new_round = do_create_round(
         user=User.objects.get(username=lg["organizer"]), season=Season.objects.get(pk=lg["season"])
     )
     assert "Start the round" in organizer.get(round_path(lg, new_round.number)).content.decode()
@@ -291,7 +289,7 @@ def test_the_club_version_grows_when_a_match_ends_and_long_polls_wait(small_leag
     assert waited.status_code == 200 and waited.json() == {"version": before}
     assert waited["Cache-Control"] == "no-store"
     match = LeagueMatch.objects.select_related("table").get(pk=lg["playing"][0])
-    services.do_annul(user=User.objects.get(username=lg["organizer"]), match=match, reason="x")
+    do_annul(user=User.objects.get(username=lg["organizer"]), match=match, reason="x")
     after = client(None).get(live, {"after": before, "wait": "5"}).json()["version"]
     assert after == before + 1
     assert client(None).get(live, {"wait": "x"}).status_code == 400

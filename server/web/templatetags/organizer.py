@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 
 from server.league import selectors as league
-from server.league import services
+from server.league.actions import roles
 
 register = template.Library()
 
@@ -24,7 +24,7 @@ def availability_form(context, club):
     request = context.get("request")
     user = getattr(request, "user", None)
     viewer = user if user is not None and user.is_authenticated else None
-    membership = services.membership_of(club, viewer)
+    membership = roles.membership_of(club, viewer)
     season = league.open_season(club) if membership is not None else None
     mine = None
     if season is not None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from django import template
 
 from engine.bots import LEVELS
+from server.league.actions.rounds import deadline_passed
 from server.league.models import LeagueMatch, Membership, Round
-from server.league.substitutes import deadline_passed
 from server.tables.models import Seat
 
 register = template.Library()

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from server.league.substitutes import run_all_due
+from server.league.actions.deadlines import apply_due_substitutions
 
 
 class Command(BaseCommand):
@@ -11,7 +11,7 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
-        done = run_all_due()
+        done = apply_due_substitutions()
         self.stdout.write(
             "; ".join(f"match {m} seat {s}" for m, s in done) if done else "no seat to substitute"
         )

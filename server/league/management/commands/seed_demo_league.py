@@ -24,7 +24,7 @@ from django.db import close_old_connections
 
 from server.accounts.models import User
 from server.accounts.services import issue_token
-from server.league import services
+from server.league.actions import clubs, members, rounds, seasons
 from server.league.models import Club, LeagueMatch, Membership, Round, Season
 from server.run import bot_runner_threads, daphne_command
 
@@ -88,10 +88,10 @@ class Command(BaseCommand):
     def _play_round(self, organizer, season, number, deadline):
         round_ = Round.objects.filter(season=season, number=number).first()
         if round_ is None:
-            round_ = services.do_create_round(user=organizer, season=season)
+            round_ = rounds.do_create_round(user=organizer, season=season)
         if round_.status == "open":
-            services.do_check_in(user=organizer, round_=round_, players=BOTS)
-            services.do_start_round(user=organizer, round_=round_)
+            rounds.do_check_in(user=organizer, round_=round_, players=BOTS)
+            rounds.do_start_round(user=organizer, round_=round_)
         self.stdout.write(f"round {number}: playing")
         while True:
             close_old_connections()
@@ -109,7 +109,7 @@ def _demo_club():
         organizer = User(username="demo")
         organizer.set_unusable_password()
         organizer.save()
-    club = Club.objects.filter(slug="demo").first() or services.do_create_club(
+    club = Club.objects.filter(slug="demo").first() or clubs.do_create_club(
         user=organizer,
         slug="demo",
         name="Demo club",
@@ -124,9 +124,9 @@ def _demo_club():
             bot.set_unusable_password()
             bot.save()
         if not Membership.objects.filter(club=club, user=bot, active=True).exists():
-            services.do_enter_bot(user=organizer, club=club, bot_name=name)
+            members.do_enter_bot(user=organizer, club=club, bot_name=name)
         bots.append(bot)
-    season = Season.objects.filter(club=club).order_by("id").first() or services.do_create_season(
+    season = Season.objects.filter(club=club).order_by("id").first() or seasons.do_create_season(
         user=organizer, club=club, name="Demo season", format="individual", seed=1
     )
     return organizer, bots, season

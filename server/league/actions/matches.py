@@ -1,32 +1,23 @@
-"""Substitutes, forfeits and round deadlines (docs/league.md, "Substitutes and forfeits").
+"""An organizer steps into a league match in play: hands a seat to a substitute, ends the
+match by forfeit once the round's deadline has passed, or annuls it (docs/league.md,
+"Substitutes and forfeits").
 
-A round may carry a deadline set by an organizer. While a league match is in progress an
-organizer may hand one of its seats to a substitute (a club member not seated in the
-round, or a server-hosted computer player at a level); once the deadline has passed, an
-organizer may end it by forfeit against the team of an absent seat. Both are server
-events in the table's log (``seat_handover``, ``forfeit``: ``server.tables.services``),
-never engine events, so the record still replays and ``rebuild_league`` recomputes the
-same standings and ratings. Every one is an entry of the club's action log.
+A substitute is a club member not seated in the round, or a server-hosted computer
+player at a level. Each is a server event in the table's log (``seat_handover``,
+``forfeit``, ``annul``: ``server.tables.services``), never an engine event, so the record
+still replays and ``rebuild_league`` recomputes the same standings and ratings; each is
+an entry of the club's action log. The match's end (a forfeit, an annul) reaches the
+league through ``results``, as any other.
 
 Standings and ratings (the bridge rule): a substituted match's result stands for the
 team that was drawn; the ``LeagueMatchSeat`` rows keep the drawn players, so the
 standings and the ratings count the drawn players and never the substitute. A forfeit is
 a played match the other team wins, counted in the ``forfeits`` column, not rated.
-
-The season option ``auto_substitute_after`` (minutes, off by default): once a round's
-deadline has passed, a human seat away (``server.notices.presence``) longer than that
-is handed to a strong hosted computer player. ``run_due_substitutions`` does it; it runs
-on each read of the round (``GET`` of the round, its web page) and from
-``manage.py league_deadlines`` (which ``server.run`` need not run: any read is enough).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import logging
-
 from django.db import transaction
-from django.utils import timezone
 
 from engine.seats import team_of
 from server.accounts.models import User
@@ -37,22 +28,21 @@ from server.errors import (
     NotSubstitutable,
     ValidationError,
 )
-from server.league import services
+from server.league.action_log import record_action
+from server.league.actions.hosted import hosted_player_for
+from server.league.actions.roles import check_organizer
+from server.league.actions.rounds import deadline_passed
+from server.league.actions.tell import tell_after_commit
 from server.league.models import LeagueMatch, LeagueMatchSeat, Membership, Round
-from server.notices import presence
 from server.tables import services as table_services
 from server.tables.locking import writing
 from server.tables.models import Seat
-
-log = logging.getLogger(__name__)
-
-AUTO_LEVEL = "strong"  # the level of an automatic substitute
 
 
 def _check_league_match(match: LeagueMatch, user: User, doing: str) -> None:
     if match.club is None or match.round_id is None:
         raise NotALeagueMatch(f"only league matches are {doing}")
-    services.check_organizer(match.club, user)
+    check_organizer(match.club, user)
     if match.status != "playing":
         raise MatchOver(f"the match is over: a finished match is never {doing}")
 
@@ -65,34 +55,6 @@ def _details(match: LeagueMatch) -> dict:
         "round": match.round.number if match.round is not None else None,
         "table_number": match.table_number,
     }
-
-
-# -- deadline --------------------------------------------------------------------------------
-def do_set_deadline(*, user: User, round_: Round, deadline: dt.datetime | None) -> Round:
-    """An organizer sets (or, with None, removes) a round's deadline."""
-    services.check_organizer(round_.season.club, user)
-    if round_.status == "finished":
-        raise ValidationError("the round is finished: it needs no deadline")
-    with writing(), transaction.atomic():
-        round_.deadline = deadline
-        round_.save(update_fields=["deadline"])
-        services.record_action(
-            club=round_.season.club,
-            actor=user,
-            verb="round.deadline",
-            season=round_.season_id,
-            round=round_.number,
-            deadline=deadline.isoformat() if deadline is not None else None,
-        )
-    return round_
-
-
-def deadline_passed(round_: Round | None, now: dt.datetime | None = None) -> bool:
-    return (
-        round_ is not None
-        and round_.deadline is not None
-        and round_.deadline <= (now or timezone.now())
-    )
 
 
 # -- substitute ------------------------------------------------------------------------------
@@ -157,7 +119,7 @@ def do_substitute(
             substitute = _member_substitute(match, username)
         else:
             assert level is not None
-            substitute = services.hosted_player_for(
+            substitute = hosted_player_for(
                 club=club,
                 level=level,
                 exclude=[p for p in holders.values() if p is not None],
@@ -174,7 +136,7 @@ def do_substitute(
             note=reason.strip(),
         )
         before = state.handovers[-1]["from"]
-        services.record_action(
+        record_action(
             club=club,
             actor=user,
             verb="match.substitute",
@@ -186,8 +148,7 @@ def do_substitute(
             automatic=automatic,
             reason=reason.strip(),
         )
-        seated = [p for p in holders.values() if p is not None] + [substitute.pk]
-        transaction.on_commit(lambda: services._tell_players(seated))
+        tell_after_commit([p for p in holders.values() if p is not None] + [substitute.pk])
     return match
 
 
@@ -212,7 +173,7 @@ def do_forfeit(*, user: User, match: LeagueMatch, seat: int, reason: str) -> Lea
         table_services.do_forfeit(
             actor=user, table=match.table, seat=seat, team=team, reason=reason.strip()
         )
-        services.record_action(
+        record_action(
             club=match.club,
             actor=user,
             verb="match.forfeit",
@@ -226,64 +187,26 @@ def do_forfeit(*, user: User, match: LeagueMatch, seat: int, reason: str) -> Lea
     return match
 
 
-# -- automatic substitutes -------------------------------------------------------------------
-def away_since(table, seat: int) -> dt.datetime | None:
-    """When seat ``seat`` went away (None: connected), from the presence module."""
-    return presence.away_since(table=table, seat=seat)
-
-
-def due_rounds(now: dt.datetime | None = None):
-    """Started rounds whose deadline has passed in seasons with the option on."""
-    return Round.objects.filter(
-        status="started",
-        deadline__lte=now or timezone.now(),
-        season__auto_substitute_after__isnull=False,
-    ).select_related("season__club")
-
-
-def run_due_substitutions(round_: Round, now: dt.datetime | None = None) -> list[tuple]:
-    """Hand every human seat away longer than the season's ``auto_substitute_after``
-    minutes to a strong hosted computer player, once ``round_``'s deadline has passed.
-    Returns ``(match id, seat, substitute)`` for each substitution made."""
-    minutes = round_.season.auto_substitute_after
-    now = now or timezone.now()
-    if minutes is None or round_.status != "started" or not deadline_passed(round_, now):
-        return []
-    done = []
-    matches = LeagueMatch.objects.filter(round=round_, status="playing").select_related(
-        "table", "club", "round"
-    )
-    for match in matches:
-        for seat in Seat.objects.filter(table=match.table, kind="human").order_by("number"):
-            since = away_since(match.table, seat.number)
-            if since is None or now - since < dt.timedelta(minutes=minutes):
-                continue
-            try:
-                do_substitute(
-                    user=None,
-                    match=match,
-                    seat=seat.number,
-                    level=AUTO_LEVEL,
-                    reason=f"away for more than {minutes} minutes after the deadline",
-                    automatic=True,
-                )
-            except Exception:  # one table's trouble never stops the others
-                log.warning(
-                    "no automatic substitute at match %s seat %s",
-                    match.pk,
-                    seat.number,
-                    exc_info=True,
-                )
-                continue
-            done.append((match.pk, seat.number))
-            match.refresh_from_db()
-            if match.status != "playing":
-                break
-    return done
-
-
-def run_all_due(now: dt.datetime | None = None) -> list[tuple]:
-    done: list[tuple] = []
-    for round_ in due_rounds(now):
-        done += run_due_substitutions(round_, now)
-    return done
+# -- annul -----------------------------------------------------------------------------------
+def do_annul(*, user: User, match: LeagueMatch, reason: str) -> LeagueMatch:
+    """An organizer stops a stuck match: an ``annul`` event in the table's log."""
+    if match.club is None:
+        raise NotALeagueMatch()
+    check_organizer(match.club, user)
+    if not reason.strip():
+        raise ValidationError("say why the match is annulled (reason)")
+    with writing(), transaction.atomic():  # the table's annul and its log entry: one commit
+        table_services.do_annul(actor=user, table=match.table, reason=reason.strip())
+        record_action(
+            club=match.club,
+            actor=user,
+            verb="match.annul",
+            match=match.pk,
+            table=match.table.code,
+            season=match.season_id,
+            round=match.round.number if match.round is not None else None,
+            table_number=match.table_number,
+            reason=reason.strip(),
+        )
+    match.refresh_from_db()
+    return match
