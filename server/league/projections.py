@@ -20,7 +20,7 @@ from engine.replay import Outcome
 from engine.seats import TEAM_SEATS, TEAMS
 from server.league import ratings as rating_model
 from server.league import standings as standings_model
-from server.league.duplicate import season_scores
+from server.league.duplicate_scoring import season_scores
 from server.league.match_rows import casual_match
 from server.league.models import (
     CheckIn,

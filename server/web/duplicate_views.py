@@ -9,7 +9,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from server.errors import NotFound
-from server.league import duplicate
+from server.league import duplicate_scoring
 from server.league import selectors as league
 
 
@@ -26,7 +26,7 @@ def round_deals(request, slug: str, season_id: int, number: int):
 
 def _page(request, club, season, round_):
     over = round_.status == "finished"
-    deals = duplicate.round_deals(round_) if over and season.duplicate else []
+    deals = duplicate_scoring.round_deals(round_) if over and season.duplicate else []
     rows = [
         {
             "number": deal.number,

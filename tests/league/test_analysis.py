@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from engine import load_record
 from engine.analysis import ANALYSIS_VERSION, analyse
 from engine.replay import steps
-from server.league import analysis
+from server.league import analysis_queue
 from server.league.models import LeagueMatch, MatchAnalysis, SeatAccuracy
 from server.league.selectors import engine_events
 from tests.league.conftest import client_for, new_member
@@ -33,8 +33,8 @@ def test_a_finished_match_is_analysed_in_the_background_and_served():
     league, match = finished_match()
     api = league.org_api
     error(api.get(f"/api/matches/{match.pk}/analysis"), 409, "analysis_not_ready")
-    assert analysis.work(iterations=ITERATIONS) == 1
-    assert analysis.work(iterations=ITERATIONS) == 0  # nothing left
+    assert analysis_queue.work(iterations=ITERATIONS) == 1
+    assert analysis_queue.work(iterations=ITERATIONS) == 0  # nothing left
     row = MatchAnalysis.objects.get(match=match)
     assert row.status == "done" and row.version == ANALYSIS_VERSION and row.attempts == 1
     expected = analyse(engine_events(match), iterations=ITERATIONS, seed=match.pk)
@@ -63,7 +63,7 @@ def test_the_record_carries_the_analysis_as_an_extra_field_old_readers_ignore():
     assert (
         plain == league.org_api.get(f"/api/matches/{match.pk}/record?analysis=1").content.decode()
     )
-    analysis.work(iterations=ITERATIONS)
+    analysis_queue.work(iterations=ITERATIONS)
     text = league.org_api.get(f"/api/matches/{match.pk}/record?analysis=1").content.decode()
     lines = [json.loads(line) for line in text.splitlines()]
     annotated = [line for line in lines if "analysis" in line]
@@ -76,13 +76,13 @@ def test_the_record_carries_the_analysis_as_an_extra_field_old_readers_ignore():
 
 def test_an_older_version_is_analysed_again_and_claims_never_overlap():
     _, match = finished_match()
-    analysis.do_enqueue()
-    first = analysis.claim()
+    analysis_queue.do_enqueue()
+    first = analysis_queue.claim()
     assert first is not None and first.status == "running"
-    assert analysis.claim() is None  # the only row is taken
-    analysis.do_analyse(first, iterations=ITERATIONS)
+    assert analysis_queue.claim() is None  # the only row is taken
+    analysis_queue.do_analyse(first, iterations=ITERATIONS)
     MatchAnalysis.objects.filter(pk=first.pk).update(version=ANALYSIS_VERSION - 1)
-    assert analysis.do_enqueue() == 1
+    assert analysis_queue.do_enqueue() == 1
     assert MatchAnalysis.objects.get(pk=first.pk).status == "pending"
     call_command("analyse_matches", "--iterations", str(ITERATIONS), "--nice", "0")
     row = MatchAnalysis.objects.get(pk=first.pk)
@@ -99,7 +99,7 @@ def test_live_and_annulled_matches_have_no_analysis():
         f"/api/matches/{match.pk}/annul", {"reason": "stuck"}, format="json"
     )
     assert response.status_code == 200, response.content
-    analysis.work(iterations=ITERATIONS)
+    analysis_queue.work(iterations=ITERATIONS)
     assert not MatchAnalysis.objects.filter(match=match).exists()
     error(league.org_api.get(f"/api/matches/{match.pk}/analysis"), 409, "not_analysed")
     outsider = new_member("o")

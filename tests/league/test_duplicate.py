@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from server.league.duplicate import Play, duplicate_scores, round_deals
+from server.league.duplicate_scoring import Play, duplicate_scores, round_deals
 from server.league.models import LeagueMatch, RatingPoint, Round, StandingRow
 from server.tables.models import Event
 from tests.league.conftest import add_member, client_for, new_club, new_member, play_out

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.test import Client
 
-from server.league import analysis
+from server.league import analysis_queue
 from server.league.models import LeagueMatch, MatchAnalysis, SeatAccuracy
 from tests.web.conftest import signed_in
 
@@ -27,7 +27,7 @@ def test_the_replay_shows_the_analysis_once_it_is_computed(finished):
     client = signed_in(finished.owner)
     before = client.get(f"/tables/{finished.code}/replay").content.decode()
     assert "is not ready yet" in before and 'id="replay-analysis"' not in before
-    assert analysis.work(iterations=3) == 1
+    assert analysis_queue.work(iterations=3) == 1
     match = LeagueMatch.objects.get(table__code=finished.code)
     report = MatchAnalysis.objects.get(match=match).report
     body = client.get(f"/tables/{finished.code}/replay").content.decode()
@@ -51,7 +51,7 @@ def test_the_player_page_shows_the_accuracy_over_analysed_matches(finished):
     client = signed_in(finished.owner)
     name = finished.owner.username
     assert "No analysed match yet." in client.get(f"/players/{name}").content.decode()
-    assert analysis.work(iterations=3) == 1
+    assert analysis_queue.work(iterations=3) == 1
     row = SeatAccuracy.objects.get(player=finished.owner)
     body = client.get(f"/players/{name}").content.decode()
     assert f'data-best-share="{round(row.best_moves / row.decisions, 4)}"' in body

@@ -12,7 +12,7 @@ import threading
 from django.core.management.base import BaseCommand
 
 from engine.analysis import DEFAULT_ITERATIONS
-from server.league import analysis
+from server.league import analysis_queue
 
 
 class Command(BaseCommand):
@@ -37,7 +37,7 @@ class Command(BaseCommand):
                 signal.signal(signum, lambda *_: stop.set())
         total = 0
         while True:
-            done = analysis.work(iterations=options["iterations"], limit=options["limit"])
+            done = analysis_queue.work(iterations=options["iterations"], limit=options["limit"])
             total += done
             if done:
                 self.stdout.write(f"analysed {done} match(es)")
