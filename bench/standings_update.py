@@ -34,7 +34,7 @@ FLAT = 1.5
 def one_size(players: int, rounds: int, matches: int, seed: int) -> dict:
     from bench.league_reads import populate
     from server.league import projections
-    from server.league.actions import rounds
+    from server.league.actions.rounds import _open_match
     from server.league.models import Round, StandingRow
     from server.tables import projection
     from server.tables import services as table_services
@@ -49,7 +49,7 @@ def one_size(players: int, rounds: int, matches: int, seed: int) -> dict:
     ending, ordinary = [], []
     for number in range(1, matches + 1):
         four = rng.sample(users, 4)
-        match = rounds._open_match(
+        match = _open_match(
             users[0],
             round_,
             number,

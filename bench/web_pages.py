@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             ),
         }
         from server.tables.selectors import record_text
-        from server.web.replay import build_replay
+        from server.web.selectors.replay import build_replay
 
         text = record_text(table)
         cold = []

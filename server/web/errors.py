@@ -23,7 +23,7 @@ def _page(request, status: int, title: str, message: str, *, back: bool = True):
             "status": status,
             "title": title,
             "message": message,
-            # set by league_views.league_pages: the readable club a refused page sits under
+            # set by refusals.league_pages: the readable club a refused page sits under
             "club_back": getattr(request, "club_back", None) if back else None,
         },
         status=status,
@@ -46,7 +46,7 @@ def forbidden(request, exception=None):
             errors.body_of(errors.PermissionDenied, "forbidden"),
             status=errors.PermissionDenied.status,
         )
-    # A league refusal carries its own (translated) explanation; see league_views.
+    # A league refusal carries its own (translated) explanation; see refusals.league_pages.
     message = (
         str(exception)
         if isinstance(exception, PermissionDenied) and str(exception)

@@ -8,8 +8,8 @@ and the imports of ``engine/``, ``clients/`` and ``bench/`` that cross into othe
 - ``clients`` imports nothing of ``server``; product code never imports ``bench``;
 - each server module sits in one of ``LAYERS`` and imports only its own layer and those
   below it;
-- views are the top of their app: only URL modules import them (what two views share
-  lives below both).
+- views are the top of their app (``views`` modules, the web's ``pages``): only URL modules
+  import them (what two views share lives below both).
 
 An import names the module it names: ``from server.tables import projection`` is an edge
 to ``server.tables.projection``, ``from engine import Match`` one to ``engine`` (the
@@ -81,6 +81,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 LAUNCHERS = {"server.run"}  # the only server modules that may import clients
 ENGINE_MUST_NOT_IMPORT = ("server", "clients", "django", "bench")
+# Packages whose every module is views (the web's pages, one module per audience).
+VIEWS_PACKAGES = ("server.web.pages.",)
 
 
 def module_files() -> dict[str, Path]:
@@ -252,12 +254,17 @@ def test_every_server_module_imports_only_its_own_layer_and_those_below():
     assert upward == [], "\n".join(upward)
 
 
+def is_views(module: str) -> bool:
+    """An app's HTTP endpoints: its ``views`` modules, and the web's pages."""
+    return module.rpartition(".")[2].endswith("views") or module.startswith(VIEWS_PACKAGES)
+
+
 def test_only_url_modules_import_views():
     shared = [
         f"{a}:{lines[0]} imports {b}"
         for a, edges in sorted(server_graph().items())
         for b, lines in sorted(edges.items())
-        if b.rpartition(".")[2].endswith("views") and not a.endswith("urls")
+        if is_views(b) and not a.endswith("urls")
     ]
     assert shared == [], "\n".join(shared)
 
@@ -271,7 +278,7 @@ def test_the_layers_place_the_modules_they_are_meant_to():
         "server.notices.notify": "notices",
         "server.sockets.consumers": "WebSockets",
         "server.league.actions.rounds": "the league",
-        "server.web.views": "web pages",
+        "server.web.pages.league": "web pages",
         "server.run": "process launcher",
     }
     numbers = {m: layer_of(m) for m in expected}

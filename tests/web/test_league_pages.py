@@ -11,7 +11,7 @@ from engine import Match as EngineMatch
 from engine import load_record
 from server.league import selectors as league
 from server.league.models import LeagueMatch, LeagueMatchSeat, Season
-from server.web.league_selectors import CHART_HEIGHT, CHART_PAD, rating_chart
+from server.web.selectors.league import CHART_HEIGHT, CHART_PAD, rating_chart
 from tests.web.conftest import tiles_in
 from tests.web.league_seed import PASSWORD, seed_league
 
@@ -138,7 +138,7 @@ def test_partner_and_opponent_records_follow_the_finished_records(small_league):
         )
         assert f'/players/{partner.player.username}"' in body
     assert played >= 1
-    from server.web.league_selectors import partner_and_opponent_records
+    from server.web.selectors.league import partner_and_opponent_records
 
     partners, opponents = partner_and_opponent_records("ana", None)
     assert sum(r.played for r in partners) == played and sum(r.won for r in partners) == won
@@ -199,7 +199,7 @@ def test_every_refusal_a_league_form_can_receive_has_a_translated_sentence():
     from django.utils import translation
 
     from server import errors
-    from server.web.league_forms import REFUSALS, refusal_text
+    from server.web.refusals import REFUSALS, refusal_text
 
     league = {c for c in errors.ERROR_CLASSES.values() if issubclass(c, errors.LeagueError)}
     passed_on = {

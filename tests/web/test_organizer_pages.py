@@ -34,7 +34,7 @@ from server.league.models import (
     Season,
 )
 from server.league.selectors import invite_used_by
-from server.web.organizer_log import VERB_TEXT
+from server.web.selectors.action_log import VERB_TEXT
 from tests.web.conftest import tiles_in
 from tests.web.league_seed import PASSWORD, seed_league
 

@@ -15,7 +15,7 @@ from server.league.actions.matches import do_annul
 from server.league.actions.rounds import do_create_round
 from server.league.actions.seasons import do_create_season, do_register_pair
 from server.league.models import LeagueMatch, LeagueMatchSeat, Season
-from server.web.league_selectors import rating_chart
+from server.web.selectors.league import rating_chart
 from tests.web.league_seed import PASSWORD, seed_league
 
 pytestmark = pytest.mark.django_db
@@ -242,7 +242,7 @@ def test_the_cross_table_has_each_player_s_result_in_each_round(small_league):
     body = client(None).get(f"/clubs/{lg['club']}/seasons/{lg['season']}/crosstable")
     assert body.status_code == 200
     html = body.content.decode()
-    from server.web.league_selectors import cross_table
+    from server.web.selectors.league import cross_table
 
     table = cross_table(Season.objects.get(pk=lg["season"]), None)
     assert len(table.rounds) == 2 and {r.name for r in table.rows} == {
@@ -274,7 +274,7 @@ def test_the_ratings_leaderboard_is_ordered_with_matches_trend_and_bots(small_le
     bot_row = html[html.index(f'data-player="{lg["house_bot"]}"') :]
     assert "tag bot" in bot_row[: bot_row.index("</tr>")]
     assert "new" in html  # one rated match each: no trend yet
-    from server.web.league_selectors import leaderboard
+    from server.web.selectors.league import leaderboard
 
     rows = leaderboard(ratings[0].club)
     assert [r.matches for r in rows] == [r.matches for r in ratings]

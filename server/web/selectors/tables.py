@@ -1,22 +1,20 @@
-"""Reads for the web pages. Who may see what is decided by the tables' (and later the
-league's) own selectors; this module only gathers what a page shows."""
+"""Reads for the tables' pages (the home page's tables, a casual table's replay, record
+and spectator page). Who may see what is decided by the tables' own selectors; this
+module only gathers what a page shows."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.http import Http404
 
 from engine.phases import MATCH_OVER
 from server.accounts.models import User
-from server.league.models import Membership
-from server.league.selectors import visible_clubs
 from server.tables import projection
 from server.tables import selectors as tables
 from server.tables.models import Table
-from server.web.replay import Replay, build_replay
+from server.web.selectors.replay import Replay, build_replay
 
 
 @dataclass(frozen=True)
@@ -27,41 +25,6 @@ class TableRow:
     hand_no: int
     winner: str | None
     annulled: bool = False  # a league match the organizer annulled: neither over nor live
-
-
-CLUBS_PER_PAGE = 20  # the home page's club list, a page at a time (?clubs=N)
-CLUB_CHOICES = 50  # the club filter of /matches/
-
-
-def clubs_for(viewer: User | None, number: str | None = None) -> Page:
-    """A page of the clubs the visitor may read (the league decides which), with member
-    counts: the home page stays the same size however many clubs the server has."""
-    clubs = visible_clubs(viewer).order_by("name", "pk")
-    page = Paginator(clubs, CLUBS_PER_PAGE).get_page(number)
-    page.object_list = list(page.object_list)  # read once: the template shows these rows
-    # Counted for the page's clubs only (an aggregate over every club costs with their number).
-    counts = dict(
-        Membership.objects.filter(club__in=[c.pk for c in page.object_list], active=True)
-        .values_list("club")
-        .annotate(n=Count("pk"))
-        .values_list("club", "n")
-    )
-    for club in page.object_list:
-        club.member_count = counts.get(club.pk, 0)  # type: ignore[attr-defined]
-    return page
-
-
-def club_choices(viewer: User | None, chosen: str | None) -> list:
-    """At most ``CLUB_CHOICES`` clubs for a filter: the visitor's own first, then others
-    by name, and the chosen one (when readable) always."""
-    clubs = visible_clubs(viewer)
-    own = clubs.filter(memberships__user=viewer, memberships__active=True) if viewer else None
-    mine = list(own.order_by("name", "pk")[:CLUB_CHOICES]) if own is not None else []
-    others = clubs.exclude(pk__in=[c.pk for c in mine]).order_by("name", "pk")
-    out = (mine + list(others[: max(0, CLUB_CHOICES - len(mine))]))[:CLUB_CHOICES]
-    if chosen and chosen not in {c.slug for c in out}:
-        out += list(clubs.filter(slug=chosen))
-    return sorted(out, key=lambda c: c.name)
 
 
 def my_tables(user: User) -> list[TableRow]:

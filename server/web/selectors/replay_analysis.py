@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from server.league.models import LeagueMatch
 from server.league.selectors import analysis_report
 from server.tables.models import Table
-from server.web.replay import Replay
+from server.web.selectors.replay import Replay
 
 GRAPH_WIDTH, GRAPH_HEIGHT = 300, 80
 SERIOUS = ("mistake", "blunder")

@@ -1,5 +1,6 @@
-"""Sign-in and registration forms. Registration goes through the accounts service, the
-same one the API's ``/api/auth/register`` calls; its refusals become form errors."""
+"""The front door's forms: sign in and register. Registration goes through the accounts
+service, the same one the API's ``/api/auth/register`` calls; its refusals become form
+errors (``refusals.shown_refusal``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django_stubs_ext import StrOrPromise
 
 from server import errors
 from server.accounts import services
+from server.web.refusals import shown_refusal
 
 # The registration service's refusals, as the form shows them (keyed by class).
 REGISTER_ERRORS: dict[type[errors.ApiError], StrOrPromise] = {
@@ -57,21 +59,25 @@ class RegisterForm(forms.Form):
     def register(self):
         """The new account, or None with the service's refusal attached to the form."""
         data = self.cleaned_data
-        try:
+        with shown_refusal(self, field="username", text=_name_refusal) as name:
             services.check_username(data["username"])
-        except errors.ApiError as err:
-            self.add_error(
-                "username", REGISTER_ERRORS.get(type(err), _("This name cannot be used."))
-            )
-            return None
-        try:
-            return services.do_register(
-                username=data["username"], password=data["password"], invite=data["invite"] or None
-            )
-        except errors.ApiError as err:
+        if name.error is None:
             # Password refusals come from Django's validators, already in the active language.
-            field = {errors.UsernameTaken: "username", errors.ValidationError: "password"}.get(
-                type(err)
-            )
-            self.add_error(field, REGISTER_ERRORS.get(type(err), err.message))
-            return None
+            with shown_refusal(self, field=REGISTER_FIELDS, text=_register_refusal):
+                return services.do_register(
+                    username=data["username"],
+                    password=data["password"],
+                    invite=data["invite"] or None,
+                )
+        return None
+
+
+REGISTER_FIELDS = {errors.UsernameTaken: "username", errors.ValidationError: "password"}
+
+
+def _name_refusal(err: errors.ApiError) -> StrOrPromise:
+    return REGISTER_ERRORS.get(type(err), _("This name cannot be used."))
+
+
+def _register_refusal(err: errors.ApiError) -> StrOrPromise:
+    return REGISTER_ERRORS.get(type(err), err.message)

@@ -1,12 +1,14 @@
 """Reads for the league pages, gathered over the league's own selectors (which decide
-who may see what). Only page-shaped summaries live here: the chart's geometry and the
-partner / opponent tallies of a player's finished matches."""
+who may see what). Only page-shaped summaries live here: the home page's clubs, the
+chart's geometry, the partner / opponent tallies of a player's finished matches, the
+cross-table, the round page's availability list."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
 
 from server.accounts.models import User
@@ -20,10 +22,46 @@ from server.league.models import (
     Club,
     LeagueMatch,
     LeagueMatchSeat,
+    Membership,
     RatingPoint,
     Round,
     Season,
 )
+
+CLUBS_PER_PAGE = 20  # the home page's club list, a page at a time (?clubs=N)
+CLUB_CHOICES = 50  # the club filter of /matches/
+
+
+def clubs_for(viewer: User | None, number: str | None = None) -> Page:
+    """A page of the clubs the visitor may read (the league decides which), with member
+    counts: the home page stays the same size however many clubs the server has."""
+    clubs = league.visible_clubs(viewer).order_by("name", "pk")
+    page = Paginator(clubs, CLUBS_PER_PAGE).get_page(number)
+    page.object_list = list(page.object_list)  # read once: the template shows these rows
+    # Counted for the page's clubs only (an aggregate over every club costs with their number).
+    counts = dict(
+        Membership.objects.filter(club__in=[c.pk for c in page.object_list], active=True)
+        .values_list("club")
+        .annotate(n=Count("pk"))
+        .values_list("club", "n")
+    )
+    for club in page.object_list:
+        club.member_count = counts.get(club.pk, 0)  # type: ignore[attr-defined]
+    return page
+
+
+def club_choices(viewer: User | None, chosen: str | None) -> list:
+    """At most ``CLUB_CHOICES`` clubs for a filter: the visitor's own first, then others
+    by name, and the chosen one (when readable) always."""
+    clubs = league.visible_clubs(viewer)
+    own = clubs.filter(memberships__user=viewer, memberships__active=True) if viewer else None
+    mine = list(own.order_by("name", "pk")[:CLUB_CHOICES]) if own is not None else []
+    others = clubs.exclude(pk__in=[c.pk for c in mine]).order_by("name", "pk")
+    out = (mine + list(others[: max(0, CLUB_CHOICES - len(mine))]))[:CLUB_CHOICES]
+    if chosen and chosen not in {c.slug for c in out}:
+        out += list(clubs.filter(slug=chosen))
+    return sorted(out, key=lambda c: c.name)
+
 
 RECENT_RESULTS = 10
 
@@ -462,3 +500,24 @@ def leaderboard(club: Club) -> list[LeaderRow]:
         )
         for i, r in enumerate(ratings, start=1)
     ]
+
+
+def round_organizer_context(season: Season) -> dict:
+    """Who said they can play the season's next round (None: said nothing)."""
+    said = league.availability_of(season)
+    rows = []
+    for m in league.members_of(season.club):
+        a = said.get(m.user_id)
+        rows.append(
+            {
+                "username": m.user.username,
+                "is_bot": m.user.is_bot,
+                "available": None if a is None else a.available,
+                "by_organizer": a is not None and a.set_by_id != m.user_id,
+            }
+        )
+    return {
+        "availability": rows,
+        "available_count": len(league.available_entrants(season)),
+        "season_closed": season.closed_at is not None,
+    }

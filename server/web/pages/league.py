@@ -1,52 +1,38 @@
-"""The league's pages: thin views over the league's selectors and services.
+"""What a club's readers see: the club page and its live part, standings, ratings, the
+cross-table, a player, the matches and a match's replay and record, a round and a
+duplicate round's deals. Thin views over the league's selectors and the page-shaped
+reads (``server.web.selectors``); the round page also takes its organizers' check-in
+and start (a POST: organizers only).
 
-A refusal of the league (``server.errors``) becomes the site's 404 or 403 page on a read,
-and a form error on a write: the services stay the one place that says who may do what.
-The pages show the API's answers (``server.league.serializers``), in the site's style.
+A refusal of the league (``server.errors``) becomes the site's 404 or 403 page on a read
+(``refusals.league_pages``), and the page's error on a write.
 """
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_POST
 
-from server.errors import ApiError
+from server.errors import ApiError, NotFound
+from server.league import duplicate_scoring
 from server.league import selectors as league
-from server.league.actions import members, roles, rounds, seasons
+from server.league.actions import roles, rounds
 from server.league.models import Club
-from server.league.serializers import (
-    MatchSerializer,
-)
+from server.league.serializers import MatchSerializer
 from server.notices.groups import club_group
-from server.web import league_selectors as pages
 from server.web import live
-from server.web import selectors as web_selectors
-from server.web.analysis import replay_analysis
-from server.web.league_forms import (
-    AnnulForm,
-    CheckInForm,
-    InviteForm,
-    JoinClubForm,
-    SeasonForm,
-    refusal_text,
-)
-from server.web.organizer_pages import (
-    league_pages,
-    organize_page,
-    organized_club,
-    round_organizer_context,
-)
-from server.web.organizer_pages import (
-    viewer as _viewer,
-)
-from server.web.replay import NotReplayable, build_replay
-from server.web.selectors import board_seats, replay_log
+from server.web.forms.organizer import AnnulForm, CheckInForm
+from server.web.refusals import league_pages, shown_refusal
+from server.web.selectors import league as league_reads
+from server.web.selectors.league import round_organizer_context
+from server.web.selectors.replay import NotReplayable, build_replay
+from server.web.selectors.replay_analysis import replay_analysis
+from server.web.selectors.tables import board_seats, replay_log
+from server.web.visitor import organized_club
+from server.web.visitor import viewer as _viewer
 
 MATCHES_PER_PAGE = 25
 
@@ -54,19 +40,19 @@ MATCHES_PER_PAGE = 25
 # -- reading -------------------------------------------------------------------------------
 def _live(club: Club) -> dict:
     """What makes a club's page live (base.html's ``<main data-live>``, site.js)."""
-    return {"live_url": f"/clubs/{club.slug}/live", "live_version": pages.club_version(club)}
+    return {"live_url": f"/clubs/{club.slug}/live", "live_version": league_reads.club_version(club)}
 
 
 @league_pages
 def club(request, slug: str):
-    page = pages.club_page(slug, _viewer(request))
+    page = league_reads.club_page(slug, _viewer(request))
     return render(request, "web/club.html", {"page": page, **_live(page.club)})
 
 
 @league_pages
 def standings(request, slug: str):
     club = league.club_for_reader(slug, _viewer(request), answer=False)
-    season = pages.season_choice(club, request.GET.get("season"))
+    season = league_reads.season_choice(club, request.GET.get("season"))
     rows = list(league.standing_rows(season)) if season else []
     menu = list(league.season_menu(club))
     return render(
@@ -84,8 +70,8 @@ def ratings(request, slug: str):
         "web/ratings.html",
         {
             "club": club,
-            "rows": pages.leaderboard(club),
-            "trend_matches": pages.TREND_MATCHES,
+            "rows": league_reads.leaderboard(club),
+            "trend_matches": league_reads.TREND_MATCHES,
             **_live(club),
         },
     )
@@ -101,7 +87,7 @@ def cross_table(request, slug: str, season_id: int):
         {
             "club": club,
             "season": season,
-            "table": pages.cross_table(season, _viewer(request)),
+            "table": league_reads.cross_table(season, _viewer(request)),
             **_live(club),
         },
     )
@@ -114,21 +100,23 @@ def club_live(request, slug: str):
         club = league.club_for_reader(slug, viewer, answer=False)
     except ApiError as err:
         return JsonResponse(err.body(), status=err.status)
-    return live.long_poll(request, viewer, club_group(club.pk), lambda: pages.club_version(club))
+    return live.long_poll(
+        request, viewer, club_group(club.pk), lambda: league_reads.club_version(club)
+    )
 
 
 @league_pages
 def player(request, username: str):
     return render(
-        request, "web/player.html", {"page": pages.player_page(username, _viewer(request))}
+        request, "web/player.html", {"page": league_reads.player_page(username, _viewer(request))}
     )
 
 
 @league_pages
 def matches(request):
     viewer = _viewer(request)
-    filters = pages.match_filters(request.GET)
-    page = Paginator(pages.filtered_matches(viewer, filters), MATCHES_PER_PAGE).get_page(
+    filters = league_reads.match_filters(request.GET)
+    page = Paginator(league_reads.filtered_matches(viewer, filters), MATCHES_PER_PAGE).get_page(
         request.GET.get("page")
     )
     query = request.GET.copy()
@@ -140,7 +128,7 @@ def matches(request):
             "page": page,
             "rows": MatchSerializer(page.object_list, many=True).data,
             "filters": filters,
-            "clubs": web_selectors.club_choices(viewer, filters.club),
+            "clubs": league_reads.club_choices(viewer, filters.club),
             "query": query.urlencode(),
         },
     )
@@ -166,7 +154,7 @@ def match(request, match_id: int):
         replay = build_replay(league.record_text(m))
     except NotReplayable:
         return render(request, "web/match_unfinished.html", context)
-    names = pages.seat_names(data)
+    names = league_reads.seat_names(data)
     return render(
         request,
         "web/match.html",
@@ -197,90 +185,7 @@ def match_record(request, match_id: int):
     return response
 
 
-# -- members -------------------------------------------------------------------------------
-@login_required
-@require_POST
-def join_club(request):
-    form = JoinClubForm(request.POST)
-    if form.is_valid():
-        try:
-            membership = members.do_join_club(
-                user=request.user,
-                club=league.club_by_slug(form.cleaned_data["club"]),
-                code=form.cleaned_data["code"],
-            )
-            return redirect("web:club", slug=membership.club.slug)
-        except ApiError as err:
-            form.add_error(None, refusal_text(err))
-    return render(request, "web/join.html", {"form": form}, status=400)
-
-
-# -- organizers ----------------------------------------------------------------------------
-@login_required
-@league_pages
-def organize(request, slug: str):
-    return organize_page(request, organized_club(request, slug))
-
-
-@login_required
-@league_pages
-@require_POST
-def create_season(request, slug: str):
-    club = organized_club(request, slug)
-    form = SeasonForm(request.POST)
-    if form.is_valid():
-        try:
-            season = seasons.do_create_season(user=request.user, club=club, **form.cleaned_data)
-            return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
-        except ApiError as err:
-            form.add_error(None, refusal_text(err))
-    return organize_page(request, club, season_form=form, status=400)
-
-
-@login_required
-@league_pages
-@require_POST
-def create_invite(request, slug: str):
-    club = organized_club(request, slug)
-    form = InviteForm(request.POST)
-    if form.is_valid():
-        try:
-            members.do_create_invite(user=request.user, club=club, **form.cleaned_data)
-            return redirect("web:organize", slug=club.slug)
-        except ApiError as err:
-            form.add_error(None, refusal_text(err))
-    return organize_page(request, club, invite_form=form, status=400)
-
-
-@login_required
-@league_pages
-@require_POST
-def create_round(request, slug: str, season_id: int):
-    club = organized_club(request, slug)
-    season = league.season_for_reader(club, season_id)
-    try:
-        round_ = rounds.do_create_round(user=request.user, season=season)
-    except ApiError as err:
-        if err.status == 403:
-            raise
-        return organize_page(request, club, status=400, error=refusal_text(err))
-    return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
-
-
-def _checkin_form(season, data=None, initial=None) -> CheckInForm:
-    if season.format == "pairs":
-        choices = [(str(p.pk), p.name) for p in season.pairs.all()]
-        return CheckInForm(data, choices=choices, field_name="pairs", initial=initial)
-    choices = [
-        (
-            m.user.username,
-            _("%(name)s (bot)") % {"name": m.user.username} if m.user.is_bot else m.user.username,
-        )
-        for m in league.members_of(season.club)
-    ]
-    return CheckInForm(data, choices=choices, field_name="players", initial=initial)
-
-
+# -- rounds ----------------------------------------------------------------------------------
 @league_pages
 def round_page(request, slug: str, season_id: int, number: int):
     """The round for whoever may read the club (public clubs: everyone); its organizers
@@ -299,13 +204,13 @@ def round_page(request, slug: str, season_id: int, number: int):
     form = None
     error = None
     if request.method == "POST":
-        try:
+        with shown_refusal() as refusal:
             if request.POST.get("action") == "start":
                 rounds.do_start_round(user=request.user, round_=round_)
                 return redirect(
                     "web:round", slug=club.slug, season_id=season.pk, number=round_.number
                 )
-            form = _checkin_form(season, request.POST)
+            form = CheckInForm.for_season(season, request.POST)
             if form.is_valid():
                 chosen = form.cleaned_data[form.field_name]
                 if season.format == "pairs":
@@ -317,15 +222,14 @@ def round_page(request, slug: str, season_id: int, number: int):
                 return redirect(
                     "web:round", slug=club.slug, season_id=season.pk, number=round_.number
                 )
-        except ApiError as err:
-            error = refusal_text(err)
-    data = pages.round_tables(round_, viewer)
+        error = refusal.text
+    data = league_reads.round_tables(round_, viewer)
     if is_organizer and form is None and round_.status == "open":
         present = [
             e["player"]["username"] if "player" in e else str(e["pair"]["id"])
             for e in data["present"]
         ]
-        form = _checkin_form(
+        form = CheckInForm.for_season(
             season, initial={("pairs" if season.format == "pairs" else "players"): present}
         )
     return render(
@@ -342,4 +246,49 @@ def round_page(request, slug: str, season_id: int, number: int):
             **_live(club),
         },
         status=400 if error else 200,
+    )
+
+
+def round_deals(request, slug: str, season_id: int, number: int):
+    """The per-deal comparison of a duplicate round: how every table played each deal,
+    shown once the round is over (before, the other tables' results are hidden from the
+    round's players: docs/league.md, "Duplicate rounds")."""
+    viewer = _viewer(request)
+    try:  # the league's reads refuse only with not_found here: the site's 404 page
+        club = league.club_for_reader(slug, viewer)
+        season = league.season_for_reader(club, season_id)
+        round_ = league.round_of(season, number)
+    except NotFound as err:
+        raise Http404(err.message) from None
+    return _deals_page(request, club, season, round_)
+
+
+def _deals_page(request, club, season, round_):
+    over = round_.status == "finished"
+    deals = duplicate_scoring.round_deals(round_) if over and season.duplicate else []
+    rows = [
+        {
+            "number": deal.number,
+            "par": float(deal.par),
+            "plays": [
+                {
+                    "play": play,
+                    "result": {
+                        "result": play.result,
+                        "team": play.team,
+                        "points": play.points,
+                        "dekabes": play.dekabes,
+                    },
+                    "above_a": float(deal.above(play)),
+                    "above_b": -float(deal.above(play)),
+                }
+                for play in deal.plays
+            ],
+        }
+        for deal in deals
+    ]
+    return render(
+        request,
+        "web/round_deals.html",
+        {"club": club, "season": season, "round": round_, "over": over, "deals": rows},
     )

@@ -1,0 +1,198 @@
+"""What a member does for themself: join a club (the home page's form with a code, or the
+shareable invite link, which signs in or registers on the way), say whether they can
+play a season's next round, and register their own bots and enter them in a club.
+Thin: the league's and the accounts' actions decide, and their refusals are shown on
+the page (``refusals.shown_refusal``)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from server.accounts import selectors as account_selectors
+from server.accounts import services as account_services
+from server.errors import ApiError, NotFound
+from server.league import selectors as league
+from server.league.actions import members, seasons
+from server.web import throttling
+from server.web.forms.member import AvailabilityForm, BotNameForm, EnterBotForm, JoinClubForm
+from server.web.forms.public import RegisterForm, SignInForm
+from server.web.refusals import league_pages, refusal_text, shown_refusal, too_many_attempts
+from server.web.visitor import person, viewer
+
+
+# -- joining a club ----------------------------------------------------------------------------
+@login_required
+@require_POST
+def join_club(request):
+    form = JoinClubForm(request.POST)
+    if form.is_valid():
+        with shown_refusal(form):
+            membership = members.do_join_club(
+                user=request.user,
+                club=league.club_by_slug(form.cleaned_data["club"]),
+                code=form.cleaned_data["code"],
+            )
+            return redirect("web:club", slug=membership.club.slug)
+    return render(request, "web/join.html", {"form": form}, status=400)
+
+
+@require_http_methods(["GET", "POST"])
+def join_link(request, slug: str, code: str):
+    """The shareable invite link: sign in or register, and join, in one step. An unknown
+    club and a wrong, used, expired or revoked code are the same 404 page."""
+    club = league.club_by_slug(slug)
+    try:
+        if club is None:
+            raise NotFound()
+        members.check_invite(club, code)
+    except ApiError:
+        raise Http404("no such invite") from None
+    user = viewer(request)
+    signin = SignInForm(request, data=None)
+    register = RegisterForm()
+    error = None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "signin" and user is None:
+            wait = throttling.wait_seconds(
+                request, throttling.SIGN_IN, {"username": request.POST.get("username", "")}
+            )
+            if wait is not None:
+                return too_many_attempts(request, wait)
+            signin = SignInForm(request, data=request.POST)
+            if signin.is_valid():
+                user = signin.get_user()
+                login(request, user)
+        elif action == "register" and user is None:
+            wait = throttling.wait_seconds(request, throttling.REGISTER, {})
+            if wait is not None:
+                return too_many_attempts(request, wait)
+            register = RegisterForm(request.POST)
+            if register.is_valid():
+                user = register.register()
+                if user is not None:
+                    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if user is not None:
+            with shown_refusal() as refusal:
+                members.do_join_club(user=user, club=club, code=code)
+                return redirect("web:club", slug=club.slug)
+            if refusal.code == "already_member":
+                return redirect("web:club", slug=club.slug)
+            error = refusal.text
+    return render(
+        request,
+        "web/join_link.html",
+        {"club": club, "code": code, "signin": signin, "register": register, "error": error},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+# -- availability ---------------------------------------------------------------------------------
+@login_required
+@league_pages
+@require_POST
+def set_availability(request, slug: str, season_id: int):
+    """A member marks themselves (or an organizer marks a member) for the next round."""
+    club = league.club_for_reader(slug, request.user)
+    season = league.season_for_reader(club, season_id)
+    form = AvailabilityForm(request.POST)
+    if not form.is_valid():
+        raise Http404("bad form")
+    player = form.cleaned_data["player"] or None
+    seasons.do_set_availability(
+        user=request.user, season=season, available=form.cleaned_data["available"], username=player
+    )
+    back = request.POST.get("next", "")
+    if back.startswith(f"/clubs/{club.slug}/") and "//" not in back:
+        return redirect(back)
+    return redirect("web:club", slug=club.slug)
+
+
+# -- a member's own bots ----------------------------------------------------------------------------
+def _bots_page(request, form=None, token=None, status=200, error=None):
+    user = request.user
+    bots = list(account_selectors.bots_of(user))
+    clubs = [
+        (c.slug, c.name)
+        for c in league.visible_clubs(user)
+        .filter(memberships__user=user, memberships__active=True)
+        .order_by("name")
+    ]
+    entered: dict[str, list[str]] = {}
+    for bot in bots:
+        entered[bot.username] = [
+            m.club.slug for m in bot.memberships.filter(active=True).select_related("club")
+        ]
+    return render(
+        request,
+        "web/bots.html",
+        {
+            "bots": [{"name": b.username, "clubs": entered[b.username]} for b in bots],
+            "form": form or BotNameForm(),
+            "enter_form": EnterBotForm(clubs=clubs),
+            "has_clubs": bool(clubs),
+            "token": token,
+            "error": error,
+        },
+        status=status,
+    )
+
+
+@login_required
+@league_pages
+@require_http_methods(["GET", "POST"])
+def bots(request):
+    person(request)
+    if request.method == "GET":
+        return _bots_page(request)
+    form = BotNameForm(request.POST)
+    if form.is_valid():
+        with shown_refusal(form, field="name", text=_bot_refusal):
+            grant = account_services.do_register_bot(
+                owner=request.user, name=form.cleaned_data["name"]
+            )
+            return _bots_page(request, token={"name": grant.user.username, "key": grant.key})
+    return _bots_page(request, form=form, status=400)
+
+
+def _bot_refusal(err: ApiError) -> str:
+    if err.code == "username_taken":
+        return _("This name is taken.")
+    if err.code == "quota_exceeded":
+        return _("You own as many bots as a member may.")
+    if err.code == "validation_error":
+        return _("3 to 40 letters, digits or . _ -")
+    return refusal_text(err)
+
+
+@login_required
+@league_pages
+@require_POST
+def bot_token(request, name: str):
+    person(request)
+    try:
+        if request.POST.get("action") == "revoke":
+            account_services.do_revoke_bot_tokens(owner=request.user, bot_name=name)
+            return redirect("web:bots")
+        grant = account_services.do_rotate_bot_token(owner=request.user, bot_name=name)
+    except NotFound:
+        raise Http404("no such bot of yours") from None
+    return _bots_page(request, token={"name": grant.user.username, "key": grant.key})
+
+
+@login_required
+@league_pages
+@require_POST
+def enter_bot(request, name: str):
+    person(request)
+    slug = request.POST.get("club", "")
+    club = league.club_for_reader(slug, request.user)
+    with shown_refusal(forbidden_page=True) as refusal:
+        members.do_enter_bot(user=request.user, club=club, bot_name=name)
+        return redirect("web:bots")
+    return _bots_page(request, status=400, error=refusal.text)

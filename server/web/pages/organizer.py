@@ -1,0 +1,509 @@
+"""The organizer's pages: the organize page (seasons, invites, hosted players,
+announcements), create and edit a club, its members and invites, a season's edit, pairs
+and close, a round's opening, check-in of everyone available, deadline, substitutes and
+forfeits, a match's annulment (a confirmation first), and the club's action log.
+
+Thin: every decision is a league action's; a refusal on a read is the site's 403 / 404
+page (``refusals.league_pages``), on a write the form's or the page's error
+(``refusals.shown_refusal``). The round page's own check-in and start are in
+``pages/league.py``, beside the round it shows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from contextlib import suppress
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from server.errors import ApiError, SlugTaken
+from server.league import selectors as league
+from server.league.actions import clubs, hosted, matches, members, roles, rounds, seasons
+from server.league.models import Club, Season
+from server.league.serializers import InviteSerializer, MatchSerializer, MemberSerializer
+from server.web.forms.organizer import (
+    AnnouncementForm,
+    AnnulForm,
+    ClubForm,
+    DeadlineForm,
+    EditClubForm,
+    EditSeasonForm,
+    ForfeitForm,
+    HostedPlayerForm,
+    InviteForm,
+    PairForm,
+    RemoveMemberForm,
+    RoleForm,
+    SeasonForm,
+    SubstituteForm,
+)
+from server.web.refusals import league_pages, shown_refusal
+from server.web.selectors.action_log import log_lines
+from server.web.visitor import organized_club, person
+
+LOG_PER_PAGE = 50
+
+
+# -- the organize page ------------------------------------------------------------------------
+def organize_page(
+    request,
+    club: Club,
+    season_form=None,
+    invite_form=None,
+    hosted_form=None,
+    announcement_form=None,
+    status=200,
+    error=None,
+):
+    """The organize page: seasons, invites, hosted players, announcements."""
+    invites = league.invites_of(club)[:20]
+    return render(
+        request,
+        "web/organize.html",
+        {
+            "club": club,
+            "seasons": list(league.seasons_of(club).prefetch_related("rounds")),
+            "season_form": season_form or SeasonForm(),
+            "invite_form": invite_form or InviteForm(),
+            "invites": InviteSerializer(invites, many=True).data,
+            "error": error,
+            "hosted_form": hosted_form or HostedPlayerForm(),
+            "hosted": MemberSerializer(league.hosted_members(club), many=True).data,
+            "announcement_form": announcement_form or AnnouncementForm(),
+            "announcements": list(league.announcements_of(club)[:10]),
+        },
+        status=status,
+    )
+
+
+@login_required
+@league_pages
+def organize(request, slug: str):
+    return organize_page(request, organized_club(request, slug))
+
+
+@login_required
+@league_pages
+@require_POST
+def create_season(request, slug: str):
+    club = organized_club(request, slug)
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        with shown_refusal(form):
+            season = seasons.do_create_season(user=request.user, club=club, **form.cleaned_data)
+            return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
+    return organize_page(request, club, season_form=form, status=400)
+
+
+@login_required
+@league_pages
+@require_POST
+def create_invite(request, slug: str):
+    club = organized_club(request, slug)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        with shown_refusal(form):
+            members.do_create_invite(user=request.user, club=club, **form.cleaned_data)
+            return redirect("web:organize", slug=club.slug)
+    return organize_page(request, club, invite_form=form, status=400)
+
+
+@login_required
+@league_pages
+@require_POST
+def add_hosted_player(request, slug: str):
+    club = organized_club(request, slug)
+    form = HostedPlayerForm(request.POST)
+    if form.is_valid():
+        with shown_refusal(form):
+            hosted.do_add_hosted_player(
+                user=request.user, club=club, level=form.cleaned_data["level"]
+            )
+            return redirect("web:organize", slug=club.slug)
+    return organize_page(request, club, hosted_form=form, status=400)
+
+
+@login_required
+@league_pages
+@require_POST
+def post_announcement(request, slug: str):
+    club = organized_club(request, slug)
+    form = AnnouncementForm(request.POST)
+    if form.is_valid():
+        with shown_refusal(form):
+            clubs.do_post_announcement(user=request.user, club=club, text=form.cleaned_data["text"])
+            return redirect("web:organize", slug=club.slug)
+    return organize_page(request, club, announcement_form=form, status=400)
+
+
+@login_required
+@league_pages
+@require_POST
+def remove_announcement(request, slug: str, announcement_id: int):
+    club = organized_club(request, slug)
+    clubs.do_remove_announcement(user=request.user, club=club, announcement_id=announcement_id)
+    return redirect("web:organize", slug=club.slug)
+
+
+@login_required
+@league_pages
+@require_POST
+def create_round(request, slug: str, season_id: int):
+    club = organized_club(request, slug)
+    season = league.season_for_reader(club, season_id)
+    with shown_refusal(forbidden_page=True) as refusal:
+        round_ = rounds.do_create_round(user=request.user, season=season)
+        return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
+    return organize_page(request, club, status=400, error=refusal.text)
+
+
+# -- the club ---------------------------------------------------------------------------------
+@login_required
+@league_pages
+@require_http_methods(["GET", "POST"])
+def new_club(request):
+    person(request)
+    form = ClubForm(request.POST or None, initial={"visibility": "public"})
+    if request.method == "POST" and form.is_valid():
+        with shown_refusal(form, field={SlugTaken: "slug"}):
+            club = clubs.do_create_club(user=request.user, **form.cleaned_data)
+            return redirect("web:organize", slug=club.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "web/club_form.html", {"form": form, "club": None}, status=status)
+
+
+@login_required
+@league_pages
+@require_http_methods(["GET", "POST"])
+def edit_club(request, slug: str):
+    club = organized_club(request, slug)
+    initial = {"name": club.name, "description": club.description, "visibility": club.visibility}
+    form = EditClubForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        with shown_refusal(form):
+            clubs.do_update_club(user=request.user, club=club, changes=form.cleaned_data)
+            return redirect("web:organize", slug=club.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "web/club_form.html", {"form": form, "club": club}, status=status)
+
+
+# -- members and invites -----------------------------------------------------------------------
+def _members_page(request, club: Club, error: str | None = None, status: int = 200):
+    rows = MemberSerializer(list(league.members_of(club)), many=True).data
+    return render(
+        request,
+        "web/members.html",
+        {
+            "club": club,
+            "members": rows,
+            "me": request.user.username,
+            "remove_form": RemoveMemberForm(),
+            "error": error,
+        },
+        status=status,
+    )
+
+
+@login_required
+@league_pages
+def members_page(request, slug: str):
+    return _members_page(request, organized_club(request, slug))
+
+
+@login_required
+@league_pages
+@require_POST
+def set_role(request, slug: str, username: str):
+    club = organized_club(request, slug)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        return _members_page(request, club, _("Check the values you entered."), 400)
+    with shown_refusal() as refusal:
+        members.do_set_role(
+            user=request.user, club=club, username=username, role=form.cleaned_data["role"]
+        )
+        return redirect("web:members", slug=club.slug)
+    return _members_page(request, club, refusal.text, 400)
+
+
+@login_required
+@league_pages
+@require_POST
+def remove_member(request, slug: str, username: str):
+    club = organized_club(request, slug)
+    form = RemoveMemberForm(request.POST)
+    form.is_valid()
+    with shown_refusal() as refusal:
+        members.do_remove_member(user=request.user, club=club, username=username)
+    if refusal.error is not None:
+        return _members_page(request, club, refusal.text, 400)
+    code = league.invite_used_by(club, username)
+    if form.cleaned_data.get("revoke_invite") and code:
+        with suppress(ApiError):  # revoked already: nothing more to do
+            members.do_revoke_invite(user=request.user, club=club, code=code)
+    return redirect("web:members", slug=club.slug)
+
+
+def _invites_page(request, club: Club, form=None, status: int = 200):
+    invites = InviteSerializer(league.invites_of(club)[:100], many=True).data
+    for invite in invites:
+        invite["link"] = request.build_absolute_uri(f"/join/{club.slug}/{invite['code']}")
+    return render(
+        request,
+        "web/invites.html",
+        {"club": club, "invites": invites, "invite_form": form or InviteForm()},
+        status=status,
+    )
+
+
+@login_required
+@league_pages
+def invites_page(request, slug: str):
+    return _invites_page(request, organized_club(request, slug))
+
+
+@login_required
+@league_pages
+@require_POST
+def create_invite_link(request, slug: str):
+    club = organized_club(request, slug)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        with shown_refusal(form):
+            members.do_create_invite(user=request.user, club=club, **form.cleaned_data)
+            return redirect("web:invites", slug=club.slug)
+    return _invites_page(request, club, form, 400)
+
+
+@login_required
+@league_pages
+@require_POST
+def revoke_invite(request, slug: str, code: str):
+    club = organized_club(request, slug)
+    members.do_revoke_invite(user=request.user, club=club, code=code)
+    return redirect("web:invites", slug=club.slug)
+
+
+# -- seasons ------------------------------------------------------------------------------------
+def _season_page(request, club, season, form=None, pair_form=None, error=None, status=200):
+    pairs = list(season.pairs.select_related("player_1", "player_2"))
+    return render(
+        request,
+        "web/season_edit.html",
+        {
+            "club": club,
+            "season": season,
+            "form": form
+            or EditSeasonForm(
+                initial={
+                    "name": season.name,
+                    "starts_on": season.starts_on,
+                    "ends_on": season.ends_on,
+                }
+            ),
+            "pair_form": pair_form or PairForm.for_club(club),
+            "pairs": pairs,
+            "rounds": list(league.rounds_of(season)),
+            "error": error,
+        },
+        status=status,
+    )
+
+
+def _season(request, slug, season_id) -> tuple[Club, Season]:
+    club = organized_club(request, slug)
+    return club, league.season_for_reader(club, season_id)
+
+
+@login_required
+@league_pages
+@require_http_methods(["GET", "POST"])
+def edit_season(request, slug: str, season_id: int):
+    club, season = _season(request, slug, season_id)
+    if request.method == "GET":
+        return _season_page(request, club, season)
+    form = EditSeasonForm(request.POST)
+    if form.is_valid():
+        with shown_refusal(form):
+            seasons.do_update_season(user=request.user, season=season, changes=form.cleaned_data)
+            return redirect("web:edit_season", slug=club.slug, season_id=season.pk)
+    return _season_page(request, club, season, form=form, status=400)
+
+
+@login_required
+@league_pages
+@require_POST
+def register_pair(request, slug: str, season_id: int):
+    club, season = _season(request, slug, season_id)
+    form = PairForm.for_club(club, request.POST)
+    if form.is_valid():
+        with shown_refusal(form):
+            seasons.do_register_pair(user=request.user, season=season, **form.cleaned_data)
+            return redirect("web:edit_season", slug=club.slug, season_id=season.pk)
+    return _season_page(request, club, season, pair_form=form, status=400)
+
+
+@login_required
+@league_pages
+@require_POST
+def close_season(request, slug: str, season_id: int):
+    club, season = _season(request, slug, season_id)
+    with shown_refusal(forbidden_page=True) as refusal:
+        seasons.do_close_season(user=request.user, season=season)
+        return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
+    return _season_page(request, club, season, error=refusal.text, status=400)
+
+
+# -- rounds and their matches ---------------------------------------------------------------------
+@login_required
+@league_pages
+@require_POST
+def check_in_available(request, slug: str, season_id: int, number: int):
+    club, season = _season(request, slug, season_id)
+    round_ = league.round_of(season, number)
+    chosen = league.available_entrants(season)
+    with shown_refusal(forbidden_page=True) as refusal:
+        if season.format == "pairs":
+            rounds.do_check_in(user=request.user, round_=round_, pairs=chosen)
+        else:
+            rounds.do_check_in(user=request.user, round_=round_, players=chosen)
+        return redirect("web:round", slug=club.slug, season_id=season.pk, number=number)
+    raise PermissionDenied(refusal.text)
+
+
+# The round page's "Deadline, substitutes and forfeits" card (web/round_match_actions.html):
+# a refusal is the site's error page with its sentence; a required confirmation box stands
+# for the confirmation (no JavaScript needed).
+def _refused(request, message: str | None, status: int = 400):
+    return render(
+        request,
+        "web/error.html",
+        {"status": status, "title": _("Not done"), "message": message},
+        status=status,
+    )
+
+
+def _back_to_round(match):
+    return redirect(
+        "web:round", slug=match.club.slug, season_id=match.season_id, number=match.round.number
+    )
+
+
+@login_required
+@require_POST
+def round_deadline(request, slug: str, season_id: int, number: int):
+    form = DeadlineForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, _("Check the values you entered."))
+    with shown_refusal() as refusal:
+        club = league.club_for_reader(slug, request.user)
+        round_ = league.round_of(league.season_of(club, season_id), number)
+        deadline = None
+        if form.cleaned_data["action"] == "set":
+            deadline = form.cleaned_data["deadline"]
+            if deadline is None:
+                return _refused(request, _("Check the values you entered."))
+            if timezone.is_naive(deadline):
+                deadline = deadline.replace(tzinfo=dt.UTC)  # the page says UTC
+        rounds.do_set_deadline(user=request.user, round_=round_, deadline=deadline)
+        return redirect("web:round", slug=slug, season_id=season_id, number=number)
+    return _refused(request, refusal.text, refusal.status)
+
+
+@login_required
+@require_POST
+def match_substitute(request, match_id: int):
+    form = SubstituteForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, _("Check the values you entered."))
+    kind, _sep, name = form.cleaned_data["by"].partition(":")
+    with shown_refusal() as refusal:
+        match = league.match_for_reader(match_id, request.user)
+        matches.do_substitute(
+            user=request.user,
+            match=match,
+            seat=form.cleaned_data["seat"],
+            username=name if kind == "user" else None,
+            level=name if kind == "level" else None,
+            reason=form.cleaned_data["reason"],
+        )
+        return _back_to_round(match)
+    return _refused(request, refusal.text, refusal.status)
+
+
+@login_required
+@require_POST
+def match_forfeit(request, match_id: int):
+    form = ForfeitForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, _("Check the values you entered."))
+    with shown_refusal() as refusal:
+        match = league.match_for_reader(match_id, request.user)
+        matches.do_forfeit(
+            user=request.user,
+            match=match,
+            seat=form.cleaned_data["seat"],
+            reason=form.cleaned_data["reason"],
+        )
+        return _back_to_round(match)
+    return _refused(request, refusal.text, refusal.status)
+
+
+# -- annul: a confirmation first ----------------------------------------------------------------
+@login_required
+@league_pages
+@require_http_methods(["GET", "POST"])
+def annul_page(request, match_id: int):
+    m = league.match_for_reader(match_id, request.user)
+    if request.method == "POST":
+        return _annul(request, m)
+    if m.club is None:
+        raise Http404("not a league match")
+    roles.check_organizer(m.club, request.user)
+    return render(
+        request,
+        "web/annul_confirm.html",
+        {"match": m, "data": MatchSerializer(m).data, "annul_form": AnnulForm()},
+    )
+
+
+def _annul(request, m):
+    form = AnnulForm(request.POST)
+    error = None
+    if form.is_valid():
+        with shown_refusal(forbidden_page=True) as refusal:
+            matches.do_annul(user=request.user, match=m, reason=form.cleaned_data["reason"])
+            return redirect("web:match", match_id=m.pk)
+        error = refusal.text
+    return render(
+        request,
+        "web/match_unfinished.html",
+        {
+            "match": m,
+            "data": MatchSerializer(m).data,
+            "is_organizer": True,
+            "annul_form": form,
+            "error": error,
+        },
+        status=400,
+    )
+
+
+# -- the action log ------------------------------------------------------------------------------
+@login_required
+@league_pages
+def action_log(request, slug: str):
+    club = organized_club(request, slug)
+    page = Paginator(league.club_log(club), LOG_PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "web/action_log.html",
+        {"club": club, "page": page, "lines": log_lines(page.object_list)},
+    )

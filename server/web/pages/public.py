@@ -1,0 +1,85 @@
+"""The front door: the home page (your tables, your next league tables, the clubs), sign
+in, sign out, register, and the home page's live part. Thin: read through the selectors,
+write through the accounts service, render."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from server import errors
+from server.league import selectors as league
+from server.notices.groups import account_group
+from server.web import live, throttling
+from server.web.forms.public import RegisterForm, SignInForm
+from server.web.refusals import too_many_attempts
+from server.web.selectors import league as league_reads
+from server.web.selectors import tables as table_reads
+from server.web.visitor import viewer as visitor
+
+
+def home(request):
+    viewer = visitor(request)
+    context: dict[str, object] = {
+        "tables": table_reads.my_tables(viewer) if viewer else [],
+        "clubs": league_reads.clubs_for(viewer, request.GET.get("clubs")),
+    }
+    if viewer is not None:
+        version, next_tables = league_reads.next_tables(viewer)
+        context.update(
+            next_tables=next_tables,
+            server_url=request.build_absolute_uri("/").rstrip("/"),
+            live_url="/me/live",
+            live_version=version,
+        )
+    return render(request, "web/home.html", context)
+
+
+def me_live(request):
+    """``GET /me/live?after=N&wait=S``: the version of the signed-in account's league
+    tables (``league_tables_version``), long-polled; the home page's live part."""
+    if not request.user.is_authenticated:
+        return JsonResponse(errors.body_of(errors.NotAuthenticated), status=401)
+    user = request.user
+    return live.long_poll(
+        request, user, account_group(user.pk), lambda: league.league_tables_version(user)
+    )
+
+
+class SignInView(auth_views.LoginView):
+    template_name = "web/signin.html"
+    authentication_form = SignInForm
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        wait = throttling.wait_seconds(
+            request, throttling.SIGN_IN, {"username": request.POST.get("username", "")}
+        )
+        if wait is not None:
+            return too_many_attempts(request, wait)
+        return super().post(request, *args, **kwargs)
+
+
+class SignOutView(auth_views.LogoutView):
+    pass
+
+
+@require_http_methods(["GET", "POST"])
+def register(request):
+    form = RegisterForm(request.POST or None)
+    if request.method == "POST":
+        wait = throttling.wait_seconds(request, throttling.REGISTER, {})
+        if wait is not None:
+            return too_many_attempts(request, wait)
+    if request.method == "POST" and form.is_valid():
+        user = form.register()
+        if user is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            target = request.POST.get("next", "")
+            safe = url_has_allowed_host_and_scheme(target, {request.get_host()})
+            return redirect(target if target and safe else "web:home")
+    return render(request, "web/register.html", {"form": form, "next": request.GET.get("next", "")})
