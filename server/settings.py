@@ -306,6 +306,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LONG_POLL_MAX = 30
 WS_PING_SECONDS = float(os.environ.get("DEKABES_WS_PING_SECONDS", "20"))
 
+# Seconds between two ticks of the one ticking driver (server/tick.py: the automatic
+# substitutes after a round's deadline) in this server process; 0: none (manage.py tick).
+DEKABES_TICK_SECONDS = float(os.environ.get("DEKABES_TICK_SECONDS", "0"))
+
 
 def client_error_in_one_line(record) -> bool:
     """An ordinary refusal (a 4xx: a 403 page, a 404) is one log line: Django logs the

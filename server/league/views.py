@@ -25,7 +25,6 @@ from server.league import serializers as s
 from server.league.action_log import FAMILIES, VERBS
 from server.league.actions import (
     clubs,
-    deadlines,
     hosted,
     matches,
     members,
@@ -399,9 +398,8 @@ class RoundView(LeagueView):
         summary="A round: who is present, byes, tables",
     )
     def get(self, request, slug, season_id, number):
-        round_ = self.round(request, slug, season_id, number)
-        deadlines.run_due_substitutions(round_)  # the season option, once the deadline passed
-        return _round_answer(request, round_)
+        # A read changes nothing: the automatic substitutes are the tick's (server/tick.py).
+        return _round_answer(request, self.round(request, slug, season_id, number))
 
     @extend_schema(
         request=s.DeadlineSerializer,

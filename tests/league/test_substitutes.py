@@ -17,6 +17,7 @@ from server.league.projections import rebuild
 from server.tables import projection
 from server.tables import services as table_services
 from server.tables.models import Event, Seat
+from server.tick import tick
 from tests.league.conftest import client_for, new_member, play_out
 from tests.league.test_league_api import League, error, snapshot
 from tests.records import replay_summary
@@ -267,6 +268,7 @@ def test_a_round_with_one_absentee_finishes_by_substitution_and_another_by_forfe
 
 
 def test_the_season_option_substitutes_a_seat_away_after_the_deadline(monkeypatch):
+    """A deadline passes: the tick substitutes (a read does not, however often)."""
     league = League(members=4)
     answer = league.org_api.post(
         league.url("/seasons"),
@@ -285,18 +287,60 @@ def test_the_season_option_substitutes_a_seat_away_after_the_deadline(monkeypatc
         lambda table, seat: away.get(seat) if table == match.table else None,
     )
     round_url = league.season_url("/rounds/1")
-    league.org_api.get(round_url)  # no deadline: nothing happens
+    assert tick().substituted == []  # no deadline: nothing is due
     assert not Event.objects.filter(table=match.table, type="seat_handover").exists()
     past = (now - dt.timedelta(minutes=1)).isoformat()
     league.org_api.patch(round_url, {"deadline": past}, format="json")
-    client_for(league.members[0]).get(round_url)  # any read of the round runs it
+    done = tick()
+    assert done.substituted == [(match.pk, 1)]
     handover = Event.objects.filter(table=match.table, type="seat_handover").get()
     assert handover.payload["seat"] == 1 and handover.payload["reason"] == "auto_substitute"
     assert Seat.objects.get(table=match.table, number=1).player.hosted_level == "strong"
     entry = ClubAction.objects.filter(verb="match.substitute").get()
     assert entry.actor is None and entry.details["automatic"] is True
-    league.org_api.get(round_url)  # once only: the seat is a bot's now
+    assert tick().substituted == []  # once only: the seat is a bot's now
     assert Event.objects.filter(table=match.table, type="seat_handover").count() == 1
+
+
+def test_a_read_after_the_deadline_changes_nothing(monkeypatch):
+    """The round's API answer and its web page, read after the deadline by the organizer
+    and a member, write nothing: no handover, no log entry, the table's version as it
+    was. The tick that follows does the substitution."""
+    from django.test import Client
+
+    league = League(members=4)
+    answer = league.org_api.post(
+        league.url("/seasons"),
+        {"name": "Auto", "format": "individual", "seed": 3, "auto_substitute_after": 1},
+        format="json",
+    )
+    league.season = answer.json()["id"]
+    league.start_round()
+    match = the_match(league)
+    monkeypatch.setattr(
+        deadlines,
+        "away_since",
+        lambda table, seat: timezone.now() - dt.timedelta(minutes=30) if seat == 4 else None,
+    )
+    round_url = league.season_url("/rounds/1")
+    past = (timezone.now() - dt.timedelta(minutes=5)).isoformat()
+    league.org_api.patch(round_url, {"deadline": past}, format="json")
+    version = projection.project(match.table).version
+    entries = ClubAction.objects.count()
+    page = Client()
+    page.force_login(league.organizer)
+    for _ in range(2):
+        assert league.org_api.get(round_url).status_code == 200
+        assert client_for(league.members[0]).get(round_url).status_code == 200
+        assert (
+            page.get(f"/clubs/{league.club.slug}/seasons/{league.season}/rounds/1").status_code
+            == 200
+        )
+    projection.forget()
+    assert projection.project(match.table).version == version
+    assert not Event.objects.filter(table=match.table, type="seat_handover").exists()
+    assert ClubAction.objects.count() == entries
+    assert tick().substituted == [(match.pk, 4)]
 
 
 def test_the_management_command_runs_every_due_round(monkeypatch):
@@ -311,15 +355,19 @@ def test_the_management_command_runs_every_due_round(monkeypatch):
     league.season = answer.json()["id"]
     league.start_round()
     match = the_match(league)
+    away = {2: timezone.now() - dt.timedelta(minutes=3)}
     monkeypatch.setattr(
         deadlines,
         "away_since",
-        lambda table, seat: timezone.now() - dt.timedelta(minutes=3) if seat == 2 else None,
+        lambda table, seat: away.get(seat),
     )
     past = (timezone.now() - dt.timedelta(minutes=1)).isoformat()
     league.org_api.patch(league.season_url("/rounds/1"), {"deadline": past}, format="json")
-    call_command("league_deadlines")
+    call_command("tick")
     assert Seat.objects.get(table=match.table, number=2).player.is_hosted
+    away[3] = away[2]  # the old name, which the docs named, runs the same tick
+    call_command("league_deadlines")
+    assert Seat.objects.get(table=match.table, number=3).player.is_hosted
 
 
 def test_the_season_option_reads_real_presence():
@@ -345,7 +393,7 @@ def test_the_season_option_reads_real_presence():
     presence.touch(table=match.table, seats=[1, 2, 4])
     past = (timezone.now() - dt.timedelta(minutes=1)).isoformat()
     league.org_api.patch(league.season_url("/rounds/1"), {"deadline": past}, format="json")
-    league.org_api.get(league.season_url("/rounds/1"))
+    tick()
     handovers = Event.objects.filter(table=match.table, type="seat_handover")
     assert [h.payload["seat"] for h in handovers] == [3]
     presence.forget_all()

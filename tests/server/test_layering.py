@@ -56,7 +56,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.sockets.pushes",
         ),
     ),
-    ("the league (creates tables through the table services)", ("server.league",)),
+    (
+        "the league (creates tables through the table services), and the ticking driver",
+        ("server.league", "server.tick"),
+    ),
     ("tables: services, projection, selectors, views", ("server.tables",)),
     ("the tables' rows and signals", ("server.tables.models", "server.tables.signals")),
     (

@@ -1,0 +1,79 @@
+"""The one ticking driver: what happens because time passed, never because someone read.
+
+A tick applies, in turn:
+
+- the league's automatic substitutes: in every started round whose deadline has passed,
+  in seasons with ``auto_substitute_after``, a human seat away that long goes to a strong
+  hosted computer player (``server.league.actions.deadlines``).
+
+No ``GET`` does any of it (a read changes nothing); a tick does it, every
+``DEKABES_TICK_SECONDS`` (``server.run`` ticks every minute) or by hand
+(``manage.py tick``).
+
+Presence (``server.realtime.presence``) decides who is away, so a tick runs where
+presence is seen. Without Redis the leases live in the memory of the one server process:
+that process ticks itself (``Ticker``, started by ``server.asgi`` when
+``DEKABES_TICK_SECONDS`` is set; ``server.run`` sets it for one server process). A tick
+run elsewhere, as ``manage.py tick`` is, would see every seat away; it is right only when
+presence is shared through Redis (``REDIS_URL``), e.g. from cron beside Daphne.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+from dataclasses import dataclass, field
+
+from django.db import close_old_connections
+from django.utils import timezone
+
+from server.league.actions import deadlines
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Ticked:
+    """What one tick did: ``(match id, seat)`` of each automatic substitute."""
+
+    substituted: list[tuple] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [f"match {m} seat {s}: automatic substitute" for m, s in self.substituted]
+
+
+def tick(now: dt.datetime | None = None) -> Ticked:
+    """Apply everything due by ``now`` (the present when None)."""
+    now = now or timezone.now()
+    return Ticked(substituted=deadlines.apply_due_substitutions(now))
+
+
+class Ticker:
+    """``tick()`` every ``every`` seconds on a thread of this process, one tick at a time,
+    until ``stop()``. A failed tick is logged and the next one comes as usual."""
+
+    def __init__(self, every: float):
+        self.every = every
+        self.ticks = 0
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="dekabes-tick", daemon=True)
+
+    def start(self) -> Ticker:
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stopping.set()
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self._stopping.wait(self.every):
+            try:
+                for line in tick().lines():
+                    log.info("tick: %s", line)
+            except Exception:  # the server goes on; the next tick tries again
+                log.exception("tick failed")
+            finally:
+                close_old_connections()  # this thread's connection, as a request's
+                self.ticks += 1
