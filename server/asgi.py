@@ -22,9 +22,9 @@ from django.utils import translation  # noqa: E402
 
 from server.http_bridge import WsgiBridge  # noqa: E402
 from server.http_refusals import limit_daphne_bodies  # noqa: E402
+from server.league.tick import Ticker  # noqa: E402
 from server.sockets.auth import BrowserOriginValidator, TokenAuthMiddleware  # noqa: E402
 from server.sockets.routing import websocket_urlpatterns  # noqa: E402
-from server.tick import Ticker  # noqa: E402
 
 get_resolver().url_patterns  # noqa: B018 -- builds the URL resolver now, not on a first request
 for _code, _name in settings.LANGUAGES:
@@ -49,6 +49,6 @@ application = ProtocolTypeRouter(
     }
 )
 
-# The one ticking driver (server/tick.py), in the process that sees presence: set for one
+# The one ticking driver (server/league/tick.py), in the process that sees presence: set for one
 # server process by server.run; tests' and benchmarks' servers leave it off.
 ticker = Ticker(settings.DEKABES_TICK_SECONDS).start() if settings.DEKABES_TICK_SECONDS else None

@@ -306,7 +306,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LONG_POLL_MAX = 30
 WS_PING_SECONDS = float(os.environ.get("DEKABES_WS_PING_SECONDS", "20"))
 
-# Seconds between two ticks of the one ticking driver (server/tick.py: the automatic
+# Seconds between two ticks of the one ticking driver (server/league/tick.py: the automatic
 # substitutes after a round's deadline) in this server process; 0: none (manage.py tick).
 DEKABES_TICK_SECONDS = float(os.environ.get("DEKABES_TICK_SECONDS", "0"))
 

@@ -398,7 +398,7 @@ class RoundView(LeagueView):
         summary="A round: who is present, byes, tables",
     )
     def get(self, request, slug, season_id, number):
-        # A read changes nothing: the automatic substitutes are the tick's (server/tick.py).
+        # A read changes nothing: the automatic substitutes are the tick's (server/league/tick.py).
         return _round_answer(request, self.round(request, slug, season_id, number))
 
     @extend_schema(

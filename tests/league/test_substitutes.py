@@ -14,10 +14,10 @@ from django.utils import timezone
 from server.league.actions import deadlines
 from server.league.models import ClubAction, LeagueMatch, Rating, RatingPoint, StandingRow
 from server.league.projections import rebuild
+from server.league.tick import tick
 from server.tables import projection
 from server.tables import services as table_services
 from server.tables.models import Event, Seat
-from server.tick import tick
 from tests.league.conftest import client_for, new_member, play_out
 from tests.league.test_league_api import League, error, snapshot
 from tests.records import replay_summary

@@ -56,10 +56,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.sockets.pushes",
         ),
     ),
-    (
-        "the league (creates tables through the table services), and the ticking driver",
-        ("server.league", "server.tick"),
-    ),
+    ("the league (creates tables through the table services)", ("server.league",)),
     ("tables: services, projection, selectors, views", ("server.tables",)),
     ("the tables' rows and signals", ("server.tables.models", "server.tables.signals")),
     (
