@@ -267,17 +267,24 @@ def test_a_round_with_one_absentee_finishes_by_substitution_and_another_by_forfe
     assert full_snapshot() == kept
 
 
-def test_the_season_option_substitutes_a_seat_away_after_the_deadline(monkeypatch):
-    """A deadline passes: the tick substitutes (a read does not, however often)."""
+def auto_league(minutes: int) -> League:
+    """Four members, a season with ``auto_substitute_after`` = ``minutes``, its first
+    round started."""
     league = League(members=4)
     answer = league.org_api.post(
         league.url("/seasons"),
-        {"name": "Auto", "format": "individual", "seed": 3, "auto_substitute_after": 5},
+        {"name": "Auto", "format": "individual", "seed": 3, "auto_substitute_after": minutes},
         format="json",
     )
-    assert answer.status_code == 201 and answer.json()["auto_substitute_after"] == 5
+    assert answer.status_code == 201 and answer.json()["auto_substitute_after"] == minutes
     league.season = answer.json()["id"]
     league.start_round()
+    return league
+
+
+def test_the_season_option_substitutes_a_seat_away_after_the_deadline(monkeypatch):
+    """A deadline passes: the tick substitutes (a read does not, however often)."""
+    league = auto_league(minutes=5)
     match = the_match(league)
     now = timezone.now()
     away = {1: now - dt.timedelta(minutes=10), 3: now - dt.timedelta(minutes=2)}
@@ -308,14 +315,7 @@ def test_a_read_after_the_deadline_changes_nothing(monkeypatch):
     was. The tick that follows does the substitution."""
     from django.test import Client
 
-    league = League(members=4)
-    answer = league.org_api.post(
-        league.url("/seasons"),
-        {"name": "Auto", "format": "individual", "seed": 3, "auto_substitute_after": 1},
-        format="json",
-    )
-    league.season = answer.json()["id"]
-    league.start_round()
+    league = auto_league(minutes=1)
     match = the_match(league)
     monkeypatch.setattr(
         deadlines,
@@ -346,14 +346,7 @@ def test_a_read_after_the_deadline_changes_nothing(monkeypatch):
 def test_the_management_command_runs_every_due_round(monkeypatch):
     from django.core.management import call_command
 
-    league = League(members=4)
-    answer = league.org_api.post(
-        league.url("/seasons"),
-        {"name": "Auto", "format": "individual", "seed": 3, "auto_substitute_after": 1},
-        format="json",
-    )
-    league.season = answer.json()["id"]
-    league.start_round()
+    league = auto_league(minutes=1)
     match = the_match(league)
     away = {2: timezone.now() - dt.timedelta(minutes=3)}
     monkeypatch.setattr(
@@ -377,14 +370,7 @@ def test_the_season_option_reads_real_presence():
     from server.tables.models import Table
 
     presence.forget_all()
-    league = League(members=4)
-    answer = league.org_api.post(
-        league.url("/seasons"),
-        {"name": "Auto", "format": "individual", "seed": 3, "auto_substitute_after": 5},
-        format="json",
-    )
-    league.season = answer.json()["id"]
-    league.start_round()
+    league = auto_league(minutes=5)
     match = the_match(league)
     Table.objects.filter(pk=match.table_id).update(
         created_at=timezone.now() - dt.timedelta(minutes=10)
