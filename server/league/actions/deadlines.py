@@ -4,8 +4,8 @@ The season option ``auto_substitute_after`` (minutes, off by default): once a ro
 deadline has passed, a human seat away (``server.notices.presence``) longer than that
 is handed to a strong hosted computer player (``matches.do_substitute``, the server as
 the actor). ``apply_due_substitutions`` does it for every due round; the one ticking
-driver, ``manage.py tick`` (which ``server.run`` runs every minute), calls it. No read
-does: a ``GET`` changes nothing.
+driver (``server.league.tick``, which the server process runs every minute under
+``server.run``) calls it. No read does: a ``GET`` changes nothing.
 """
 
 from __future__ import annotations
