@@ -15,6 +15,10 @@ The analyser of finished matches (``manage.py analyse_matches --watch``, low CPU
 priority; docs/league.md "Analysis") is supervised the same way, its output in
 ``var/analyser.log``; ``--no-analyser`` leaves it out.
 
+The server process ticks (``server/league/tick.py``: lapsed pauses, the league's
+automatic substitutes after a round's deadline) every minute, in its own process, where
+presence is seen (``server_environment``); with ``--workers N`` the first worker only.
+
 ``--workers N`` (``make serve WORKERS=N``) runs N Daphne processes accepting on one
 listening socket (opened here, handed to each with ``daphne --fd``): the kernel spreads
 connections among them. Several processes need ``REDIS_URL`` (pushes and rate limits
@@ -157,7 +161,6 @@ def main(argv=None) -> int:
     python = sys.executable
     host: Supervised | None = None
     analyser: Supervised | None = None
-    deadlines: Periodic | None = None
     servers: list[subprocess.Popen] = []
     try:
         subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -203,20 +206,13 @@ def main(argv=None) -> int:
                 subprocess.Popen(
                     daphne_command(host=args.host, port=args.port),
                     cwd=ROOT,
-                    env=env,
+                    env=server_environment(env, ticks=True),
                 )
             )
         else:
             servers = start_workers(args.host, args.port, args.workers, env)
             print(f"server: {args.workers} Daphne processes on one socket", flush=True)
-        if host is not None:
-            # The league's automatic substitutes (docs/league.md): due rounds, every minute.
-            deadlines = Periodic(
-                [python, "manage.py", "league_deadlines"], env, every=DEADLINES_EVERY
-            )
-        supervised: list[Supervised | Periodic] = [
-            child for child in (host, analyser, deadlines) if child is not None
-        ]
+        supervised = [child for child in (host, analyser) if child is not None]
 
         def check_children() -> None:
             for child in supervised:
@@ -236,8 +232,6 @@ def main(argv=None) -> int:
             host.stop()
         if analyser is not None:
             analyser.stop()
-        if deadlines is not None:
-            deadlines.stop()
 
 
 def start_analyser(env: dict, log: Path) -> subprocess.Popen:
@@ -293,6 +287,18 @@ def bot_runner_threads(server_url: str, tokens: Sequence[str], **options: Any) -
             runner.stop(timeout=10)
 
 
+TICK_EVERY = 60.0  # seconds between two ticks of the server (server/league/tick.py)
+
+
+def server_environment(env: dict, ticks: bool) -> dict:
+    """The environment of one Daphne process. The one that ``ticks`` (the only one, or the
+    first worker: one tick at a time) runs the ticking driver in its own process, where
+    presence is seen (``DEKABES_TICK_SECONDS``: every minute unless the operator set it);
+    the others never tick."""
+    tick = env.get("DEKABES_TICK_SECONDS", str(TICK_EVERY)) if ticks else "0"
+    return {**env, "DEKABES_TICK_SECONDS": tick}
+
+
 def start_workers(host: str, port: int, workers: int, env: dict) -> list[subprocess.Popen]:
     """``workers`` Daphne processes accepting on one socket bound here."""
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
@@ -302,12 +308,12 @@ def start_workers(host: str, port: int, workers: int, env: dict) -> list[subproc
     listener.listen(1024)
     started: list[subprocess.Popen] = []
     try:
-        for _ in range(workers):
+        for number in range(workers):
             started.append(
                 subprocess.Popen(
                     daphne_command(fd=listener.fileno()),
                     cwd=ROOT,
-                    env=env,
+                    env=server_environment(env, ticks=number == 0),
                     pass_fds=(listener.fileno(),),
                 )
             )
@@ -388,42 +394,6 @@ class Supervised:
                 out.write(stamped + "\n")
         except OSError:
             pass  # the line went to the terminal; a missing log file must not stop the server
-
-
-DEADLINES_EVERY = 60.0  # seconds between two runs of manage.py league_deadlines
-
-
-class Periodic:
-    """A short command run every ``every`` seconds while the server runs, one at a time
-    (``check()`` is called twice a second): ``manage.py league_deadlines``, the league's
-    automatic substitutes (docs/league.md, "Substitutes and forfeits")."""
-
-    def __init__(self, command: list[str], env: dict, every: float):
-        self.command, self.env, self.every = command, env, every
-        self.process: subprocess.Popen | None = None
-        self.next_at = time.monotonic() + every
-        self.runs = 0
-
-    def check(self) -> None:
-        if self.process is not None:
-            if self.process.poll() is None:
-                return  # the last run goes on: never two at once
-            self.process = None
-        now = time.monotonic()
-        if now >= self.next_at:
-            self.process = subprocess.Popen(
-                self.command,
-                cwd=ROOT,
-                env=self.env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            self.runs += 1
-            self.next_at = now + self.every
-
-    def stop(self) -> None:
-        _stop(self.process)
-        self.process = None
 
 
 def _stop(process: subprocess.Popen | None, timeout: float = 10.0) -> None:

@@ -2,20 +2,23 @@
 
 A tick applies, in turn:
 
+- the tables' pauses that have lapsed: the pausing seat away, or ``PAUSE_LIMIT`` passed
+  (``server.tables.services.lift_due_pauses``);
 - the league's automatic substitutes: in every started round whose deadline has passed,
   in seasons with ``auto_substitute_after``, a human seat away that long goes to a strong
   hosted computer player (``server.league.actions.deadlines``).
 
 No ``GET`` does any of it (a read changes nothing); a tick does it, every
 ``DEKABES_TICK_SECONDS`` (``server.run`` ticks every minute) or by hand
-(``manage.py tick``).
+(``manage.py tick``). It lives in the league, the top of the domain, which may call the
+tables.
 
-Presence (``server.realtime.presence``) decides who is away, so a tick runs where
+Presence (``server.notices.presence``) decides who is away, so a tick runs where
 presence is seen. Without Redis the leases live in the memory of the one server process:
 that process ticks itself (``Ticker``, started by ``server.asgi`` when
 ``DEKABES_TICK_SECONDS`` is set; ``server.run`` sets it for one server process). A tick
-run elsewhere, as ``manage.py tick`` is, would see every seat away; it is right only when
-presence is shared through Redis (``REDIS_URL``), e.g. from cron beside Daphne.
+run elsewhere (``manage.py tick`` beside a server without Redis) would see every seat
+away: there it judges no one away (``presence.seen_here``), and only lifts pauses by time.
 """
 
 from __future__ import annotations
@@ -29,24 +32,39 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from server.league.actions import deadlines
+from server.tables import services as table_services
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class Ticked:
-    """What one tick did: ``(match id, seat)`` of each automatic substitute."""
+    """What one tick did: ``(table code, seat, "away" | "time")`` of each pause lifted,
+    ``(match id, seat)`` of each automatic substitute."""
 
+    lifted: list[tuple] = field(default_factory=list)
     substituted: list[tuple] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        return [f"match {m} seat {s}: automatic substitute" for m, s in self.substituted]
+        return [f"table {t} seat {s}: pause lifted ({why})" for t, s, why in self.lifted] + [
+            f"match {m} seat {s}: automatic substitute" for m, s in self.substituted
+        ]
 
 
 def tick(now: dt.datetime | None = None) -> Ticked:
-    """Apply everything due by ``now`` (the present when None)."""
+    """Apply everything due by ``now`` (the present when None). One part's failure never
+    stops the other (it is logged; the next tick tries again)."""
     now = now or timezone.now()
-    return Ticked(substituted=deadlines.apply_due_substitutions(now))
+    done = Ticked()
+    try:
+        done.lifted = table_services.lift_due_pauses(now=now)
+    except Exception:
+        log.exception("tick: lifting the lapsed pauses failed")
+    try:
+        done.substituted = deadlines.apply_due_substitutions(now)
+    except Exception:
+        log.exception("tick: the automatic substitutes failed")
+    return done
 
 
 class Ticker:

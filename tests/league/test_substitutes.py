@@ -15,6 +15,7 @@ from server.league.actions import deadlines
 from server.league.models import ClubAction, LeagueMatch, Rating, RatingPoint, StandingRow
 from server.league.projections import rebuild
 from server.league.tick import tick
+from server.notices import presence
 from server.tables import projection
 from server.tables import services as table_services
 from server.tables.models import Event, Seat
@@ -267,6 +268,16 @@ def test_a_round_with_one_absentee_finishes_by_substitution_and_another_by_forfe
     assert full_snapshot() == kept
 
 
+@pytest.fixture
+def served_here(monkeypatch):
+    """This process has served seats (it took their leases), as the server process that
+    ticks has: presence is seen here. Its own store, whatever other tests left."""
+    leases = presence.MemoryLeases()
+    leases.taken = True
+    monkeypatch.setattr(presence, "_store", leases)
+    return leases
+
+
 def auto_league(minutes: int) -> League:
     """Four members, a season with ``auto_substitute_after`` = ``minutes``, its first
     round started."""
@@ -282,7 +293,7 @@ def auto_league(minutes: int) -> League:
     return league
 
 
-def test_the_season_option_substitutes_a_seat_away_after_the_deadline(monkeypatch):
+def test_the_season_option_substitutes_a_seat_away_after_the_deadline(monkeypatch, served_here):
     """A deadline passes: the tick substitutes (a read does not, however often)."""
     league = auto_league(minutes=5)
     match = the_match(league)
@@ -309,7 +320,7 @@ def test_the_season_option_substitutes_a_seat_away_after_the_deadline(monkeypatc
     assert Event.objects.filter(table=match.table, type="seat_handover").count() == 1
 
 
-def test_a_read_after_the_deadline_changes_nothing(monkeypatch):
+def test_a_read_after_the_deadline_changes_nothing(monkeypatch, served_here):
     """The round's API answer and its web page, read after the deadline by the organizer
     and a member, write nothing: no handover, no log entry, the table's version as it
     was. The tick that follows does the substitution."""
@@ -343,7 +354,7 @@ def test_a_read_after_the_deadline_changes_nothing(monkeypatch):
     assert tick().substituted == [(match.pk, 4)]
 
 
-def test_the_management_command_runs_every_due_round(monkeypatch):
+def test_the_management_command_runs_every_due_round(monkeypatch, served_here):
     from django.core.management import call_command
 
     league = auto_league(minutes=1)
@@ -363,13 +374,11 @@ def test_the_management_command_runs_every_due_round(monkeypatch):
     assert Seat.objects.get(table=match.table, number=3).player.is_hosted
 
 
-def test_the_season_option_reads_real_presence():
+def test_the_season_option_reads_real_presence(served_here):
     """No stand-in for presence: three seats have been seen lately, one never since the
     table was made (ten minutes ago): that one gets the automatic substitute."""
-    from server.notices import presence
     from server.tables.models import Table
 
-    presence.forget_all()
     league = auto_league(minutes=5)
     match = the_match(league)
     Table.objects.filter(pk=match.table_id).update(
@@ -382,4 +391,23 @@ def test_the_season_option_reads_real_presence():
     tick()
     handovers = Event.objects.filter(table=match.table, type="seat_handover")
     assert [h.payload["seat"] for h in handovers] == [3]
-    presence.forget_all()
+
+
+def test_a_tick_where_presence_is_not_seen_substitutes_no_one(monkeypatch):
+    """A command started beside a server without Redis sees none of its leases: every
+    seat would look away there, so it hands no seat to anyone (the server's own tick
+    does, where presence is seen)."""
+    league = auto_league(minutes=1)
+    match = the_match(league)
+    elsewhere = presence.MemoryLeases()  # another process's: it never took a lease
+    monkeypatch.setattr(presence, "_store", elsewhere)
+    assert presence.away_since(table=match.table, seat=1) is not None  # all look away
+    past = (timezone.now() - dt.timedelta(minutes=30)).isoformat()
+    league.org_api.patch(league.season_url("/rounds/1"), {"deadline": past}, format="json")
+    from server.tables.models import Table
+
+    Table.objects.filter(pk=match.table_id).update(
+        created_at=timezone.now() - dt.timedelta(minutes=60)
+    )
+    assert tick().substituted == []
+    assert not Event.objects.filter(table=match.table, type="seat_handover").exists()

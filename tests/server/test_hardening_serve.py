@@ -204,6 +204,10 @@ def test_make_serve_restarts_a_killed_host_and_ctrl_c_stops_daphne_and_the_host(
     try:
         wait_for_children(serve, port, tmp_path, children)
         wait_for_sign_ins(tmp_path, 1)
+        daphnes = [c for c in children if b"daphne" in command_line(c)]
+        assert [b"DEKABES_TICK_SECONDS=60.0" in _environ(c).split(b"\0") for c in daphnes] == [
+            True
+        ]  # the server ticks in its own process (server/league/tick.py)
         (first_host,) = hosts_among(children)
         os.kill(first_host, signal.SIGKILL)  # the host dies: make serve starts another
         wait_for_children(serve, port, tmp_path, children, kill_first=first_host)
@@ -268,24 +272,14 @@ def test_the_supervisor_restarts_a_child_after_a_pause_that_doubles(tmp_path):
     assert exits.process is None
 
 
-def test_the_periodic_command_runs_one_at_a_time_every_interval(tmp_path):
-    """server.run's ``Periodic`` (manage.py league_deadlines every minute): a run starts
-    once the interval has passed, never while the last one goes on."""
-    marks = tmp_path / "runs"
-    command = [
-        sys.executable,
-        "-c",
-        f"import time; open({str(marks)!r}, 'a').write('x'); time.sleep(0.6)",
-    ]
-    periodic = run.Periodic(command, dict(os.environ), every=0.2)
-    try:
-        deadline = time.monotonic() + 60
-        while periodic.runs < 3 and time.monotonic() < deadline:
-            periodic.check()
-            if periodic.process is not None:
-                assert periodic.runs - marks.read_text().count("x") <= 1 if marks.exists() else True
-            time.sleep(0.05)
-        assert periodic.runs == 3
-    finally:
-        periodic.stop()
-    assert periodic.process is None
+def test_one_server_process_ticks_and_the_others_never():
+    """server.run's tick (server/league/tick.py) runs in a server process, where presence
+    is seen: the one Daphne, or the first of ``--workers N``; every minute unless the
+    operator set DEKABES_TICK_SECONDS."""
+    env = {"PATH": "/bin"}
+    assert run.server_environment(env, ticks=True)["DEKABES_TICK_SECONDS"] == "60.0"
+    assert run.server_environment(env, ticks=False)["DEKABES_TICK_SECONDS"] == "0"
+    mine = {**env, "DEKABES_TICK_SECONDS": "15"}
+    assert run.server_environment(mine, ticks=True)["DEKABES_TICK_SECONDS"] == "15"
+    assert run.server_environment(mine, ticks=False)["DEKABES_TICK_SECONDS"] == "0"
+    assert env == {"PATH": "/bin"}  # the caller's, unchanged (the host's and the analyser's)

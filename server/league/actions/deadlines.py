@@ -5,7 +5,8 @@ deadline has passed, a human seat away (``server.notices.presence``) longer than
 is handed to a strong hosted computer player (``matches.do_substitute``, the server as
 the actor). ``apply_due_substitutions`` does it for every due round; the one ticking
 driver (``server.league.tick``, which the server process runs every minute under
-``server.run``) calls it. No read does: a ``GET`` changes nothing.
+``server.run``) calls it, where presence is seen. No read does: a ``GET`` changes
+nothing.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def due_rounds(now: dt.datetime | None = None):
 def run_due_substitutions(round_: Round, now: dt.datetime | None = None) -> list[tuple]:
     """Hand every human seat away longer than the season's ``auto_substitute_after``
     minutes to a strong hosted computer player, once ``round_``'s deadline has passed.
-    Returns ``(match id, seat, substitute)`` for each substitution made."""
+    Returns ``(match id, seat)`` for each substitution made."""
     minutes = round_.season.auto_substitute_after
     now = now or timezone.now()
     if minutes is None or round_.status != "started" or not deadline_passed(round_, now):
@@ -82,7 +83,11 @@ def run_due_substitutions(round_: Round, now: dt.datetime | None = None) -> list
 
 
 def apply_due_substitutions(now: dt.datetime | None = None) -> list[tuple]:
-    """``run_due_substitutions`` in every started round whose deadline has passed."""
+    """``run_due_substitutions`` in every started round whose deadline has passed. None
+    in a process that does not see presence (``presence.seen_here``: a command beside a
+    server without Redis), where every seat would look away."""
+    if not presence.seen_here():
+        return []
     done: list[tuple] = []
     for round_ in due_rounds(now):
         done += run_due_substitutions(round_, now)
