@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Callable
 
 from clients.bots.host import Host, HostOptions
-from clients.sdk import ApiError, DekabesClient
+from clients.sdk import ApiError, DekabesClient, StaleVersion
 from tests.conftest import ROOT
 
 PASSWORD = "a long enough password 42"
@@ -134,10 +134,18 @@ def test_a_hosted_player_substituted_mid_hand_picks_up_the_seat_and_plays_on(
         table = match["table"]
         seat = next(s["seat"] for s in match["seats"] if s["player"] == human_name)
 
-        # The human accepts the deal, then never moves again: the hand stalls on them.
-        state = human.seat_view(table, seat)
-        if "accept" in state.allowed:
-            human.act(table, seat, "accept", expected_version=state.version)
+        # The human accepts the deal, then never moves again: the hand stalls on them. The
+        # hosted players accept meanwhile: a stale version means look again and accept.
+        def accepted():
+            state = human.seat_view(table, seat)
+            if "accept" not in state.allowed:
+                return True
+            with contextlib.suppress(StaleVersion):
+                human.act(table, seat, "accept", expected_version=state.version)
+                return True
+            return None
+
+        wait_for(accepted, 60, "the human's accept")
 
         def stalled_on_the_human():
             s = human.seat_view(table, seat)
