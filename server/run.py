@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import ipaddress
+import json
 import os
 import signal
 import socket
@@ -158,6 +159,7 @@ def main(argv=None) -> int:
     host: Supervised | None = None
     analyser: Supervised | None = None
     deadlines: Periodic | None = None
+    backups: Periodic | None = None
     servers: list[subprocess.Popen] = []
     try:
         subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -214,16 +216,36 @@ def main(argv=None) -> int:
             deadlines = Periodic(
                 [python, "manage.py", "league_deadlines"], env, every=DEADLINES_EVERY
             )
+        if float(env.get("DEKABES_BACKUP_HOURS") or 0) > 0:
+            # Scheduled backups (docs/server.md, "Backups"): the command itself runs only
+            # when the last backup is DEKABES_BACKUP_HOURS old, so a restart neither
+            # skips nor repeats one.
+            backups = Periodic(
+                [python, "manage.py", "backup", "--scheduled"],
+                env,
+                every=BACKUP_CHECK_EVERY,
+                log=var_dir(env) / "backup.log",
+                first_after=BACKUP_FIRST_CHECK,
+            )
+            print(
+                f"backups: every {env['DEKABES_BACKUP_HOURS']} h, log var/backup.log",
+                flush=True,
+            )
         supervised: list[Supervised | Periodic] = [
-            child for child in (host, analyser, deadlines) if child is not None
+            child for child in (host, analyser, deadlines, backups) if child is not None
         ]
+        report = StatusFile(
+            var_dir(env) / "supervisor.json",
+            {"host": host, "analyser": analyser, "backup": backups},
+        )
 
         def check_children() -> None:
             for child in supervised:
                 child.check()
+            report.write()
 
         check_children()  # starts them, once Daphne is on its way
-        return wait_any(servers, every_tick=check_children if supervised else None)
+        return wait_any(servers, every_tick=check_children)
     except KeyboardInterrupt:
         return 130
     finally:
@@ -238,6 +260,8 @@ def main(argv=None) -> int:
             analyser.stop()
         if deadlines is not None:
             deadlines.stop()
+        if backups is not None:
+            backups.stop()
 
 
 def start_analyser(env: dict, log: Path) -> subprocess.Popen:
@@ -354,6 +378,17 @@ class Supervised:
         self.restart_at = 0.0
         self.pause = self.FIRST_PAUSE
         self.restarts = 0
+        self.last_exit: str | None = None
+
+    def status(self) -> dict:
+        """What /healthz reads of this child (``var/supervisor.json``)."""
+        running = self.process is not None and self.process.poll() is None
+        return {
+            "running": running,
+            "running_for": round(time.monotonic() - self.started_at) if running else 0,
+            "restarts": self.restarts,
+            "last_exit": self.last_exit,
+        }
 
     def check(self) -> None:
         now = time.monotonic()
@@ -368,6 +403,7 @@ class Supervised:
         if now - self.started_at >= self.HEALTHY_AFTER:
             self.pause = self.FIRST_PAUSE  # it ran a good while: a fresh failure
         self._note(f"{self.name} exited with code {code}; starting it again in {self.pause:g} s")
+        self.last_exit = f"exited with code {code} at {time.strftime('%Y-%m-%d %H:%M:%S')}"
         self.process = None
         self.restart_at = now + self.pause
         self.pause = min(self.pause * 2, self.LONGEST_PAUSE)
@@ -391,6 +427,44 @@ class Supervised:
 
 
 DEADLINES_EVERY = 60.0  # seconds between two runs of manage.py league_deadlines
+# `manage.py backup --scheduled` is asked this often whether a backup is due (it costs a
+# Django start-up, ~1 s of CPU); the first time a minute after the server starts.
+BACKUP_CHECK_EVERY, BACKUP_FIRST_CHECK = 600.0, 60.0
+
+
+def var_dir(env: dict) -> Path:
+    return Path(env.get("DEKABES_VAR_DIR") or ROOT / "var")
+
+
+class StatusFile:
+    """``var/supervisor.json``: what this process sees of its children, rewritten every
+    ``EVERY`` seconds (``/healthz`` reads it: server/ops/health.py; a report older than a
+    minute means this process is gone). Absent children are left out."""
+
+    EVERY = 5.0
+
+    def __init__(self, path: Path, children: dict[str, Any]):
+        self.path, self.children = path, children
+        self.written_at = 0.0
+
+    def write(self) -> None:
+        now = time.monotonic()
+        if now - self.written_at < self.EVERY:
+            return
+        self.written_at = now
+        report = {
+            "at": time.time(),
+            "pid": os.getpid(),
+            "children": {
+                name: child.status() for name, child in self.children.items() if child is not None
+            },
+        }
+        partial = self.path.with_name(self.path.name + ".partial")
+        try:
+            partial.write_text(json.dumps(report))
+            os.replace(partial, self.path)
+        except OSError:
+            pass  # the health check then says the supervisor stopped reporting
 
 
 class Periodic:
@@ -398,26 +472,48 @@ class Periodic:
     (``check()`` is called twice a second): ``manage.py league_deadlines``, the league's
     automatic substitutes (docs/league.md, "Substitutes and forfeits")."""
 
-    def __init__(self, command: list[str], env: dict, every: float):
-        self.command, self.env, self.every = command, env, every
+    def __init__(
+        self,
+        command: list[str],
+        env: dict,
+        every: float,
+        log: Path | None = None,
+        first_after: float | None = None,
+    ):
+        self.command, self.env, self.every, self.log = command, env, every, log
         self.process: subprocess.Popen | None = None
-        self.next_at = time.monotonic() + every
+        self.next_at = time.monotonic() + (every if first_after is None else first_after)
         self.runs = 0
+        self.last_exit: int | None = None
+
+    def status(self) -> dict:
+        running = self.process is not None and self.process.poll() is None
+        return {"running": True, "busy": running, "runs": self.runs, "last_exit": self.last_exit}
 
     def check(self) -> None:
         if self.process is not None:
-            if self.process.poll() is None:
+            code = self.process.poll()
+            if code is None:
                 return  # the last run goes on: never two at once
+            self.last_exit = code
             self.process = None
         now = time.monotonic()
         if now >= self.next_at:
-            self.process = subprocess.Popen(
-                self.command,
-                cwd=ROOT,
-                env=self.env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+            output: Any = subprocess.DEVNULL
+            if self.log is not None:
+                self.log.parent.mkdir(parents=True, exist_ok=True)
+                output = open(self.log, "a", encoding="utf-8")  # noqa: SIM115 -- the child holds it; closed below
+            try:
+                self.process = subprocess.Popen(
+                    self.command,
+                    cwd=ROOT,
+                    env=self.env,
+                    stdout=output,
+                    stderr=subprocess.STDOUT if self.log is not None else subprocess.DEVNULL,
+                )
+            finally:
+                if self.log is not None:
+                    output.close()  # the child has its own copy of the descriptor
             self.runs += 1
             self.next_at = now + self.every
 
