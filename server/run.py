@@ -428,8 +428,8 @@ class Supervised:
 
 DEADLINES_EVERY = 60.0  # seconds between two runs of manage.py league_deadlines
 # `manage.py backup --scheduled` is asked this often whether a backup is due (it costs a
-# Django start-up, ~1 s of CPU); the first time a minute after the server starts.
-BACKUP_CHECK_EVERY, BACKUP_FIRST_CHECK = 600.0, 60.0
+# Django start-up, ~1 s of CPU); the first time 5 s after the server starts.
+BACKUP_CHECK_EVERY, BACKUP_FIRST_CHECK = 600.0, 5.0
 
 
 def var_dir(env: dict) -> Path:
