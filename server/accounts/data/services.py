@@ -80,7 +80,8 @@ def do_close_account(*, user: User, password: str, confirmation: str) -> ClosedA
     renamed: dict[str, str] = {}
     with writing(), transaction.atomic():
         for account in accounts:
-            renamed[account.username] = _pseudonymise(account)
+            old = account.username  # read first: the assignment below renames it
+            renamed[old] = _pseudonymise(account)
         tokens, _ = AccessToken.objects.filter(user__in=accounts).delete()
         sessions = _end_sessions({a.pk for a in accounts})
         now = timezone.now()
