@@ -17,9 +17,14 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
+import os
 import shutil
+import socket
+import subprocess
 import threading
 import time
+import urllib.error
+import urllib.request
 import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,6 +38,7 @@ from django.db.migrations.executor import MigrationExecutor
 from server.league.models import MatchAnalysis
 from server.ops.backup import last_backup
 from server.ops.version import code_commit, server_version
+from server.run import ROOT, daphne_command  # the one way server processes start
 
 SUPERVISOR_FILE = "supervisor.json"  # written by server.run (server/run.py)
 SUPERVISOR_STALE = 60.0  # seconds without a report: the supervisor is gone
@@ -305,3 +311,67 @@ def errors_last_day(path: Path, now: dt.datetime | None = None) -> tuple[int, li
 
 def as_dict(status: OperatorStatus) -> dict:
     return asdict(status)
+
+
+# -- after an upgrade -------------------------------------------------------------------------
+def check_after_upgrade(timeout: float = 90.0) -> list[str]:
+    """With the server stopped: what must hold before it starts again. The problems
+    found (none: it may start)."""
+    problems = []
+    pending = unapplied_migrations_now()
+    if pending:
+        problems.append(f"{pending} migration(s) not applied")
+    database = _timed(check_database)
+    if database.status != OK:
+        problems.append(f"database: {database.detail}")
+    if problems:
+        return problems
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ)
+    env["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1"
+    daphne = subprocess.Popen(
+        daphne_command(port=port, access_log=False),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + timeout
+        answers: dict[str, int] = {}
+        for path in ("/healthz", "/", "/api/schema/"):
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as r:
+                        answers[path] = r.status
+                        if path == "/healthz":
+                            body = json.loads(r.read())
+                            if body["checks"]["database"]["status"] != OK:
+                                problems.append("/healthz: the database check fails")
+                    break
+                except urllib.error.HTTPError as err:
+                    answers[path] = err.code
+                    if path == "/healthz" and err.code == 503:
+                        body = json.loads(err.read())
+                        if body["checks"]["database"]["status"] != OK:
+                            problems.append("/healthz: the database check fails")
+                        answers[path] = 200  # another part is down: the server itself serves
+                    break
+                except OSError:
+                    if daphne.poll() is not None or time.monotonic() > deadline:
+                        error = daphne.stderr.read().decode()[-1500:] if daphne.stderr else ""
+                        return [f"Daphne did not serve {path}: {error}"]
+                    time.sleep(0.3)
+        problems += [
+            f"{path} answered {status}" for path, status in answers.items() if status != 200
+        ]
+        return problems
+    finally:
+        daphne.terminate()
+        try:
+            daphne.wait(10)
+        except subprocess.TimeoutExpired:
+            daphne.kill()
+            daphne.wait()
