@@ -2,7 +2,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from server.ids_and_names import register_converters
-from server.web import duplicate_views, views
+from server.web import data_views, duplicate_views, status_views, views
 from server.web import league_views as league
 from server.web import organizer_views as org
 from server.web import substitution_views as substitution
@@ -22,6 +22,10 @@ urlpatterns = [
     path("tables/<name:code>/record", views.table_record, name="table_record"),
     path("tables/<name:code>/watch", views.table_watch, name="table_watch"),
     path("me/live", views.me_live, name="me_live"),
+    path("me/data", data_views.your_data, name="your_data"),
+    path("me/data.json", data_views.download, name="your_data_download"),
+    path("me/close", data_views.close_account, name="close_account"),
+    path("status", status_views.status, name="status"),
     path("join", league.join_club, name="join_club"),
     path("join/<slug:slug>/<name:code>", org.join_link, name="join_link"),
     path("clubs/new", org.new_club, name="new_club"),

@@ -4,6 +4,7 @@ a rating with its history, an action-log entry) so a field means what it means t
 
 from __future__ import annotations
 
+import orjson
 from rest_framework import serializers
 
 from server.api_schema import Answer, Instant
@@ -86,3 +87,9 @@ class MemberDataSerializer(Answer):
     club_log = DataLogEntrySerializer(
         many=True, help_text="the action-log entries you made or that name you, oldest first"
     )
+
+
+def member_data_file(data) -> bytes:
+    """The download's bytes (the API's and the web page's): ``MemberDataSerializer``'s
+    rendering of a ``selectors.MemberData``, indented for a person who opens it."""
+    return orjson.dumps(MemberDataSerializer(data).data, option=orjson.OPT_INDENT_2)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import orjson
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
@@ -14,15 +13,14 @@ from server.accounts.data.serializers import (
     CloseAccountSerializer,
     ClosedAccountSerializer,
     MemberDataSerializer,
+    member_data_file,
 )
 from server.api_schema import ERRORS, strict
 
 
 def data_file(user) -> HttpResponse:
-    """The download: one JSON file (also the web page's)."""
-    body = orjson.dumps(
-        MemberDataSerializer(selectors.member_data(user)).data, option=orjson.OPT_INDENT_2
-    )
+    """The download: one JSON file."""
+    body = member_data_file(selectors.member_data(user))
     response = HttpResponse(body, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="dekabes-{user.username}-data.json"'
     return response
