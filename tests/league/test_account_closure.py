@@ -162,4 +162,6 @@ def test_a_member_downloads_their_data_and_closes_the_account():
     rebuild()
     assert full_snapshot() == before
     # her matches stay hers (under the pseudonym): those downloaded and the one played since
-    assert LeagueMatch.objects.filter(seats__player=ann).distinct().count() == len(data["matches"]) + 1
+    assert (
+        LeagueMatch.objects.filter(seats__player=ann).distinct().count() == len(data["matches"]) + 1
+    )

@@ -12,6 +12,7 @@ import secrets
 import shutil
 import sqlite3
 import subprocess
+import sys
 import tarfile
 import threading
 from pathlib import Path
@@ -30,7 +31,8 @@ from server.tables import services as table_services
 from server.tables.models import Event, Seat, Table
 from tests.league.conftest import client_for, new_member
 from tests.league.eventful import FOUR_HUMANS, eventful_club, ok
-from tests.league.test_league_api import League
+from tests.league.test_league_api import League, _same_database_env
+from tests.records import ROOT
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
@@ -281,3 +283,40 @@ def test_a_backup_of_another_version_is_refused_with_the_reason(tmp_path, scratc
     junk = tmp_path / "junk.tar"
     junk.write_bytes(b"not a tar file at all")
     assert "cannot read the backup" in verify_backup(junk).refused
+
+
+def test_the_commands_backup_verify_backup_and_restore(tmp_path):
+    league, _ = one_round(seed=4)
+    env = _same_database_env()
+    made = subprocess.run(
+        [sys.executable, "manage.py", "backup", "--dir", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    (path,) = tmp_path.glob("dekabes-*.tar")
+    assert made.stdout.startswith(f"backup: {path} (")
+    proven = subprocess.run(
+        [sys.executable, "manage.py", "verify-backup", str(path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proven.returncode == 0, proven.stdout + proven.stderr
+    lines = proven.stdout.splitlines()
+    assert len(lines) < 25 and lines[-1].startswith("PROVEN")
+    refused = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert refused.returncode != 0 and "not restored" in refused.stderr
+    assert "is not empty" in refused.stderr

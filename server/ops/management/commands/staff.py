@@ -16,8 +16,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         name = options["username"]
         if name is None:
-            for user in User.objects.filter(is_staff=True).order_by("username"):
-                self.stdout.write(user.username)
+            for operator in User.objects.filter(is_staff=True).order_by("username"):
+                self.stdout.write(operator.username)
             return
         user = User.objects.filter(username__iexact=name, is_bot=False, is_active=True).first()
         if user is None:
