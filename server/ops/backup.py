@@ -44,6 +44,7 @@ from server.tables.models import Event, Table
 LAST_BACKUP = "last-backup.json"  # in the backup folder: what /healthz reads
 LOCK = ".backup.lock"
 EVENT_COLUMNS = "table_id, seq, type, {payload}, seat, actor_id, actor_kind, command_id"
+COPY_STEP_PAGES = 2048  # SQLite pages per step of the copy (8 MB of 4 KB pages)
 
 
 @dataclass(frozen=True)
@@ -114,15 +115,27 @@ def _only_one(folder: Path) -> Iterator[None]:
 
 # -- SQLite -------------------------------------------------------------------------------
 def _sqlite_copy(work: Path) -> tuple[Path, dict]:
-    """The live file copied by SQLite's backup API (one step: a consistent copy), the
-    facts read from the copy, and the copy gzipped."""
+    """The live file copied by SQLite's backup API, the facts read from the copy, and
+    the copy gzipped.
+
+    The source connection holds one read transaction for the whole copy: every step of
+    the backup then reads the same snapshot (in WAL mode the server's writers go on, and
+    the copy does not start over when they commit). The copy goes in steps of
+    ``COPY_STEP_PAGES``, each flushed to the disk before the next: hundreds of MB
+    written at once would fill the page cache, and the kernel's flush of it in one burst
+    is what the server's own commits (an fsync each) would wait behind."""
     source_path = connection.settings_dict["NAME"]
     copy = work / "database.sqlite3"
-    source = sqlite3.connect(source_path, timeout=30)
+    source = sqlite3.connect(source_path, timeout=30, isolation_level=None)
     target = sqlite3.connect(copy)
+    copied = os.open(copy, os.O_RDONLY)
     try:
-        source.backup(target)  # pages=-1: one step, one read transaction on the source
+        source.execute("BEGIN")
+        source.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # the snapshot, pinned
+        source.backup(target, pages=COPY_STEP_PAGES, progress=lambda *_: os.fdatasync(copied))
+        source.execute("COMMIT")
     finally:
+        os.close(copied)
         target.close()
         source.close()
     reader = sqlite3.connect(copy)
@@ -156,22 +169,7 @@ def _postgresql_dump(work: Path) -> tuple[Path, dict]:
         check_pg_dump_version(server_number // 10000)
         cursor.execute("SELECT pg_export_snapshot()")
         snapshot = cursor.fetchone()[0]
-        done = subprocess.run(
-            [
-                pg_tool("pg_dump"),
-                "--format=custom",
-                "--no-owner",
-                "--no-privileges",
-                f"--snapshot={snapshot}",
-                f"--file={dump}",
-            ],
-            env=pg_environment(connection.settings_dict),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            raise BackupError(f"pg_dump failed: {done.stderr.strip()[-500:]}")
+        _pg_dump(snapshot, dump)
         cursor.execute("SHOW server_version")
         version = cursor.fetchone()[0]
         cursor.execute("SELECT app, name FROM django_migrations")
@@ -189,6 +187,31 @@ def _postgresql_dump(work: Path) -> tuple[Path, dict]:
         "counts": counts,
         "events": events,
     }
+
+
+def _pg_dump(snapshot: str, dump: Path) -> None:
+    """pg_dump's output written here in flushed steps (``archive.SyncedWrites``), not
+    by pg_dump in one burst: the same reason as the SQLite copy's steps."""
+    with tempfile.TemporaryFile() as errors, open(dump, "wb") as file:
+        dumping = subprocess.Popen(
+            [
+                pg_tool("pg_dump"),
+                "--format=custom",
+                "--no-owner",
+                "--no-privileges",
+                f"--snapshot={snapshot}",
+            ],
+            env=pg_environment(connection.settings_dict),
+            stdout=subprocess.PIPE,
+            stderr=errors,
+        )
+        assert dumping.stdout is not None
+        with archive.SyncedWrites(file) as out:
+            shutil.copyfileobj(dumping.stdout, out, 1 << 20)
+        if dumping.wait() != 0:
+            errors.seek(0)
+            message = errors.read().decode("utf-8", "replace").strip()[-500:]
+            raise BackupError(f"pg_dump failed: {message}")
 
 
 def _postgresql_digests() -> dict:
