@@ -1,7 +1,8 @@
 """``manage.py backup``: a dated, self-describing, owner-only copy of the database.
 
-SQLite: SQLite's online backup API copies the live file in one step from a read
-transaction; in WAL mode writers go on meanwhile, so play never waits for it.
+SQLite: SQLite's online backup API copies the live file from one read snapshot held
+for the whole copy, in flushed steps; in WAL mode the server's writers go on meanwhile,
+so play never waits for it.
 PostgreSQL: ``pg_dump --format=custom`` from a snapshot exported by a read-only
 ``REPEATABLE READ`` transaction, in which the migrations, the counts and the event
 digests are read too: all of the file describes one instant. pg_dump takes only
