@@ -145,7 +145,7 @@ def _sqlite_copy(work: Path) -> tuple[Path, dict]:
             "database_version": sqlite3.sqlite_version,
             "migrations": _migrations(reader.execute("SELECT app, name FROM django_migrations")),
             "counts": _counts(lambda sql: reader.execute(sql).fetchone()[0]),
-            "events": event_digests(reader.execute(_events_sql("payload"))),
+            "events": event_digests(reader.execute(events_sql("payload"))),
         }
         # A restored copy starts as a plain file: no WAL to carry along.
         reader.execute("PRAGMA journal_mode=DELETE")
@@ -217,11 +217,11 @@ def _pg_dump(snapshot: str, dump: Path) -> None:
 
 def _postgresql_digests() -> dict:
     with connection.chunked_cursor() as cursor:  # a server-side cursor: rows in chunks
-        cursor.execute(_events_sql("payload::text"))
-        return event_digests(_fetch_in_chunks(cursor))
+        cursor.execute(events_sql("payload::text"))
+        return event_digests(fetch_in_chunks(cursor))
 
 
-def _fetch_in_chunks(cursor) -> Iterator[tuple]:
+def fetch_in_chunks(cursor) -> Iterator[tuple]:
     while True:
         rows = cursor.fetchmany(5000)
         if not rows:
@@ -298,7 +298,7 @@ def _counts(scalar) -> dict[str, int]:
     }
 
 
-def _events_sql(payload: str) -> str:
+def events_sql(payload: str) -> str:
     columns = EVENT_COLUMNS.format(payload=payload)
     return f"SELECT {columns} FROM {Event._meta.db_table} ORDER BY table_id, seq"
 

@@ -48,7 +48,7 @@ from server.league.models import LeagueMatch, Rating, RatingPoint, StandingRow
 from server.league.projections import rebuild
 from server.ops import archive
 from server.ops.archive import BackupError, Manifest
-from server.ops.backup import _events_sql, _fetch_in_chunks, event_digests
+from server.ops.backup import event_digests, events_sql, fetch_in_chunks
 from server.ops.restore import check_restorable, do_restore, pg_connect
 from server.ops.version import applied_migrations, code_migrations
 from server.tables.models import Event, Table, TableSnapshot
@@ -248,12 +248,12 @@ def _check_logs(expected: dict) -> Check:
     check = Check("event logs")
     if connection.vendor == "postgresql":
         with connection.chunked_cursor() as cursor:
-            cursor.execute(_events_sql("payload::text"))
-            found = event_digests(_fetch_in_chunks(cursor))
+            cursor.execute(events_sql("payload::text"))
+            found = event_digests(fetch_in_chunks(cursor))
     else:
         with connection.cursor() as cursor:
-            cursor.execute(_events_sql("payload"))
-            found = event_digests(_fetch_in_chunks(cursor))
+            cursor.execute(events_sql("payload"))
+            found = event_digests(fetch_in_chunks(cursor))
     matches = dict(LeagueMatch.objects.values_list("table_id", "pk"))
     for table_id in sorted(set(expected) | set(found), key=int):
         if expected.get(table_id) != found.get(table_id):

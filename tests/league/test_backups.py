@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import random
 import secrets
 import shutil
@@ -37,6 +38,12 @@ from tests.records import ROOT
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 
+def developer_database() -> str:
+    """The name in DATABASE_URL (the developer's database, ``wt_NAME``): scratch
+    databases are named after it, not after pytest's ``test_…`` copy."""
+    return os.environ["DATABASE_URL"].rsplit("/", 1)[1].split("?")[0]
+
+
 class Scratch:
     """An empty database of the test's vendor (SQLite: a new file; PostgreSQL: a new
     database beside the test's, dropped at the end)."""
@@ -47,7 +54,7 @@ class Scratch:
         if connection.vendor == "sqlite":
             self.settings["NAME"] = str(tmp_path / f"scratch-{secrets.token_hex(3)}.sqlite3")
         else:
-            self.name = f"{self.settings['NAME']}_scratch_{secrets.token_hex(3)}"[:63]
+            self.name = f"{developer_database()}_scratch_{secrets.token_hex(3)}"[:63]
             with pg_connect(self.settings) as conn:
                 conn.execute(f'CREATE DATABASE "{self.name}"')
             self.settings["NAME"] = self.name

@@ -90,7 +90,8 @@ def environment(tmp_path):
     scratch = None
     if os.environ.get("DATABASE_URL"):
         database = dict(connection.settings_dict)
-        scratch = f"{database['NAME']}_upgrade_{secrets.token_hex(3)}"[:63]
+        named = os.environ["DATABASE_URL"].rsplit("/", 1)[1].split("?")[0]
+        scratch = f"{named}_upgrade_{secrets.token_hex(3)}"[:63]
         with pg_connect(database, name="postgres") as conn:
             conn.execute(f'CREATE DATABASE "{scratch}"')
         base = os.environ["DATABASE_URL"].rsplit("/", 1)[0]
