@@ -23,6 +23,7 @@ import argparse
 import datetime as dt
 import os
 import random
+import resource
 import secrets
 import statistics
 import subprocess
@@ -316,7 +317,7 @@ def run(args, workdir: Path, env: dict) -> int:
         if args.no_verify:
             return 0
         path = output.split("backup: ", 1)[1].split(" (", 1)[0]
-        started = time.monotonic()
+        started, cpu = time.monotonic(), children_cpu()
         verify = subprocess.run(
             [sys.executable, "manage.py", "verify_backup", path],
             cwd=ROOT,
@@ -325,7 +326,10 @@ def run(args, workdir: Path, env: dict) -> int:
             text=True,
         )
         print(verify.stdout + verify.stderr[-2000:], flush=True)
-        print(f"verify_backup: {time.monotonic() - started:.1f} s, exit {verify.returncode}")
+        print(
+            f"verify_backup: {time.monotonic() - started:.1f} s wall, "
+            f"{children_cpu() - cpu:.1f} s CPU, exit {verify.returncode}"
+        )
         return verify.returncode
     finally:
         server.terminate()
@@ -334,6 +338,12 @@ def run(args, workdir: Path, env: dict) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's finished children (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 class Loop:
