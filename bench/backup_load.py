@@ -86,7 +86,8 @@ def populate(n_matches: int, n_players: int, distinct: int, seed: int) -> dict:
         Season,
     )
     from server.league.projections import rebuild
-    from server.tables.models import Event, NewEvent, Seat, Table
+    from server.tables import store
+    from server.tables.models import NewEvent, Seat, Table
 
     logs = engine_logs(distinct, seed)
     rng = random.Random(seed)
@@ -177,9 +178,9 @@ def populate(n_matches: int, n_players: int, distinct: int, seed: int) -> dict:
                     )
                 )
                 if len(batch) == 1000:  # the server's own INSERT of an action's rows
-                    Event.objects.append(batch)
+                    store.append_events(batch)
                     batch = []
-        Event.objects.append(batch)
+        store.append_events(batch)
     started = time.monotonic()
     counts = rebuild()
     return {"rebuild_seconds": time.monotonic() - started, "counts": dict(counts)}

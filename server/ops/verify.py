@@ -52,7 +52,8 @@ from server.ops.backup import event_digests, events_sql, fetch_in_chunks
 from server.ops.restore import check_restorable, do_restore, pg_connect
 from server.ops.version import applied_migrations, code_migrations
 from server.tables.models import Event, Table, TableSnapshot
-from server.tables.projection import SNAPSHOT_FORMAT, TableState
+from server.tables.projection import SNAPSHOT_FORMAT
+from server.tables.table_state import TableState
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMED = 8  # problems named per check; the rest counted
