@@ -48,6 +48,19 @@ serve: $(STAMP)
 	$(PY) -m server.run --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000) \
 	  --workers $(or $(WORKERS),1)
 
+# Keeping a server (docs/server.md, "Backups" and "Upgrading"): run them with the
+# server's environment (DATABASE_URL, ...) and, for an upgrade, the server stopped.
+# make backup; make verify-backup FILE=var/backups/dekabes-....tar; make upgrade TO=v1.0.1
+.PHONY: backup verify-backup upgrade
+backup: $(STAMP)
+	$(PY) manage.py backup
+
+verify-backup: $(STAMP)
+	$(PY) manage.py verify_backup $(FILE)
+
+upgrade: $(STAMP)
+	$(PY) manage.py upgrade $(if $(TO),--to $(TO))
+
 # The desktop table: the window at once, the embedded server + house bots starting behind
 # it, you at seat 1. Options: make play HUMANS=1,3 LEVEL=medium LANG_UI=ru
 play: $(STAMP)

@@ -209,6 +209,18 @@ class BadInvite(AccountError):
     note = "registration by invite: an unknown or used code"
 
 
+class AccountInPlay(AccountError):
+    code, status = "account_in_play", 409
+    message = "finish or leave your {tables} table(s) in play first"
+    note = "closing an account (or one of its bots) that holds a seat in a match going on"
+
+
+class ConfirmationRequired(AccountError):
+    code, status = "confirmation_required", 400
+    message = 'type "{phrase}" to confirm'
+    note = "closing an account without the confirmation phrase"
+
+
 # -- tables ------------------------------------------------------------------------------------
 class TableError(ApiError):
     area = "tables"

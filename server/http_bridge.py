@@ -46,7 +46,9 @@ QUICK_THREADS = int(os.environ.get("DEKABES_HTTP_THREADS", "1"))
 HASH_THREADS = int(os.environ.get("DEKABES_HASH_THREADS", "1"))
 HASH_QUEUE = int(os.environ.get("DEKABES_HASH_QUEUE", "32"))
 
-PASSWORD_PATHS = frozenset({"/api/auth/token", "/api/auth/register", "/api/auth/password"})
+PASSWORD_PATHS = frozenset(
+    {"/api/auth/token", "/api/auth/register", "/api/auth/password", "/api/me/close", "/me/close"}
+)
 
 
 def hashes_a_password(scope: dict) -> bool:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import ipaddress
+import json
 import os
 import signal
 import socket
@@ -161,6 +162,7 @@ def main(argv=None) -> int:
     python = sys.executable
     host: Supervised | None = None
     analyser: Supervised | None = None
+    backups: Periodic | None = None
     servers: list[subprocess.Popen] = []
     try:
         subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
@@ -212,14 +214,36 @@ def main(argv=None) -> int:
         else:
             servers = start_workers(args.host, args.port, args.workers, env)
             print(f"server: {args.workers} Daphne processes on one socket", flush=True)
-        supervised = [child for child in (host, analyser) if child is not None]
+        if float(env.get("DEKABES_BACKUP_HOURS") or 0) > 0:
+            # Scheduled backups (docs/server.md, "Backups"): the command itself runs only
+            # when the last backup is DEKABES_BACKUP_HOURS old, so a restart neither
+            # skips nor repeats one.
+            backups = Periodic(
+                [python, "manage.py", "backup", "--scheduled"],
+                env,
+                every=BACKUP_CHECK_EVERY,
+                log=var_dir(env) / "backup.log",
+                first_after=BACKUP_FIRST_CHECK,
+            )
+            print(
+                f"backups: every {env['DEKABES_BACKUP_HOURS']} h, log var/backup.log",
+                flush=True,
+            )
+        supervised: list[Supervised | Periodic] = [
+            child for child in (host, analyser, backups) if child is not None
+        ]
+        report = StatusFile(
+            var_dir(env) / "supervisor.json",
+            {"host": host, "analyser": analyser, "backup": backups},
+        )
 
         def check_children() -> None:
             for child in supervised:
                 child.check()
+            report.write()
 
         check_children()  # starts them, once Daphne is on its way
-        return wait_any(servers, every_tick=check_children if supervised else None)
+        return wait_any(servers, every_tick=check_children)
     except KeyboardInterrupt:
         return 130
     finally:
@@ -232,6 +256,8 @@ def main(argv=None) -> int:
             host.stop()
         if analyser is not None:
             analyser.stop()
+        if backups is not None:
+            backups.stop()
 
 
 def start_analyser(env: dict, log: Path) -> subprocess.Popen:
@@ -360,6 +386,17 @@ class Supervised:
         self.restart_at = 0.0
         self.pause = self.FIRST_PAUSE
         self.restarts = 0
+        self.last_exit: str | None = None
+
+    def status(self) -> dict:
+        """What /healthz reads of this child (``var/supervisor.json``)."""
+        running = self.process is not None and self.process.poll() is None
+        return {
+            "running": running,
+            "running_for": round(time.monotonic() - self.started_at) if running else 0,
+            "restarts": self.restarts,
+            "last_exit": self.last_exit,
+        }
 
     def check(self) -> None:
         now = time.monotonic()
@@ -374,6 +411,7 @@ class Supervised:
         if now - self.started_at >= self.HEALTHY_AFTER:
             self.pause = self.FIRST_PAUSE  # it ran a good while: a fresh failure
         self._note(f"{self.name} exited with code {code}; starting it again in {self.pause:g} s")
+        self.last_exit = f"exited with code {code} at {time.strftime('%Y-%m-%d %H:%M:%S')}"
         self.process = None
         self.restart_at = now + self.pause
         self.pause = min(self.pause * 2, self.LONGEST_PAUSE)
@@ -394,6 +432,101 @@ class Supervised:
                 out.write(stamped + "\n")
         except OSError:
             pass  # the line went to the terminal; a missing log file must not stop the server
+
+
+# `manage.py backup --scheduled` is asked this often whether a backup is due (it costs a
+# Django start-up, ~1 s of CPU); the first time 5 s after the server starts.
+BACKUP_CHECK_EVERY, BACKUP_FIRST_CHECK = 600.0, 5.0
+
+
+def var_dir(env: dict) -> Path:
+    return Path(env.get("DEKABES_VAR_DIR") or ROOT / "var")
+
+
+class StatusFile:
+    """``var/supervisor.json``: what this process sees of its children, rewritten every
+    ``EVERY`` seconds (``/healthz`` reads it: server/ops/health.py; a report older than a
+    minute means this process is gone). Absent children are left out."""
+
+    EVERY = 5.0
+
+    def __init__(self, path: Path, children: dict[str, Any]):
+        self.path, self.children = path, children
+        self.written_at = 0.0
+
+    def write(self) -> None:
+        now = time.monotonic()
+        if now - self.written_at < self.EVERY:
+            return
+        self.written_at = now
+        report = {
+            "at": time.time(),
+            "pid": os.getpid(),
+            "children": {
+                name: child.status() for name, child in self.children.items() if child is not None
+            },
+        }
+        partial = self.path.with_name(self.path.name + ".partial")
+        try:
+            partial.write_text(json.dumps(report))
+            os.replace(partial, self.path)
+        except OSError:
+            pass  # the health check then says the supervisor stopped reporting
+
+
+class Periodic:
+    """A short command run every ``every`` seconds while the server runs, one at a time
+    (``check()`` is called twice a second): ``manage.py backup --scheduled``
+    (docs/server.md, "Backups")."""
+
+    def __init__(
+        self,
+        command: list[str],
+        env: dict,
+        every: float,
+        log: Path | None = None,
+        first_after: float | None = None,
+    ):
+        self.command, self.env, self.every, self.log = command, env, every, log
+        self.process: subprocess.Popen | None = None
+        self.next_at = time.monotonic() + (every if first_after is None else first_after)
+        self.runs = 0
+        self.last_exit: int | None = None
+
+    def status(self) -> dict:
+        running = self.process is not None and self.process.poll() is None
+        return {"running": True, "busy": running, "runs": self.runs, "last_exit": self.last_exit}
+
+    def check(self) -> None:
+        if self.process is not None:
+            code = self.process.poll()
+            if code is None:
+                return  # the last run goes on: never two at once
+            self.last_exit = code
+            self.process = None
+        now = time.monotonic()
+        if now >= self.next_at:
+            output: Any = subprocess.DEVNULL
+            if self.log is not None:
+                self.log.parent.mkdir(parents=True, exist_ok=True)
+                output = open(self.log, "a", encoding="utf-8")  # noqa: SIM115 -- the child holds it; closed below
+            try:
+                self.process = subprocess.Popen(
+                    self.command,
+                    cwd=ROOT,
+                    env=self.env,
+                    stdout=output,
+                    stderr=subprocess.STDOUT if self.log is not None else subprocess.DEVNULL,
+                )
+            finally:
+                if self.log is not None:
+                    output.close()  # the child has its own copy of the descriptor
+            self.runs += 1
+            self.next_at = now + self.every
+
+    def stop(self) -> None:
+        _stop(self.process)
+        self.process = None
 
 
 def _stop(process: subprocess.Popen | None, timeout: float = 10.0) -> None:

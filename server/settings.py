@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "server.sockets",
     "server.league",
     "server.web",
+    "server.ops",
 ]
 
 # The API authenticates by token and DRF's views are CSRF-exempt; the web pages
@@ -242,6 +243,15 @@ DEKABES_MAX_CLUBS = _env_int("DEKABES_MAX_CLUBS", 10)
 DEKABES_MAX_SEASONS = _env_int("DEKABES_MAX_SEASONS", 100)
 DEKABES_MAX_INVITES = _env_int("DEKABES_MAX_INVITES", 50)
 DEKABES_MAX_ROUNDS = _env_int("DEKABES_MAX_ROUNDS", 200)
+# Backups (docs/server.md, "Backups"): where `manage.py backup` writes; every
+# DEKABES_BACKUP_HOURS hours `make serve` (server.run) makes one (unset: none scheduled),
+# keeping the newest of the last DEKABES_BACKUP_KEEP_DAILY days and KEEP_WEEKLY weeks.
+DEKABES_BACKUP_DIR = Path(os.environ.get("DEKABES_BACKUP_DIR") or VAR_DIR / "backups")
+DEKABES_BACKUP_HOURS = float(os.environ.get("DEKABES_BACKUP_HOURS") or 0)
+DEKABES_BACKUP_KEEP_DAILY = _env_int("DEKABES_BACKUP_KEEP_DAILY", 7)
+DEKABES_BACKUP_KEEP_WEEKLY = _env_int("DEKABES_BACKUP_KEEP_WEEKLY", 8)
+# /healthz: the disk holding var/ fails below this many free bytes (default 1 GB).
+DEKABES_HEALTH_MIN_FREE = _env_int("DEKABES_HEALTH_MIN_FREE", 1024**3)
 # open | invite (codes from `manage.py invite`) | closed
 DEKABES_REGISTRATION = os.environ.get("DEKABES_REGISTRATION", "open")
 if DEKABES_REGISTRATION not in ("open", "invite", "closed"):
@@ -320,13 +330,28 @@ def client_error_in_one_line(record) -> bool:
     return True
 
 
+ERRORS_LOG = VAR_DIR / "errors.log"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "filters": {"client_error_in_one_line": {"()": lambda: client_error_in_one_line}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DEKABES_LOG_LEVEL", "INFO")},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        # Every error of every server process, one line each (plus its traceback): the
+        # operators' status page counts the last day's (server/ops/health.py).
+        "errors_file": {
+            "class": "logging.handlers.WatchedFileHandler",
+            "formatter": "plain",
+            "level": "ERROR",
+            "filename": str(ERRORS_LOG),
+            "delay": True,
+        },
+    },
+    "root": {
+        "handlers": ["console", "errors_file"],
+        "level": os.environ.get("DEKABES_LOG_LEVEL", "INFO"),
+    },
     "loggers": {
         "django.channels.server": {"level": "WARNING"},
         "django.request": {"filters": ["client_error_in_one_line"]},

@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/auth/tokens/<id:token_id>", accounts.TokenDetailView.as_view()),
     path("api/auth/password", accounts.PasswordView.as_view()),
     path("api/me", accounts.MeView.as_view()),
+    path("", include("server.accounts.data.urls")),
     path("api/bots", accounts.BotsView.as_view()),
     path("api/bots/<name:name>/token", accounts.BotTokenView.as_view()),
     path("api/tables", tables.TablesView.as_view()),
@@ -38,6 +39,7 @@ urlpatterns = [
     path(SEAT + "/leave", tables.LeaveView.as_view()),
     path(SEAT + "/replace", tables.ReplaceView.as_view()),
     path("", include("server.league.urls")),
+    path("", include("server.ops.urls")),
     path("api/schema/", SpectacularAPIView.as_view(**PUBLIC), name="schema"),
     path(
         "api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **PUBLIC), name="swagger-ui"

@@ -21,6 +21,7 @@ VERBS: dict[str, str] = {
     "member.promote": "made a member an organizer",
     "member.demote": "made an organizer a member",
     "member.remove": "removed a member (a bot or a hosted player too)",
+    "member.close": "closed their account: the name is a pseudonym now (server, no actor)",
     "invite.create": "made an invite code",
     "invite.revoke": "revoked an invite code",
     "bot.enter": "entered a bot into the club",

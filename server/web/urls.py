@@ -2,7 +2,16 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from server.ids_and_names import register_converters
-from server.web.pages import exports, league, member, organizer, public, tables
+from server.web.pages import (
+    exports,
+    league,
+    member,
+    operators,
+    organizer,
+    public,
+    tables,
+    your_data,
+)
 
 register_converters()  # <id:…>, <name:…>: server/ids_and_names.py
 
@@ -19,6 +28,10 @@ urlpatterns = [
     path("tables/<name:code>/record", tables.table_record, name="table_record"),
     path("tables/<name:code>/watch", tables.table_watch, name="table_watch"),
     path("me/live", public.me_live, name="me_live"),
+    path("me/data", your_data.your_data, name="your_data"),
+    path("me/data.json", your_data.download, name="your_data_download"),
+    path("me/close", your_data.close_account, name="close_account"),
+    path("status", operators.status, name="status"),
     path("join", member.join_club, name="join_club"),
     path("join/<slug:slug>/<name:code>", member.join_link, name="join_link"),
     path("clubs/new", organizer.new_club, name="new_club"),

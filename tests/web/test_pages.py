@@ -37,7 +37,7 @@ def test_register_signs_in_with_a_session_on_the_same_account_as_the_api():
     )
     assert response.status_code == 302 and response["Location"] == "/"
     home = client.get("/")
-    assert '<span class="who">carla</span>' in home.content.decode()
+    assert 'title="Your data">carla</a>' in home.content.decode()
     api = APIClient().post(
         "/api/auth/token", {"username": "carla", "password": PASSWORD}, format="json"
     )

@@ -15,6 +15,7 @@ VERB_TEXT: dict[str, StrOrPromise] = {
     "member.promote": _("made a member an organizer"),
     "member.demote": _("made an organizer a member"),
     "member.remove": _("removed a member"),
+    "member.close": _("closed a member's account, at their request"),
     "invite.create": _("made an invite code"),
     "invite.revoke": _("revoked an invite code"),
     "bot.enter": _("entered a bot into the club"),
