@@ -5,7 +5,9 @@ accepts the challenge the server let through its published terms, and plays."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -13,7 +15,7 @@ from typing import Any
 import pytest
 
 from clients.sdk import ApiError, DekabesClient
-from tests.clients.test_bot_runner_live import bot_of, member, runner_subprocess
+from tests.clients.test_bot_runner_live import REPO, bot_of, member, runner_subprocess
 from tests.conftest import LiveServer
 
 
@@ -106,3 +108,35 @@ def test_the_sdk_reads_a_daily_limit_with_its_retry_after(tmp_path):
         assert len(client.open_seats()["seeks"]) == 1  # the refused seek made nothing
     finally:
         server.stop()
+
+
+def test_the_guides_seeking_bot_takes_an_open_seat_and_plays_it(live_server_url, tmp_path):
+    bot = bot_of(member(live_server_url))
+    ann = member(live_server_url)
+    ann_bot = bot_of(ann)
+    log = tmp_path / "example.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, str(REPO / "examples" / "seeking_bot.py"),
+             "--server", live_server_url, "--token", bot.token],
+            cwd=tmp_path,
+            env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO),
+                 "PYTHONUNBUFFERED": "1"},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        made = ann.seek(wanted="bots", bots={3: ann_bot.username, 4: ann_bot.username})
+        code = made["table"]
+        wait_for("the example is seated", lambda: f"seated at {code}" in log.read_text(),
+                 process, log)  # fmt: skip
+        assert ann.table(code).seats[2].player == bot.username
+        wait_for("it accepts its deal", lambda: ann.seat_view(code, 1).view["accepted"]["2"],
+                 process, log)  # fmt: skip
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
