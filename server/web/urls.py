@@ -24,6 +24,7 @@ urlpatterns = [
     path("signout", public.SignOutView.as_view(), name="signout"),
     path("register", public.register, name="register"),
     path("language", set_language, name="set_language"),
+    path("tables/open", tables.open_seats, name="open_seats"),
     path("tables/<name:code>/replay", tables.table_replay, name="table_replay"),
     path("tables/<name:code>/record", tables.table_record, name="table_record"),
     path("tables/<name:code>/watch", tables.table_watch, name="table_watch"),
