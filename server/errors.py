@@ -616,10 +616,10 @@ class OutsideTerms(MatchmakingError):
     )
 
 
-class Closed(MatchmakingError):
-    code, status = "closed", 409
+class NoLongerOpen(MatchmakingError):
+    code, status = "no_longer_open", 409
     message = "this {what} is {status}"
-    note = "answering, cancelling or taking a seat of a seek or challenge no longer open"
+    note = "answering or cancelling a challenge, or cancelling a seek, no longer open"
 
 
 class DailyLimit(MatchmakingError):

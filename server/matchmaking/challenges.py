@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from server.accounts.models import User
 from server.errors import (
-    Closed,
+    NoLongerOpen,
     NotFound,
     OutsideTerms,
     PermissionDenied,
@@ -29,6 +29,7 @@ from server.matchmaking import quotas
 from server.matchmaking.models import BotTerms, Challenge, ChallengeSeat, QuotaUse
 from server.matchmaking.selectors import challenge_for
 from server.notices import notify
+from server.tables import quota as table_quota
 from server.tables import services as table_services
 from server.tables.locking import writing
 
@@ -153,6 +154,7 @@ def check_challenge(user: User, plan: ChallengePlan, now: dt.datetime) -> dict[i
             check_terms(player, number, seats, plan.rated, plan.seconds_per_move, now)
     for player in seats.values():
         quotas.check_daily_quota(user=player, now=now)
+    table_quota.check_table_quota(user)  # the table will be the challenger's
     return seats
 
 
@@ -189,9 +191,9 @@ def _read(user: User, challenge_id: int) -> Challenge:
 def _pending(user: User, challenge_id: int, now: dt.datetime) -> Challenge:
     challenge = _read(user, challenge_id)
     if challenge.status == "pending" and challenge.expires_at <= now:
-        raise Closed(what="challenge", status="expired")  # the tick has yet to close it
+        raise NoLongerOpen(what="challenge", status="expired")  # the tick has yet to close it
     if challenge.status != "pending":
-        raise Closed(what="challenge", status=challenge.status)
+        raise NoLongerOpen(what="challenge", status=challenge.status)
     return challenge
 
 
@@ -206,7 +208,7 @@ def do_accept(*, user: User, challenge_id: int) -> Challenge:
     with writing(), transaction.atomic():
         locked = Challenge.objects.select_for_update().get(pk=challenge.pk)
         if locked.status != "pending":
-            raise Closed(what="challenge", status=locked.status)
+            raise NoLongerOpen(what="challenge", status=locked.status)
         ChallengeSeat.objects.filter(pk=mine.pk).update(answer="accepted")
         quotas.record_use(user=user, what="accept")
         seats = list(ChallengeSeat.objects.filter(challenge=locked).select_related("player"))
@@ -247,7 +249,9 @@ def _close(user: User, challenge: Challenge, status: str, now, reason: str = "")
             status=status, closed_at=now
         )
         if not closed:
-            raise Closed(what="challenge", status=Challenge.objects.get(pk=challenge.pk).status)
+            raise NoLongerOpen(
+                what="challenge", status=Challenge.objects.get(pk=challenge.pk).status
+            )
         if reason:
             ChallengeSeat.objects.filter(challenge=challenge, player=user).update(
                 answer="declined", reason=reason

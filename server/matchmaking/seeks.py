@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from server.accounts.models import User
 from server.errors import (
-    Closed,
+    NoLongerOpen,
     NotFound,
     PermissionDenied,
     ValidationError,
@@ -109,7 +109,7 @@ def do_cancel_seek(*, user: User, seek_id: int) -> Seek:
             status="cancelled", closed_at=timezone.now()
         )
         if not closed:
-            raise Closed(what="seek", status=seek.status)
+            raise NoLongerOpen(what="seek", status=seek.status)
         transaction.on_commit(notify.seeks_changed)
     seek.refresh_from_db()
     return seek

@@ -132,7 +132,7 @@ def test_an_invitee_declines_with_a_reason_from_the_fixed_list():
         ("declined", "later")
     ]
     late = client_for(bob).post(f"/api/challenges/{made['id']}/accept")
-    assert (late.status_code, late.json()["code"]) == (409, "closed")
+    assert (late.status_code, late.json()["code"]) == (409, "no_longer_open")
 
 
 def test_the_authorization_matrix_of_challenges_and_terms():
@@ -187,7 +187,7 @@ def test_a_pending_challenge_expires_by_the_tick():
         expires_at=timezone.now() - dt.timedelta(seconds=1)
     )
     late = client_for(bob).post(f"/api/challenges/{made['id']}/accept")
-    assert (late.status_code, late.json()["code"]) == (409, "closed")
+    assert (late.status_code, late.json()["code"]) == (409, "no_longer_open")
     assert Challenge.objects.get(pk=made["id"]).status == "pending"  # a refusal writes nothing
     assert tick().challenges_expired == [made["id"]]
     assert Challenge.objects.get(pk=made["id"]).status == "expired"

@@ -167,7 +167,7 @@ def test_the_seeker_cancels_and_nobody_else_can():
     done = client_for(ann).post(f"/api/tables/open/{made['id']}/cancel")
     assert done.status_code == 200 and done.json()["status"] == "cancelled"
     again = client_for(ann).post(f"/api/tables/open/{made['id']}/cancel")
-    assert (again.status_code, again.json()["code"]) == (409, "closed")
+    assert (again.status_code, again.json()["code"]) == (409, "no_longer_open")
 
 
 def test_a_bot_seeks_too():
