@@ -51,7 +51,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "keeping the server and members' data (read and write over the league and the tables)",
         (
             "server.ops",  # backups, restores, their proof, upgrades, health
-            "server.accounts.data",  # a member's data: the download, closing the account
+            "server.member_data",  # a member's data: the download, closing the account
         ),
     ),
     (
@@ -292,7 +292,7 @@ def test_the_layers_place_the_modules_they_are_meant_to():
         "server.web.pages.league": "web pages",
         "server.run": "process launcher",
         "server.ops.verify": "keeping the server",
-        "server.accounts.data.services": "keeping the server",
+        "server.member_data.services": "keeping the server",
     }
     numbers = {m: layer_of(m) for m in expected}
     placed = {m: None if n is None else LAYERS[n][0] for m, n in numbers.items()}
