@@ -209,3 +209,18 @@ def test_daily_quotas_per_bot_and_per_owner_answer_429_with_retry_after():
     # a day later the uses have aged out
     QuotaUse.objects.update(at=timezone.now() - dt.timedelta(hours=25))
     assert join(client_for(second), codes[3], 2).status_code == 200
+
+
+def test_a_seek_filled_another_way_is_closed_as_filled_by_the_tick():
+    ann = new_member()
+    made = seek(client_for(ann), wanted="people")
+    mine = new_bot(ann)
+    for seat in (2, 3, 4):
+        answer = client_for(ann).post(
+            f"/api/tables/{made['table']}/seats/{seat}/replace", {"bot": mine.username},
+            format="json",
+        )  # fmt: skip
+        assert answer.status_code == 200, answer.content
+    assert client_for(new_member()).get("/api/tables/open").json()["seeks"] == []
+    assert tick().seeks_closed == [made["id"]]
+    assert Seek.objects.get(pk=made["id"]).status == "filled"
