@@ -191,6 +191,11 @@ class MatchmakingCalls:
         result: dict[str, Any] = self.request("PUT", f"/api/bots/{_seg(bot)}/terms", json=terms)
         return result
 
+    def challengeable_bots(self) -> list[dict[str, Any]]:
+        """Every bot that takes challenges, each with its terms (``GET /api/bots/terms``)."""
+        result: list[dict[str, Any]] = self.request("GET", "/api/bots/terms")["bots"]
+        return result
+
     def terms(self, bot: str) -> dict[str, Any]:
         result: dict[str, Any] = self.request("GET", f"/api/bots/{_seg(bot)}/terms")
         return result

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from server.accounts.models import User
 from server.matchmaking.admission import may_take
-from server.matchmaking.models import Challenge, ChallengeSeat, Seek
+from server.matchmaking.models import BotTerms, Challenge, ChallengeSeat, Seek
 from server.tables.models import Seat
 
 MAX_LISTED = 200
@@ -101,4 +101,16 @@ def challenge_for(user: User, challenge_id: int) -> Challenge | None:
         .select_related("challenger", "table")
         .prefetch_related(seats)
         .first()
+    )
+
+
+PUBLISHED_LISTED = 500
+
+
+def published_terms() -> list[BotTerms]:
+    """The bots that take challenges (active accounts with published terms), by name."""
+    return list(
+        BotTerms.objects.filter(bot__is_active=True)
+        .select_related("bot")
+        .order_by("bot__username")[:PUBLISHED_LISTED]
     )

@@ -120,6 +120,10 @@ class TermsAnswerSerializer(TermsSerializer):
     updated_at = Instant()
 
 
+class PublishedTermsSerializer(serializers.Serializer):
+    bots = TermsAnswerSerializer(many=True)
+
+
 # -- challenges ---------------------------------------------------------------------------------
 class ChallengeRequestSerializer(serializers.Serializer):
     partner = serializers.CharField(max_length=40, help_text="your partner (seat 3)")

@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/tables/open", views.OpenSeatsView.as_view()),
     path(SEEK, views.SeekView.as_view()),
     path(SEEK + "/cancel", views.CancelSeekView.as_view()),
+    path("api/bots/terms", views.PublishedTermsView.as_view()),
     path("api/bots/<name:name>/terms", views.TermsView.as_view()),
     path("api/challenges", views.ChallengesView.as_view()),
     path(CHALLENGE, views.ChallengeView.as_view()),

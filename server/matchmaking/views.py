@@ -101,6 +101,15 @@ def _bot(name: str) -> User:
     return bot
 
 
+class PublishedTermsView(APIView):
+    @extend_schema(
+        responses={200: s.PublishedTermsSerializer, **ERRORS},
+        summary="Every bot that takes challenges, with its terms (discovery)",
+    )
+    def get(self, request):
+        return Response(s.PublishedTermsSerializer({"bots": selectors.published_terms()}).data)
+
+
 class TermsView(APIView):
     @extend_schema(
         responses={200: s.TermsAnswerSerializer, **ERRORS},

@@ -88,6 +88,7 @@ ENDPOINTS = [
     ("post", "/api/tables/open"),
     ("get", "/api/tables/open/{seek}"),
     ("post", "/api/tables/open/{seek}/cancel"),
+    ("get", "/api/bots/terms"),
     ("get", "/api/bots/{bot}/terms"),
     ("put", "/api/bots/{bot}/terms"),
     ("delete", "/api/bots/{bot}/terms"),
@@ -145,6 +146,8 @@ def test_what_each_one_may_do(world):
     assert eve.get("/api/tables/open").status_code == 200
     assert eve.get(f"/api/tables/open/{world['seek']}").status_code == 200
     assert eve.get(f"/api/bots/{world['bot'].username}/terms").status_code == 200
+    listed = eve.get("/api/bots/terms").json()["bots"]
+    assert [t["bot"] for t in listed] == [world["bot"].username]
     assert bot.put(f"/api/bots/{world['bot'].username}/terms", {}, format="json").status_code == 200
     assert bob.get(f"/api/challenges/{world['challenge']}").status_code == 200
     assert bob.post(f"/api/challenges/{world['challenge']}/accept").status_code == 200
