@@ -299,7 +299,11 @@ SPECTACULAR_SETTINGS = {
     # Choice values are their own names: no "* `a` - a" lists in the descriptions.
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     # One name for a choice set several fields share.
-    "ENUM_NAME_OVERRIDES": {"TeamEnum": ["A", "B"], "RoleEnum": ["organizer", "member"]},
+    "ENUM_NAME_OVERRIDES": {
+        "TeamEnum": ["A", "B"],
+        "RoleEnum": ["organizer", "member"],
+        "PlayerKindEnum": ["people", "bots", "any"],  # matchmaking: wanted, partners...
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "server.api_schema.describe_what_the_views_enforce",

@@ -105,6 +105,7 @@ class PublishedTermsView(APIView):
     @extend_schema(
         responses={200: s.PublishedTermsSerializer, **ERRORS},
         summary="Every bot that takes challenges, with its terms (discovery)",
+        operation_id="bots_terms_list",
     )
     def get(self, request):
         return Response(s.PublishedTermsSerializer({"bots": selectors.published_terms()}).data)
