@@ -32,6 +32,7 @@ from server.league.holders import Holdings, by_holding, match_holdings
 from server.league.models import LeagueMatch, MatchAnalysis, SeatAccuracy
 from server.league.selectors import engine_events
 from server.tables.locking import writing
+from server.tables.models import Event
 
 STALE_AFTER = timedelta(minutes=10)  # a claim older than this is taken again
 MAX_ATTEMPTS = 3
@@ -135,6 +136,25 @@ def holder_rows(row: MatchAnalysis, report: dict, holdings: Holdings) -> list[Se
             )
         )
     return rows
+
+
+def do_split_by_holder() -> int:
+    """Rewrite the ``SeatAccuracy`` rows of every analysed match whose seats changed
+    hands from its stored report (no new analysis): what analyses stored before
+    accuracy was counted per holder credited a seat's every decision to its drawn
+    player. ``manage.py analyse_matches --holders``; the number of matches rewritten."""
+    handed = Event.objects.filter(type="seat_handover").values("table_id")
+    rows = MatchAnalysis.objects.filter(status="done", match__table_id__in=handed).select_related(
+        "match"
+    )
+    done = 0
+    for row in rows.iterator():
+        holdings = match_holdings(row.match)
+        with writing(), transaction.atomic():
+            SeatAccuracy.objects.filter(analysis_id=row.pk).delete()
+            SeatAccuracy.objects.bulk_create(holder_rows(row, row.report, holdings))
+        done += 1
+    return done
 
 
 def work(*, iterations: int = DEFAULT_ITERATIONS, limit: int | None = None) -> int:

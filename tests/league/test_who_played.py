@@ -15,9 +15,11 @@ a server-hosted computer player, which plays the match out. Checked against the 
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
+from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from engine.phases import SEAT_TO_ACT
@@ -154,6 +156,19 @@ def test_a_substitute_mid_match_each_counts_their_own_decisions_and_the_answer_s
     by_holder = {(h["seat"], h["player"]): h for h in report["holders"]}
     assert by_holder[(SEAT, farid.username)]["decisions"] == 3
     assert SeatAccuracy.objects.filter(match=match).count() == 5  # four seats, one split
+    # an analysis stored before: the seat's every decision credited to the drawn player
+    kept_rows = sorted(
+        SeatAccuracy.objects.filter(match=match).values_list("player_id", "seat", "decisions")
+    )
+    SeatAccuracy.objects.filter(match=match, player=substitute).delete()
+    SeatAccuracy.objects.filter(match=match, player=farid).update(decisions=len(whole_seat))
+    call_command("analyse_matches", "--holders", "--nice", "0", stdout=io.StringIO())
+    assert (
+        sorted(
+            SeatAccuracy.objects.filter(match=match).values_list("player_id", "seat", "decisions")
+        )
+        == kept_rows
+    )
 
     # ratings: the seat is rated for whoever played at least half of the hands
     rated_for_seat = [h for h in held if h["rated"]]
