@@ -144,15 +144,18 @@ def do_split_by_holder() -> int:
     accuracy was counted per holder credited a seat's every decision to its drawn
     player. ``manage.py analyse_matches --holders``; the number of matches rewritten."""
     handed = Event.objects.filter(type="seat_handover").values("table_id")
-    rows = MatchAnalysis.objects.filter(status="done", match__table_id__in=handed).select_related(
-        "match"
-    )
+    rows = MatchAnalysis.objects.filter(
+        status="done", report__isnull=False, match__table_id__in=handed
+    ).select_related("match")
     done = 0
     for row in rows.iterator():
+        report = row.report
+        if report is None:  # excluded above; a row being rewritten meanwhile
+            continue
         holdings = match_holdings(row.match)
         with writing(), transaction.atomic():
             SeatAccuracy.objects.filter(analysis_id=row.pk).delete()
-            SeatAccuracy.objects.bulk_create(holder_rows(row, row.report, holdings))
+            SeatAccuracy.objects.bulk_create(holder_rows(row, report, holdings))
         done += 1
     return done
 
