@@ -201,3 +201,42 @@ def test_the_fold_names_the_hand_and_move_and_fills_a_seat_taken_by_a_join():
     assert [h.step for h in held.by_seat[2]] == [0, 1, 1]
     assert held.holding_at(2, 0) == 0 and held.holding_at(2, 1) == 2
     assert [h.player for h in held.by_seat[1]] == ["p1"] and not held.by_seat[1][0].handed_over
+
+
+def test_the_issues_three_rounds_count_three_two_and_three_decisions():
+    """The issue's measurement: over three rounds the player made 3, 2 and 3 decisions
+    before their seat went to the same hosted player each time; their accuracy counts
+    8 decisions in 3 matches (it counted each seat's whole match), the computer's the
+    rest, and the pooled figures are those of their own decisions."""
+    league = League(members=4)
+    person = league.members[0]
+    matches = []
+    for number, made in ((1, 3), (2, 2), (3, 3)):
+        league.start_round()
+        match = LeagueMatch.objects.get(season_id=league.season, round__number=number)
+        seat = Seat.objects.get(table=match.table, player=person).number
+        play_until_decisions(match.table, seat, made, random.Random(number))
+        answer = league.org_api.post(
+            f"/api/matches/{match.pk}/substitute",
+            {"seat": seat, "by": {"level": "strong"}},
+            format="json",
+        )
+        assert answer.status_code == 200, answer.content
+        play_on(match.table, random.Random(10 + number))
+        matches.append(match)
+    assert analysis_queue.work(iterations=ITERATIONS) == 3
+    own: list[dict] = []
+    computer = Seat.objects.get(table=matches[0].table, player__is_bot=True).player
+    theirs: list[dict] = []
+    for match in matches:
+        report = APIClient().get(f"/api/matches/{match.pk}/analysis").json()
+        credited = decisions_from_the_log(match.table, report)
+        own += [d for d in report["decisions"] if d["at"] in credited[person.username]]
+        theirs += [d for d in report["decisions"] if d["at"] in credited[computer.username]]
+    assert len(own) == 8
+    accuracy = APIClient().get(f"/api/players/{person.username}").json()["accuracy"]
+    assert accuracy["decisions"] == 8 and accuracy["matches"] == 3
+    # pooled per decision (docs/league.md), not an average of the three matches
+    assert accuracy["mean_loss"] == round(sum(d["loss"] for d in own) / 8, 4)
+    bot = APIClient().get(f"/api/players/{computer.username}").json()["accuracy"]
+    assert bot["decisions"] == len(theirs) and bot["matches"] == 3
