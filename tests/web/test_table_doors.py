@@ -243,6 +243,11 @@ def test_no_page_a_member_sees_holds_a_command_or_a_token(lg):
         body = text(response)
         for banned in ("python -m", "DEKABES_TOKEN", grant.key):
             assert banned not in body, (path, banned)
+        # The strict CSP holds: no inline style, handler or script.
+        assert "unsafe-inline" not in response["Content-Security-Policy"]
+        assert not re.search(r"\sstyle=|\son[a-z]+=", body), path
+        for script in re.findall(r"<script\b[^>]*>", body):
+            assert "src=" in script or 'type="application/json"' in script, (path, script)
 
 
 # -- the authorization matrix of the new forms -----------------------------------------------------

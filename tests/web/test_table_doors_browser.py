@@ -49,6 +49,14 @@ def test_my_next_table_play_now_reaches_the_play_page(web_club, open_page, viewp
     card = page.locator(f'#next-table .next-table[data-table="{code}"]')
     assert card.locator("a.desktop-app").get_attribute("href") == f"/download/?table={code}"
     screenshot(page, f"{viewport}-home-play-now")
+    # The round page links the member to the same seat.
+    page.click(f'#next-table .next-table[data-table="{code}"] a[href*="/rounds/"]')
+    page.wait_for_selector(".pairings")
+    fits(page, viewport)
+    round_play = page.locator(".round-table a.play-now")
+    assert round_play.count() == 1 and round_play.get_attribute("href") == f"/tables/{code}/play"
+    screenshot(page, f"{viewport}-round-play-now")
+    page.go_back()
     card.locator("a.play-now").click()
     page.wait_for_url(PLAY_URL)
     assert PLAY_URL.match(page.url)[1] == code
