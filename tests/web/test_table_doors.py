@@ -319,3 +319,29 @@ def test_every_refusal_of_the_new_forms_changes_nothing(lg):
     late = client("zed").post(f"/tables/{casual}/join", {"seat": "3"})
     assert late.status_code == 409 and "This seat was taken" in text(late)
     assert _snapshot() == after
+
+
+def test_a_substitute_is_led_to_the_seat_and_the_player_replaced_no_longer(lg):
+    from server.league.actions.matches import do_substitute
+    from server.league.actions.members import do_create_invite, do_join_club
+
+    olga = User.objects.get(username=lg["organizer"])
+    club = Club.objects.get(slug="riverside")
+    dora = person("dora")
+    do_join_club(user=dora, club=club, code=do_create_invite(user=olga, club=club).code)
+    match = LeagueMatch.objects.select_related("table").get(pk=lg["playing"][0])
+    seat = Seat.objects.get(table=match.table, player__username="ben")
+    do_substitute(user=olga, match=match, seat=seat.number, username="dora", reason="late")
+    code = match.table.code
+    round_path = f"/clubs/riverside/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    dora_club = text(client("dora").get("/clubs/riverside/"))
+    assert "Your table is ready." in dora_club and f'href="/tables/{code}/play"' in dora_club
+    assert f'href="/tables/{code}/play"' in text(client("dora").get(round_path))
+    assert client("dora").get(f"/tables/{code}/join")["Location"] == f"/tables/{code}/play"
+    ben = client("ben")
+    home = text(ben.get("/"))
+    assert "Your seat was handed to someone else." in home
+    assert f'href="/tables/{code}/play"' not in home
+    assert "Your table is ready." not in text(ben.get("/clubs/riverside/"))
+    assert f'href="/tables/{code}/watch"' in text(ben.get(round_path))
+    assert ben.get(f"/tables/{code}/play").status_code == 404

@@ -14,11 +14,10 @@ from engine.phases import MATCH_OVER
 from server.accounts.models import User
 from server.league import selectors as league
 from server.league import spectate
-from server.league.models import Club, Round
+from server.league.models import Club, LeagueMatch, Round
 from server.tables import projection
 from server.tables import selectors as tables
 from server.tables.models import Seat, Table
-from server.web.selectors.league import NextTable, next_tables
 
 PLAY, WATCH = "play", "watch"
 
@@ -35,14 +34,17 @@ def held_codes(user: User | None, codes: list[str]) -> set[str]:
     )
 
 
-def ready_tables(user: User | None, club: Club) -> list[NextTable]:
-    """The viewer's league tables in progress in ``club`` that they still hold a seat at:
-    the club page's "your table is ready"."""
+def ready_tables(user: User | None, club: Club) -> list[LeagueMatch]:
+    """The club's league matches in play where the viewer holds a seat now (drawn there,
+    or handed one as a substitute): the club page's "your table is ready"."""
     if user is None:
         return []
-    here = [t for t in next_tables(user)[1] if t.match.club_id == club.pk]
-    held = held_codes(user, [t.match.table.code for t in here])
-    return [t for t in here if t.match.table.code in held]
+    return list(
+        LeagueMatch.objects.filter(club=club, status="playing", table__seats__player=user)
+        .distinct()
+        .select_related("table", "round")
+        .order_by("round__number", "table_number")
+    )
 
 
 def round_doors(round_: Round, user: User | None) -> dict[str, str]:
