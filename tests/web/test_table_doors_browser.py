@@ -127,3 +127,39 @@ def test_a_casual_table_vs_computers_a_seat_by_link_and_one_by_code(web_club, op
     # The owner's page now offers no seat; the table is full for anyone else.
     owner.reload()
     assert owner.locator(".share-links").count() == 0
+
+
+@pytest.mark.parametrize(
+    ("locale", "title"),
+    [
+        ("es-ES", "Mesa nueva contra el ordenador"),
+        ("ru-RU", "Новый стол против компьютера"),
+        ("ms-MY", "Meja baharu menentang komputer"),
+    ],
+)
+def test_the_ways_in_speak_the_member_s_language_and_fit_a_phone(
+    web_club, open_page, locale, title
+):
+    page = open_page(locale=locale, viewport=PHONE)
+    sign_in(page, web_club.url, web_club.stranger)
+    page.goto(web_club.url + "/")
+    assert page.inner_text("#casual-play a.new-table") == title
+    fits(page, "phone")
+    page.click("#casual-play a.new-table")
+    page.wait_for_selector("form.new-table-form")
+    assert page.inner_text("h1") == title
+    fits(page, "phone")
+    page.check("input[name=seat_2][value=friend]")
+    page.click("form.new-table-form button[type=submit]")
+    page.wait_for_url(PLAY_URL)
+    code = PLAY_URL.match(page.url)[1]
+    page.wait_for_selector(".share-links")
+    fits(page, "phone")
+    screenshot(page, f"phone-play-share-{locale}")
+    joiner = open_page(locale=locale, viewport=PHONE)
+    sign_in(joiner, web_club.url, web_club.owner)
+    joiner.goto(f"{web_club.url}/tables/{code}/join?seat=2")
+    joiner.wait_for_selector("button.take-offered")
+    assert "2" in joiner.inner_text("button.take-offered")
+    fits(joiner, "phone")
+    no_command_nor_token(joiner)
