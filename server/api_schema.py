@@ -309,6 +309,11 @@ class TakebackSerializer(serializers.Serializer):
     )
 
 
+class LastTileEndsSerializer(serializers.Serializer):
+    tile = serializers.CharField()
+    ends = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+
+
 class SeatResponseSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField()
@@ -328,6 +333,10 @@ class SeatResponseSerializer(serializers.Serializer):
     )
     takeback = TakebackSerializer(
         allow_null=True, help_text="the open takeback request (several people), or null"
+    )
+    last_tile_ends = LastTileEndsSerializer(
+        allow_null=True,
+        help_text="the last hand's last tile and the two open ends it met (a domino), or null",
     )
 
 
