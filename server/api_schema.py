@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db.models.manager import BaseManager
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 from rest_framework.fields import SkipField
@@ -307,6 +308,14 @@ class TakebackSerializer(serializers.Serializer):
     waiting_for = serializers.ListField(
         child=serializers.IntegerField(), help_text="seats (one per person) yet to answer"
     )
+
+
+class PageSessionScheme(SessionScheme):
+    """The site's session cookie, which the seat endpoints also take from the browser
+    table's page (with its CSRF token on unsafe requests; docs/api.md, "Authentication")."""
+
+    target_class = "server.accounts.auth.PageSessionAuthentication"
+    name = "pageSession"
 
 
 class LastTileEndsSerializer(serializers.Serializer):

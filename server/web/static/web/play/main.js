@@ -396,7 +396,8 @@ function renderHand(v) {
 
 function renderTools(answer) {
   const allowed = new Set(answer.allowed);
-  const key = JSON.stringify([answer.allowed, answer.table.rated, myTurn(), state.hint && state.hint.text]);
+  const key = JSON.stringify([answer.allowed, answer.table.rated, myTurn(), state.hint && state.hint.text, state.sending]);
+  const can = (name) => allowed.has(name) && !state.sending;
   if ($("tools").drawn === key) return;
   $("tools").drawn = key;
   const tools = [
@@ -404,11 +405,11 @@ function renderTools(answer) {
     button(W.log, () => openPanel("log"), { "data-tool": "log", "aria-keyshortcuts": "L" }),
   ];
   if (!answer.table.rated) {
-    tools.push(button(W.hint, getHint, { "data-tool": "hint", disabled: !myTurn(), "aria-keyshortcuts": "H" }));
-    tools.push(button(W.undo, () => act("undo"), { "data-tool": "undo", disabled: !allowed.has("undo"), "aria-keyshortcuts": "U" }));
-    tools.push(button(W.redo, () => act("redo"), { "data-tool": "redo", disabled: !allowed.has("redo"), "aria-keyshortcuts": "Y" }));
-    tools.push(button(W.restart_hand, () => confirmThen(W.confirm_restart, () => act("restart_hand")), { "data-tool": "restart_hand", disabled: !allowed.has("restart_hand") }));
-    tools.push(button(W.new_match, () => confirmThen(W.confirm_new_match, () => act("new_match")), { "data-tool": "new_match", disabled: !allowed.has("new_match") }));
+    tools.push(button(W.hint, getHint, { "data-tool": "hint", disabled: !myTurn() || state.sending, "aria-keyshortcuts": "H" }));
+    tools.push(button(W.undo, () => act("undo"), { "data-tool": "undo", disabled: !can("undo"), "aria-keyshortcuts": "U" }));
+    tools.push(button(W.redo, () => act("redo"), { "data-tool": "redo", disabled: !can("redo"), "aria-keyshortcuts": "Y" }));
+    tools.push(button(W.restart_hand, () => confirmThen(W.confirm_restart, () => act("restart_hand")), { "data-tool": "restart_hand", disabled: !can("restart_hand") }));
+    tools.push(button(W.new_match, () => confirmThen(W.confirm_new_match, () => act("new_match")), { "data-tool": "new_match", disabled: !can("new_match") }));
     tools.push(button(W.leave, () => confirmThen(W.confirm_leave, leave), { "data-tool": "leave" }));
   }
   const sound = el("label", { class: "toggle" }, [el("input", { type: "checkbox", "data-pref": "sound", checked: prefs.sound ? true : null }), document.createTextNode(W.sound)]);

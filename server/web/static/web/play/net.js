@@ -246,7 +246,7 @@ export class SeatLink {
   }
 
   async leave(seat) {
-    const answer = await this.request("POST", this.base(seat) + "/leave");
+    const answer = await this.request("POST", this.base(seat) + "/leave", {});
     return answer.ok;
   }
 }
