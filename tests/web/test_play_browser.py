@@ -249,3 +249,59 @@ def test_one_hand_played_with_the_keyboard_only(live, open_page):
         raise AssertionError("the hand did not end")
     page.keyboard.press("Enter")  # Continue
     page.wait_for_selector("#dialog", state="hidden")
+
+
+def human_events(client: DekabesClient, code: str, seat: int) -> int:
+    """The seat's own actions in the table's log (``by`` human)."""
+    count, after = 0, 0
+    while True:
+        page = client.events(code, seat, after=after)
+        if not page["events"]:
+            return count
+        count += sum(1 for e in page["events"] if e["seat"] == seat and e["by"] == "human")
+        after = page["events"][-1]["seq"]
+
+
+def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_twice(
+    live, open_page
+):
+    server, casual, _ = live
+    code = casual.table("hana", {1: "hana"})
+    page = person_page(open_page, server.url, "hana")
+    phone = person_page(open_page, server.url, "hana", **PHONE_TOUCH)
+    open_table(page, server.url, code)
+    open_table(phone, server.url, code)
+    watch = Watch(page, (1,))
+    rng = random.Random(11)
+    # Into the hand: our turn with tiles on the line.
+    while not (
+        page.locator("#hand .tile-button.fits").count()
+        and page.locator("#line .laid").count()
+        and not page.is_visible("#dialog")
+        and page.evaluate("!dekabesTable.link.pending")
+    ):
+        if step(page, rng) is None:
+            page.wait_for_timeout(50)
+    server.stop()
+    page.wait_for_selector('#connection[data-status="lost"]')
+    tile = page.locator("#hand .tile-button.fits").first.get_attribute("data-tile")
+    page.click(f'#hand [data-tile="{tile}"]')
+    page.locator('#actions [data-action^="play"]').first.click()
+    page.wait_for_selector('#connection[data-status="offline"]')  # kept, to be sent
+    server.start()
+    for each in (page, phone):  # both back, with the move made once
+        each.wait_for_function(
+            "t => [...document.querySelectorAll('#line .laid')].some(n => n.dataset.tile === t)",
+            arg=tile,
+        )
+        each.wait_for_selector('#connection[data-status="live"]')
+    owner = casual.person("hana")
+    version = owner.request("GET", f"/api/tables/{code}/seats/1")["version"]
+    phone.wait_for_function(
+        "v => Number(document.getElementById('play').dataset.version) >= v", arg=version
+    )
+    phone.close()
+    play_to_the_end([watch], rng)
+    sent = page.evaluate("dekabesTable.link.decisions - dekabesTable.link.refusals")
+    assert human_events(owner, code, 1) == sent  # each decision once, the offline one too
+    assert check_privacy(watch, deals_of(owner, code, 1)) > 10

@@ -33,6 +33,8 @@ export class SeatLink {
     this.pending = null; // {seat, body, key}: the one decision on its way
     this.stopped = false;
     this.status = null;
+    this.decisions = 0; // decisions sent (each once, whatever the retries)
+    this.refusals = 0; // of which the server refused (nothing appended)
   }
 
   base(seat) {
@@ -193,6 +195,7 @@ export class SeatLink {
     const version = this.versions[seat];
     const body = Object.assign({ type, expected_version: version }, fields || {});
     this.pending = { seat, body, key: newKey() };
+    this.decisions += 1;
     sessionStorage.setItem(PENDING_KEY + this.code, JSON.stringify(this.pending));
     this.flush();
     return true;
@@ -222,6 +225,7 @@ export class SeatLink {
         if (answer.ok) {
           this.take(answer.body);
         } else {
+          this.refusals += 1;
           const code = answer.body && answer.body.code;
           if (code === "stale_version" && answer.body.view) this.take(answer.body.view);
           this.hooks.onRefused(pending.seat, code, answer.body && answer.body.message);
