@@ -105,6 +105,15 @@ class PermissionDenied(ApiError):
     note = "e.g. a table command by someone not the table's owner, a person at a bot seat"
 
 
+class CsrfFailed(ApiError):
+    code, status = "csrf_failed", 403
+    message = "a request signed in by the site's session needs the page's CSRF token"
+    note = (
+        "a table request authenticated by the web session (the browser table) without the "
+        "page's `X-CSRFToken`, or from another site's origin: nothing changes"
+    )
+
+
 class QuotaExceeded(ApiError):
     code, status = "quota_exceeded", 403
     message = "over your quota"

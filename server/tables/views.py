@@ -16,6 +16,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from server.accounts.auth import TOKEN_OR_PAGE_SESSION
 from server.accounts.models import User
 from server.accounts.throttles import HintsByAccount
 from server.api_schema import (
@@ -182,6 +183,8 @@ class TablesView(APIView):
 
 
 class TableView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         responses={200: TableSerializer, **ERRORS}, summary="A table: seats, phase, version"
     )
@@ -217,6 +220,8 @@ class ReplaceSerializer(serializers.Serializer):
 
 
 class LeaveView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         request=None,
         responses={200: TableSerializer, **ERRORS},
@@ -314,6 +319,8 @@ class HotPathView(APIView):
 
 
 class SeatView(HotPathView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         parameters=[
             OpenApiParameter(
@@ -349,6 +356,8 @@ class SeatView(HotPathView):
 
 
 class ActionView(HotPathView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         request=ActionSerializer,
         parameters=[
@@ -380,6 +389,7 @@ class ActionView(HotPathView):
 
 
 class HintView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
     throttle_classes = [HintsByAccount]
 
     @extend_schema(
@@ -397,6 +407,8 @@ class HintView(APIView):
 
 
 class EventsView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="seq to start after")],
         responses={200: EventLogSerializer, **ERRORS},

@@ -3,6 +3,7 @@ from django.views.i18n import set_language
 
 from server.ids_and_names import register_converters
 from server.web.pages import (
+    casual,
     exports,
     league,
     member,
@@ -30,6 +31,10 @@ urlpatterns = [
     path("tables/<name:code>/record", tables.table_record, name="table_record"),
     path("tables/<name:code>/watch", tables.table_watch, name="table_watch"),
     path("tables/<name:code>/play", play.table_play, name="table_play"),
+    path("tables/new", casual.new_table, name="table_new"),
+    path("tables/join", casual.join_by_code, name="table_join_code"),
+    path("tables/<name:code>/join", casual.join_table, name="table_join"),
+    path("tables/<name:code>/watchable", casual.set_watchable, name="table_watchable"),
     path("me/live", public.me_live, name="me_live"),
     path("me/data", your_data.your_data, name="your_data"),
     path("me/data.json", your_data.download, name="your_data_download"),

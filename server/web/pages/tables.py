@@ -32,15 +32,17 @@ def table_replay(request, code: str):
             "web/not_replayable.html",
             {"table": table, "reason": err.reason, "row": table_reads.table_row(table)},
         )
+    held = table_reads.table_holdings(table)
     return render(
         request,
         "web/replay.html",
         {
             "table": table,
             "replay": replay,
-            "seats": table_reads.board_seats(replay, table_reads.seat_players(table)),
+            "seats": table_reads.board_seats(replay, table_reads.seat_players(table), held),
             "record_url": f"/tables/{table.code}/record",
-            "log": table_reads.replay_log(replay),
+            "log": table_reads.replay_log(replay, held),
+            "handovers": held.handovers() if held is not None else [],
             "analysis": replay_analysis(table, replay),
         },
     )
