@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,7 +83,7 @@ def main() -> None:
         from server.matchmaking.seeks import expire_due_seeks
 
         client = Client()
-        figures: dict[str, object] = {"seeks": args.seeks, "build_s": round(built, 1)}
+        figures: dict[str, Any] = {"seeks": args.seeks, "build_s": round(built, 1)}
         for name, url in (("list", "/api/tables/open"), ("fits", "/api/tables/open?fits=1")):
             answer = client.get(url, **header)
             assert answer.status_code == 200, answer.content[:300]
