@@ -136,8 +136,8 @@ def _send_one(row: OutboxMail, mail_connection, now: dt.datetime, done: Drained)
         return
     try:
         message = compose(row, address)
-        message.connection = mail_connection
-        message.send()
+        mail_connection.open()  # once per batch: an open connection is kept
+        mail_connection.send_messages([message])
     except Exception as error:
         attempts = row.attempts + 1
         text = _error_text(error)
@@ -164,6 +164,10 @@ def _send_one(row: OutboxMail, mail_connection, now: dt.datetime, done: Drained)
                 wait,
             )
             done.retried += 1
+        try:
+            mail_connection.close()  # the next mail opens a fresh one
+        except Exception:
+            pass  # closing a broken connection: nothing more to do
         if _unreachable(error):
             raise Unreachable() from error
         return
