@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
+from django.utils import timezone
 
 from server.accounts.models import User
 from server.league.models import Club
 from server.mail.kinds import MEMBER_KINDS
-from server.mail.models import InviteOptOut, MailPreference
+from server.mail.models import InviteOptOut, MailPreference, OutboxMail
 from server.mail.tokens import address_hash
 
 LANGUAGE_CODES = tuple(code for code, _name in settings.LANGUAGES)
@@ -45,3 +48,18 @@ def members_without_address(club: Club) -> list[str]:
 def invite_refused(address: str) -> bool:
     """The address asked for no more invites (an invite's unsubscribe link)."""
     return InviteOptOut.objects.filter(address_hash=address_hash(address)).exists()
+
+
+def queue_figures() -> dict[str, int]:
+    """What /healthz says of the outbox: mails waiting, the oldest one's wait in
+    minutes, and the mails given up in the last day."""
+    now = timezone.now()
+    waiting = OutboxMail.objects.filter(status="pending")
+    oldest = waiting.order_by("created_at").values_list("created_at", flat=True).first()
+    return {
+        "waiting": waiting.count(),
+        "oldest_waiting_minutes": int((now - oldest).total_seconds() // 60) if oldest else 0,
+        "failed_last_day": OutboxMail.objects.filter(
+            status="failed", created_at__gte=now - dt.timedelta(days=1)
+        ).count(),
+    }
