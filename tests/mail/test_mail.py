@@ -16,11 +16,13 @@ from django.test import Client
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 
+from server.accounts.models import User
 from server.errors import OrganizerOnly
 from server.league.actions import clubs
-from server.league.models import Announcement, LeagueMatch
+from server.league.models import Announcement, LeagueMatch, Season
 from server.league.tick import tick
 from server.mail import queue
+from server.mail.compose import compose
 from server.mail.kinds import ANNOUNCEMENT, DEADLINE, INVITE, SEAT_CHANGES, TABLE_READY
 from server.mail.models import InviteOptOut, MailPreference, OutboxMail
 from server.mail.receivers import HANDLERS
@@ -41,6 +43,10 @@ TILE = re.compile(r"\b\d[-|]\d\b")  # a domino as the records and the views writ
 
 def address(user) -> str:
     return f"{user.username}@example.org"
+
+
+def body_of_message(message) -> str:
+    return message.body
 
 
 def with_addresses(users, languages=()) -> None:
@@ -496,3 +502,76 @@ def test_a_refused_recipient_fails_for_good_without_the_address_in_the_record(sm
         assert row.status == "failed" and "550" in row.last_error and "@" not in row.last_error
     finally:
         refusing.stop()
+
+
+# -- privacy: a duplicate round, and the pages' markup ----------------------------------------------
+def test_a_duplicate_rounds_mail_names_only_the_readers_own_table():
+    league = League(members=8)  # two tables
+    Season.objects.filter(pk=league.season).update(duplicate=True)
+    with_addresses(league.members)
+    league.start_round()
+    matches = list(LeagueMatch.objects.filter(season_id=league.season).select_related("table"))
+    assert len(matches) == 2
+    holders = {
+        s.player_id: s.table_id for s in Seat.objects.filter(table__in=[m.table for m in matches])
+    }
+    for row in OutboxMail.objects.filter(kind=TABLE_READY).select_related("user"):
+        message = compose(row, address(row.user))
+        text = body_of_message(message)
+        for match in matches:
+            own = holders[row.user_id] == match.table_id
+            assert (match.table.code in text) == own
+            assert (match.table.code in message.subject) is False
+        assert not TILE.search(text)
+
+
+def test_the_mail_pages_have_a_strict_policy_and_nothing_inline(smtp):
+    league = League(members=2)
+    with_addresses(league.members)
+    announce(league.organizer, league.club, "Hello")
+    queue.drain()
+    smtp.inbox.wait_for(2)
+    [message] = smtp.inbox.to(address(league.members[0]))
+    paths = [
+        (league.members[0], "/me/mail"),
+        (None, path_of(unsubscribe_of(message))),
+        (league.organizer, f"/clubs/{league.club.slug}/members"),
+        (league.organizer, f"/clubs/{league.club.slug}/invites"),
+    ]
+    for user, path in paths:
+        page = (signed_in(user) if user else Client()).get(path)
+        assert page.status_code == 200, path
+        assert "unsafe-inline" not in page["Content-Security-Policy"]
+        body = page.content.decode()
+        assert not re.search(r"\sstyle=", body), path
+        assert not re.search(r"\son[a-z]+=", body), path
+        assert "<script>" not in body, path
+
+
+def test_who_may_open_the_mail_pages():
+    league = League(members=1)
+    slug = league.club.slug
+    outsider = new_member("out")
+    # signed out: sign in first, nothing written
+    anonymous = Client()
+    assert anonymous.get("/me/mail").status_code == 302
+    assert (
+        anonymous.post("/me/mail", {"email": "x@example.org", "language": "en"}).status_code == 302
+    )
+    assert (
+        anonymous.post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"}).status_code
+        == 302
+    )
+    # a member and an outsider may not send the club's invites
+    assert (
+        signed_in(league.members[0])
+        .post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"})
+        .status_code
+        == 403
+    )
+    assert signed_in(outsider).post(
+        f"/clubs/{slug}/invites/send", {"address": "a@example.org"}
+    ).status_code in (403, 404)
+    assert signed_in(league.members[0]).get(f"/clubs/{slug}/members").status_code == 403
+    assert not OutboxMail.objects.exists() and not MailPreference.objects.exists()
+    assert User.objects.filter(email__gt="").count() == 0
