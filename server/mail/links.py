@@ -5,7 +5,7 @@ setting (server.run sets it from ``--host``/``--port`` when the operator did not
 from __future__ import annotations
 
 from django.conf import settings
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 
 def absolute(path: str) -> str:
@@ -13,13 +13,8 @@ def absolute(path: str) -> str:
 
 
 def play_path(code: str) -> str:
-    """The browser table where the member plays ``code``. The one place this link is
-    built: the page's URL name is ``web:table_play``; a server without the page yet
-    gets the path it will have."""
-    try:
-        return reverse("web:table_play", args=[code])
-    except NoReverseMatch:
-        return f"/tables/{code}/play"
+    """The browser table where the seat holder plays ``code`` (``web:table_play``)."""
+    return reverse("web:table_play", args=[code])
 
 
 def round_path(data: dict) -> str:
