@@ -16,7 +16,9 @@ The log names rows by id and kind, and an error by its class and SMTP code: neve
 address, a subject or a body.
 
 ``watch`` drains every ``DEKABES_MAIL_POLL_SECONDS`` until stopped: ``manage.py
-send_mail_queue --watch``, which ``server.run`` supervises like the analyser.
+send_mail_queue --watch``, which ``server.run`` supervises like the analyser. It also
+deletes, once an hour, the rows done with for ``KEEP_DAYS`` (``prune``): a row keeps the
+names its mail said, which the server holds no longer than needed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import datetime as dt
 import logging
 import smtplib
 import threading
+import time
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -44,6 +47,8 @@ log = logging.getLogger(__name__)
 BATCH = 50
 CLAIM_FOR = dt.timedelta(minutes=10)  # a claim a crashed drain left lapses after this
 MAX_ATTEMPTS = 8
+KEEP_DAYS = 30  # sent, dropped and failed rows are deleted after this long
+PRUNE_EVERY = 3600.0  # seconds between two prunes of a watching queue
 FIRST_RETRY = 60.0  # seconds
 LONGEST_RETRY = 6 * 3600.0
 
@@ -203,11 +208,26 @@ def drain(now: dt.datetime | None = None, batches: int | None = None) -> Drained
     return done
 
 
+def prune(now: dt.datetime | None = None) -> int:
+    """Delete the rows done with (sent, dropped, failed) more than ``KEEP_DAYS`` ago."""
+    before = (now or timezone.now()) - dt.timedelta(days=KEEP_DAYS)
+    with writing(), transaction.atomic():
+        deleted, _ = OutboxMail.objects.filter(
+            status__in=("sent", "dropped", "failed"), created_at__lt=before
+        ).delete()
+    return deleted
+
+
 def watch(stop: threading.Event, every: float | None = None) -> None:
     """Drain until ``stop`` is set, looking again every ``every`` seconds."""
     every = settings.DEKABES_MAIL_POLL_SECONDS if every is None else every
+    pruned_at = 0.0
     while not stop.is_set():
         try:
+            if time.monotonic() - pruned_at >= PRUNE_EVERY:
+                pruned_at = time.monotonic()
+                if gone := prune():
+                    log.info("mail: %s old row(s) deleted", gone)
             done = drain()
             if done.any:
                 log.info(done.line())

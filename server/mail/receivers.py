@@ -30,6 +30,7 @@ from server.league.models import Announcement, ClubAction, LeagueMatch, Membersh
 from server.league.tick import ticked
 from server.mail import services
 from server.mail.kinds import ANNOUNCEMENT, DEADLINE, SEAT_CHANGES, TABLE_READY
+from server.mail.models import MailPreference, OutboxMail
 from server.tables.locking import writing
 from server.tables.models import Seat
 
@@ -181,7 +182,16 @@ def announcement_posted(action: ClubAction) -> None:
     )
 
 
+def member_closed(action: ClubAction) -> None:
+    """A closed account: its choices and its mail still waiting go (its address is
+    erased already, so nothing more would be sent anyway)."""
+    closed = User.objects.filter(username=action.details.get("username") or "", is_active=False)
+    MailPreference.objects.filter(user__in=closed).delete()
+    OutboxMail.objects.filter(user__in=closed).delete()
+
+
 HANDLERS: dict[str, Callable[[ClubAction], None]] = {
+    "member.close": member_closed,
     "round.start": round_started,
     "match.substitute": match_substituted,
     "match.forfeit": match_forfeited,

@@ -33,7 +33,7 @@ from tests.conftest import free_port
 from tests.league.conftest import play_out
 from tests.league.test_league_api import League
 from tests.mail.conftest import body_of
-from tests.server.conftest import new_member
+from tests.server.conftest import PASSWORD, client_for, new_member
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
@@ -573,3 +573,25 @@ def test_who_may_open_the_mail_pages():
     assert signed_in(league.members[0]).get(f"/clubs/{slug}/members").status_code == 403
     assert not OutboxMail.objects.exists() and not MailPreference.objects.exists()
     assert User.objects.filter(email__gt="").count() == 0
+
+
+def test_closing_an_account_removes_its_choices_and_waiting_mail_and_old_rows_are_pruned():
+    league = League(members=4)
+    with_addresses(league.members, languages=("es",))
+    league.start_round()
+    leaving = league.members[0]
+    assert OutboxMail.objects.filter(user=leaving).exists()
+    league.play_round(1)
+    answer = client_for(leaving).post(
+        "/api/me/close", {"password": PASSWORD, "confirm": "close my account"}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    assert not OutboxMail.objects.filter(user=leaving).exists()
+    assert not MailPreference.objects.filter(user=leaving).exists()
+    assert OutboxMail.objects.filter(kind=TABLE_READY).count() == 3  # the others' stay
+
+    # rows done with for KEEP_DAYS are deleted; waiting ones never
+    OutboxMail.objects.filter(user=league.members[1]).update(status="sent")
+    OutboxMail.objects.update(created_at=timezone.now() - dt.timedelta(days=queue.KEEP_DAYS + 1))
+    assert queue.prune() == 1
+    assert OutboxMail.objects.count() == 2 and not OutboxMail.objects.filter(status="sent")
