@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -20,7 +23,7 @@ from django.utils import timezone
 
 from server.mail.models import OutboxMail
 from server.ops import health
-from tests.conftest import ROOT, LiveServer
+from tests.conftest import ROOT, LiveServer, free_port
 from tests.mail.conftest import SmtpServer, body_of
 
 PASSWORD = "a long enough password 42"
@@ -170,3 +173,66 @@ def test_healthz_reports_the_mail_queue_and_warns_when_mail_waits_long(tmp_path)
     fact = mail_check()
     assert fact["status"] == "warn" and "1 waiting" in fact["detail"]
     assert "late@" not in json.dumps(fact)
+
+
+def test_make_serve_runs_the_mail_queue_and_ctrl_c_stops_it(tmp_path):
+    """``server.run`` (make serve) starts ``send_mail_queue --watch`` as a supervised
+    child, reports it to /healthz, and stops it with everything else on Ctrl-C."""
+    from tests.server.test_hardening_serve import alive, command_line, descendants
+
+    smtp = SmtpServer().start()
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        {
+            "DEKABES_VAR_DIR": str(tmp_path),
+            "PYTHONUNBUFFERED": "1",
+            "DEKABES_SMTP_HOST": "127.0.0.1",
+            "DEKABES_SMTP_PORT": str(smtp.port),
+        }
+    )
+    env.pop("DEKABES_SITE_URL", None)
+    log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115 -- closed in the finally
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "server.run", "--port", str(port), "--no-bots", "--no-analyser"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    queues: set[int] = set()
+    try:
+        deadline = time.monotonic() + 180
+        body: dict = {}
+        while time.monotonic() < deadline:
+            assert serve.poll() is None, (tmp_path / "serve.log").read_text()
+            queues |= {p for p in descendants(serve.pid) if b"send_mail_queue" in command_line(p)}
+            try:
+                body = requests.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json()
+            except (requests.RequestException, ValueError):
+                body = {}
+            if body.get("checks", {}).get("mail_queue", {}).get("status") == "ok" and queues:
+                break
+            time.sleep(0.5)
+        assert body["checks"]["mail_queue"]["status"] == "ok", body
+        assert "waiting" in body["checks"]["mail_queue"]["detail"]
+        # the mails' links lead to this server when the operator set no address
+        (queue_pid,) = queues
+        environ = (Path(f"/proc/{queue_pid}/environ")).read_bytes().split(b"\0")
+        assert f"DEKABES_SITE_URL=http://127.0.0.1:{port}".encode() in environ
+        os.killpg(serve.pid, signal.SIGINT)  # Ctrl-C
+        serve.wait(90)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(alive(p) for p in queues):
+            time.sleep(0.2)
+        assert not [p for p in queues if alive(p)]
+    finally:
+        if serve.poll() is None:
+            os.killpg(serve.pid, signal.SIGKILL)
+            serve.wait(30)
+        for pid in queues:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        log.close()
+        smtp.stop()
