@@ -79,8 +79,9 @@ def _holders(match: LeagueMatch) -> dict[int, User]:
     }
 
 
-def _queue_table_ready(match: LeagueMatch, seat: int, user: User, key: str, **extra) -> None:
-    holders = _holders(match)
+def _queue_table_ready(
+    match: LeagueMatch, seat: int, user: User, key: str, holders: dict[int, User], **extra
+) -> None:
     partner = holders.get((seat + 1) % 4 + 1)  # seats 1+3 and 2+4 are partners
     opponents = [holders[n] for n in sorted(holders) if n % 2 != seat % 2]
     services.queue_for_members(
@@ -108,8 +109,11 @@ def _league_match(action: ClubAction, **filters) -> list[LeagueMatch]:
 
 def round_started(action: ClubAction) -> None:
     for match in _league_match(action, table__code__in=action.details.get("tables", [])):
-        for seat, user in _holders(match).items():
-            _queue_table_ready(match, seat, user, key=f"{match.table.code}:{seat}:{user.pk}")
+        holders = _holders(match)
+        for seat, user in holders.items():
+            _queue_table_ready(
+                match, seat, user, key=f"{match.table.code}:{seat}:{user.pk}", holders=holders
+            )
 
 
 def match_substituted(action: ClubAction) -> None:
@@ -134,7 +138,12 @@ def match_substituted(action: ClubAction) -> None:
         substitute = User.objects.filter(username=details.get("substitute") or "").first()
         if substitute is not None and not substitute.is_bot:
             _queue_table_ready(
-                match, seat, substitute, key=f"substitute:{action.pk}", substitute=True
+                match,
+                seat,
+                substitute,
+                key=f"substitute:{action.pk}",
+                holders=_holders(match),
+                substitute=True,
             )
 
 
