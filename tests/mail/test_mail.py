@@ -6,6 +6,7 @@ preference, and requests that never wait for the mail server nor fail with it.""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import random
 import re
@@ -595,3 +596,23 @@ def test_closing_an_account_removes_its_choices_and_waiting_mail_and_old_rows_ar
     OutboxMail.objects.update(created_at=timezone.now() - dt.timedelta(days=queue.KEEP_DAYS + 1))
     assert queue.prune() == 1
     assert OutboxMail.objects.count() == 2 and not OutboxMail.objects.filter(status="sent")
+
+
+def test_the_members_data_download_holds_their_mail_choices():
+    member = new_member("data")
+    signed_in(member).post(
+        "/me/mail", {"email": "d@example.org", "language": "ms", "deadline": "on"}
+    )
+    data = client_for(member).get("/api/me/data")
+    assert data.status_code == 200
+    mail = json.loads(data.content)["mail"]
+    assert mail == {
+        "language": "ms",
+        "table_ready": False,
+        "deadline": True,
+        "seat_changes": False,
+        "announcement": False,
+    }
+    untouched = new_member("none")
+    mail = json.loads(client_for(untouched).get("/api/me/data").content)["mail"]
+    assert mail["language"] == "" and all(v for k, v in mail.items() if k != "language")
