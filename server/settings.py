@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "server.league",
     "server.web",
     "server.ops",
+    "server.mail",
 ]
 
 # The API authenticates by token and DRF's views are CSRF-exempt; the web pages
@@ -256,6 +257,32 @@ DEKABES_HEALTH_MIN_FREE = _env_int("DEKABES_HEALTH_MIN_FREE", 1024**3)
 DEKABES_REGISTRATION = os.environ.get("DEKABES_REGISTRATION", "open")
 if DEKABES_REGISTRATION not in ("open", "invite", "closed"):
     raise ValueError("DEKABES_REGISTRATION is open, invite or closed")
+
+# Members' mail (docs/server.md, "Mail"): the console backend (the mail printed to the
+# queue's log, var/mail.log) unless DEKABES_SMTP_HOST names a mail server. Mail goes out
+# from the outbox, never inside a request: `manage.py send_mail_queue` (server.run runs it).
+DEKABES_SITE_URL = os.environ.get("DEKABES_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+DEFAULT_FROM_EMAIL = os.environ.get("DEKABES_MAIL_FROM", "Dékabès <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_HOST = os.environ.get("DEKABES_SMTP_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = _env_int("DEKABES_SMTP_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("DEKABES_SMTP_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DEKABES_SMTP_PASSWORD", "")
+_SMTP_SECURITY = os.environ.get("DEKABES_SMTP_SECURITY", "none").lower()
+if _SMTP_SECURITY not in ("none", "starttls", "tls"):
+    raise ValueError("DEKABES_SMTP_SECURITY is none, starttls or tls")
+EMAIL_USE_TLS = _SMTP_SECURITY == "starttls"
+EMAIL_USE_SSL = _SMTP_SECURITY == "tls"
+EMAIL_TIMEOUT = _env_int("DEKABES_SMTP_TIMEOUT", 20)
+# The reminder before a round's deadline, this many hours before it (0: none).
+DEKABES_MAIL_DEADLINE_HOURS = float(os.environ.get("DEKABES_MAIL_DEADLINE_HOURS") or 24)
+# Seconds between two looks at the outbox by `send_mail_queue --watch`.
+DEKABES_MAIL_POLL_SECONDS = float(os.environ.get("DEKABES_MAIL_POLL_SECONDS") or 5)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["server.accounts.auth.TokenAuthentication"],

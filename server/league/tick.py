@@ -29,12 +29,17 @@ import threading
 from dataclasses import dataclass, field
 
 from django.db import close_old_connections
+from django.dispatch import Signal
 from django.utils import timezone
 
 from server.league.actions import deadlines
 from server.tables import services as table_services
 
 log = logging.getLogger(__name__)
+
+# Sent once per tick, after the league's own work, with ``now``; each receiver returns a
+# list of lines for the tick's log. A receiver's failure is logged, the others still run.
+ticked = Signal()
 
 
 @dataclass
@@ -44,11 +49,14 @@ class Ticked:
 
     lifted: list[tuple] = field(default_factory=list)
     substituted: list[tuple] = field(default_factory=list)
+    others: list[str] = field(default_factory=list)  # what ``ticked``'s receivers did
 
     def lines(self) -> list[str]:
-        return [f"table {t} seat {s}: pause lifted ({why})" for t, s, why in self.lifted] + [
-            f"match {m} seat {s}: automatic substitute" for m, s in self.substituted
-        ]
+        return (
+            [f"table {t} seat {s}: pause lifted ({why})" for t, s, why in self.lifted]
+            + [f"match {m} seat {s}: automatic substitute" for m, s in self.substituted]
+            + self.others
+        )
 
 
 def tick(now: dt.datetime | None = None) -> Ticked:
@@ -64,6 +72,11 @@ def tick(now: dt.datetime | None = None) -> Ticked:
         done.substituted = deadlines.apply_due_substitutions(now)
     except Exception:
         log.exception("tick: the automatic substitutes failed")
+    for receiver, answer in ticked.send_robust(sender=Ticked, now=now):
+        if isinstance(answer, Exception):
+            log.error("tick: %r failed", receiver, exc_info=answer)
+        elif answer:
+            done.others += list(answer)
     return done
 
 

@@ -1,11 +1,11 @@
 from django.urls import include, path
-from django.views.i18n import set_language
 
 from server.ids_and_names import register_converters
 from server.web.pages import (
     casual,
     exports,
     league,
+    mail,
     member,
     operators,
     organizer,
@@ -25,7 +25,9 @@ urlpatterns = [
     path("signin", public.SignInView.as_view(), name="signin"),
     path("signout", public.SignOutView.as_view(), name="signout"),
     path("register", public.register, name="register"),
-    path("language", set_language, name="set_language"),
+    path("language", mail.set_language, name="set_language"),
+    path("me/mail", mail.mail_preferences, name="mail_preferences"),
+    path("mail/unsubscribe/<str:token>", mail.unsubscribe, name="mail_unsubscribe"),
     path("tables/<name:code>/replay", tables.table_replay, name="table_replay"),
     path("tables/<name:code>/record", tables.table_record, name="table_record"),
     path("tables/<name:code>/watch", tables.table_watch, name="table_watch"),
@@ -76,6 +78,7 @@ urlpatterns = [
         name="remove_member",
     ),
     path("clubs/<slug:slug>/invites", organizer.invites_page, name="invites"),
+    path("clubs/<slug:slug>/invites/send", mail.send_invite, name="mail_send_invite"),
     path("clubs/<slug:slug>/invites/new", organizer.create_invite_link, name="create_invite_link"),
     path(
         "clubs/<slug:slug>/invites/<name:code>/revoke",

@@ -55,6 +55,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "members' mail (follows the league through its signals; the web's pages read it)",
+        ("server.mail",),
+    ),
+    (
         "WebSockets (push what the tables and the league let a seat see)",
         (
             "server.sockets.consumers",
@@ -289,6 +293,7 @@ def test_the_layers_place_the_modules_they_are_meant_to():
         "server.run": "process launcher",
         "server.ops.verify": "keeping the server",
         "server.member_data.services": "keeping the server",
+        "server.mail.receivers": "members' mail",
     }
     numbers = {m: layer_of(m) for m in expected}
     placed = {m: None if n is None else LAYERS[n][0] for m, n in numbers.items()}
