@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "server.tables",
     "server.sockets",
     "server.league",
+    "server.matchmaking",
     "server.web",
     "server.ops",
     "server.mail",
@@ -234,6 +235,11 @@ DEKABES_MAX_SOCKETS = _env_int("DEKABES_MAX_SOCKETS", 16)
 # Tables a member owns whose match is not over; bot accounts a member owns.
 DEKABES_MAX_TABLES = _env_int("DEKABES_MAX_TABLES", 20)
 DEKABES_MAX_BOTS = _env_int("DEKABES_MAX_BOTS", 10)
+# Matchmaking's daily quotas (docs/api.md, "Open seats and challenges"): the seeks made,
+# open seats taken, challenges made and accepted by one bot, and by all of one member's
+# bots (and the member) together, in any 24 hours; past them 429 daily_limit.
+DEKABES_BOT_GAMES_PER_DAY = _env_int("DEKABES_BOT_GAMES_PER_DAY", 100)
+DEKABES_OWNER_GAMES_PER_DAY = _env_int("DEKABES_OWNER_GAMES_PER_DAY", 300)
 # Server-hosted computer players (docs/league.md): at most this many active in a club,
 # played by the host process signed in as this house bot account (make serve: "house").
 DEKABES_MAX_HOSTED_PLAYERS = _env_int("DEKABES_MAX_HOSTED_PLAYERS", 12)
@@ -320,7 +326,11 @@ SPECTACULAR_SETTINGS = {
     # Choice values are their own names: no "* `a` - a" lists in the descriptions.
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     # One name for a choice set several fields share.
-    "ENUM_NAME_OVERRIDES": {"TeamEnum": ["A", "B"], "RoleEnum": ["organizer", "member"]},
+    "ENUM_NAME_OVERRIDES": {
+        "TeamEnum": ["A", "B"],
+        "RoleEnum": ["organizer", "member"],
+        "PlayerKindEnum": ["people", "bots", "any"],  # matchmaking: wanted, partners...
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "server.api_schema.describe_what_the_views_enforce",

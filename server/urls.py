@@ -17,6 +17,7 @@ SEAT = "api/tables/<name:code>/seats/<name:seat>"
 urlpatterns = [
     path(SEAT, tables.SeatView.as_view()),
     path(SEAT + "/actions", tables.ActionView.as_view()),
+    path("", include("server.matchmaking.urls")),  # before api/tables/<code>: /open
     path("api/auth/register", accounts.RegisterView.as_view()),
     path("api/auth/token", accounts.TokenView.as_view()),
     path("api/auth/logout", accounts.LogoutView.as_view()),

@@ -28,6 +28,7 @@ urlpatterns = [
     path("language", mail.set_language, name="set_language"),
     path("me/mail", mail.mail_preferences, name="mail_preferences"),
     path("mail/unsubscribe/<str:token>", mail.unsubscribe, name="mail_unsubscribe"),
+    path("tables/open", tables.open_seats, name="open_seats"),
     path("tables/<name:code>/replay", tables.table_replay, name="table_replay"),
     path("tables/<name:code>/record", tables.table_record, name="table_record"),
     path("tables/<name:code>/watch", tables.table_watch, name="table_watch"),

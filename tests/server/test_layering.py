@@ -67,7 +67,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.sockets.pushes",
         ),
     ),
-    ("the league (creates tables through the table services)", ("server.league",)),
+    (
+        "the league and matchmaking (create tables through the table services; the league's "
+        "tick closes matchmaking's seeks and challenges, matchmaking reads the league's ratings)",
+        ("server.league", "server.matchmaking"),
+    ),
     ("tables: services, projection, selectors, views", ("server.tables",)),
     ("the tables' rows and signals", ("server.tables.models", "server.tables.signals")),
     (
