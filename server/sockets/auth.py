@@ -28,11 +28,14 @@ class TokenAuthMiddleware:
     async def __call__(self, scope, receive, send):
         scope = dict(scope)
         scope["user"] = None
+        scope["token_key"] = None
         for name, value in scope.get("headers", []):
             if name == b"authorization":
                 parts = value.decode("latin-1").split()
                 if len(parts) == 2 and parts[0].lower() == "token":
                     scope["user"] = await user_for_token(parts[1])
+                    # a seat socket looks it up again now and then (sockets.actions)
+                    scope["token_key"] = parts[1] if scope["user"] is not None else None
         return await self.inner(scope, receive, send)
 
 

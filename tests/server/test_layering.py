@@ -61,6 +61,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.sockets.routing",
             "server.sockets.auth",
             "server.sockets.pushes",
+            "server.sockets.actions",  # actions sent on a seat socket
         ),
     ),
     ("the league (creates tables through the table services)", ("server.league",)),
