@@ -582,6 +582,7 @@ def per_table_count(
     (``sockets``: moves over the seats' sockets, four per table, every push read)."""
     out = []
     for count in counts:
+        drivers: list[TableDriver]
         if sockets:
             drivers = [SocketTableDriver(urls, token, 50_000 + i, seed) for i in range(count)]
         else:
@@ -878,7 +879,7 @@ def embedded_run(args) -> dict:
                 TableDriver(urls, token, 30_000 + i, args.seed, keys=True, sockets=True)
                 for i in range(args.cpu_tables)
             ]
-            socketed = [
+            socketed: list[TableDriver] = [
                 SocketTableDriver(urls, token, 40_000 + i, args.seed)
                 for i in range(args.cpu_tables)
             ]
@@ -889,11 +890,11 @@ def embedded_run(args) -> dict:
             cpu, cpu_keys, cpu_rest_sockets, cpu_sockets = (measured[k] for k in modes)
             cpu_rest_sockets["pushes_received"] = sum(d.pushes for d in rest_socketed)
             cpu_sockets["pushes_received"] = sum(d.pushes for d in socketed)
-            cpu_sockets["moves_over_socket"] = sum(d.moves for d in socketed)
+            cpu_sockets["moves_over_socket"] = sum(getattr(d, "moves", 0) for d in socketed)
             for driver in rest_socketed + socketed:
                 driver.close_sockets()
             drivers += keyed + rest_socketed + socketed
-            extras = {}
+            extras: dict[str, object] = {}
             if args.socket_extras or not args.quick:
                 extras["match_length"] = match_length(processes, urls, token, args)
                 extras["socket_tables"] = per_table_count(
