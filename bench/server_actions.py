@@ -326,6 +326,8 @@ class SocketTableDriver(TableDriver):
         self.changed = threading.Condition()
         self.long_match = long_match
         self.moves = 0
+        # seat n's socket on process n (of several: pushes cross them through Redis)
+        self.ws_urls = ["ws" + url.removeprefix("http") for url in urls]
         super().__init__(urls, token, index, seed, keys=True, sockets=True)
 
     def _new_table(self) -> str:
@@ -341,8 +343,9 @@ class SocketTableDriver(TableDriver):
     def _connect(self, code: str, seat: int):
         import websocket  # websocket-client
 
+        ws_url = self.ws_urls[(seat - 1) % len(self.ws_urls)]
         ws = websocket.create_connection(
-            f"{self.ws_url}/ws/tables/{code}?seat={seat}",
+            f"{ws_url}/ws/tables/{code}?seat={seat}",
             header=[f"Authorization: Token {self.token}"],
             timeout=30,
         )
@@ -966,11 +969,25 @@ def scale_out_run(args) -> dict:
                 drivers = [TableDriver(urls, token, i, args.seed) for i in range(args.tables)]
                 cpu = measure_cpu(processes, drivers[: args.cpu_tables], args.actions, args.gets)
                 throughput = closed_loop(drivers, args.seconds)
+                # the same over the seats' sockets (seat n on process n): every push read
+                socketed: list[TableDriver] = [
+                    SocketTableDriver(urls, token, 80_000 + i, args.seed)
+                    for i in range(args.tables)
+                ]
+                socket_cpu = measure_cpu(
+                    processes, socketed[: args.cpu_tables], args.actions, args.gets
+                )
+                socket_throughput = closed_loop(socketed, args.seconds)
+                for driver in socketed:
+                    driver.close_sockets()
+                drivers += socketed
             finally:
                 stop(processes)
         runs[str(workers)] = {
             "cpu": cpu,
             "closed_loop": throughput,
+            "socket_cpu": socket_cpu,
+            "socket_closed_loop": socket_throughput,
             "server_errors_5xx": sum(d.server_errors for d in drivers),
             "version_mismatches": sum(d.mismatches for d in drivers),
             "non_200_answers": sum(d.errors for d in drivers),
@@ -983,6 +1000,19 @@ def scale_out_run(args) -> dict:
         "speedup": round(
             many["closed_loop"]["actions_per_second"] / one["closed_loop"]["actions_per_second"], 2
         ),
+        "socket_speedup": round(
+            many["socket_closed_loop"]["actions_per_second"]
+            / one["socket_closed_loop"]["actions_per_second"],
+            2,
+        ),
+        "socket_vs_rest_throughput": {
+            w: round(
+                r["socket_closed_loop"]["actions_per_second"]
+                / r["closed_loop"]["actions_per_second"],
+                2,
+            )
+            for w, r in runs.items()
+        },
     }
 
 
