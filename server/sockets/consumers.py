@@ -26,7 +26,14 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from server import limits
-from server.errors import NotAuthenticated, NotFound, NotWatchable, ValidationError
+from server.errors import (
+    ApiError,
+    BodyTooLarge,
+    NotAuthenticated,
+    NotFound,
+    NotWatchable,
+    ValidationError,
+)
 from server.league import spectate
 from server.league.serializers import league_tables_body
 from server.notices import notify, presence
@@ -161,15 +168,19 @@ class TableConsumer(AccountSocket):
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         """A ping, or an action (``server.sockets.actions``); other messages are ignored."""
-        try:
-            message = orjson.loads(text_data if text_data is not None else bytes_data or b"")
-        except orjson.JSONDecodeError:
-            message = None
+        raw = text_data if text_data is not None else bytes_data or b""
+        message = None
+        refusal: ApiError = ValidationError("a message is a JSON object")
+        if len(raw) > settings.DEKABES_MAX_BODY:  # as a request body: refused unread
+            refusal = BodyTooLarge()
+        else:
+            try:
+                message = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                pass
         if not isinstance(message, dict):
-            refusal = ValidationError("a message is a JSON object")
-            await self.send(
-                text_data=answer_frame(None, 400, orjson.dumps(refusal.body())).decode()
-            )
+            frame = answer_frame(None, refusal.status, orjson.dumps(refusal.body()))
+            await self.send(text_data=frame.decode())
             return
         kind = message.get("type")
         if kind == "action":

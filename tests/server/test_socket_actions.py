@@ -229,6 +229,9 @@ def test_bad_messages_are_refused_with_reasons():
         await both.send_to(text_data="not json")
         answer = await next_of(both, "answer")
         assert answer["status"] == 400 and answer["command_id"] is None
+        await both.send_to(text_data='{"type": "action", "tile": "' + "x" * 70_000 + '"}')
+        answer = await next_of(both, "answer")
+        assert answer["status"] == 413 and answer["body"]["code"] == "body_too_large"
         await both.send_json_to({"type": "action", "expected_version": v, "command_id": "a"})
         answer = await next_of(both, "answer")
         assert answer["body"] == {
