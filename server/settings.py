@@ -352,6 +352,10 @@ AUTH_PASSWORD_VALIDATORS = [
 # Seconds: the longest a long-poll may wait, and how often pushes ping.
 LONG_POLL_MAX = 30
 WS_PING_SECONDS = float(os.environ.get("DEKABES_WS_PING_SECONDS", "20"))
+# Seconds: the longest a seat socket acts on the token it opened with before looking it
+# up again (an action past this, and every ping, check it): a revoked token's socket
+# acts no more after this, and is closed (server/sockets/actions.py).
+WS_TOKEN_CHECK_SECONDS = float(os.environ.get("DEKABES_WS_TOKEN_CHECK_SECONDS", "5"))
 
 # Seconds between two ticks of the one ticking driver (server/league/tick.py: the automatic
 # substitutes after a round's deadline) in this server process; 0: none (manage.py tick).

@@ -102,6 +102,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="N",
         help="with --seek/--accept-challenges: matches in play at once (default 1)",
     )
+    parser.add_argument(
+        "--rest-only",
+        action="store_true",
+        help="act and wait over REST only (default: over each table's WebSocket, "
+        "falling back to REST while it is down)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every request")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     args = parser.parse_args(argv)
@@ -139,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         poll_wait=args.poll_wait,
         discover_every=args.discover_every,
         seed=args.seed,
+        sockets=not args.rest_only,
     )
     runner = Runner(DekabesClient(args.server, args.token), options)
     matchmaking = MatchmakingOptions(

@@ -65,6 +65,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.sockets.routing",
             "server.sockets.auth",
             "server.sockets.pushes",
+            "server.sockets.actions",  # actions sent on a seat socket
         ),
     ),
     (
