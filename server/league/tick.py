@@ -8,6 +8,9 @@ A tick applies, in turn:
   in seasons with ``auto_substitute_after``, a human seat away that long goes to a strong
   hosted computer player (``server.league.actions.deadlines``).
 
+- the steps of the apps above the league (``register_step``: the bot ladder's scheduling
+  and substitutes, ``server.ladder.tick``).
+
 No ``GET`` does any of it (a read changes nothing); a tick does it, every
 ``DEKABES_TICK_SECONDS`` (``server.run`` ticks every minute) or by hand
 (``manage.py tick``). It lives in the league, the top of the domain, which may call the
@@ -26,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import close_old_connections
@@ -44,11 +48,25 @@ class Ticked:
 
     lifted: list[tuple] = field(default_factory=list)
     substituted: list[tuple] = field(default_factory=list)
+    others: list[str] = field(default_factory=list)  # what the registered steps did
 
     def lines(self) -> list[str]:
-        return [f"table {t} seat {s}: pause lifted ({why})" for t, s, why in self.lifted] + [
-            f"match {m} seat {s}: automatic substitute" for m, s in self.substituted
-        ]
+        return (
+            [f"table {t} seat {s}: pause lifted ({why})" for t, s, why in self.lifted]
+            + [f"match {m} seat {s}: automatic substitute" for m, s in self.substituted]
+            + self.others
+        )
+
+
+# Steps of the apps above the league, which it may not import: ``(name, step)``, each
+# ``step(now) -> lines`` run after the league's own parts (an app registers its step in
+# its ``AppConfig.ready``).
+_steps: list[tuple[str, Callable[[dt.datetime], list[str]]]] = []
+
+
+def register_step(name: str, step: Callable[[dt.datetime], list[str]]) -> None:
+    if all(known != name for known, _ in _steps):
+        _steps.append((name, step))
 
 
 def tick(now: dt.datetime | None = None) -> Ticked:
@@ -64,6 +82,11 @@ def tick(now: dt.datetime | None = None) -> Ticked:
         done.substituted = deadlines.apply_due_substitutions(now)
     except Exception:
         log.exception("tick: the automatic substitutes failed")
+    for name, step in _steps:
+        try:
+            done.others += step(now)
+        except Exception:
+            log.exception("tick: the %s step failed", name)
     return done
 
 
