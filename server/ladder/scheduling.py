@@ -7,10 +7,10 @@ anchor costs ``ANCHOR_PENALTY`` of rating distance, so entrants meet entrants wh
 can, and an anchor may sit at several tables of a round: the host plays all its seats).
 Companions never share an owner with each other or with it. The four are then split into
 the two teams whose summed ratings are closest, a partnership of the last pairs costing
-``ROTATION_PENALTY`` (partners rotate). An entrant left without a foursome that way (its
-owner's other bots took every free place the anchors leave) is drawn with them all the
-same, as opponents when the split allows (``Foursome.shared_owner``): the one case where
-nothing else can be scheduled.
+``ROTATION_PENALTY`` (partners rotate). An entrant left without a foursome that way sits the
+round out, unless its owner's bots are the round's only entrants (every other bot busy,
+away or at its daily quota): then it is drawn with them, as opponents when the split
+allows (``Foursome.shared_owner``), the one case where nothing else can be scheduled.
 
 Cost: sorting, then a window of ``WINDOW`` neighbours each side per entrant, so a round
 of n entrants is O(n log n + n * (WINDOW + anchors)) (bench/ladder.py).
@@ -76,10 +76,12 @@ def draw_round(
                 taken.add(c.key)
                 _remove(free, mus, c)
     foursomes = [_split(g, by_key, shared=False) for g in groups]
-    # Nothing else can be scheduled for those left: they may meet their owners' bots
-    # (still as opponents rather than partners when the split allows).
+    # An entrant left over whose owner's bots are the only entrants of the round: nothing
+    # else can be scheduled, so it may meet them (as opponents when the split allows).
+    # Otherwise it sits the round out: the other owners' bots are free again next round.
+    owners = {c.owner for c in entrants}
     for seed in left:
-        if seed.key in taken:
+        if seed.key in taken or owners != {seed.owner}:
             continue
         companions = _companions(seed, free, mus, anchors, taken, strict=False)
         if companions is None:

@@ -37,19 +37,21 @@ def playing_legs() -> list[Leg]:
 def play_leg(leg: Leg, levels: dict[int, str], rng: random.Random, skip: frozenset[int] = frozenset()) -> bool:
     """Play the leg's table to its end, each seat by its holder's level (``levels`` by
     account id; a house player by its own), through the table service. A holder in
-    ``skip`` never moves: the leg stops when it is that holder's turn (False)."""
+    ``skip`` never moves: the leg stops when only that holder can act (False)."""
     table = leg.match.table
     while True:
         state = projection.project(table)
         if state.match.phase == "match_over" or state.stopped:
             return True
         holders = {s.number: s.player for s in Seat.objects.filter(table=table).select_related("player")}
+        waiting = False
         for number in (1, 2, 3, 4):
             if not state.match.legal_events(number):
                 continue
             player = holders[number]
             if player.pk in skip:
-                return False
+                waiting = True
+                continue
             level = player.hosted_level or levels[player.pk]
             event = decide(state.match.seat_view(number), level, rng)
             body = {k: v for k, v in event.items() if k != "seat"}
@@ -57,4 +59,6 @@ def play_leg(leg: Leg, levels: dict[int, str], rng: random.Random, skip: frozens
             table_services.do_action(user=player, table=table, seat=number, action=body, key=None)
             break
         else:
+            if waiting:
+                return False
             raise AssertionError("nobody can act")
