@@ -80,9 +80,7 @@ def _version(entry: Entry, name: str, current: Version | None) -> Version:
     known = Version.objects.filter(entry=entry, name=name).first()
     if known is not None:  # back to an earlier version: its own rating
         return known
-    start = (
-        new_version(current_rating(current)) if current is not None else initial_rating()
-    )
+    start = new_version(current_rating(current)) if current is not None else initial_rating()
     return Version.objects.create(
         entry=entry, name=name, mu=start.mu, sigma=start.sigma, ordinal=start.ordinal
     )

@@ -123,7 +123,9 @@ class PairSeat(models.Model):
     version = models.ForeignKey(Version, on_delete=models.PROTECT, related_name="+")
     team = models.CharField(max_length=1)
     first_seat = models.PositiveSmallIntegerField(help_text="its seat in the first leg")
-    substituted = models.BooleanField(default=False, help_text="timed out: a house player took over")
+    substituted = models.BooleanField(
+        default=False, help_text="timed out: a house player took over"
+    )
     mu_before = models.FloatField(null=True, blank=True)
     sigma_before = models.FloatField(null=True, blank=True)
     mu_after = models.FloatField(null=True, blank=True)

@@ -149,7 +149,8 @@ def margins(pair: Pair) -> tuple[int, int]:
 def rate(pair: Pair) -> Pair:
     seats = list(pair.seats.select_related("entry", "version"))
     versions = {
-        v.pk: v for v in Version.objects.select_for_update().filter(pk__in=[s.version_id for s in seats])
+        v.pk: v
+        for v in Version.objects.select_for_update().filter(pk__in=[s.version_id for s in seats])
     }
     ratings = {k: Rating(mu=v.mu, sigma=v.sigma) for k, v in versions.items()}
     team = {t: tuple(s.version_id for s in seats if s.team == t) for t in ("A", "B")}
@@ -185,7 +186,18 @@ def rate(pair: Pair) -> Pair:
         else:
             v.losses += 1
         v.substituted += int(s.substituted)
-        v.save(update_fields=["mu", "sigma", "ordinal", "pairs", "wins", "losses", "ties", "substituted"])
+        v.save(
+            update_fields=[
+                "mu",
+                "sigma",
+                "ordinal",
+                "pairs",
+                "wins",
+                "losses",
+                "ties",
+                "substituted",
+            ]
+        )
     pair.result, pair.margin, pair.rated = result, score, True
     pair.save(update_fields=["result", "margin", "rated"])
     note = "a bot timed out: its team loses the pair" if out else ""

@@ -14,7 +14,9 @@ import math
 from collections.abc import Collection, Hashable, Mapping
 from typing import TypeVar
 
-from server.league.ratings import MODEL, SIGMA, Rating
+from server.league.ratings import MODEL, ORDINAL_Z, SIGMA, Rating
+
+__all__ = ["ORDINAL_Z", "Rating", "new_version", "pair_result", "rate_pair"]
 
 NEW_VERSION_SIGMA = SIGMA / 2  # added (in quadrature) to a new version's uncertainty
 ANCHOR_SIGMA = 1.0  # a house anchor's fixed uncertainty
@@ -57,8 +59,11 @@ def rate_pair(
         result = "B"
     elif out_b:
         result = "A"
-    ranks: list[float] = {"A": [1, 2], "B": [2, 1], "tie": [1, 1]}[result]
-    teams = [[MODEL.rating(mu=ratings[k].mu, sigma=ratings[k].sigma) for k in t] for t in (team_a, team_b)]
+    ranks: list[float] = {"A": [1.0, 2.0], "B": [2.0, 1.0], "tie": [1.0, 1.0]}[result]
+    teams = [
+        [MODEL.rating(mu=ratings[k].mu, sigma=ratings[k].sigma) for k in t]
+        for t in (team_a, team_b)
+    ]
     new = MODEL.rate(teams, ranks=ranks)
     keep = set(fixed)
     for team in (team_a, team_b):

@@ -91,8 +91,8 @@ def draw_round(
             if not c.anchor:
                 taken.add(c.key)
                 _remove(free, mus, c)
-        owners = [c.owner for c in group if c.owner is not None]
-        foursomes.append(_split(group, by_key, shared=len(owners) != len(set(owners))))
+        seated = [c.owner for c in group if c.owner is not None]
+        foursomes.append(_split(group, by_key, shared=len(seated) != len(set(seated))))
     return foursomes
 
 

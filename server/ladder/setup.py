@@ -67,7 +67,9 @@ def _make_ladder() -> Ladder:
 def ensure_anchors(ladder: Ladder) -> None:
     """One house player per level of ``DEKABES_LADDER_LEVELS``, each a fixed anchor."""
     have = set(
-        Entry.objects.exclude(house_level="").filter(active=True).values_list("house_level", flat=True)
+        Entry.objects.exclude(house_level="")
+        .filter(active=True)
+        .values_list("house_level", flat=True)
     )
     for level in settings.DEKABES_LADDER_LEVELS:
         if level in have:

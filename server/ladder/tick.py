@@ -21,7 +21,6 @@ import random
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
-from django.utils import timezone
 
 from engine import spectator_view
 from engine.table_commands import seats_to_act
@@ -86,7 +85,11 @@ def stalled_seats(leg: Leg, now: dt.datetime) -> list[int]:
         return []
     limit = dt.timedelta(seconds=settings.DEKABES_LADDER_MOVE_SECONDS)
     stalled: set[int] = set()
-    last = Event.objects.filter(table=table, seq=state.version).values_list("created_at", flat=True).first()
+    last = (
+        Event.objects.filter(table=table, seq=state.version)
+        .values_list("created_at", flat=True)
+        .first()
+    )
     if last is not None and now - last > limit and not state.paused:
         stalled |= set(seats_to_act(spectator_view(state.match)))
     if presence.seen_here():
@@ -108,7 +111,9 @@ def substitute_stalled(ladder: Ladder, now: dt.datetime) -> list[tuple[int, int]
                 if substitute(ladder, leg, seat):
                     done.append((leg.pair_id, seat))
             except Exception:  # one table's trouble never stops the others
-                log.warning("ladder pair %s seat %s: no substitute", leg.pair_id, seat, exc_info=True)
+                log.warning(
+                    "ladder pair %s seat %s: no substitute", leg.pair_id, seat, exc_info=True
+                )
     return done
 
 
@@ -116,7 +121,9 @@ def substitute(ladder: Ladder, leg: Leg, seat: int) -> bool:
     """Hand ``seat`` of the leg to the house player of its bot's level; False when its
     holder is no drawn entrant (an anchor, a substitute already)."""
     table = leg.match.table
-    holder = Seat.objects.filter(table=table, number=seat).values_list("player_id", flat=True).first()
+    holder = (
+        Seat.objects.filter(table=table, number=seat).values_list("player_id", flat=True).first()
+    )
     drawn = (
         PairSeat.objects.filter(pair=leg.pair, entry__bot_id=holder, entry__house_level="")
         .select_related("version")
@@ -125,7 +132,9 @@ def substitute(ladder: Ladder, leg: Leg, seat: int) -> bool:
     if drawn is None:
         return False
     with writing(), transaction.atomic():
-        players = Seat.objects.filter(table=table, player__isnull=False).values_list("player_id", flat=True)
+        players = Seat.objects.filter(table=table, player__isnull=False).values_list(
+            "player_id", flat=True
+        )
         house = hosted_player_for(
             club=ladder.club, level=level_of(drawn.version.mu), exclude=list(players)
         )
@@ -142,7 +151,9 @@ def substitute(ladder: Ladder, leg: Leg, seat: int) -> bool:
 
 
 # -- scheduling ----------------------------------------------------------------------------------
-def schedule_round(ladder: Ladder, now: dt.datetime, rng: random.Random | None = None) -> list[Pair]:
+def schedule_round(
+    ladder: Ladder, now: dt.datetime, rng: random.Random | None = None
+) -> list[Pair]:
     """Draw a round among the entrants that may play now and open its pairs."""
     in_play = Pair.objects.filter(status__in=IN_PLAY)
     room = settings.DEKABES_LADDER_MAX_PAIRS - in_play.count()
@@ -154,9 +165,7 @@ def schedule_round(ladder: Ladder, now: dt.datetime, rng: random.Random | None =
         Entry.objects.filter(active=True, house_level="", seen_at__gte=seen, version__isnull=False)
         .exclude(pk__in=busy)
         .select_related("bot", "version")
-        .annotate(
-            today=Count("pair_seats", filter=Q(pair_seats__pair__created_at__gt=now - DAY))
-        )
+        .annotate(today=Count("pair_seats", filter=Q(pair_seats__pair__created_at__gt=now - DAY)))
     )
     # A pair is two matches: a bot is drawn only while both fit in its day.
     entrants = [e for e in ready if 2 * (e.today + 1) <= e.matches_per_day]

@@ -34,7 +34,9 @@ def playing_legs() -> list[Leg]:
     return list(Leg.objects.filter(match__status="playing").select_related("match__table"))
 
 
-def play_leg(leg: Leg, levels: dict[int, str], rng: random.Random, skip: frozenset[int] = frozenset()) -> bool:
+def play_leg(
+    leg: Leg, levels: dict[int, str], rng: random.Random, skip: frozenset[int] = frozenset()
+) -> bool:
     """Play the leg's table to its end, each seat by its holder's level (``levels`` by
     account id; a house player by its own), through the table service. A holder in
     ``skip`` never moves: the leg stops when only that holder can act (False)."""
@@ -43,7 +45,9 @@ def play_leg(leg: Leg, levels: dict[int, str], rng: random.Random, skip: frozens
         state = projection.project(table)
         if state.match.phase == "match_over" or state.stopped:
             return True
-        holders = {s.number: s.player for s in Seat.objects.filter(table=table).select_related("player")}
+        holders = {
+            s.number: s.player for s in Seat.objects.filter(table=table).select_related("player")
+        }
         waiting = False
         for number in (1, 2, 3, 4):
             if not state.match.legal_events(number):

@@ -55,7 +55,11 @@ def deals(table) -> dict[int, dict]:
     """The table's deals by hand (the last deal of each hand: redeals replaced it)."""
     hands: dict[int, dict] = {}
     hand = 0
-    for payload in Event.objects.filter(table=table, type="deal").order_by("seq").values_list("payload", flat=True):
+    for payload in (
+        Event.objects.filter(table=table, type="deal")
+        .order_by("seq")
+        .values_list("payload", flat=True)
+    ):
         hand += 1
         hands[hand] = payload
     return hands
@@ -77,7 +81,9 @@ def test_ratings_order_levels_as_head_to_head(fast_ladder, seeded_deals):
             if s.entry.house_level:
                 continue
             played[level[s.entry_id]] += 1
-            won[level[s.entry_id]] += 1.0 if pair.result == s.team else 0.5 if pair.result == "tie" else 0.0
+            won[level[s.entry_id]] += (
+                1.0 if pair.result == s.team else 0.5 if pair.result == "tie" else 0.0
+            )
     by_results = sorted(played, key=lambda lv: won[lv] / played[lv])
     mean = defaultdict(list)
     for v in Version.objects.filter(entry__house_level="").select_related("entry"):
@@ -99,7 +105,12 @@ def test_duplicate_legs_share_deals_with_seats_turned(fast_ladder):
     pairs = Pair.objects.filter(status="done")
     assert pairs.exists()
     for pair in pairs:
-        one, two = (leg.match for leg in Leg.objects.filter(pair=pair).order_by("number").select_related("match__table"))
+        one, two = (
+            leg.match
+            for leg in Leg.objects.filter(pair=pair)
+            .order_by("number")
+            .select_related("match__table")
+        )
         seats_one = dict(one.seats.values_list("player_id", "number"))
         seats_two = dict(two.seats.values_list("player_id", "number"))
         assert set(seats_one) == set(seats_two)
@@ -121,11 +132,19 @@ def test_daily_quota_and_owners_never_meet(fast_ladder):
         # a pair is two matches: two pairs fill a day of four, and no round drew a third
         assert PairSeat.objects.filter(entry=entry).count() == 2
     for pair in Pair.objects.all():
-        owners = [s.entry.bot.bot_owner_id for s in pair.seats.select_related("entry__bot") if s.entry.bot.bot_owner_id]
+        owners = [
+            s.entry.bot.bot_owner_id
+            for s in pair.seats.select_related("entry__bot")
+            if s.entry.bot.bot_owner_id
+        ]
         if len(owners) != len(set(owners)):
             # only once the other entrants had filled their day: nothing else could be drawn
             assert pair.shared_owner
-            others = PairSeat.objects.filter(pair__created_at__lt=pair.created_at).exclude(entry__bot__bot_owner_id__in=owners).filter(entry__house_level="")
+            others = (
+                PairSeat.objects.filter(pair__created_at__lt=pair.created_at)
+                .exclude(entry__bot__bot_owner_id__in=owners)
+                .filter(entry__house_level="")
+            )
             assert others.count() == 3 * 2, "two bots of one owner met while others could play"
         else:
             assert not pair.shared_owner

@@ -55,6 +55,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "the bot ladder (schedules and rates league matches of its own club)",
+        ("server.ladder",),
+    ),
+    (
         "WebSockets (push what the tables and the league let a seat see)",
         (
             "server.sockets.consumers",
