@@ -40,9 +40,7 @@ def candidates(n: int, rng: random.Random) -> tuple[list[Candidate], list[Candid
         )
         for k in keys
     ]
-    anchors = [
-        Candidate(key=-i, mu=mu, anchor=True) for i, mu in enumerate(ANCHOR_MU.values(), 1)
-    ]
+    anchors = [Candidate(key=-i, mu=mu, anchor=True) for i, mu in enumerate(ANCHOR_MU.values(), 1)]
     return entrants, anchors
 
 

@@ -23,6 +23,7 @@ from urllib.parse import quote
 import requests
 
 from clients.sdk.errors import ApiError, ConnectionLost, NotAuthenticated, error_from_response
+from clients.sdk.ladder import LadderCalls
 from clients.sdk.types import Account, SeatState, Table
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def new_action_key() -> str:
     return str(uuid.uuid4())
 
 
-class DekabesClient:
+class DekabesClient(LadderCalls):  # the ladder's calls: clients/sdk/ladder.py
     def __init__(
         self,
         base_url: str,
