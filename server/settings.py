@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "server.web",
     "server.ops",
     "server.mail",
+    "server.ladder",  # after the league: its receiver of a match's end runs after the league's
 ]
 
 # The API authenticates by token and DRF's views are CSRF-exempt; the web pages
@@ -244,6 +245,22 @@ DEKABES_OWNER_GAMES_PER_DAY = _env_int("DEKABES_OWNER_GAMES_PER_DAY", 300)
 # played by the host process signed in as this house bot account (make serve: "house").
 DEKABES_MAX_HOSTED_PLAYERS = _env_int("DEKABES_MAX_HOSTED_PLAYERS", 12)
 DEKABES_HOST_ACCOUNT = os.environ.get("DEKABES_HOST_ACCOUNT", "house")
+# The bot ladder (docs/ladder.md): the house levels standing on it as anchors, a bot's
+# matches per rolling day (its own limit may be lower), how long a bot may keep a leg
+# waiting before a house player takes its seat, how recently it must have said it is
+# there to be drawn, how many pairs play at once, and the house account owning its tables.
+DEKABES_LADDER_LEVELS = tuple(
+    level
+    for level in os.environ.get(
+        "DEKABES_LADDER_LEVELS", "random,greedy,medium,strong,expert"
+    ).split(",")
+    if level
+)
+DEKABES_LADDER_MATCHES_PER_DAY = _env_int("DEKABES_LADDER_MATCHES_PER_DAY", 48)
+DEKABES_LADDER_MOVE_SECONDS = _env_int("DEKABES_LADDER_MOVE_SECONDS", 120)
+DEKABES_LADDER_SEEN_SECONDS = _env_int("DEKABES_LADDER_SEEN_SECONDS", 900)
+DEKABES_LADDER_MAX_PAIRS = _env_int("DEKABES_LADDER_MAX_PAIRS", 200)
+DEKABES_LADDER_ACCOUNT = os.environ.get("DEKABES_LADDER_ACCOUNT", "ladder")
 # League quotas (docs/server.md "Limits"): clubs one account creates, seasons of a club,
 # open invite codes of a club, rounds of a season.
 DEKABES_MAX_CLUBS = _env_int("DEKABES_MAX_CLUBS", 10)

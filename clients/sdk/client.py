@@ -23,6 +23,7 @@ from urllib.parse import quote
 import requests
 
 from clients.sdk.errors import ApiError, ConnectionLost, NotAuthenticated, error_from_response
+from clients.sdk.ladder import LadderCalls
 from clients.sdk.matchmaking import MatchmakingCalls
 from clients.sdk.types import Account, SeatState, Table
 
@@ -39,7 +40,7 @@ def new_action_key() -> str:
     return str(uuid.uuid4())
 
 
-class DekabesClient(MatchmakingCalls):
+class DekabesClient(MatchmakingCalls, LadderCalls):  # clients/sdk/matchmaking.py, ladder.py
     def __init__(
         self,
         base_url: str,

@@ -7,7 +7,10 @@ A tick applies, in turn:
 - the league's automatic substitutes: in every started round whose deadline has passed,
   in seasons with ``auto_substitute_after``, a human seat away that long goes to a strong
   hosted computer player (``server.league.actions.deadlines``);
-- matchmaking's seeks and challenges past their time close (``server.matchmaking.tick``).
+- matchmaking's seeks and challenges past their time close (``server.matchmaking.tick``);
+- then the apps above the league, which it may not import, through ``ticked``: the
+  members' mail (deadline reminders), the bot ladder (its scheduling and substitutes,
+  ``server.ladder.tick``).
 
 No ``GET`` does any of it (a read changes nothing); a tick does it, every
 ``DEKABES_TICK_SECONDS`` (``server.run`` ticks every minute) or by hand

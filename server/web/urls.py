@@ -4,6 +4,7 @@ from server.ids_and_names import register_converters
 from server.web.pages import (
     casual,
     exports,
+    ladder,
     league,
     mail,
     member,
@@ -134,6 +135,7 @@ urlpatterns = [
         league.round_deals,
         name="round_deals",
     ),
+    path("ladder", ladder.ladder, name="ladder"),
     path("matches/", league.matches, name="matches"),
     path("matches/<id:match_id>", league.match, name="match"),
     path("matches/<id:match_id>/record", league.match_record, name="match_record"),

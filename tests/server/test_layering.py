@@ -55,8 +55,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
-        "members' mail (follows the league through its signals; the web's pages read it)",
-        ("server.mail",),
+        "members' mail (follows the league through its signals; the web's pages read it), "
+        "the bot ladder (schedules and rates league matches of its own club)",
+        ("server.mail", "server.ladder"),
     ),
     (
         "WebSockets (push what the tables and the league let a seat see)",
