@@ -41,6 +41,7 @@ urlpatterns = [
     path(SEAT + "/replace", tables.ReplaceView.as_view()),
     path("", include("server.league.urls")),
     path("", include("server.ops.urls")),
+    path("", include("server.ladder.urls")),
     path("api/schema/", SpectacularAPIView.as_view(**PUBLIC), name="schema"),
     path(
         "api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **PUBLIC), name="swagger-ui"

@@ -114,6 +114,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="N",
         help="with --seek/--accept-challenges: matches in play at once (default 1)",
     )
+    parser.add_argument(
+        "--rest-only",
+        action="store_true",
+        help="act and wait over REST only (default: over each table's WebSocket, "
+        "falling back to REST while it is down)",
+    )
+    parser.add_argument(
+        "--ladder",
+        metavar="VERSION",
+        help="join the bot ladder as VERSION and stay on it while running (docs/ladder.md)",
+    )
+    parser.add_argument(
+        "--ladder-per-day", type=int, metavar="N", help="with --ladder: at most N matches a day"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every request")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     args = parser.parse_args(argv)
@@ -153,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         poll_wait=args.poll_wait,
         discover_every=args.discover_every,
         seed=args.seed,
+        sockets=not args.rest_only,
     )
     runner = Runner(DekabesClient(args.server, args.token), options)
     matchmaking = MatchmakingOptions(
@@ -166,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     start_matchmaking(runner.client, matchmaking, runner.stop_event)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: runner.stop_event.set())
+    heartbeat = start_ladder(runner.client, args.ladder, args.ladder_per_day)
     try:
         runner.run()
     except ApiError as problem:
@@ -174,7 +190,19 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    finally:
+        if heartbeat is not None:
+            heartbeat.stop()
     return 0
+
+
+def start_ladder(client: DekabesClient, version: str | None, per_day: int | None):
+    """With ``--ladder``: the heartbeat that keeps the bot on the ladder (clients/bots/ladder.py)."""
+    if version is None:
+        return None
+    from clients.bots.ladder import LadderHeartbeat
+
+    return LadderHeartbeat(client, version, per_day).start()
 
 
 if __name__ == "__main__":

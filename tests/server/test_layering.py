@@ -55,12 +55,18 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "members' mail (follows the league through its signals; the web's pages read it), "
+        "the bot ladder (schedules and rates league matches of its own club)",
+        ("server.mail", "server.ladder"),
+    ),
+    (
         "WebSockets (push what the tables and the league let a seat see)",
         (
             "server.sockets.consumers",
             "server.sockets.routing",
             "server.sockets.auth",
             "server.sockets.pushes",
+            "server.sockets.actions",  # actions sent on a seat socket
         ),
     ),
     (
@@ -293,6 +299,7 @@ def test_the_layers_place_the_modules_they_are_meant_to():
         "server.run": "process launcher",
         "server.ops.verify": "keeping the server",
         "server.member_data.services": "keeping the server",
+        "server.mail.receivers": "members' mail",
     }
     numbers = {m: layer_of(m) for m in expected}
     placed = {m: None if n is None else LAYERS[n][0] for m, n in numbers.items()}
