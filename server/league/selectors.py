@@ -298,14 +298,29 @@ def hosted_members(club: Club) -> QuerySet[Membership]:
 
 
 def hosted_players_in_service() -> QuerySet[User]:
-    """Every hosted player the host process plays: an active member of a club, or seated
-    at a league match still in progress (a removed player finishes what it started)."""
+    """Every hosted player the host process plays: an active member of a club, seated
+    at a league match still in progress (a removed player finishes what it started), or
+    one of the casual tables' computer players (``casual_computers``: always)."""
     member = Membership.objects.filter(user=OuterRef("pk"), active=True)
     playing = LeagueMatchSeat.objects.filter(player=OuterRef("pk"), match__status="playing")
+    never_a_member = ~Exists(Membership.objects.filter(user=OuterRef("pk")))
     return (
         User.objects.filter(is_bot=True, bot_owner__isnull=True)
         .exclude(hosted_level="")
-        .filter(Q(Exists(member)) | Q(Exists(playing)))
+        .filter(Q(Exists(member)) | Q(Exists(playing)) | Q(never_a_member))
+        .order_by("username")
+    )
+
+
+def casual_computers() -> QuerySet[User]:
+    """The computer players of casual tables (the web's "new table against the computer",
+    ``actions.hosted.casual_computer``): hosted players that were never a club's member.
+    A club's hosted player is made a member with its account and stays one (removed:
+    inactive), and no hosted player enters another club, so the two never mix."""
+    return (
+        User.objects.filter(is_bot=True, bot_owner__isnull=True)
+        .exclude(hosted_level="")
+        .exclude(Exists(Membership.objects.filter(user=OuterRef("pk"))))
         .order_by("username")
     )
 

@@ -27,6 +27,7 @@ from server.notices.groups import club_group
 from server.web import live
 from server.web.forms.organizer import AnnulForm, CheckInForm
 from server.web.refusals import league_pages, shown_refusal
+from server.web.selectors import doors
 from server.web.selectors import league as league_reads
 from server.web.selectors.league import round_organizer_context
 from server.web.selectors.replay import NotReplayable, build_replay
@@ -47,7 +48,8 @@ def _live(club: Club) -> dict:
 @league_pages
 def club(request, slug: str):
     page = league_reads.club_page(slug, _viewer(request))
-    return render(request, "web/club.html", {"page": page, **_live(page.club)})
+    ready = doors.ready_tables(_viewer(request), page.club)
+    return render(request, "web/club.html", {"page": page, "ready": ready, **_live(page.club)})
 
 
 @league_pages
@@ -241,6 +243,7 @@ def round_page(request, slug: str, season_id: int, number: int):
             "club": club,
             "season": season,
             "round": data,
+            "doors": doors.round_doors(round_, viewer),
             "form": form,
             "error": error,
             "is_organizer": is_organizer,

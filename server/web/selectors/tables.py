@@ -228,3 +228,35 @@ def watch_context(table: Table, answer: dict) -> dict:
         "winner": view["winner"],
         "annulled": answer["table"]["annulled"],
     }
+
+
+@dataclass(frozen=True)
+class OpenSeatRow:
+    code: str
+    owner: str
+    wanted: str  # people, bots, any
+    min_level: float | None
+    max_level: float | None
+    open_seats: int
+    seated: list[str]
+    expires_at: object
+
+
+def open_seat_rows(found) -> list[OpenSeatRow]:
+    """The open seeks as the page lists them: names and numbers, nothing of the match."""
+    rows = []
+    for seek in found.seeks:
+        seats = seek.table.seat_rows
+        rows.append(
+            OpenSeatRow(
+                code=seek.table.code,
+                owner=seek.owner.username,
+                wanted=seek.wanted,
+                min_level=seek.min_level,
+                max_level=seek.max_level,
+                open_seats=sum(1 for s in seats if s.player_id is None),
+                seated=[s.player.username for s in seats if s.player is not None],
+                expires_at=seek.expires_at,
+            )
+        )
+    return rows

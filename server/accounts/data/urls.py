@@ -1,8 +1,0 @@
-from django.urls import path
-
-from server.accounts.data import views
-
-urlpatterns = [
-    path("api/me/data", views.MyDataView.as_view()),
-    path("api/me/close", views.CloseAccountView.as_view()),
-]
