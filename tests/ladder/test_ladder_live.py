@@ -15,11 +15,16 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 from clients.bots.host import Host, HostOptions
 from clients.sdk import DekabesClient
 from tests.clients.test_hosted_players_live import house_token, wait_for
 from tests.conftest import ROOT, LiveServer
 
+# Three legs at least, a few hundred HTTP moves each: longer than the suite's 300 s on
+# a busy machine.
+pytestmark = pytest.mark.timeout(600)
 PASSWORD = "a long enough password 42"
 
 

@@ -98,6 +98,7 @@ def test_ratings_order_levels_as_head_to_head(fast_ladder, seeded_deals):
         assert anchor.pairs == 0 and anchor.sigma == 1.0
 
 
+@pytest.mark.backend
 def test_duplicate_legs_share_deals_with_seats_turned(fast_ladder):
     rng = random.Random(3)
     levels = enter_bots([["random"], ["medium"], ["random"]])
@@ -124,6 +125,7 @@ def test_duplicate_legs_share_deals_with_seats_turned(fast_ladder):
         assert d1[1] == d2[1]
 
 
+@pytest.mark.backend
 def test_daily_quota_and_owners_never_meet(fast_ladder):
     rng = random.Random(5)
     levels = enter_bots([["random", "medium"], ["random"], ["medium"], ["greedy"]], per_day=4)
@@ -160,6 +162,7 @@ def test_one_owners_bots_meet_only_when_nothing_else_can_be_drawn(fast_ladder):
     assert not leg.match.table.rated  # one owner holds two seats: a casual table
 
 
+@pytest.mark.backend
 def test_stalled_bot_is_substituted_and_the_ladder_goes_on(fast_ladder):
     rng = random.Random(11)
     levels = enter_bots([["medium"], ["random"]])
