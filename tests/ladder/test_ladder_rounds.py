@@ -16,6 +16,7 @@ from server.ladder import pairs, tick
 from server.ladder.entries import do_enter
 from server.ladder.models import Entry, Leg, Pair, PairSeat, Version
 from server.ladder.pairs import turned
+from server.notices import presence
 from server.tables.models import Event
 from tests.ladder.conftest import play_leg, playing_legs
 from tests.server.conftest import new_bot, new_member
@@ -171,6 +172,10 @@ def test_stalled_bot_is_substituted_and_the_ladder_goes_on(fast_ladder):
     (leg,) = playing_legs()
     assert not play_leg(leg, levels, rng, skip=frozenset({stalled_bot}))
     later = timezone.now() + dt.timedelta(seconds=fast_ladder.DEKABES_LADDER_MOVE_SECONDS + 1)
+    # the others are still at the table (their long-polls), the stalled bot is not
+    seats = dict(leg.match.table.seats.values_list("player_id", "number"))
+    others = [n for p, n in seats.items() if p != stalled_bot]
+    presence.touch(table=leg.match.table, seats=others, now=later.timestamp())
     # the stalled bot's turn came (it is dealt to act in every accept phase)
     lines = tick.ladder_step(later)
     assert any("substituted" in line for line in lines), lines
