@@ -12,6 +12,7 @@ from collections import defaultdict
 import pytest
 from django.utils import timezone
 
+from server.accounts.models import User
 from server.ladder import pairs, tick
 from server.ladder.entries import do_enter
 from server.ladder.models import Entry, Leg, Pair, PairSeat, Version
@@ -191,6 +192,10 @@ def test_stalled_bot_is_substituted_and_the_ladder_goes_on(fast_ladder):
     assert pair.legs.count() == 1  # decided with the first leg
     version = Version.objects.get(pk=seat.version_id)
     assert version.substituted == 1 and version.losses == 1
-    # the ladder goes on: the next round draws both bots again
+    # the ladder goes on: not drawn again until it says it is there, then drawn
+    run_rounds(levels, 1, rng)
+    assert Pair.objects.filter(seats__entry__bot_id=stalled_bot).count() == 1
+    bot = User.objects.get(pk=stalled_bot)
+    do_enter(user=bot, name=bot.username, version="1.0")
     run_rounds(levels, 1, rng)
     assert Pair.objects.filter(status="done", seats__entry__bot_id=stalled_bot).count() == 2

@@ -80,7 +80,7 @@ def test_eight_bots_on_two_workers(tmp_path):
         DEKABES_RATE_LOGIN_ADDRESS="100000/hour",
         DEKABES_TICK_SECONDS="1",
         DEKABES_LADDER_LEVELS="random,greedy,medium",
-        DEKABES_LADDER_MOVE_SECONDS="8",
+        DEKABES_LADDER_MOVE_SECONDS="20",
     )
     processes: list[subprocess.Popen] = []
     log = open(tmp_path / "serve.log", "wb")
