@@ -95,6 +95,11 @@ seed-demo: $(STAMP)
 bench-league: $(STAMP)
 	$(PY) -m bench.league_reads
 
+# The bot ladder: one round's draw and rating at 10, 100 and 1,000 bots (docs/ladder.md).
+.PHONY: bench-ladder
+bench-ladder: $(STAMP)
+	$(PY) -m bench.ladder
+
 # A login flood and a 400 MB body against a bystander's game actions (issue 11 figures).
 bench-abuse: $(STAMP)
 	$(PY) -m bench.abuse
