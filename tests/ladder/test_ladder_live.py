@@ -58,7 +58,7 @@ def test_a_live_ladder_draws_deals_in_duplicate_and_substitutes_a_killed_bot(tmp
         env={
             "DEKABES_TICK_SECONDS": "1",
             "DEKABES_LADDER_LEVELS": "random,greedy,medium",
-            "DEKABES_LADDER_MOVE_SECONDS": "6",
+            "DEKABES_LADDER_MOVE_SECONDS": "15",
         },
     ).start()
     processes: list[subprocess.Popen] = []
@@ -66,6 +66,11 @@ def test_a_live_ladder_draws_deals_in_duplicate_and_substitutes_a_killed_bot(tmp
     try:
         url = server.url
         reader = DekabesClient(url)
+        # the host's token first, while the server is idle (a command on its SQLite file)
+        options = HostOptions(
+            delay=0, refresh_every=0.5, own_level=None, poll_wait=5, discover_every=0.5
+        )
+        host = Host(DekabesClient(url, house_token(server)), options).start()
         medium, medium_token = new_bot(url, "med")
         example, example_token = new_bot(url, "ex")
         doomed, doomed_token = new_bot(url, "doom")
@@ -75,10 +80,6 @@ def test_a_live_ladder_draws_deals_in_duplicate_and_substitutes_a_killed_bot(tmp
         )
         doomed_process = start(runner("random", "d1"), doomed_token, url, tmp_path / "d.log")
         processes.append(doomed_process)
-        options = HostOptions(
-            delay=0, refresh_every=0.5, own_level=None, poll_wait=5, discover_every=0.5
-        )
-        host = Host(DekabesClient(url, house_token(server)), options).start()
 
         # the third bot is killed while its first match is played: a house player takes over
         wait_for(
