@@ -86,7 +86,7 @@ def draws(label: str, count: int, tables: int) -> tuple[float, float]:
     return statistics.median(totals), statistics.median(spent)
 
 
-def drain_rate(count: int) -> tuple[int, float, int]:
+def drain_rate(count: int) -> tuple[int, float, float]:
     from aiosmtpd.controller import Controller
     from django.conf import settings
 
