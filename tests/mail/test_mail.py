@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import resolve
 from django.utils import timezone
 
+from server.accounts import services as accounts
 from server.accounts.models import User
 from server.errors import OrganizerOnly
 from server.league.actions import clubs
@@ -547,33 +548,56 @@ def test_the_mail_pages_have_a_strict_policy_and_nothing_inline(smtp):
         assert "<script>" not in body, path
 
 
-def test_who_may_open_the_mail_pages():
+def test_who_may_open_the_mail_pages_each_refusal_changes_nothing():
+    """The authorization matrix of the mail's pages and form: anonymous, an outsider, a
+    member, another club's organizer and a bot's token may not send the club's invites
+    nor see who has no address; nobody but the member reads or sets their choices."""
     league = League(members=1)
     slug = league.club.slug
-    outsider = new_member("out")
-    # signed out: sign in first, nothing written
-    anonymous = Client()
-    assert anonymous.get("/me/mail").status_code == 302
+    other = new_member("otto")
+    clubs.do_create_club(user=other, slug=f"elsewhere-{other.pk}", name="Elsewhere")
+    bot_key = accounts.do_register_bot(owner=league.members[0], name=f"bot-of-{other.pk}").key
+
+    def snapshot():
+        return (
+            list(OutboxMail.objects.values_list("kind", "address", "user_id")),
+            list(MailPreference.objects.values_list("user_id", "language", "table_ready")),
+            list(User.objects.order_by("id").values_list("email", flat=True)),
+            league.club.invites.count(),
+            InviteOptOut.objects.count(),
+        )
+
+    callers = {
+        "anonymous": (Client(), (302,)),
+        "outsider": (signed_in(new_member("out")), (403, 404)),
+        "member": (signed_in(league.members[0]), (403,)),
+        "another club's organizer": (signed_in(other), (403, 404)),
+        "bot token": (Client(HTTP_AUTHORIZATION=f"Token {bot_key}"), (302,)),
+    }
+    before = snapshot()
+    for who, (client, statuses) in callers.items():
+        for path in (f"/clubs/{slug}/members", f"/clubs/{slug}/invites"):
+            assert client.get(path).status_code in statuses, (who, path)
+        answer = client.post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"})
+        assert answer.status_code in statuses, (who, answer.status_code)
+        assert snapshot() == before, who
+    # signed out (or a bot's token, which signs in no page): sign in first, nothing written
+    for client in (Client(), callers["bot token"][0]):
+        assert client.get("/me/mail").status_code == 302
+        assert (
+            client.post("/me/mail", {"email": "x@example.org", "language": "en"}).status_code == 302
+        )
+    # an unsubscribe link that is not this server's: the 404 page, nothing changed
+    assert Client().post("/mail/unsubscribe/not-a-token").status_code == 404
+    assert snapshot() == before
+    # the organizer may
+    organizer = signed_in(league.organizer)
+    assert organizer.get(f"/clubs/{slug}/members").status_code == 200
     assert (
-        anonymous.post("/me/mail", {"email": "x@example.org", "language": "en"}).status_code == 302
-    )
-    assert (
-        anonymous.post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"}).status_code
+        organizer.post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"}).status_code
         == 302
     )
-    # a member and an outsider may not send the club's invites
-    assert (
-        signed_in(league.members[0])
-        .post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"})
-        .status_code
-        == 403
-    )
-    assert signed_in(outsider).post(
-        f"/clubs/{slug}/invites/send", {"address": "a@example.org"}
-    ).status_code in (403, 404)
-    assert signed_in(league.members[0]).get(f"/clubs/{slug}/members").status_code == 403
-    assert not OutboxMail.objects.exists() and not MailPreference.objects.exists()
-    assert User.objects.filter(email__gt="").count() == 0
+    assert OutboxMail.objects.filter(kind=INVITE).count() == 1
 
 
 def test_closing_an_account_removes_its_choices_and_waiting_mail_and_old_rows_are_pruned():
