@@ -640,3 +640,29 @@ def test_the_members_data_download_holds_their_mail_choices():
     untouched = new_member("none")
     mail = json.loads(client_for(untouched).get("/api/me/data").content)["mail"]
     assert mail["language"] == "" and all(v for k, v in mail.items() if k != "language")
+
+
+def test_a_mail_server_refusing_the_sender_stops_the_batch_and_gives_nothing_up(smtp, settings):
+    """A setting to fix (the sender, the sign-in) is no reason to give a mail up."""
+
+    class RefusingTheSender:
+        async def handle_MAIL(self, server, session, envelope, address, options):  # noqa: N802
+            return "553 this sender is not allowed here"
+
+    from aiosmtpd.controller import Controller
+
+    port = free_port()
+    refusing = Controller(RefusingTheSender(), hostname="127.0.0.1", port=port)
+    refusing.start()
+    try:
+        settings.EMAIL_PORT = port
+        league = League(members=3)
+        with_addresses(league.members)
+        announce(league.organizer, league.club, "Hi")
+        done = queue.drain()
+        assert (done.sent, done.failed, done.retried) == (0, 0, 1)
+        tried = OutboxMail.objects.get(attempts=1)
+        assert tried.status == "pending" and "553" in tried.last_error
+        assert OutboxMail.objects.filter(attempts=0, status="pending").count() == 2
+    finally:
+        refusing.stop()
