@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
+from rest_framework.test import APIClient
 from django.urls import resolve
 from django.utils import timezone
 
@@ -35,7 +36,7 @@ from tests.conftest import free_port
 from tests.league.conftest import play_out
 from tests.league.test_league_api import League
 from tests.mail.conftest import body_of
-from tests.server.conftest import PASSWORD, client_for, new_member
+from tests.server.conftest import PASSWORD, client_for, new_bot, new_member
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
@@ -666,3 +667,45 @@ def test_a_mail_server_refusing_the_sender_stops_the_batch_and_gives_nothing_up(
         assert OutboxMail.objects.filter(attempts=0, status="pending").count() == 2
     finally:
         refusing.stop()
+
+
+def test_the_api_reads_and_changes_a_members_mail_choices():
+    member = new_member("api")
+    api = client_for(member)
+    answer = api.get("/api/me/mail")
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "email": "",
+        "language": "en",
+        "table_ready": True,
+        "deadline": True,
+        "seat_changes": True,
+        "announcement": True,
+    }
+    answer = api.patch(
+        "/api/me/mail",
+        {"email": "me@example.org", "language": "ru", "deadline": False},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["email"] == "me@example.org" and answer.json()["language"] == "ru"
+    assert answer.json()["deadline"] is False and answer.json()["table_ready"] is True
+    member.refresh_from_db()
+    assert member.email == "me@example.org"
+    # the same choices on the web page
+    page = signed_in(member).get("/me/mail").content.decode()
+    assert 'value="me@example.org"' in page
+    # refusals change nothing
+    before = (api.get("/api/me/mail").json(), MailPreference.objects.count())
+    for body, code in (
+        ({"email": "not an address"}, "validation_error"),
+        ({"language": "fr"}, "validation_error"),
+        ({"mails": True}, "validation_error"),
+    ):
+        answer = api.patch("/api/me/mail", body, format="json")
+        assert answer.status_code == 400 and answer.json()["code"] == code, answer.content
+    assert (api.get("/api/me/mail").json(), MailPreference.objects.count()) == before
+    bot = client_for(new_bot(member))
+    assert bot.get("/api/me/mail").status_code == 403
+    assert bot.patch("/api/me/mail", {"deadline": False}, format="json").status_code == 403
+    assert APIClient().get("/api/me/mail").status_code == 401
