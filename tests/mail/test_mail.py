@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
-from rest_framework.test import APIClient
 from django.urls import resolve
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from server.accounts import services as accounts
 from server.accounts.models import User
