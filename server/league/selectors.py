@@ -32,10 +32,11 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine import Replay, steps
-from engine.analysis import MARKS
+from engine.analysis import MARKS, summary
 from engine.seats import TEAM_SEATS
 from server.accounts.models import User
 from server.errors import AnalysisNotReady, MatchInProgress, NotAnalysed, NotFound
+from server.league import holders
 from server.league.models import (
     Announcement,
     Availability,
@@ -791,7 +792,35 @@ def match_analysis(m: LeagueMatch) -> dict:
         if row is not None and row.status == "failed":
             raise NotAnalysed(reason="the engine could not analyse its record")
         raise AnalysisNotReady()
-    return {"match_id": m.pk, "thresholds": analysis_thresholds(), **row.report}
+    report = row.report
+    seats = {n: {**seat, "best_share": seat["accuracy"]} for n, seat in report["seats"].items()}
+    return {
+        "match_id": m.pk,
+        "thresholds": analysis_thresholds(),
+        **report,
+        "seats": seats,
+        "holders": holder_summaries(report, holders.match_holdings(m)),
+    }
+
+
+def holder_summaries(report: dict, held: holders.Holdings) -> list[dict]:
+    """Each seat holding's own decisions summed (``engine.analysis.summary``): a seat
+    that changed hands is one line per holder, each over the decisions they made."""
+    made = holders.by_holding(report["decisions"], held)
+    lines = []
+    for seat in holders.SEATS:
+        for k, holding in enumerate(held.by_seat[seat]):
+            mine = summary(made.get((seat, k), []))
+            lines.append(
+                {
+                    "seat": seat,
+                    "player": holding.player,
+                    "from_step": holding.step,
+                    **mine,
+                    "best_share": mine["accuracy"],
+                }
+            )
+    return lines
 
 
 def analysis_thresholds() -> dict[str, float]:
