@@ -74,6 +74,12 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
     errors.QuotaExceeded: gettext_lazy(
         "You have as many tables in play as one member may: finish or leave one first."
     ),
+    # a seat of a table seeking players (server/matchmaking/admission.py)
+    errors.NotWanted: gettext_lazy("This table is looking for another kind of player."),
+    errors.OutsideLevelRange: gettext_lazy("This table is looking for players of another level."),
+    errors.DailyLimit: gettext_lazy(
+        "You have played as many matchmaking games as one member may in a day: try again later."
+    ),
 }
 
 
