@@ -74,11 +74,11 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
     errors.QuotaExceeded: gettext_lazy(
         "You have as many tables in play as one member may: finish or leave one first."
     ),
-    # a seat of a table seeking players (server/matchmaking/admission.py)
+    # a table seeking players (its open seats: server/matchmaking)
     errors.NotWanted: gettext_lazy("This table is looking for another kind of player."),
     errors.OutsideLevelRange: gettext_lazy("This table is looking for players of another level."),
     errors.DailyLimit: gettext_lazy(
-        "You have played as many matchmaking games as one member may in a day: try again later."
+        "You have taken as many open seats today as one member may: try again later."
     ),
 }
 
