@@ -23,6 +23,8 @@ from urllib.parse import quote
 import requests
 
 from clients.sdk.errors import ApiError, ConnectionLost, NotAuthenticated, error_from_response
+from clients.sdk.ladder import LadderCalls
+from clients.sdk.matchmaking import MatchmakingCalls
 from clients.sdk.types import Account, SeatState, Table
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ def new_action_key() -> str:
     return str(uuid.uuid4())
 
 
-class DekabesClient:
+class DekabesClient(MatchmakingCalls, LadderCalls):  # clients/sdk/matchmaking.py, ladder.py
     def __init__(
         self,
         base_url: str,
@@ -127,7 +129,9 @@ class DekabesClient:
                 body = response.json()
             except ValueError:
                 body = None
-            raise error_from_response(response.status_code, body, response.text)
+            error = error_from_response(response.status_code, body, response.text)
+            error.retry_after = _retry_after(response)
+            raise error
         if raw_text:
             return response.text
         if not response.content:
@@ -590,6 +594,14 @@ class DekabesClient:
 
     def _seat_path(self, code: str, seat: int) -> str:
         return f"/api/tables/{_seg(code)}/seats/{int(seat)}"
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    """A refusal's ``Retry-After`` in seconds (429 daily_limit, throttled), if it has one."""
+    try:
+        return float(response.headers["Retry-After"])
+    except (KeyError, ValueError):
+        return None
 
 
 def _seg(code: str) -> str:

@@ -15,6 +15,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from server.accounts.auth import TOKEN_OR_PAGE_SESSION
 from server.accounts.models import User
 from server.accounts.throttles import HintsByAccount
 from server.api_schema import (
@@ -164,6 +165,8 @@ class TablesView(APIView):
 
 
 class TableView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         responses={200: TableSerializer, **ERRORS}, summary="A table: seats, phase, version"
     )
@@ -199,6 +202,8 @@ class ReplaceSerializer(serializers.Serializer):
 
 
 class LeaveView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         request=None,
         responses={200: TableSerializer, **ERRORS},
@@ -296,6 +301,8 @@ class HotPathView(APIView):
 
 
 class SeatView(HotPathView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         parameters=[
             OpenApiParameter(
@@ -331,6 +338,8 @@ class SeatView(HotPathView):
 
 
 class ActionView(HotPathView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         request=ActionSerializer,
         parameters=[
@@ -359,6 +368,7 @@ class ActionView(HotPathView):
 
 
 class HintView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
     throttle_classes = [HintsByAccount]
 
     @extend_schema(
@@ -376,6 +386,8 @@ class HintView(APIView):
 
 
 class EventsView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="seq to start after")],
         responses={200: EventLogSerializer, **ERRORS},
