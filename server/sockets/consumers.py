@@ -150,6 +150,7 @@ class TableConsumer(AccountSocket):
         self.actions = SeatActions(
             user=self.user,
             token_key=self.scope.get("token_key"),
+            session_key=self.scope.get("session_key"),
             code=self.table.code,
             seats=self.seats,
         )
