@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import logging
 import time
+from importlib import import_module
 
 import orjson
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 
 from server.accounts.models import User
 from server.accounts.services import token_owner
@@ -38,9 +40,18 @@ class SeatActions:
     """What one seat socket needs to act: its account, the token it opened with, its
     table and the seats it follows. ``answer`` runs on a request thread."""
 
-    def __init__(self, *, user: User, token_key: str | None, code: str, seats: list[int]):
+    def __init__(
+        self,
+        *,
+        user: User,
+        token_key: str | None,
+        code: str,
+        seats: list[int],
+        session_key: str | None = None,
+    ):
         self.user = user
         self.token_key = token_key
+        self.session_key = session_key  # the browser table's: signed in by its session
         self.code = code
         self.seats = list(seats)
         self.checked_at = time.monotonic()
@@ -110,10 +121,14 @@ class SeatActions:
         self.checked_at = now
 
     def _still_valid(self) -> bool:
-        if self.token_key is None:  # signed in otherwise: the account must still be active
-            return User.objects.filter(pk=self.user.pk, is_active=True).exists()
-        found = token_owner(self.token_key)
-        return found is not None and found[0].pk == self.user.pk
+        if self.token_key is not None:
+            found = token_owner(self.token_key)
+            return found is not None and found[0].pk == self.user.pk
+        if self.session_key is not None:  # still signed in by that session (not logged out)
+            session = import_module(settings.SESSION_ENGINE).SessionStore(self.session_key)
+            if str(session.get(SESSION_KEY)) != str(self.user.pk):
+                return False
+        return User.objects.filter(pk=self.user.pk, is_active=True).exists()
 
 
 def answer_frame(command_id: object, status: int, body: bytes) -> bytes:

@@ -41,7 +41,10 @@ async def user_for_session(scope) -> object | None:
         return None
     session = await database_sync_to_async(_session_store)(key)
     user = await get_user({"session": session})
-    return user if user.is_authenticated else None
+    if not user.is_authenticated:
+        return None
+    scope["session_key"] = key  # a seat socket looks it up again now and then (sockets.actions)
+    return user
 
 
 def same_origin(headers: dict) -> bool:
@@ -65,6 +68,7 @@ class TokenAuthMiddleware:
         scope = dict(scope)
         scope["user"] = None
         scope["token_key"] = None
+        scope["session_key"] = None
         token_sent = False
         for name, value in scope.get("headers", []):
             if name == b"authorization":

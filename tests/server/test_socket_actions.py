@@ -255,3 +255,48 @@ def test_bad_messages_are_refused_with_reasons():
         await both.disconnect()
 
     async_to_sync(scenario)()
+
+
+def test_a_browser_socket_acts_while_its_session_is_signed_in(settings):
+    """The browser table's socket (signed in by the site's session, same origin) acts
+    as a token's does; once the session is logged out it acts no more past the bound."""
+    from importlib import import_module
+
+    from django.test import Client
+
+    settings.WS_TOKEN_CHECK_SECONDS = 0.0
+    p = Players()
+    browser = Client()
+    browser.force_login(p.owner)
+    key = browser.cookies[settings.SESSION_COOKIE_NAME].value
+    headers = [
+        (b"host", b"127.0.0.1:8000"),
+        (b"origin", b"http://127.0.0.1:8000"),
+        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()),
+    ]
+    v = p.seat(1)["version"]
+
+    async def scenario():
+        ws = WebsocketCommunicator(application, f"/ws/tables/{p.code}?seat=1", headers=headers)
+        assert (await ws.connect())[0]
+        await ws.send_json_to(
+            {"type": "action", "action": "pause", "expected_version": v, "command_id": "s1"}
+        )
+        answer = await next_of(ws, "answer")
+        assert answer["status"] == 200, answer
+        store = import_module(settings.SESSION_ENGINE).SessionStore
+        await sync_to_async(store(key).delete)()  # logged out
+        await ws.send_json_to(
+            {
+                "type": "action",
+                "action": "resume",
+                "expected_version": answer["body"]["version"],
+                "command_id": "s2",
+            }
+        )
+        refused = await next_of(ws, "answer")
+        assert refused["status"] == 401 and refused["body"]["code"] == "not_authenticated"
+        assert await ws.receive_output(5) == {"type": "websocket.close", "code": 4401}
+
+    async_to_sync(scenario)()
+    assert not Event.objects.filter(table=p.table, type="resume").exists()
