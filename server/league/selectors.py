@@ -283,6 +283,11 @@ def members_of(club: Club, include_removed: bool = False) -> QuerySet[Membership
     return rows.order_by("user__username")
 
 
+def removed_members(club: Club) -> QuerySet[Membership]:
+    """The club's removed list: people an organizer removed and has not allowed back."""
+    return members_of(club, include_removed=True).filter(active=False, barred=True)
+
+
 def invites_of(club: Club) -> QuerySet[Invite]:
     return Invite.objects.filter(club=club).select_related("created_by").order_by("-id")
 
@@ -321,6 +326,31 @@ def club_log(club: Club, *, verb: str | None = None) -> QuerySet[ClubAction]:
     elif verb:
         entries = entries.filter(verb__startswith=verb + ".")
     return entries.select_related("actor").order_by("-at", "-id")
+
+
+def is_removed(club: Club, user: User | None) -> bool:
+    """Whether ``user`` is on the club's removed list (no invite code lets them back)."""
+    return (
+        user is not None
+        and Membership.objects.filter(club=club, user=user, active=False, barred=True).exists()
+    )
+
+
+def invite_of(club: Club, code: str | None) -> Invite | None:
+    """The club's invite with this code (revoked or not), if any."""
+    if not code:
+        return None
+    return Invite.objects.filter(club=club, code=code.strip().upper()).first()
+
+
+def bots_in_club(club: Club, owner: User) -> list[User]:
+    """The bots ``owner`` entered that are active members of ``club``."""
+    return [
+        m.user
+        for m in Membership.objects.filter(
+            club=club, active=True, user__is_bot=True, user__bot_owner=owner
+        ).select_related("user")
+    ]
 
 
 def invite_used_by(club: Club, username: str) -> str | None:

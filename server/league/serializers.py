@@ -255,6 +255,9 @@ class MemberSerializer(Answer):
     """A ``Membership``."""
 
     username = serializers.CharField(source="user.username")
+    display_name = serializers.CharField(
+        source="user.shown_name", help_text="the name the pages show (any alphabet)"
+    )
     role = serializers.ChoiceField(choices=("organizer", "member"))
     is_bot = serializers.BooleanField(source="user.is_bot")
     owner = serializers.CharField(
@@ -271,6 +274,10 @@ class MemberSerializer(Answer):
     active = serializers.BooleanField()
     joined_at = Instant()
     removed_at = Instant(allow_null=True)
+    barred = serializers.BooleanField(
+        help_text="on the removed list: no invite code lets them back until an organizer "
+        "allows it (DELETE /api/clubs/{slug}/removed/{username})"
+    )
 
     @extend_schema_field(serializers.ChoiceField(choices=LEVELS, allow_null=True))
     def get_level(self, membership) -> str | None:

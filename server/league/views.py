@@ -172,10 +172,35 @@ class MemberView(LeagueView):
     @extend_schema(
         request=None,
         responses={200: s.MemberSerializer, **ERRORS},
-        summary="Remove a member (organizers); their matches stay",
+        summary="Remove a member (organizers): their matches stay; no code lets them back",
     )
     def delete(self, request, slug, username):
         membership = members.do_remove_member(
+            user=request.user, club=self.club(request, slug), username=username
+        )
+        return Response(s.MemberSerializer(membership).data)
+
+
+class RemovedMembersView(LeagueView):
+    @extend_schema(
+        parameters=PAGES,
+        responses={200: s.paged("RemovedMemberPage", s.MemberSerializer), **ERRORS},
+        summary="The club's removed list: who no invite code lets back (organizers)",
+    )
+    def get(self, request, slug):
+        club = self.club(request, slug)
+        roles.check_organizer(club, _user(request))
+        return s.paginate(request, selectors.removed_members(club), s.MemberSerializer)
+
+
+class RemovedMemberView(LeagueView):
+    @extend_schema(
+        request=None,
+        responses={200: s.MemberSerializer, **ERRORS},
+        summary="Allow a removed member back: they may join again with a code (organizers)",
+    )
+    def delete(self, request, slug, username):
+        membership = members.do_allow_back(
             user=request.user, club=self.club(request, slug), username=username
         )
         return Response(s.MemberSerializer(membership).data)

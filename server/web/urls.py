@@ -68,6 +68,11 @@ urlpatterns = [
         organizer.remove_member,
         name="remove_member",
     ),
+    path(
+        "clubs/<slug:slug>/members/<name:username>/allow-back",
+        organizer.allow_back,
+        name="allow_back",
+    ),
     path("clubs/<slug:slug>/invites", organizer.invites_page, name="invites"),
     path("clubs/<slug:slug>/invites/new", organizer.create_invite_link, name="create_invite_link"),
     path(

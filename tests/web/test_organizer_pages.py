@@ -17,7 +17,7 @@ from server.accounts import services as accounts
 from server.accounts.models import AccessToken, User
 from server.league.action_log import VERBS
 from server.league.actions.clubs import do_create_club, do_post_announcement
-from server.league.actions.members import do_create_invite
+from server.league.actions.members import do_create_invite, do_join_club, do_remove_member
 from server.league.actions.rounds import do_create_round
 from server.league.actions.seasons import do_close_season, do_create_season
 from server.league.models import (
@@ -90,27 +90,66 @@ def test_the_signed_in_home_page_links_to_create_a_club(lg):
 
 
 # -- members and invites ---------------------------------------------------------------------------
-def test_members_page_promotes_demotes_and_removes_with_the_code_revoked(lg):
+def test_members_page_promotes_demotes_and_removes_after_a_confirmation(lg):
     org = client(lg["organizer"])
     page = org.get("/clubs/riverside/members")
     assert page.status_code == 200
     assert 'data-member="house-1"' in body(page) and "house bot" in body(page)
+    assert "revoke_invite" not in body(page)  # no box ticked by default any more
     assert org.post("/clubs/riverside/members/ben/role", {"role": "organizer"}).status_code == 302
     assert Membership.objects.get(club__slug="riverside", user__username="ben").role == "organizer"
     assert org.post("/clubs/riverside/members/ben/role", {"role": "member"}).status_code == 302
-    code = invite_used_by(Club.objects.get(slug="riverside"), "ben")
+    club = Club.objects.get(slug="riverside")
+    code = invite_used_by(club, "ben")
     assert code
-    assert (
-        org.post("/clubs/riverside/members/ben/remove", {"revoke_invite": "on"}).status_code == 302
-    )
-    assert not Membership.objects.get(club__slug="riverside", user__username="ben").active
-    assert Invite.objects.get(code=code).revoked_at is not None
-    # The removed member cannot rejoin with their code: it answers as an unknown one.
+    actions = ClubAction.objects.count()
+    # The first click only asks, naming what happens; nothing changes.
+    ask = org.post("/clubs/riverside/members/ben/remove", {})
+    assert ask.status_code == 200 and "Remove ben from" in body(ask)
+    assert "The invite codes others use stay valid." in body(ask)
+    assert 'name="confirm" value="yes"' in body(ask)
+    assert Membership.objects.get(club=club, user__username="ben").active
+    assert ClubAction.objects.count() == actions
+    done = org.post("/clubs/riverside/members/ben/remove", {"confirm": "yes"})
+    assert done.status_code == 302
+    assert not Membership.objects.get(club=club, user__username="ben").active
+    # The shared code ben used stays valid for everyone else ...
+    assert Invite.objects.get(code=code).revoked_at is None
+    # ... but lets ben back no more: a clear refusal, not a 404 (API and page alike).
     rejoin = client("ben").post("/join", {"club": "riverside", "code": code})
-    assert rejoin.status_code == 400 and "No such invite code" in body(rejoin)
+    assert rejoin.status_code == 400 and "An organizer removed you" in body(rejoin)
+    link = client("ben").get(f"/join/riverside/{code}")
+    assert link.status_code == 403 and "An organizer removed you" in body(link)
+    assert not Membership.objects.get(club=club, user__username="ben").active
+    # The members page lists him as removed; allowed back, he joins again.
+    assert 'class="inline allow-back"' in body(org.get("/clubs/riverside/members"))
+    assert org.post("/clubs/riverside/members/ben/allow-back").status_code == 302
+    assert client("ben").post("/join", {"club": "riverside", "code": code}).status_code == 302
+    assert Membership.objects.get(club=club, user__username="ben").active
+    # A member re-opening the link reads that they are a member.
+    again = client("ben").get(f"/join/riverside/{code}")
+    assert again.status_code == 200 and "You are a member of" in body(again)
     # The last organizer stays.
     last = org.post("/clubs/riverside/members/olga/role", {"role": "member"})
     assert last.status_code == 400
+
+
+def test_removing_a_member_offers_to_revoke_only_their_own_single_use_code(lg):
+    olga = User.objects.get(username="olga")
+    club = Club.objects.get(slug="riverside")
+    own = do_create_invite(user=olga, club=club, single_use=True)
+    accounts.do_register(username="sami", password=PASSWORD)
+    assert client("sami").post("/join", {"club": "riverside", "code": own.code}).status_code == 302
+    org = client("olga")
+    ask = body(org.post("/clubs/riverside/members/sami/remove", {}))
+    assert f"Also revoke the single-use code they joined with ({own.code})" in ask
+    assert "revoke_invite" not in body(org.post("/clubs/riverside/members/ben/remove", {}))
+    org.post("/clubs/riverside/members/sami/remove", {"confirm": "yes", "revoke_invite": "on"})
+    assert Invite.objects.get(pk=own.pk).revoked_at is not None
+    # ben's code is shared: asking to revoke it with his removal changes nothing.
+    shared = invite_used_by(club, "ben")
+    org.post("/clubs/riverside/members/ben/remove", {"confirm": "yes", "revoke_invite": "on"})
+    assert Invite.objects.get(code=shared).revoked_at is None
 
 
 def test_invites_list_create_revoke_and_the_shareable_link(lg):
@@ -127,11 +166,15 @@ def test_invites_list_create_revoke_and_the_shareable_link(lg):
     )
     assert done.status_code == 302 and done["Location"] == "/clubs/riverside/"
     assert Membership.objects.filter(club__slug="riverside", user__username="newbie").exists()
-    # Single use: the code is spent, and the link is the 404 of an unknown one.
+    # Single use: the code is spent, and the link says so and who to ask; an unknown
+    # code or club is a 404 page saying there is no such invite.
     spent = client(None).get(link)
     unknown = client(None).get("/join/riverside/NOSUCHCODE")
     nowhere = client(None).get(f"/join/no-such-club/{invite.code}")
-    assert spent.status_code == unknown.status_code == nowhere.status_code == 404
+    assert spent.status_code == 410 and "no longer valid" in body(spent)
+    assert "Ask olga, who made it" in body(spent)
+    assert unknown.status_code == nowhere.status_code == 404
+    assert "No such invite" in body(unknown) and "Riverside" not in body(nowhere)
     # An existing account signs in and joins.
     other = do_create_invite(user=User.objects.get(username="olga"), club=invite.club)
     joined = client(None).post(
@@ -140,10 +183,14 @@ def test_invites_list_create_revoke_and_the_shareable_link(lg):
     )
     assert joined.status_code == 302
     assert Membership.objects.filter(club__slug="riverside", user__username="zed").exists()
-    # Revoked: the list says so and the link is a 404.
-    assert org.post(f"/clubs/riverside/invites/{other.code}/revoke").status_code == 302
+    # Revoked after a confirmation: the list says so and the link says it is no longer valid.
+    ask = org.post(f"/clubs/riverside/invites/{other.code}/revoke")
+    assert ask.status_code == 200 and "stops working" in body(ask)
+    assert Invite.objects.get(pk=other.pk).revoked_at is None
+    done = org.post(f"/clubs/riverside/invites/{other.code}/revoke", {"confirm": "yes"})
+    assert done.status_code == 302
     assert Invite.objects.get(pk=other.pk).revoked_at is not None
-    assert client(None).get(f"/join/riverside/{other.code}").status_code == 404
+    assert client(None).get(f"/join/riverside/{other.code}").status_code == 410
     assert "revoked" in body(org.get("/clubs/riverside/invites"))
 
 
@@ -379,7 +426,7 @@ def _snapshot():
     """Everything an organizer form could change."""
     return (
         list(Club.objects.order_by("id").values_list("slug", "name", "visibility")),
-        list(Membership.objects.order_by("id").values_list("role", "active")),
+        list(Membership.objects.order_by("id").values_list("role", "active", "barred")),
         list(Invite.objects.order_by("id").values_list("code", "revoked_at", "uses")),
         list(Season.objects.order_by("id").values_list("name", "closed_at", "ends_on")),
         list(Round.objects.order_by("id").values_list("status")),
@@ -405,6 +452,9 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
     open_round = do_create_round(user=olga, season=pairs)
     code = do_create_invite(user=olga, club=club).code
     note = do_post_announcement(user=olga, club=club, text="hello")
+    accounts.do_register(username="gone", password=PASSWORD)
+    do_join_club(user=User.objects.get(username="gone"), club=club, code=code)
+    do_remove_member(user=olga, club=club, username="gone")  # on the removed list
     season = lg["season"]
     playing = lg["playing"][0]
     r = "/clubs/riverside"
@@ -423,8 +473,11 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
         (f"{r}/edit", {"name": "Hacked", "visibility": "members"}),
         (f"{r}/members/ben/role", {"role": "organizer"}),
         (f"{r}/members/ben/remove", {"revoke_invite": "on"}),
+        (f"{r}/members/ben/remove", {"revoke_invite": "on", "confirm": "yes"}),
+        (f"{r}/members/gone/allow-back", {}),
         (f"{r}/invites/new", {"single_use": "on"}),
         (f"{r}/invites/{code}/revoke", {}),
+        (f"{r}/invites/{code}/revoke", {"confirm": "yes"}),
         (f"{r}/organize/hosted", {"level": "random"}),
         (f"{r}/organize/announcements", {"text": "spam"}),
         (f"{r}/organize/announcements/{note.pk}/remove", {}),

@@ -19,8 +19,10 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from server.errors import ApiError, SlugTaken
@@ -28,6 +30,7 @@ from server.league import selectors as league
 from server.league.actions import clubs, hosted, matches, members, roles, rounds, seasons
 from server.league.models import Club, Season
 from server.league.serializers import InviteSerializer, MatchSerializer, MemberSerializer
+from server.web.confirm import confirmation_page, confirmed
 from server.web.forms.organizer import (
     AnnouncementForm,
     AnnulForm,
@@ -197,12 +200,14 @@ def edit_club(request, slug: str):
 # -- members and invites -----------------------------------------------------------------------
 def _members_page(request, club: Club, error: str | None = None, status: int = 200):
     rows = MemberSerializer(list(league.members_of(club)), many=True).data
+    removed = MemberSerializer(list(league.removed_members(club)), many=True).data
     return render(
         request,
         "web/members.html",
         {
             "club": club,
             "members": rows,
+            "removed": removed,
             "me": request.user.username,
             "remove_form": RemoveMemberForm(),
             "error": error,
@@ -240,15 +245,70 @@ def remove_member(request, slug: str, username: str):
     club = organized_club(request, slug)
     form = RemoveMemberForm(request.POST)
     form.is_valid()
+    joined_with = league.invite_of(club, league.invite_used_by(club, username))
+    own_code = joined_with if joined_with is not None and joined_with.single_use else None
+    if not confirmed(request):
+        return _confirm_removal(request, club, members.active_member(club, username), own_code)
     with shown_refusal() as refusal:
         members.do_remove_member(user=request.user, club=club, username=username)
     if refusal.error is not None:
         return _members_page(request, club, refusal.text, 400)
-    code = league.invite_used_by(club, username)
-    if form.cleaned_data.get("revoke_invite") and code:
-        with suppress(ApiError):  # revoked already: nothing more to do
-            members.do_revoke_invite(user=request.user, club=club, code=code)
+    # Only the member's own single-use code, and only when asked: a code others use
+    # stays valid (the removed list keeps the member out, whatever code they hold).
+    if form.cleaned_data.get("revoke_invite") and own_code is not None and not own_code.revoked_at:
+        with suppress(ApiError):  # revoked meanwhile: nothing more to do
+            members.do_revoke_invite(user=request.user, club=club, code=own_code.code)
     return redirect("web:members", slug=club.slug)
+
+
+def _confirm_removal(request, club: Club, membership, own_code):
+    removed = membership.user
+    name = removed.shown_name
+    lines = [
+        _("%(name)s leaves the club's lists; their matches, standings and ratings stay.")
+        % {"name": name}
+    ]
+    bots = [b.shown_name for b in league.bots_in_club(club, removed)]
+    if bots:
+        lines.append(_("Their bots leave with them: %(bots)s.") % {"bots": ", ".join(bots)})
+    if not removed.is_bot:
+        lines.append(
+            _(
+                "No invite code lets them back until an organizer allows it (the removed "
+                "list on the members page)."
+            )
+        )
+        lines.append(_("The invite codes others use stay valid."))
+    choices = []
+    if own_code is not None and not own_code.revoked_at:
+        choices.append(
+            (
+                "revoke_invite",
+                _("Also revoke the single-use code they joined with (%(code)s)")
+                % {"code": own_code.code},
+            )
+        )
+    return confirmation_page(
+        request,
+        title=_("Remove %(name)s from %(club)s?") % {"name": name, "club": club.name},
+        what_happens=lines,
+        button=_("Remove %(name)s") % {"name": name},
+        cancel=reverse("web:members", kwargs={"slug": club.slug}),
+        fields={},
+        choices=choices,
+        club=club,
+    )
+
+
+@login_required
+@league_pages
+@require_POST
+def allow_back(request, slug: str, username: str):
+    club = organized_club(request, slug)
+    with shown_refusal() as refusal:
+        members.do_allow_back(user=request.user, club=club, username=username)
+        return redirect("web:members", slug=club.slug)
+    return _members_page(request, club, refusal.text, 400)
 
 
 def _invites_page(request, club: Club, form=None, status: int = 200):
@@ -287,6 +347,28 @@ def create_invite_link(request, slug: str):
 @require_POST
 def revoke_invite(request, slug: str, code: str):
     club = organized_club(request, slug)
+    if not confirmed(request):
+        invite = league.invite_of(club, code)
+        if invite is None or invite.revoked_at is not None:
+            raise Http404("no such open invite")
+        lines = [
+            _("The link stops working for everyone who has not used it yet."),
+            ngettext(
+                "%(n)s person joined with it: they stay members.",
+                "%(n)s people joined with it: they stay members.",
+                invite.uses,
+            )
+            % {"n": invite.uses},
+            _("It cannot be undone: to invite again, make a new code."),
+        ]
+        return confirmation_page(
+            request,
+            title=_("Revoke the invite code %(code)s?") % {"code": invite.code},
+            what_happens=lines,
+            button=_("Revoke the code"),
+            cancel=reverse("web:invites", kwargs={"slug": club.slug}),
+            club=club,
+        )
     members.do_revoke_invite(user=request.user, club=club, code=code)
     return redirect("web:invites", slug=club.slug)
 
