@@ -490,6 +490,12 @@ class NotRemoved(LeagueError):
     note = "allowing back someone an organizer did not remove (or allowed back already)"
 
 
+class RoundOpen(LeagueError):
+    code, status = "round_open", 409
+    message = "round {number} is open: start it or delete it before opening another"
+    note = "opening a round while one is open (not started) — a second click of New round"
+
+
 class RoundHasMatches(LeagueError):
     code, status = "round_has_matches", 409
     message = "round {number} has started: it has tables and stays"

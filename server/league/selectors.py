@@ -328,6 +328,12 @@ def club_log(club: Club, *, verb: str | None = None) -> QuerySet[ClubAction]:
     return entries.select_related("actor").order_by("-at", "-id")
 
 
+def seat_holder(match: LeagueMatch, seat: int) -> str | None:
+    """Who holds a seat of a match's table now (a substitute, once handed over)."""
+    row = match.table.seats.filter(number=seat).select_related("player").first()
+    return row.player.shown_name if row is not None and row.player is not None else None
+
+
 def is_removed(club: Club, user: User | None) -> bool:
     """Whether ``user`` is on the club's removed list (no invite code lets them back)."""
     return (

@@ -408,7 +408,7 @@ class RoundsView(LeagueView):
     @extend_schema(
         request=None,
         responses={201: s.RoundSerializer, **ERRORS},
-        summary="Open the next round (organizers)",
+        summary="Open the next round (organizers); one open round at a time (409 round_open)",
     )
     def post(self, request, slug, season_id):
         round_ = rounds.do_create_round(
@@ -436,6 +436,17 @@ class RoundView(LeagueView):
         round_ = self.round(request, slug, season_id, number)
         rounds.do_set_deadline(user=request.user, round_=round_, deadline=data["deadline"])
         return _round_answer(request, round_)
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **ERRORS},
+        summary="Delete an open round that has no table (organizers)",
+    )
+    def delete(self, request, slug, season_id, number):
+        rounds.do_delete_round(
+            user=request.user, round_=self.round(request, slug, season_id, number)
+        )
+        return Response(status=204)
 
 
 class CheckInView(LeagueView):

@@ -45,6 +45,7 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
         "organizer allows it. Ask one of the club's organizers."
     ),
     errors.NotRemoved: gettext_lazy("This person is not on the removed list."),
+    errors.RoundOpen: gettext_lazy("A round of this season is open: start it or delete it first."),
     errors.RoundHasMatches: gettext_lazy("This round has tables: it stays."),
     errors.DeadlineInPast: gettext_lazy("This time is in the past: pick a time to come."),
     errors.RoundStarted: gettext_lazy("This round has started already."),

@@ -60,6 +60,11 @@ urlpatterns = [
         league.round_page,
         name="round",
     ),
+    path(
+        "clubs/<slug:slug>/seasons/<id:season_id>/rounds/<id:number>/delete",
+        organizer.delete_round,
+        name="delete_round",
+    ),
     path("clubs/<slug:slug>/edit", organizer.edit_club, name="edit_club"),
     path("clubs/<slug:slug>/members", organizer.members_page, name="members"),
     path("clubs/<slug:slug>/members/<name:username>/role", organizer.set_role, name="set_role"),

@@ -253,6 +253,8 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
     assert "4" in organizer.inner_text("form.start p")
     screenshot(organizer, "round-checkin")
     organizer.click("form.start button[type=submit]")
+    organizer.wait_for_selector("form.confirm-form")  # a second step names what happens
+    organizer.click("form.confirm-form button[type=submit]")
     organizer.wait_for_selector('.round-status[data-status="started"]')
     rows = organizer.locator(".round-table")
     assert rows.count() == 1
@@ -267,6 +269,8 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
     organizer.goto(f"{url}/matches/{new_match}")
     organizer.fill("form.annul textarea[name=reason]", "Nina had to leave")
     organizer.click("form.annul button[type=submit]")
+    organizer.wait_for_selector("form.confirm-form")
+    organizer.click("form.confirm-form button[type=submit]")
     organizer.wait_for_selector(".tag.annulled")
     assert "Nina had to leave" in organizer.inner_text("main")
     assert api(url, f"/api/matches/{new_match}").json()["status"] == "annulled"

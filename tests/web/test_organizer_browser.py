@@ -171,6 +171,9 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     submit(org, "form.everyone")
     shot(org, "round-check-in")
     submit(org, "form.start")
+    assert "8 players are checked in." in org.inner_text("ul.what-happens")  # asks first
+    shot(org, "round-start-confirm")
+    submit(org, "form.confirm-form")
     assert org.get_attribute(".round-status", "data-status") == "started"
     watcher.wait_for_selector(".live-round", timeout=10_000)
     shot(watcher, "club-live-round-phone")
@@ -183,6 +186,8 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     org.goto(url + f"/clubs/harbour-dominoes/seasons/{season}/")
     shot(org, "season")
     submit(org, "form.close-season")
+    assert "It cannot be undone." in org.inner_text("ul.what-happens")
+    submit(org, "form.confirm-form")
     assert f"/clubs/harbour-dominoes/standings?season={season}" in org.url
     rows = org.eval_on_selector_all(
         "table.standings tbody tr",

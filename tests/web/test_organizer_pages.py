@@ -255,9 +255,18 @@ def test_seasons_edit_pairs_and_close(lg):
     again = org.post(url + "pairs", {"name": "", "player_1": "ana", "player_2": "carl"})
     assert again.status_code == 400 and "in a pair of this season already" in body(again)
     assert Pair.objects.filter(season=pairs).count() == 1
-    assert org.post(url + "close").status_code == 302
+    opened = do_create_round(user=User.objects.get(username="olga"), season=pairs)
+    ask = org.post(url + "close")
+    assert ask.status_code == 200 and "Close the season Duo cup?" in body(ask)
+    assert f"Round {opened.number}, open and never started, is deleted." in body(ask)
+    pairs.refresh_from_db()
+    assert pairs.closed_at is None
+    assert org.post(url + "close", {"confirm": "yes"}).status_code == 302
     pairs.refresh_from_db()
     assert pairs.closed_at is not None
+    # A closed season shows no open round, and no Start.
+    assert not Round.objects.filter(season=pairs).exists()
+    assert "new-round" not in body(org.get(url))
     # Closed: browsable, and refuses a new round.
     assert client("ana").get(f"/clubs/riverside/standings?season={pairs.pk}").status_code == 200
     closed = org.post(f"/clubs/riverside/seasons/{pairs.pk}/rounds")
@@ -265,7 +274,7 @@ def test_seasons_edit_pairs_and_close(lg):
     assert Round.objects.filter(season=pairs).count() == 0
     # A season with a round being played is not closed.
     live = Season.objects.get(pk=lg["season"])
-    refused = org.post(f"/clubs/riverside/seasons/{live.pk}/close")
+    refused = org.post(f"/clubs/riverside/seasons/{live.pk}/close", {"confirm": "yes"})
     assert refused.status_code == 400
     live.refresh_from_db()
     assert live.closed_at is None
@@ -317,7 +326,10 @@ def test_members_mark_themselves_available_and_the_organizer_checks_them_in(lg):
     assert org.post(page + "/checkin-available").status_code == 302
     present = set(CheckIn.objects.filter(round=round_).values_list("player__username", flat=True))
     assert present == {"ana", "ben", "olga", "house-1"}
-    assert org.post(page, {"action": "start"}).status_code == 302
+    ask = org.post(page, {"action": "start"})
+    assert ask.status_code == 200 and "4 players are checked in." in body(ask)
+    assert Round.objects.get(pk=round_.pk).status == "open"
+    assert org.post(page, {"action": "start", "confirm": "yes"}).status_code == 302
     assert Round.objects.get(pk=round_.pk).status == "started"
     # The started round's organizer part links each table to the annul confirmation.
     started = body(org.get(page))
@@ -333,7 +345,14 @@ def test_annulling_asks_for_a_confirmation_with_the_reason(lg):
     assert not tiles_in(body(confirm))
     assert LeagueMatch.objects.get(pk=match).status == "playing"
     assert client("ana").get(f"/matches/{match}/annul").status_code == 403
-    assert org.post(f"/matches/{match}/annul", {"reason": "power cut"}).status_code == 302
+    # The confirmation page's own form carries the confirmation.
+    assert 'name="confirm" value="yes"' in body(confirm)
+    # Posted without it (the match page's form), the reason comes back to be confirmed.
+    ask = org.post(f"/matches/{match}/annul", {"reason": "power cut"})
+    assert ask.status_code == 200 and "power cut" in body(ask)
+    assert LeagueMatch.objects.get(pk=match).status == "playing"
+    done = org.post(f"/matches/{match}/annul", {"reason": "power cut", "confirm": "yes"})
+    assert done.status_code == 302
     assert LeagueMatch.objects.get(pk=match).annul_reason == "power cut"
 
 
@@ -489,6 +508,17 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
         (f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}", {"action": "start"}),
         (f"{r}/seasons/{pairs.pk}/availability", {"available": "no", "player": "ben"}),
         (f"/matches/{playing}/annul", {"reason": "because"}),
+        # The second steps (issue #33): each refused alike, with or without the confirmation.
+        (f"/matches/{playing}/annul", {"reason": "because", "confirm": "yes"}),
+        (f"{r}/seasons/{pairs.pk}/close", {"confirm": "yes"}),
+        (
+            f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}",
+            {"action": "start", "confirm": "yes"},
+        ),
+        (f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}/delete", {}),
+        (f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}/delete", {"confirm": "yes"}),
+        (f"/matches/{playing}/forfeit", {"seat": 1, "reason": "gone"}),
+        (f"/matches/{playing}/forfeit", {"seat": 1, "reason": "gone", "confirm": "yes"}),
     ]
 
     def bot_client():

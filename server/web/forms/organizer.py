@@ -215,6 +215,7 @@ class SubstituteForm(forms.Form):
 
 
 class ForfeitForm(forms.Form):
+    """A forfeit: its second step (``server.web.confirm``) names what happens."""
+
     seat = forms.IntegerField(min_value=1, max_value=4)
     reason = forms.CharField(max_length=500)
-    confirm = forms.BooleanField()

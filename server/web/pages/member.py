@@ -22,6 +22,7 @@ from server.league.actions import members, roles, seasons
 from server.web import throttling
 from server.web.forms.member import AvailabilityForm, BotNameForm, EnterBotForm, JoinClubForm
 from server.web.forms.public import RegisterForm, SignInForm
+from server.web.once import once_per_form, sign_in_again
 from server.web.refusals import league_pages, refusal_text, shown_refusal, too_many_attempts
 from server.web.visitor import person, viewer
 
@@ -29,20 +30,23 @@ from server.web.visitor import person, viewer
 # -- joining a club ----------------------------------------------------------------------------
 @login_required
 @require_POST
+@once_per_form
 def join_club(request):
     form = JoinClubForm(request.POST)
     if form.is_valid():
-        with shown_refusal(form):
+        club = league.club_by_slug(form.cleaned_data["club"])
+        with shown_refusal(form) as refusal:
             membership = members.do_join_club(
-                user=request.user,
-                club=league.club_by_slug(form.cleaned_data["club"]),
-                code=form.cleaned_data["code"],
+                user=request.user, club=club, code=form.cleaned_data["code"]
             )
             return redirect("web:club", slug=membership.club.slug)
+        if refusal.code == "already_member" and club is not None:
+            return redirect("web:club", slug=club.slug)  # a second submit: in already
     return render(request, "web/join.html", {"form": form}, status=400)
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_form(on_repeat=sign_in_again)
 def join_link(request, slug: str, code: str):
     """The shareable invite link: sign in or register, and join, in one step. An unknown
     club or code: a 404 page saying so; a revoked, used or expired code: a page saying
@@ -236,6 +240,7 @@ def bot_token(request, name: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def enter_bot(request, name: str):
     person(request)
     slug = request.POST.get("club", "")

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from server.errors import ApiError, SlugTaken
+from server.errors import ApiError, RoundOpen, SlugTaken
 from server.league import selectors as league
 from server.league.actions import clubs, hosted, matches, members, roles, rounds, seasons
 from server.league.models import Club, Season
@@ -47,6 +47,7 @@ from server.web.forms.organizer import (
     SeasonForm,
     SubstituteForm,
 )
+from server.web.once import once_per_form
 from server.web.refusals import league_pages, shown_refusal
 from server.web.selectors.action_log import log_lines
 from server.web.visitor import organized_club, person
@@ -67,12 +68,16 @@ def organize_page(
 ):
     """The organize page: seasons, invites, hosted players, announcements."""
     invites = league.invites_of(club)[:20]
+    seasons_ = list(league.seasons_of(club).prefetch_related("rounds"))
     return render(
         request,
         "web/organize.html",
         {
             "club": club,
-            "seasons": list(league.seasons_of(club).prefetch_related("rounds")),
+            "seasons": seasons_,
+            "seasons_with_open_round": {
+                s.pk for s in seasons_ if any(r.status == "open" for r in s.rounds.all())
+            },
             "season_form": season_form or SeasonForm(),
             "invite_form": invite_form or InviteForm(),
             "invites": InviteSerializer(invites, many=True).data,
@@ -95,6 +100,7 @@ def organize(request, slug: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def create_season(request, slug: str):
     club = organized_club(request, slug)
     form = SeasonForm(request.POST)
@@ -108,6 +114,7 @@ def create_season(request, slug: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def create_invite(request, slug: str):
     club = organized_club(request, slug)
     form = InviteForm(request.POST)
@@ -121,6 +128,7 @@ def create_invite(request, slug: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def add_hosted_player(request, slug: str):
     club = organized_club(request, slug)
     form = HostedPlayerForm(request.POST)
@@ -136,6 +144,7 @@ def add_hosted_player(request, slug: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def post_announcement(request, slug: str):
     club = organized_club(request, slug)
     form = AnnouncementForm(request.POST)
@@ -158,19 +167,58 @@ def remove_announcement(request, slug: str, announcement_id: int):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def create_round(request, slug: str, season_id: int):
     club = organized_club(request, slug)
     season = league.season_for_reader(club, season_id)
     with shown_refusal(forbidden_page=True) as refusal:
         round_ = rounds.do_create_round(user=request.user, season=season)
         return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
+    still_open = league.rounds_of(season).filter(status="open").first()
+    if isinstance(refusal.error, RoundOpen) and still_open is not None:
+        # A second click (or a round forgotten): the round that is open.
+        return redirect("web:round", slug=club.slug, season_id=season.pk, number=still_open.number)
     return organize_page(request, club, status=400, error=refusal.text)
+
+
+@login_required
+@league_pages
+@require_POST
+def delete_round(request, slug: str, season_id: int, number: int):
+    club, season = _season(request, slug, season_id)
+    round_ = league.round_of(season, number)
+    back = reverse(
+        "web:round", kwargs={"slug": club.slug, "season_id": season.pk, "number": number}
+    )
+    if not confirmed(request):
+        checked_in = round_.checkins.count()
+        return confirmation_page(
+            request,
+            title=_("Delete round %(n)s of %(season)s?") % {"n": number, "season": season.name},
+            what_happens=[
+                ngettext(
+                    "The round goes, with its check-in (%(n)s checked in).",
+                    "The round goes, with its check-in (%(n)s checked in).",
+                    checked_in,
+                )
+                % {"n": checked_in},
+                _("Nothing was played in it; the next round opened takes its number."),
+            ],
+            button=_("Delete the round"),
+            cancel=back,
+            club=club,
+        )
+    with shown_refusal() as refusal:
+        rounds.do_delete_round(user=request.user, round_=round_)
+        return redirect("web:edit_season", slug=club.slug, season_id=season.pk)
+    return _season_page(request, club, season, error=refusal.text, status=refusal.status)
 
 
 # -- the club ---------------------------------------------------------------------------------
 @login_required
 @league_pages
 @require_http_methods(["GET", "POST"])
+@once_per_form
 def new_club(request):
     person(request)
     form = ClubForm(request.POST or None, initial={"visibility": "public"})
@@ -332,6 +380,7 @@ def invites_page(request, slug: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def create_invite_link(request, slug: str):
     club = organized_club(request, slug)
     form = InviteForm(request.POST)
@@ -376,6 +425,7 @@ def revoke_invite(request, slug: str, code: str):
 # -- seasons ------------------------------------------------------------------------------------
 def _season_page(request, club, season, form=None, pair_form=None, error=None, status=200):
     pairs = list(season.pairs.select_related("player_1", "player_2"))
+    rounds_ = list(league.rounds_of(season))
     return render(
         request,
         "web/season_edit.html",
@@ -392,7 +442,8 @@ def _season_page(request, club, season, form=None, pair_form=None, error=None, s
             ),
             "pair_form": pair_form or PairForm.for_club(club),
             "pairs": pairs,
-            "rounds": list(league.rounds_of(season)),
+            "rounds": rounds_,
+            "open_round": next((r for r in rounds_ if r.status == "open"), None),
             "error": error,
         },
         status=status,
@@ -422,6 +473,7 @@ def edit_season(request, slug: str, season_id: int):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def register_pair(request, slug: str, season_id: int):
     club, season = _season(request, slug, season_id)
     form = PairForm.for_club(club, request.POST)
@@ -437,10 +489,34 @@ def register_pair(request, slug: str, season_id: int):
 @require_POST
 def close_season(request, slug: str, season_id: int):
     club, season = _season(request, slug, season_id)
+    if not confirmed(request) and season.closed_at is None:
+        return _confirm_close(request, club, season)
     with shown_refusal(forbidden_page=True) as refusal:
         seasons.do_close_season(user=request.user, season=season)
         return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
     return _season_page(request, club, season, error=refusal.text, status=400)
+
+
+def _confirm_close(request, club: Club, season: Season):
+    lines = [
+        _("Its standings, rounds and matches stay readable."),
+        _("It takes no new round, check-in or start; its name and dates stay as they are."),
+    ]
+    unstarted = [r.number for r in league.rounds_of(season) if r.status == "open"]
+    if unstarted:
+        lines.append(
+            _("Round %(numbers)s, open and never started, is deleted.")
+            % {"numbers": ", ".join(str(n) for n in unstarted)}
+        )
+    lines.append(_("It cannot be undone."))
+    return confirmation_page(
+        request,
+        title=_("Close the season %(name)s?") % {"name": season.name},
+        what_happens=lines,
+        button=_("Close the season"),
+        cancel=reverse("web:edit_season", kwargs={"slug": club.slug, "season_id": season.pk}),
+        club=club,
+    )
 
 
 # -- rounds and their matches ---------------------------------------------------------------------
@@ -528,6 +604,11 @@ def match_forfeit(request, match_id: int):
         return _refused(request, _("Check the values you entered."))
     with shown_refusal() as refusal:
         match = league.match_for_reader(match_id, request.user)
+        if not confirmed(request):
+            if match.club is None:
+                raise Http404("not a league match")
+            roles.check_organizer(match.club, request.user)
+            return _confirm_forfeit(request, match, form.cleaned_data["seat"])
         matches.do_forfeit(
             user=request.user,
             match=match,
@@ -536,6 +617,31 @@ def match_forfeit(request, match_id: int):
         )
         return _back_to_round(match)
     return _refused(request, refusal.text, refusal.status)
+
+
+def _confirm_forfeit(request, match, seat: int):
+    holder = league.seat_holder(match, seat)
+    team = "A" if seat in (1, 3) else "B"
+    return confirmation_page(
+        request,
+        title=_("End table %(n)s by forfeit?") % {"n": match.table_number},
+        what_happens=[
+            _("The match ends now: seat %(seat)s (%(name)s) is absent, so team %(team)s loses it.")
+            % {"seat": seat, "name": holder or "—", "team": team},
+            _("The result counts in the standings and ratings, and the players are told."),
+            _("It cannot be undone."),
+        ],
+        button=_("End the match by forfeit"),
+        cancel=reverse(
+            "web:round",
+            kwargs={
+                "slug": match.club.slug,
+                "season_id": match.season_id,
+                "number": match.round.number,
+            },
+        ),
+        club=match.club,
+    )
 
 
 # -- annul: a confirmation first ----------------------------------------------------------------
@@ -559,6 +665,25 @@ def annul_page(request, match_id: int):
 def _annul(request, m):
     form = AnnulForm(request.POST)
     error = None
+    if form.is_valid() and not confirmed(request):
+        if m.club is None:
+            raise Http404("not a league match")
+        roles.check_organizer(m.club, request.user)
+        return confirmation_page(
+            request,
+            title=_("Annul the match?"),
+            what_happens=[
+                _(
+                    "An annulled match counts for no one: no result, no rating change. "
+                    "The players and the action log show the reason."
+                ),
+                _("Reason") + ": " + form.cleaned_data["reason"],
+                _("It cannot be undone."),
+            ],
+            button=_("Annul the match"),
+            cancel=reverse("web:match", kwargs={"match_id": m.pk}),
+            club=m.club,
+        )
     if form.is_valid():
         with shown_refusal(forbidden_page=True) as refusal:
             matches.do_annul(user=request.user, match=m, reason=form.cleaned_data["reason"])

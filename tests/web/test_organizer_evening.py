@@ -1,0 +1,118 @@
+"""The organizer's evening without traps (issue #33) in-process: what cannot be undone
+asks first, naming what happens; a create form submitted twice makes one thing and the
+second submit lands on it; an open round is deleted from its page."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from server.accounts import services as accounts
+from server.accounts.models import User
+from server.league.actions.rounds import do_create_round
+from server.league.actions.seasons import do_create_season
+from server.league.models import Club, ClubAction, Invite, LeagueMatch, Round, Season
+from tests.web.league_seed import PASSWORD, seed_league
+
+pytestmark = pytest.mark.django_db
+
+
+def client(name: str | None) -> Client:
+    c = Client()
+    if name:
+        assert c.login(username=name, password=PASSWORD)
+    return c
+
+
+def body(response) -> str:
+    return response.content.decode()
+
+
+def test_a_double_submitted_create_club_makes_one_club_and_both_land_on_it():
+    accounts.do_register(username="nora", password=PASSWORD)
+    c = client("nora")
+    data = {"name": "Harbour", "slug": "", "visibility": "public", "form_token": "t" * 24}
+    first = c.post("/clubs/new", data)
+    second = c.post("/clubs/new", data)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == "/clubs/harbour/organize"
+    assert Club.objects.filter(created_by__username="nora").count() == 1
+    # A new form (a new token) is a new attempt: the address is taken now.
+    again = c.post("/clubs/new", {**data, "form_token": "u" * 24})
+    assert again.status_code == 400 and "This address is taken" in body(again)
+
+
+def test_every_create_form_of_the_organize_page_makes_one_thing_per_token():
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=0)
+    org = client(lg["organizer"])
+    r = f"/clubs/{lg['club']}"
+    forms = [
+        (f"{r}/organize/season", {"name": "Winter", "format": "individual"}, Season),
+        (f"{r}/organize/invite", {}, Invite),
+        (f"{r}/invites/new", {"single_use": "on"}, Invite),
+    ]
+    for n, (path, data, model) in enumerate(forms):
+        before = model.objects.count()
+        token = {"form_token": f"token-{n}-" + "x" * 16}
+        first, second = org.post(path, {**data, **token}), org.post(path, {**data, **token})
+        assert first.status_code == second.status_code == 302, path
+        assert first["Location"] == second["Location"]
+        assert model.objects.count() == before + 1, path
+    season = Season.objects.get(name="Winter")
+    token = {"form_token": "round-token-" + "x" * 16}
+    first = org.post(f"{r}/seasons/{season.pk}/rounds", token)
+    second = org.post(f"{r}/seasons/{season.pk}/rounds", token)
+    third = org.post(f"{r}/seasons/{season.pk}/rounds")  # an old page: no token
+    assert first["Location"] == second["Location"] == third["Location"]
+    assert Round.objects.filter(season=season).count() == 1
+    # The organize page offers no New round while one is open.
+    assert f'action="{r}/seasons/{season.pk}/rounds"' not in body(org.get(f"{r}/organize"))
+
+
+def test_a_double_submitted_registration_signs_in_the_second_too():
+    data = {"username": "rosa", "password": PASSWORD, "form_token": "r" * 24}
+    first = Client().post("/register", data)
+    second_browser = Client()
+    second = second_browser.post("/register", data)
+    assert first.status_code == second.status_code == 302
+    assert User.objects.filter(username="rosa").count() == 1
+    assert "rosa" in body(second_browser.get("/"))  # signed in by the repeat
+
+
+def test_an_open_round_is_deleted_from_its_page_after_a_confirmation():
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=0)
+    olga = User.objects.get(username=lg["organizer"])
+    season = do_create_season(
+        user=olga, club=Club.objects.get(slug=lg["club"]), name="W", format="individual"
+    )
+    round_ = do_create_round(user=olga, season=season)
+    page = f"/clubs/{lg['club']}/seasons/{season.pk}/rounds/{round_.number}"
+    org = client(lg["organizer"])
+    assert "delete-round" in body(org.get(page))
+    assert "delete-round" not in body(client("ana").get(page))
+    refused = client("ana").post(page + "/delete", {"confirm": "yes"})
+    assert refused.status_code == 403 and Round.objects.filter(pk=round_.pk).exists()
+    ask = org.post(page + "/delete")
+    assert ask.status_code == 200 and f"Delete round {round_.number} of" in body(ask)
+    assert Round.objects.filter(pk=round_.pk).exists()
+    done = org.post(page + "/delete", {"confirm": "yes"})
+    assert done.status_code == 302 and not Round.objects.filter(pk=round_.pk).exists()
+    assert ClubAction.objects.filter(verb="round.delete").count() == 1
+
+
+def test_a_forfeit_asks_first_naming_the_seat_and_the_team():
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    match = LeagueMatch.objects.get(pk=lg["playing"][0])
+    Round.objects.filter(pk=match.round_id).update(deadline="2020-01-01T20:00:00Z")
+    org = client(lg["organizer"])
+    ask = org.post(f"/matches/{match.pk}/forfeit", {"seat": 2, "reason": "gone"})
+    assert ask.status_code == 200 and "team B loses it" in body(ask)
+    assert 'name="reason" value="gone"' in body(ask)
+    match.refresh_from_db()
+    assert match.status == "playing"
+    refused = client("ana").post(f"/matches/{match.pk}/forfeit", {"seat": 2, "reason": "gone"})
+    assert refused.status_code == 403
+    done = org.post(f"/matches/{match.pk}/forfeit", {"seat": 2, "reason": "gone", "confirm": "yes"})
+    assert done.status_code == 302
+    match.refresh_from_db()
+    assert match.forfeited_by == "B"
