@@ -551,6 +551,7 @@ def match_list(
 @dataclass(frozen=True, slots=True)
 class SeatPlayer:
     username: str
+    shown_name: str  # the display name, else the username
 
 
 @dataclass(frozen=True, slots=True)
@@ -575,12 +576,20 @@ def with_seat_rows(matches: list[LeagueMatch]) -> list[LeagueMatch]:
         rows = (
             LeagueMatchSeat.objects.filter(match_id__in=list(by_match))
             .order_by("match_id", "number")
-            .values_list("match_id", "number", "team", "player__username", "is_bot", "filler")
+            .values_list(
+                "match_id",
+                "number",
+                "team",
+                "player__username",
+                "player__display_name",
+                "is_bot",
+                "filler",
+            )
         )
-        for match_id, number, team, username, is_bot, filler in rows:
+        for match_id, number, team, username, shown, is_bot, filler in rows:
             player = players.get(username)
             if player is None:
-                player = players[username] = SeatPlayer(username)
+                player = players[username] = SeatPlayer(username, shown or username)
             by_match[match_id].append(SeatRow(number, team, player, is_bot, filler))
     for m in matches:
         m.seat_rows = by_match[m.pk]  # type: ignore[attr-defined]

@@ -28,6 +28,7 @@ urlpatterns = [
     path("tables/<name:code>/record", tables.table_record, name="table_record"),
     path("tables/<name:code>/watch", tables.table_watch, name="table_watch"),
     path("me/live", public.me_live, name="me_live"),
+    path("me/name", member.display_name, name="display_name"),
     path("me/data", your_data.your_data, name="your_data"),
     path("me/data.json", your_data.download, name="your_data_download"),
     path("me/close", your_data.close_account, name="close_account"),

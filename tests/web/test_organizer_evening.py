@@ -116,3 +116,73 @@ def test_a_forfeit_asks_first_naming_the_seat_and_the_team():
     assert done.status_code == 302
     match.refresh_from_db()
     assert match.forfeited_by == "B"
+
+
+# -- names and time (point 6) -------------------------------------------------------------------
+def test_a_display_name_in_any_alphabet_is_shown_and_the_login_rule_is_stated():
+    form = body(Client().get("/register"))
+    assert "Latin letters a-z (no accents)" in form and 'name="display_name"' in form
+    done = Client().post(
+        "/register", {"username": "farid", "password": PASSWORD, "display_name": "  Фарид  Ali "}
+    )
+    assert done.status_code == 302
+    assert User.objects.get(username="farid").display_name == "Фарид Ali"
+    bad = Client().post(
+        "/register", {"username": "bad", "password": PASSWORD, "display_name": "<script>"}
+    )
+    assert bad.status_code == 200 and not User.objects.filter(username="bad").exists()
+    # Changed on its page; the API reads and changes it too.
+    farid = client("farid")
+    assert farid.post("/me/name", {"display_name": "Añá Nur"}).status_code == 302
+    assert User.objects.get(username="farid").display_name == "Añá Nur"
+    from tests.league.conftest import client_for
+
+    api = client_for(User.objects.get(username="farid"))
+    assert api.get("/api/me").json()["display_name"] == "Añá Nur"
+    changed = api.patch("/api/me", {"display_name": "Фарид"}, format="json")
+    assert changed.status_code == 200 and changed.json()["display_name"] == "Фарид"
+    refused = api.patch("/api/me", {"display_name": "a" * 41}, format="json")
+    assert refused.status_code == 400
+    assert User.objects.get(username="farid").display_name == "Фарид"
+
+
+def test_members_and_standings_show_display_names_and_pages_show_club_names():
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    User.objects.filter(username="ana").update(display_name="Анна")
+    org = client(lg["organizer"])
+    assert "Анна" in body(org.get(f"/clubs/{lg['club']}/members"))
+    assert "Анна" in body(client(None).get(f"/clubs/{lg['club']}/standings"))
+    matches = body(client(None).get("/matches/"))
+    assert "Riverside Dominoes" in matches and ">riverside<" not in matches
+
+
+def test_the_club_time_zone_shows_deadlines_and_expiries_and_reads_typed_times():
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=0)
+    org = client(lg["organizer"])
+    edit = org.post(
+        f"/clubs/{lg['club']}/edit",
+        {"name": "Riverside Dominoes", "visibility": "public", "time_zone": "Asia/Kuala_Lumpur"},
+    )
+    assert edit.status_code == 302
+    assert Club.objects.get(slug=lg["club"]).time_zone == "Asia/Kuala_Lumpur"
+    unknown = org.post(
+        f"/clubs/{lg['club']}/edit",
+        {"name": "Riverside Dominoes", "visibility": "public", "time_zone": "Mars/Olympus"},
+    )
+    assert unknown.status_code == 400
+    page = f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    # A time typed on the page is the club's wall clock (UTC+8 all year).
+    set_ = org.post(page + "/deadline", {"action": "set", "deadline": "2099-03-01T20:00"})
+    assert set_.status_code == 302
+    deadline = Round.objects.get(season_id=lg["season"], number=lg["live_round"]).deadline
+    assert deadline.isoformat() == "2099-03-01T12:00:00+00:00"
+    shown = body(org.get(page))
+    assert "2099-03-01 20:00" in shown and 'datetime="2099-03-01T12:00:00+00:00"' in shown
+    # A far-off expiry reads as a date, never as a raw ISO string.
+    org.post(f"/clubs/{lg['club']}/invites/new", {"expires_at": "9999-12-31T23:59"})
+    invites = body(org.get(f"/clubs/{lg['club']}/invites"))
+    assert "9999-12-31 23:59" in invites and "9999-12-31T23:59:00+00:00<" not in invites
+    # A deadline in the past is refused and changes nothing.
+    past = org.post(page + "/deadline", {"action": "set", "deadline": "2020-01-01T20:00"})
+    assert past.status_code == 400
+    assert Round.objects.get(season_id=lg["season"], number=lg["live_round"]).deadline == deadline

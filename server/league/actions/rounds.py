@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from server.accounts.models import User
 from server.errors import (
+    DeadlineInPast,
     NotEnoughHouseBots,
     NotEnoughPlayers,
     NotFound,
@@ -312,11 +313,17 @@ def _open_match(
 
 
 # -- deadline --------------------------------------------------------------------------------
-def do_set_deadline(*, user: User, round_: Round, deadline: dt.datetime | None) -> Round:
-    """An organizer sets (or, with None, removes) a round's deadline."""
+def do_set_deadline(
+    *, user: User, round_: Round, deadline: dt.datetime | None, refuse_past: bool = False
+) -> Round:
+    """An organizer sets (or, with None, removes) a round's deadline. ``refuse_past``: a
+    deadline already gone is refused (``DeadlineInPast``: the web's form, where a time is
+    typed); the API takes one, which ends the wait at once (docs/league.md)."""
     check_organizer(round_.season.club, user)
     if round_.status == "finished":
         raise ValidationError("the round is finished: it needs no deadline")
+    if refuse_past and deadline is not None and deadline <= timezone.now():
+        raise DeadlineInPast()
     with writing(), transaction.atomic():
         round_.deadline = deadline
         round_.save(update_fields=["deadline"])

@@ -21,7 +21,7 @@ from server.league import selectors as league
 from server.league.actions import members, roles, seasons
 from server.web import throttling
 from server.web.forms.member import AvailabilityForm, BotNameForm, EnterBotForm, JoinClubForm
-from server.web.forms.public import RegisterForm, SignInForm
+from server.web.forms.public import DisplayNameForm, RegisterForm, SignInForm
 from server.web.once import once_per_form, sign_in_again
 from server.web.refusals import league_pages, refusal_text, shown_refusal, too_many_attempts
 from server.web.visitor import person, viewer
@@ -144,6 +144,24 @@ def _join_refused(request, club, err: ApiError):
     )
 
 
+# -- the name others see --------------------------------------------------------------------------
+@login_required
+@require_http_methods(["GET", "POST"])
+def display_name(request):
+    """The member's own display name, in any alphabet (the login name stays)."""
+    person(request)
+    form = DisplayNameForm(
+        request.POST or None, initial={"display_name": request.user.display_name}
+    )
+    if request.method == "POST" and form.is_valid():
+        account_services.do_set_display_name(
+            user=request.user, display_name=form.cleaned_data["display_name"]
+        )
+        return redirect("web:display_name")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "web/display_name.html", {"form": form}, status=status)
+
+
 # -- availability ---------------------------------------------------------------------------------
 @login_required
 @league_pages
@@ -178,7 +196,7 @@ def _bots_page(request, form=None, token=None, status=200, error=None):
     entered: dict[str, list[str]] = {}
     for bot in bots:
         entered[bot.username] = [
-            m.club.slug for m in bot.memberships.filter(active=True).select_related("club")
+            m.club.name for m in bot.memberships.filter(active=True).select_related("club")
         ]
     return render(
         request,

@@ -11,7 +11,6 @@ page (``refusals.league_pages``), on a write the form's or the page's error
 
 from __future__ import annotations
 
-import datetime as dt
 from contextlib import suppress
 
 from django.contrib.auth.decorators import login_required
@@ -79,7 +78,7 @@ def organize_page(
                 s.pk for s in seasons_ if any(r.status == "open" for r in s.rounds.all())
             },
             "season_form": season_form or SeasonForm(),
-            "invite_form": invite_form or InviteForm(),
+            "invite_form": invite_form or InviteForm(club=club),
             "invites": InviteSerializer(invites, many=True).data,
             "error": error,
             "hosted_form": hosted_form or HostedPlayerForm(),
@@ -117,7 +116,7 @@ def create_season(request, slug: str):
 @once_per_form
 def create_invite(request, slug: str):
     club = organized_club(request, slug)
-    form = InviteForm(request.POST)
+    form = InviteForm(request.POST, club=club)
     if form.is_valid():
         with shown_refusal(form):
             members.do_create_invite(user=request.user, club=club, **form.cleaned_data)
@@ -235,7 +234,12 @@ def new_club(request):
 @require_http_methods(["GET", "POST"])
 def edit_club(request, slug: str):
     club = organized_club(request, slug)
-    initial = {"name": club.name, "description": club.description, "visibility": club.visibility}
+    initial = {
+        "name": club.name,
+        "description": club.description,
+        "visibility": club.visibility,
+        "time_zone": club.time_zone,
+    }
     form = EditClubForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         with shown_refusal(form):
@@ -366,7 +370,7 @@ def _invites_page(request, club: Club, form=None, status: int = 200):
     return render(
         request,
         "web/invites.html",
-        {"club": club, "invites": invites, "invite_form": form or InviteForm()},
+        {"club": club, "invites": invites, "invite_form": form or InviteForm(club=club)},
         status=status,
     )
 
@@ -383,7 +387,7 @@ def invites_page(request, slug: str):
 @once_per_form
 def create_invite_link(request, slug: str):
     club = organized_club(request, slug)
-    form = InviteForm(request.POST)
+    form = InviteForm(request.POST, club=club)
     if form.is_valid():
         with shown_refusal(form):
             members.do_create_invite(user=request.user, club=club, **form.cleaned_data)
@@ -557,20 +561,23 @@ def _back_to_round(match):
 @login_required
 @require_POST
 def round_deadline(request, slug: str, season_id: int, number: int):
-    form = DeadlineForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, _("Check the values you entered."))
     with shown_refusal() as refusal:
         club = league.club_for_reader(slug, request.user)
         round_ = league.round_of(league.season_of(club, season_id), number)
+        form = DeadlineForm(request.POST, club=club)
+        if not form.is_valid():
+            return _refused(request, _("Check the values you entered."))
         deadline = None
-        if form.cleaned_data["action"] == "set":
-            deadline = form.cleaned_data["deadline"]
+        action = form.cleaned_data["action"]
+        if action == "now":
+            deadline = timezone.now()
+        elif action == "set":
+            deadline = form.cleaned_data["deadline"]  # typed in the club's time zone
             if deadline is None:
                 return _refused(request, _("Check the values you entered."))
-            if timezone.is_naive(deadline):
-                deadline = deadline.replace(tzinfo=dt.UTC)  # the page says UTC
-        rounds.do_set_deadline(user=request.user, round_=round_, deadline=deadline)
+        rounds.do_set_deadline(
+            user=request.user, round_=round_, deadline=deadline, refuse_past=action == "set"
+        )
         return redirect("web:round", slug=slug, season_id=season_id, number=number)
     return _refused(request, refusal.text, refusal.status)
 

@@ -74,6 +74,7 @@ class Member:
     username: str
     is_bot: bool
     role: str
+    display_name: str = ""  # the name the page shows (the username when none)
 
 
 @dataclass(frozen=True)
@@ -111,9 +112,9 @@ def club_page(slug: str, user: User | None) -> ClubPage:
     finished = league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
     results = list(answers.MatchSerializer(finished, many=True).data)
     members = [
-        Member(username, is_bot, role)
-        for username, is_bot, role in league.members_of(club).values_list(
-            "user__username", "user__is_bot", "role"
+        Member(username, is_bot, role, shown or username)
+        for username, is_bot, role, shown in league.members_of(club).values_list(
+            "user__username", "user__is_bot", "role", "user__display_name"
         )
     ]
     rounds = (
@@ -511,6 +512,7 @@ def round_organizer_context(season: Season) -> dict:
         rows.append(
             {
                 "username": m.user.username,
+                "display_name": m.user.shown_name,
                 "is_bot": m.user.is_bot,
                 "available": None if a is None else a.available,
                 "by_organizer": a is not None and a.set_by_id != m.user_id,
