@@ -55,6 +55,7 @@ from server.league.models import (
     SeatAccuracy,
     StandingRow,
 )
+from server.notices import presence
 from server.tables import projection
 from server.tables import selectors as table_selectors
 from server.tables.models import Event, Seat
@@ -208,10 +209,15 @@ def live_duplicate(match: LeagueMatch | None) -> bool:
     return (
         match is not None
         and match.season is not None
-        and match.season.duplicate
         and match.round is not None
-        and match.round.status == "started"
+        and duplicate_round_in_play(match.season, match.round)
     )
+
+
+def duplicate_round_in_play(season: Season, round_: Round) -> bool:
+    """A duplicate round being played: its tables are watched by no one (live_duplicate);
+    the pages offer no "Watch" link to them."""
+    return season.duplicate and round_.status == "started"
 
 
 def league_match_of(table) -> LeagueMatch | None:
@@ -326,6 +332,11 @@ def club_log(club: Club, *, verb: str | None = None) -> QuerySet[ClubAction]:
     elif verb:
         entries = entries.filter(verb__startswith=verb + ".")
     return entries.select_related("actor").order_by("-at", "-id")
+
+
+def seats_here(table) -> dict[int, bool]:
+    """Whether each seat's player is at the table now (``notices.presence``)."""
+    return {seat: p.connected for seat, p in presence.seat_presence(table=table).items()}
 
 
 def seat_holder(match: LeagueMatch, seat: int) -> str | None:

@@ -62,6 +62,11 @@ urlpatterns = [
         name="round",
     ),
     path(
+        "clubs/<slug:slug>/seasons/<id:season_id>/rounds/<id:number>/presence",
+        organizer.round_presence,
+        name="round_presence",
+    ),
+    path(
         "clubs/<slug:slug>/seasons/<id:season_id>/rounds/<id:number>/delete",
         organizer.delete_round,
         name="delete_round",

@@ -118,8 +118,9 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     assert "harbour-dominoes-random-1" in org.inner_text("ul.hosted")
     org.fill("form.season-form input[name=name]", "Spring")
     org.select_option("form.season-form select[name=format]", "individual")
+    org.fill("form.season-form input[name=auto_substitute_after]", "10")  # the API's option
     submit(org, "form.season-form")
-    season = int(re.search(r"season=(\d+)", org.url).group(1))
+    season = int(re.search(r"/seasons/(\d+)/", org.url).group(1))  # the season's page
     org.goto(url + "/clubs/harbour-dominoes/organize")
     org.fill("textarea[name=text]", "First round on Friday at 8.")
     submit(org, "form.announcement-form")
@@ -201,7 +202,7 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     data = list(csv.reader(io.StringIO(text)))[1:]
     assert len(rows) == len(data) == 8
     for shown, row in zip(rows, data, strict=True):
-        assert [shown[0], shown[1].split()[0], *shown[2:]] == row[:-1]
+        assert [shown[0], shown[1].split()[0], *shown[2:]] == row[:-3]  # then bot, players
     # The action log tells the story.
     org.goto(url + "/clubs/harbour-dominoes/log")
     verbs = org.eval_on_selector_all("tr[data-verb]", "rows => rows.map(r => r.dataset.verb)")

@@ -186,3 +186,94 @@ def test_the_club_time_zone_shows_deadlines_and_expiries_and_reads_typed_times()
     past = org.post(page + "/deadline", {"action": "set", "deadline": "2020-01-01T20:00"})
     assert past.status_code == 400
     assert Round.objects.get(season_id=lg["season"], number=lg["live_round"]).deadline == deadline
+
+
+# -- the season form, the round page, exports (points 4, 5, 7) ---------------------------------
+def test_the_season_form_offers_duplicate_rounds_and_automatic_substitutes():
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=0)
+    org = client(lg["organizer"])
+    form = body(org.get(f"/clubs/{lg['club']}/organize"))
+    assert 'name="duplicate"' in form and 'name="auto_substitute_after"' in form
+    made = org.post(
+        f"/clubs/{lg['club']}/organize/season",
+        {"name": "Dup", "format": "individual", "duplicate": "on", "auto_substitute_after": "15"},
+    )
+    season = Season.objects.get(name="Dup")
+    assert (season.duplicate, season.auto_substitute_after) == (True, 15)
+    # It lands on the season's own page (pairs, rounds, close).
+    assert made["Location"] == f"/clubs/{lg['club']}/seasons/{season.pk}/"
+
+
+def test_the_round_page_shows_presence_links_watching_and_opens_forms_on_the_absent_seat():
+    from server.notices import presence
+
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=0)
+    presence.forget_all()  # table ids repeat from test to test: no lease of an earlier one
+    match = LeagueMatch.objects.get(pk=lg["playing"][0])
+    page = f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    org = client(lg["organizer"])
+    shown = body(org.get(page))
+    assert f'href="/tables/{match.table.code}/watch"' in shown  # each table to watch
+    assert f'data-presence="{match.pk}:1"' in shown and "presence.js" in shown
+    # Nobody is connected in this test: the forms open, on the first absent seat.
+    assert f'<details class="match-actions" data-match="{match.pk}" open>' in shown
+    assert '<option value="1" selected>' in shown
+    club_page = body(client(None).get(f"/clubs/{lg['club']}/"))
+    assert f'href="/tables/{match.table.code}/watch"' in club_page
+    # The presence the page follows: the organizer's only.
+    live = org.get(page + "/presence")
+    assert live.status_code == 200 and live.json()["seats"][f"{match.pk}:1"] is False
+    assert client("ana").get(page + "/presence").status_code == 403
+    assert client(None).get(page + "/presence").status_code == 302
+
+
+def test_a_duplicate_round_in_play_offers_no_watching_and_links_its_deals():
+    from server.league.actions.rounds import do_check_in, do_start_round
+
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=0)
+    olga = User.objects.get(username=lg["organizer"])
+    club = Club.objects.get(slug=lg["club"])
+    season = do_create_season(user=olga, club=club, name="Dup", format="individual", duplicate=True)
+    round_ = do_create_round(user=olga, season=season)
+    do_check_in(user=olga, round_=round_, players=["olga", "ana", "ben", "house-1"])
+    match = do_start_round(user=olga, round_=round_)[0]
+    page = f"/clubs/{club.slug}/seasons/{season.pk}/rounds/{round_.number}"
+    shown = body(client("carl").get(page))
+    assert f"/tables/{match.table.code}/watch" not in shown
+    assert f"{page}/deals" in shown
+
+
+def test_downloads_are_linked_and_the_standings_csv_names_each_entrants_players():
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    standings = body(client(None).get(f"/clubs/{lg['club']}/standings?season={lg['season']}"))
+    for link in ("standings.csv?season=", "/records.ndjson", "ratings.csv"):
+        assert link in standings, link
+    assert "ratings.csv" in body(client(None).get(f"/clubs/{lg['club']}/ratings"))
+    text = body(client(None).get(f"/clubs/{lg['club']}/standings.csv?season={lg['season']}"))
+    header, *rows = [line.split(",") for line in text.strip().splitlines()]
+    assert header[-3:] == ["bot", "player_1", "player_2"]
+    house = next(r for r in rows if r[1] == "house-1")
+    assert house[-3:] == ["yes", "house-1", ""]
+
+
+def test_an_all_computer_pair_is_a_bot_in_the_standings_csv():
+    from server.league.actions.members import do_enter_bot
+    from server.league.actions.seasons import do_register_pair
+    from server.league.models import StandingRow
+    from server.web.pages.exports import standings_rows
+
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=0)
+    olga = User.objects.get(username=lg["organizer"])
+    club = Club.objects.get(slug=lg["club"])
+    accounts.do_create_bot(name="house-2", owner=None)
+    do_enter_bot(user=olga, club=club, bot_name="house-2")
+    season = do_create_season(user=olga, club=club, name="Duo", format="pairs")
+    robots = do_register_pair(
+        user=olga, season=season, name="Robots", player_1="house-1", player_2="house-2"
+    )
+    mixed = do_register_pair(user=olga, season=season, name="Mixed", player_1="ana", player_2="ben")
+    StandingRow.objects.create(season=season, position=1, pair=robots)
+    StandingRow.objects.create(season=season, position=2, pair=mixed)
+    rows = standings_rows(season)
+    assert rows[0][1] == "Robots" and rows[0][-3:] == ["yes", "house-1", "house-2"]
+    assert rows[1][1] == "Mixed" and rows[1][-3:] == ["no", "ana", "ben"]

@@ -421,8 +421,9 @@ def test_the_standings_csv_rows_equal_the_standings_page(lg):
     assert len(shown) == len(data) > 0
     for cells, row in zip(shown, data, strict=True):
         name = cells[1].replace(" bot", "").strip()
-        assert [cells[0], name, *cells[2:]] == row[:-1]
-        assert row[-1] == ("yes" if "bot" in cells[1] else "no")
+        assert [cells[0], name, *cells[2:]] == row[:-3]
+        assert row[-3] == ("yes" if "bot" in cells[1] else "no")
+        assert row[-2] == name and row[-1] == ""  # an individual season: the player alone
     # A members club's export is the 404 of an unknown club.
     assert client(None).get("/clubs/cellar/standings.csv").status_code == 404
     ratings = client(None).get("/clubs/riverside/ratings.csv").content.decode().splitlines()

@@ -180,6 +180,21 @@ class SeasonForm(SeasonDates):
     fill_with_bots = forms.BooleanField(
         label=_("House bots fill empty seats instead of byes"), required=False
     )
+    duplicate = forms.BooleanField(
+        label=_("Duplicate rounds: every table of a round plays the same deals"),
+        required=False,
+        help_text=_("Results compare how each table played the same cards."),
+    )
+    auto_substitute_after = forms.IntegerField(
+        label=_("Automatic substitutes after (minutes, optional)"),
+        required=False,
+        min_value=1,
+        max_value=24 * 60,
+        help_text=_(
+            "Once a round's deadline has passed, a seat away this long is handed to a "
+            "computer player. Empty: never automatically."
+        ),
+    )
 
 
 class EditSeasonForm(SeasonDates):

@@ -16,7 +16,7 @@ from contextlib import suppress
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -106,7 +106,8 @@ def create_season(request, slug: str):
     if form.is_valid():
         with shown_refusal(form):
             season = seasons.do_create_season(user=request.user, club=club, **form.cleaned_data)
-            return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
+            # Its page: where pairs are registered, rounds opened, the season closed.
+            return redirect("web:edit_season", slug=club.slug, season_id=season.pk)
     return organize_page(request, club, season_form=form, status=400)
 
 
@@ -649,6 +650,21 @@ def _confirm_forfeit(request, match, seat: int):
         ),
         club=match.club,
     )
+
+
+@login_required
+@league_pages
+def round_presence(request, slug: str, season_id: int, number: int):
+    """``GET …/rounds/<n>/presence``: whether each seat of the round's tables in play is
+    here now (the round page's organizer tools follow it: ``presence.js``)."""
+    club, season = _season(request, slug, season_id)
+    round_ = league.round_of(season, number)
+    seats = {
+        f"{m.pk}:{seat}": here
+        for m in league.round_matches(round_).filter(status="playing").select_related("table")
+        for seat, here in league.seats_here(m.table).items()
+    }
+    return JsonResponse({"seats": seats})
 
 
 # -- annul: a confirmation first ----------------------------------------------------------------

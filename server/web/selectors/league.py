@@ -109,6 +109,9 @@ def club_page(slug: str, user: User | None) -> ClubPage:
         if live_round
         else []
     )
+    watchable = live_round is not None and not league.duplicate_round_in_play(season, live_round)  # type: ignore[arg-type]  # a live round has its season
+    for table in live_tables:
+        table["watch"] = watchable and table["status"] == "playing"
     finished = league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
     results = list(answers.MatchSerializer(finished, many=True).data)
     members = [
@@ -345,6 +348,7 @@ def round_tables(round_: Round, viewer: User | None) -> dict:
     (an open round only: once started, the tables and byes say it), byes, each table with
     its seats, live score and state (a live duplicate round's other tables left out)."""
     details = league.round_details(round_, viewer)
+    watchable = not league.duplicate_round_in_play(round_.season, round_)
     return {
         "season": round_.season_id,
         "number": round_.number,
@@ -355,7 +359,11 @@ def round_tables(round_: Round, viewer: User | None) -> dict:
             else []
         ),
         "byes": answers.EntrantSerializer(details.byes, many=True).data,
-        "tables": answers.MatchSerializer(details.tables, many=True).data,
+        "tables": [
+            {**t, "watch": watchable and t["status"] == "playing"}
+            for t in answers.MatchSerializer(details.tables, many=True).data
+        ],
+        "duplicate": round_.season.duplicate,
     }
 
 
