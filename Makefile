@@ -37,7 +37,7 @@ test: $(STAMP) lint browser
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 	  echo "== backend run: DATABASE_URL=$${DATABASE_URL:-<unset>} REDIS_URL=$${REDIS_URL:-<unset>}"; \
-	  $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile -m backend tests/server tests/league; \
+	  $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile -m backend tests/server tests/league tests/matchmaking; \
 	else echo "== backend run skipped: DATABASE_URL and REDIS_URL unset (PostgreSQL/Redis not tested)"; fi
 
 # The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3),

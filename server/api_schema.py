@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db.models.manager import BaseManager
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 from rest_framework.fields import SkipField
@@ -309,6 +310,19 @@ class TakebackSerializer(serializers.Serializer):
     )
 
 
+class PageSessionScheme(SessionScheme):
+    """The site's session cookie, which the seat endpoints also take from the browser
+    table's page (with its CSRF token on unsafe requests; docs/api.md, "Authentication")."""
+
+    target_class = "server.accounts.auth.PageSessionAuthentication"
+    name = "pageSession"
+
+
+class LastTileEndsSerializer(serializers.Serializer):
+    tile = serializers.CharField()
+    ends = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+
+
 class SeatResponseSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField()
@@ -328,6 +342,10 @@ class SeatResponseSerializer(serializers.Serializer):
     )
     takeback = TakebackSerializer(
         allow_null=True, help_text="the open takeback request (several people), or null"
+    )
+    last_tile_ends = LastTileEndsSerializer(
+        allow_null=True,
+        help_text="the last hand's last tile and the two open ends it met (a domino), or null",
     )
 
 

@@ -279,7 +279,26 @@ def seat_response(
         "view": view,
         "presence": presence.presence_json(table=table) if presence_now is None else presence_now,
         "takeback": shared.takeback,
+        "last_tile_ends": last_tile_ends(view.get("last_hand")),
     }
+
+
+def last_tile_ends(last_hand: dict | None) -> dict | None:
+    """The last hand's last tile and the two open ends it met, read off the engine's
+    finished line (``a``/``b`` left to right), when the hand ended by a domino laid on a
+    line: what "why it was (not) a Dékabès" shows next to the engine's verdict, so that
+    a thin client (the browser table) works out nothing itself. None otherwise."""
+    if not last_hand or last_hand.get("result") != "domino":
+        return None
+    line = last_hand.get("line") or []
+    plays = [t for t in last_hand.get("turns") or [] if t.get("type") == "play"]
+    if len(line) < 2 or not plays or plays[-1].get("end") not in ("left", "right"):
+        return None
+    if plays[-1]["end"] == "left":
+        ends = [line[0]["b"], line[-1]["b"]]
+    else:
+        ends = [line[0]["a"], line[-1]["a"]]
+    return {"tile": plays[-1]["tile"], "ends": ends}
 
 
 def takeback_json(seats: list[Seat], state: TableState) -> dict | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 
 import orjson
 from django.conf import settings
@@ -16,6 +15,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from server.accounts.auth import TOKEN_OR_PAGE_SESSION
 from server.accounts.models import User
 from server.accounts.throttles import HintsByAccount
 from server.api_schema import (
@@ -32,12 +32,9 @@ from server.ids_and_names import parse_id
 from server.json_body import JSONParser
 from server.notices import longpoll, presence
 from server.notices.groups import table_group
-from server.tables import answers, projection, quota, selectors, services
-from server.tables.action_body import parse_action_body
+from server.tables import acting, answers, projection, quota, selectors, services
+from server.tables.acting import TABLE_CODE, get_table_and_seats, seat_number
 from server.tables.models import Table
-
-TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")
-SEAT_NUMBER = re.compile(r"\A[1-4]\Z")  # ASCII only: "١" or "１" is not seat 1
 
 
 def get_table(code: str) -> Table:
@@ -47,20 +44,6 @@ def get_table(code: str) -> Table:
     if table is None:
         raise NotFound(f"no table {code!r}")
     return table
-
-
-def get_table_and_seats(code: str) -> tuple[Table, list]:
-    """The table and its seats in one statement (the seat view and action paths)."""
-    found = selectors.table_and_seats(code.upper()) if TABLE_CODE.match(code) else None
-    if found is None:
-        raise NotFound(f"no table {code!r}")
-    return found
-
-
-def seat_number(raw: str) -> int:
-    if not SEAT_NUMBER.match(raw):
-        raise NotFound("seats are numbered 1-4")
-    return int(raw)
 
 
 class TableListSerializer(serializers.Serializer):
@@ -182,6 +165,8 @@ class TablesView(APIView):
 
 
 class TableView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         responses={200: TableSerializer, **ERRORS}, summary="A table: seats, phase, version"
     )
@@ -217,6 +202,8 @@ class ReplaceSerializer(serializers.Serializer):
 
 
 class LeaveView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         request=None,
         responses={200: TableSerializer, **ERRORS},
@@ -314,6 +301,8 @@ class HotPathView(APIView):
 
 
 class SeatView(HotPathView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         parameters=[
             OpenApiParameter(
@@ -349,6 +338,8 @@ class SeatView(HotPathView):
 
 
 class ActionView(HotPathView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         request=ActionSerializer,
         parameters=[
@@ -365,21 +356,19 @@ class ActionView(HotPathView):
         "restart_hand, new_match, pause, resume, accept_takeback, decline_takeback",
     )
     def post(self, request, code, seat):
-        (table, seats), number = get_table_and_seats(code), seat_number(seat)
-        data = parse_action_body(action_data(request))
         # (META: request.headers would build a view of every header first)
-        key = request.META.get("HTTP_IDEMPOTENCY_KEY") or data.pop("command_id", None)
-        data.pop("command_id", None)
-        if key is not None and not (1 <= len(key) <= 80):
-            raise ValidationError("an Idempotency-Key is 1-80 characters")
-        presence.touch(table=table, seats=(number,))
-        result = services.do_action(
-            user=request.user, table=table, seat=number, action=data, key=key, seats=seats
+        result = acting.act(
+            user=request.user,
+            code=code,
+            seat=seat,
+            data=action_data(request),
+            key=request.META.get("HTTP_IDEMPOTENCY_KEY"),
         )
         return hot_answer(request, result.text, result.body, result.status)
 
 
 class HintView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
     throttle_classes = [HintsByAccount]
 
     @extend_schema(
@@ -397,6 +386,8 @@ class HintView(APIView):
 
 
 class EventsView(APIView):
+    authentication_classes = TOKEN_OR_PAGE_SESSION  # the browser table too (issue #32)
+
     @extend_schema(
         parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="seq to start after")],
         responses={200: EventLogSerializer, **ERRORS},

@@ -182,7 +182,12 @@ def test_each_organizer_action_writes_exactly_one_entry_with_its_verb_and_detail
         "at": page["results"][-1]["at"],
         "actor": organizer.username,
         "verb": "club.create",
-        "details": {"slug": club.slug, "name": club.name, "visibility": "public"},
+        "details": {
+            "slug": club.slug,
+            "name": club.name,
+            "visibility": "public",
+            "time_zone": "UTC",
+        },
     }
     members = ok(api.get(url + "/log", {"verb": "member"}))["results"]
     assert {e["verb"] for e in members} == {
@@ -291,8 +296,8 @@ def test_every_verb_is_documented_and_written_by_an_action_unless_reserved():
         path.read_text(encoding="utf-8")
         for path in sorted((ROOT / "server" / "league" / "actions").glob("*.py"))
     )
-    # member.close: written when a member closes their account (server/accounts/data)
-    source += (ROOT / "server" / "accounts" / "data" / "services.py").read_text(encoding="utf-8")
+    # member.close: written when a member closes their account (server/member_data)
+    source += (ROOT / "server" / "member_data" / "services.py").read_text(encoding="utf-8")
     written = set(re.findall(r'verb="([a-z]+\.[a-z]+)"', source))
     written |= set(re.findall(r'"(member\.(?:promote|demote))"', source))
     for verb in VERBS:

@@ -1,0 +1,256 @@
+// The browser table's link to the seat API (docs/api.md): the seat answers it receives
+// (the seat WebSocket's pushes, or the long-poll when no socket can be had) and the one
+// place actions leave the page (`send`). It knows no rule: it carries answers and
+// decisions. The page's session authenticates it; every unsafe request carries the
+// page's CSRF token (server.accounts.auth.PageSessionAuthentication).
+
+const LONG_POLL_SECONDS = 25;
+const RETRY_MS = [500, 1000, 2000, 4000];
+const PENDING_KEY = "dekabes-pending-";
+
+function newKey() {
+  // crypto.randomUUID needs a secure context; a club server may be plain http.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export class SeatLink {
+  // hooks: onAnswer(answer), onPresence(presence), onStatus("live"|"polling"|"lost"|"offline"),
+  // onRefused(seat, code, message), onLeft(seat)
+  constructor(code, seats, csrf, hooks) {
+    this.code = code;
+    this.seats = seats;
+    this.csrf = csrf;
+    this.hooks = hooks;
+    this.versions = {};
+    this.socket = null;
+    this.socketFailures = 0;
+    this.polling = false;
+    this.pending = null; // {seat, body, key}: the one decision on its way
+    this.stopped = false;
+    this.status = null;
+    this.decisions = 0; // decisions sent (each once, whatever the retries)
+    this.refusals = 0; // of which the server refused (nothing appended)
+  }
+
+  base(seat) {
+    return `/api/tables/${this.code}/seats/${seat}`;
+  }
+
+  setStatus(status) {
+    if (status !== this.status) {
+      this.status = status;
+      this.hooks.onStatus(status);
+    }
+  }
+
+  start() {
+    const kept = sessionStorage.getItem(PENDING_KEY + this.code);
+    if (kept) {
+      // A decision sent before a reload whose answer never came: sent again with its
+      // key (the server answers the first answer, never acts twice).
+      this.pending = JSON.parse(kept);
+      this.flush();
+    }
+    this.openSocket();
+  }
+
+  take(answer) {
+    if (!answer || typeof answer.version !== "number") return;
+    const known = this.versions[answer.seat];
+    if (known !== undefined && answer.version < known) return;
+    this.versions[answer.seat] = answer.version;
+    this.hooks.onAnswer(answer);
+  }
+
+  async readAll() {
+    for (const seat of this.seats) {
+      const answer = await this.request("GET", this.base(seat));
+      if (answer.ok) this.take(answer.body);
+      else if (answer.status === 403) this.hooks.onLeft(seat);
+    }
+  }
+
+  openSocket() {
+    if (this.stopped) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    let opened = false;
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${this.code}`);
+    } catch (e) {
+      this.socketLost(false);
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = async () => {
+      opened = true;
+      this.socketFailures = 0;
+      this.setStatus("live");
+      // Nothing is replayed on connect: read the views, then follow the pushes.
+      try {
+        await this.readAll();
+      } catch (e) {
+        /* the socket's close handler takes over */
+      }
+      this.flush();
+    };
+    socket.onmessage = (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      if (frame.type === "view") this.take(frame);
+      else if (frame.type === "presence") this.hooks.onPresence(frame.presence);
+      else if (frame.type === "ping") socket.send('{"type":"pong"}');
+    };
+    socket.onclose = (event) => {
+      if (this.socket === socket) this.socket = null;
+      if (event.code === 4403 || event.code === 4404) {
+        this.seats.forEach((seat) => this.hooks.onLeft(seat));
+        return;
+      }
+      this.socketLost(opened);
+    };
+  }
+
+  socketLost(wasOpen) {
+    if (this.stopped) return;
+    this.socketFailures += wasOpen ? 0 : 1;
+    this.setStatus("lost");
+    // Long-poll meanwhile (and for good when sockets never open here).
+    if (!this.polling) this.pollAll();
+    const delay = RETRY_MS[Math.min(this.socketFailures, RETRY_MS.length - 1)];
+    setTimeout(() => this.openSocket(), this.socketFailures > 3 ? 15000 : delay);
+  }
+
+  async pollAll() {
+    this.polling = true;
+    try {
+      await Promise.all(this.seats.map((seat) => this.pollSeat(seat)));
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  async pollSeat(seat) {
+    let failures = 0;
+    while (!this.stopped && !this.socket) {
+      const after = this.versions[seat];
+      const query = after === undefined ? "" : `?wait=${LONG_POLL_SECONDS}&after=${after}`;
+      const answer = await this.request("GET", this.base(seat) + query);
+      if (answer.ok) {
+        failures = 0;
+        if (this.socket) return;
+        this.setStatus("polling");
+        this.take(answer.body);
+        this.flush();
+      } else if (answer.status === 403) {
+        this.hooks.onLeft(seat);
+        return;
+      } else {
+        failures += 1;
+        this.setStatus("lost");
+        await sleep(RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]);
+      }
+    }
+  }
+
+  async request(method, path, body, key) {
+    const headers = { Accept: "application/json" };
+    if (method !== "GET") headers["X-CSRFToken"] = this.csrf;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (key) headers["Idempotency-Key"] = key;
+    let response;
+    try {
+      response = await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: "same-origin",
+        cache: "no-store",
+      });
+    } catch (e) {
+      return { ok: false, status: 0, body: null };
+    }
+    let parsed = null;
+    try {
+      parsed = await response.json();
+    } catch (e) {
+      parsed = null;
+    }
+    return { ok: response.ok, status: response.status, body: parsed };
+  }
+
+  // The one way a decision leaves the page. `fields`: tile, end, opener. One decision
+  // at a time: a second while one travels is dropped (the page shows "Sending…").
+  send(seat, type, fields) {
+    if (this.pending) return false;
+    const version = this.versions[seat];
+    const body = Object.assign({ type, expected_version: version }, fields || {});
+    this.pending = { seat, body, key: newKey() };
+    this.decisions += 1;
+    sessionStorage.setItem(PENDING_KEY + this.code, JSON.stringify(this.pending));
+    this.flush();
+    return true;
+  }
+
+  async flush() {
+    const pending = this.pending;
+    if (!pending || pending.flying) return;
+    pending.flying = true;
+    let failures = 0;
+    try {
+      for (;;) {
+        const answer = await this.request(
+          "POST",
+          this.base(pending.seat) + "/actions",
+          pending.body,
+          pending.key,
+        );
+        if (answer.status === 0 || answer.status >= 500 || answer.status === 429) {
+          // No answer (offline, the server restarting): the same decision, the same key.
+          failures += 1;
+          this.hooks.onStatus("offline");
+          await sleep(RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]);
+          continue;
+        }
+        this.done(pending);
+        if (answer.ok) {
+          this.take(answer.body);
+        } else {
+          this.refusals += 1;
+          const code = answer.body && answer.body.code;
+          if (code === "stale_version" && answer.body.view) this.take(answer.body.view);
+          this.hooks.onRefused(pending.seat, code, answer.body && answer.body.message);
+          if (code !== "stale_version") this.readAll();
+        }
+        if (this.status) this.hooks.onStatus(this.status);
+        return;
+      }
+    } finally {
+      pending.flying = false;
+    }
+  }
+
+  done(pending) {
+    if (this.pending === pending) this.pending = null;
+    sessionStorage.removeItem(PENDING_KEY + this.code);
+  }
+
+  async hint(seat) {
+    const answer = await this.request("GET", this.base(seat) + "/hint");
+    return answer.ok ? answer.body.hint : null;
+  }
+
+  async leave(seat) {
+    const answer = await this.request("POST", this.base(seat) + "/leave", {});
+    return answer.ok;
+  }
+}

@@ -1,0 +1,230 @@
+"""Driving the browser table (``/tables/<code>/play``) in Chromium as players would, and
+watching what it receives: every answer of the API and every WebSocket frame the page
+gets (recorded by an init script, before the page's own scripts run) and its DOM.
+
+``hidden_at`` tells which tiles a seat may not see at a version, from the table's log as
+it reads once the match is over (every deal whole, voided and undone ones included,
+RECORDS.md): the other seats' tiles of the deal in play at that version, less the tiles
+laid on the line by then.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from clients.sdk import DekabesClient
+
+TILE_TEXT = re.compile(r"(?<![\d.-])[0-6]-[0-6](?![\d-])")
+TILES = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
+PUBLIC_KEYS = ("last_hand", "results", "last_tile_ends")  # the previous hand: all shown
+PLAYING = ("accept", "choose_opener", "play")  # phases in which others' tiles are hidden
+
+# Records every fetch answer and socket frame the page receives (not a change to the page).
+SPY = """
+(() => {
+  const seen = (window.__seen = []);
+  const fetch0 = window.fetch;
+  window.fetch = async (...args) => {
+    const response = await fetch0(...args);
+    response.clone().text().then((text) => seen.push({ kind: "http", url: String(args[0]), text }), () => {});
+    return response;
+  };
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => seen.push({ kind: "ws", url: String(args[0]), text: String(event.data) }));
+    }
+  };
+})();
+"""
+
+
+def open_table(page, url: str, code: str) -> None:
+    page.add_init_script(SPY)
+    page.goto(f"{url}/tables/{code}/play")
+    page.wait_for_selector("#play[data-state=ready]")
+
+
+@dataclass
+class Watch:
+    """What one page received, and its DOM at moments, for one person's seats."""
+
+    page: Any  # a Playwright page
+    seats: tuple[int, ...]
+    received: list[dict] = field(default_factory=list)
+    doms: list[dict] = field(default_factory=list)
+
+    def drain(self) -> None:
+        self.received += self.page.evaluate("window.__seen ? window.__seen.splice(0) : []")
+
+    def look(self) -> None:
+        """The DOM now: the tiles drawn outside the end-of-hand reveal, and the text."""
+        self.drain()
+        self.doms.append(
+            self.page.evaluate(
+                """() => {
+                  const root = document.getElementById('play');
+                  const dialog = document.querySelector('#dialog .dialog-body');
+                  const reveal = dialog && dialog.dataset.dialog === 'reveal';
+                  const tiles = [...root.querySelectorAll('[data-tile]')]
+                    .filter((n) => !(reveal && dialog.contains(n)))
+                    .map((n) => n.dataset.tile);
+                  const clone = root.cloneNode(true);
+                  const d = clone.querySelector('#dialog .dialog-body[data-dialog=reveal]');
+                  if (d) d.remove();
+                  clone.querySelectorAll('script, template').forEach((n) => n.remove());
+                  const line = [...document.querySelectorAll('#line [data-tile]')].map((n) => n.dataset.tile);
+                  const hand = [...document.querySelectorAll('#hand [data-tile]')].map((n) => n.dataset.tile);
+                  return {seat: Number(root.dataset.seat), version: Number(root.dataset.version),
+                          phase: root.dataset.phase, handoff: root.dataset.handoff === 'true',
+                          tiles, line, hand, text: clone.textContent};
+                }"""
+            )
+        )
+
+
+def seat_answers(received: list[dict]):
+    """Every seat answer in what a page received: views, pushed views, refusals' views."""
+    for item in received:
+        try:
+            body = json.loads(item["text"])
+        except ValueError:
+            continue
+        if not isinstance(body, dict):
+            continue
+        if body.get("code") == "stale_version" and isinstance(body.get("view"), dict):
+            body = body["view"]
+        if "view" in body and "seat" in body and "version" in body:
+            yield item, body
+
+
+def deals_of(client: DekabesClient, code: str, seat: int) -> list[tuple[int, dict]]:
+    """(seq, hands) of every deal in the log, read once the match is over (all shown)."""
+    deals, after = [], 0
+    while True:
+        page = client.events(code, seat, after=after)
+        for entry in page["events"]:
+            if entry["type"] == "deal":
+                hands = entry["event"]["hands"]
+                assert all(h is not None for h in hands.values()), "the match is not over"
+                deals.append((entry["seq"], hands))
+        if not page["events"]:
+            return deals
+        after = page["events"][-1]["seq"]
+
+
+def hidden_at(deals, seat: int, version: int, laid: set[str]) -> set[str]:
+    current = [hands for seq, hands in deals if seq <= version]
+    if not current:
+        return set()
+    hands = current[-1]
+    return {t for n, tiles in hands.items() if int(n) != seat for t in tiles} - laid
+
+
+def check_privacy(watch: Watch, deals) -> int:
+    """No answer, frame or DOM the page had shows a tile hidden from its seat then.
+    Returns how many seat answers and DOM states were checked."""
+    watch.drain()
+    checked = 0
+    for item, body in seat_answers(watch.received):
+        view = body["view"]
+        assert body["seat"] in watch.seats, f"an answer of seat {body['seat']} reached the page"
+        if view["phase"] not in PLAYING:
+            continue
+        laid = {t["tile"] for t in view["line"]}
+        hidden = hidden_at(deals, body["seat"], body["version"], laid)
+        current = {k: v for k, v in body.items() if k != "view"}
+        current["view"] = {k: v for k, v in view.items() if k not in PUBLIC_KEYS}
+        current.pop("last_tile_ends", None)
+        text = json.dumps(current)
+        leaked = {t for t in TILES if f'"{t}"' in text} & hidden
+        assert not leaked, f"seat {body['seat']} received {sorted(leaked)} ({item['url']})"
+        checked += 1
+    for dom in watch.doms:
+        if dom["handoff"]:
+            assert not dom["hand"], f"tiles shown during a hand-off: {dom}"
+        if not dom["seat"] or not dom["version"] or dom["phase"] not in PLAYING:
+            continue
+        line = set(dom["line"])  # laid: public
+        hidden = hidden_at(deals, dom["seat"], dom["version"], line)
+        shown = (set(dom["tiles"]) | set(TILE_TEXT.findall(dom["text"]))) - line
+        assert not shown & hidden, f"seat {dom['seat']} shown {sorted(shown & hidden)}: {dom}"
+        checked += 1
+    return checked
+
+
+# -- playing ------------------------------------------------------------------------------
+def _click(locator) -> bool:
+    try:
+        locator.click(timeout=2000)
+        return True
+    except Exception:  # redrawn under the finger: look again
+        return False
+
+
+def _pick(locator, rng: random.Random) -> bool:
+    count = locator.count()
+    return bool(count) and _click(locator.nth(rng.randrange(count)))
+
+
+def step(page, rng: random.Random, takeback: str | None = "accept") -> str | None:
+    """One thing a player does on this page now (None: nothing to do for now).
+    ``takeback``: how another's takeback request is answered ("accept"/"decline"/None)."""
+    dialog = page.locator("#dialog .dialog-body")
+    if page.is_visible("#dialog") and dialog.count():
+        kind = dialog.first.get_attribute("data-dialog")
+        if kind == "reveal":
+            return "continue" if _click(page.locator('[data-action="continue"]')) else None
+        if kind == "match-over":
+            return "close" if _click(page.locator('#dialog [data-action="close"]')) else None
+        if kind == "takeback" and takeback:
+            name = f'[data-action="{takeback}_takeback"]'
+            return f"{takeback}_takeback" if _click(page.locator(name)) else None
+        return None
+    if page.get_attribute("#play", "data-handoff") == "true":
+        return "show" if _click(page.locator('[data-action="show"]')) else None
+    for action in ("accept", "choose_opener"):
+        if _pick(page.locator(f'#actions [data-action="{action}"]'), rng):
+            return action
+    if not _pick(page.locator("#hand .tile-button.fits"), rng):
+        return None
+    plays = page.locator('#actions [data-action^="play"]')
+    try:
+        plays.first.wait_for(timeout=2000)
+    except Exception:
+        return None
+    return "play" if _pick(plays, rng) else None
+
+
+def phase(page) -> str | None:
+    return page.get_attribute("#play", "data-phase")
+
+
+def play_to_the_end(watches: list[Watch], rng: random.Random, timeout: float = 600) -> int:
+    """Every page plays what it may until each shows the match over (its dialog closed).
+    Returns the moves made. The DOM of each page is looked at after every move."""
+    deadline = time.monotonic() + timeout
+    moves = 0
+    while time.monotonic() < deadline:
+        done = True
+        moved = False
+        for watch in watches:
+            page = watch.page
+            did = step(page, rng)
+            if did:
+                moved = True
+                moves += 1
+                watch.look()
+            if phase(page) != "match_over" or page.is_visible("#dialog"):
+                done = False
+        if done:
+            return moves
+        if not moved:
+            watches[0].page.wait_for_timeout(50)  # waiting for the others (polling)
+    raise AssertionError("the match did not end in time")

@@ -1,0 +1,307 @@
+"""The browser table (issue #32) in Chromium: whole matches played by clicking, a league
+round with four browser seats (one a touch phone), a casual table against three computer
+players with hint and undo, a takeback by consent between two people, the server killed
+and restarted mid-hand, one hand with the keyboard only; and at every step, nothing of
+another seat's tiles in any answer, frame or DOM the pages had (``play_driver``)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from clients.bots import Runner, RunnerOptions
+from clients.sdk import DekabesClient
+from tests.web.browser import PHONE, horizontal_overflow, screenshot
+from tests.web.conftest import sign_in
+from tests.web.play_driver import (
+    Watch,
+    check_privacy,
+    deals_of,
+    open_table,
+    phase,
+    play_to_the_end,
+    step,
+)
+from tests.web.play_seed import HOUSE_BOT, PASSWORD
+
+pytestmark = pytest.mark.timeout(1200)
+
+PHONE_TOUCH = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
+
+
+class Casual:
+    """People and one computer player (a bot account run by the bot runner, in this
+    process) on the live server: casual tables against it."""
+
+    def __init__(self, url: str, bot_name: str, bot_token: str):
+        self.url = url
+        self.people: dict[str, DekabesClient] = {}
+        self.bot_name = bot_name
+        self.runner = Runner(
+            DekabesClient(url, token=bot_token),
+            RunnerOptions(level="random", delay=0.0, poll_wait=5, discover_every=0.5),
+        ).start()
+
+    def person(self, name: str) -> DekabesClient:
+        if name not in self.people:
+            client = DekabesClient(self.url)
+            client.register(name, PASSWORD)
+            self.people[name] = client
+        return self.people[name]
+
+    def table(self, owner: str, humans: dict[int, str]) -> str:
+        """A casual table of ``owner``'s: ``humans`` (seat -> name) join, bots elsewhere."""
+        kinds = {n: ("human" if n in humans else "bot") for n in (1, 2, 3, 4)}
+        bots = {n: self.bot_name for n in (1, 2, 3, 4) if n not in humans}
+        mine = [n for n, name in humans.items() if name == owner]
+        table = self.person(owner).create_table(kinds, join=mine, bots=bots)
+        for seat, name in humans.items():
+            if name != owner:
+                self.person(name).request(
+                    "POST", f"/api/tables/{table.code}/join", json={"seat": seat}
+                )
+        return table.code
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    from tests.conftest import ROOT, LiveServer
+
+    workdir = tmp_path_factory.mktemp("web-play")
+    server = LiveServer(
+        workdir,
+        env={
+            "DEKABES_RATE_LOGIN_ADDRESS": "100000/minute",
+            "DEKABES_RATE_LOGIN_NAME": "100000/minute",
+            "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour",
+        },
+    )
+    server.prepare()
+    facts = workdir / "round.json"
+    subprocess.run(
+        [sys.executable, "-m", "tests.web.play_seed", str(facts)],
+        cwd=ROOT,
+        env=server.env,
+        check=True,
+        timeout=600,
+    )
+    server.start()
+    casual = None
+    league = json.loads(facts.read_text())
+    try:
+        casual = Casual(server.url, HOUSE_BOT, league["bot_token"])
+        yield server, casual, league
+    finally:
+        if casual is not None:
+            casual.runner.stop()
+        server.stop()
+
+
+@pytest.fixture
+def open_page(browser):
+    """``open_page(**context)``: a fresh browser context (its own cookies), e.g. a touch
+    phone's (``PHONE_TOUCH``)."""
+    from tests.web.browser import ACTION_TIMEOUT_MS, DESKTOP
+
+    contexts = []
+
+    def make(**options):
+        options.setdefault("viewport", DESKTOP)
+        context = browser.new_context(**options)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def person_page(open_page, url: str, name: str, **context):
+    page = open_page(**context)
+    sign_in(page, url, name)
+    return page
+
+
+def test_a_league_round_played_by_four_browser_seats_one_of_them_a_phone(live, open_page):
+    server, _, league = live
+    code = league["code"]
+    watches = []
+    for seat, name in sorted(league["seats"].items()):
+        phone = seat == "2"
+        page = person_page(open_page, server.url, name, **(PHONE_TOUCH if phone else {}))
+        open_table(page, server.url, code)
+        watches.append(Watch(page, (int(seat),)))
+    phone_page = watches[1].page
+    # a rated table: no hint, undo or new match; the phone fits its width
+    assert watches[0].page.locator('[data-tool="hint"]').count() == 0
+    assert horizontal_overflow(phone_page) == 0
+    screenshot(phone_page, "play-phone-accept")
+    moves = play_to_the_end(watches, random.Random(3))
+    assert moves > 20
+    for watch in watches:
+        assert phase(watch.page) == "match_over"
+        assert horizontal_overflow(watch.page) == 0
+    screenshot(phone_page, "play-phone-match-over")
+    reader = DekabesClient(server.url)
+    reader.login(league["seats"]["1"], PASSWORD)
+    deals = deals_of(reader, code, 1)
+    checked = sum(check_privacy(watch, deals) for watch in watches)
+    assert checked > 4 * moves // 2
+
+
+def test_a_casual_match_against_three_computers_with_hint_and_undo(live, open_page):
+    server, casual, _ = live
+    code = casual.table("dora", {1: "dora"})
+    page = person_page(open_page, server.url, "dora")
+    open_table(page, server.url, code)
+    watch = Watch(page, (1,))
+    rng = random.Random(5)
+    # Play into the first hand until a tile of ours is down, asking for a hint first.
+    hinted = undone = False
+    while not undone:
+        if page.locator("#hand .tile-button.fits").count() and not hinted:
+            page.click('[data-tool="hint"]')
+            page.wait_for_selector(".hint-text")
+            assert page.locator("#hand .tile-button.hinted").count() == 1
+            hinted = True
+        did = step(page, rng)
+        watch.look()
+        if did == "play":
+            laid = page.locator("#line .laid").count()
+            page.wait_for_selector('[data-tool="undo"]:not([disabled])')
+            page.click('[data-tool="undo"]')
+            page.wait_for_function(
+                "n => document.querySelectorAll('#line .laid').length < n", arg=laid
+            )
+            watch.look()
+            undone = True
+        elif did is None:
+            page.wait_for_timeout(50)
+    play_to_the_end([watch], rng)
+    owner = casual.person("dora")
+    checked = check_privacy(watch, deals_of(owner, code, 1))
+    assert checked > 20
+
+
+def test_a_takeback_by_consent_between_two_people(live, open_page):
+    server, casual, _ = live
+    code = casual.table("ella", {1: "ella", 3: "finn"})
+    ella = person_page(open_page, server.url, "ella")
+    finn = person_page(open_page, server.url, "finn", **PHONE_TOUCH)
+    open_table(ella, server.url, code)
+    open_table(finn, server.url, code)
+    watches = [Watch(ella, (1,)), Watch(finn, (3,))]
+    rng = random.Random(7)
+    # Play until ella has laid a tile, then she asks to take it back and finn agrees.
+    while True:
+        did = step(ella, rng, takeback=None)
+        step(finn, rng, takeback=None)
+        if did == "play":
+            break
+    laid = ella.locator("#line .laid").count()
+    ella.wait_for_selector('[data-tool="undo"]:not([disabled])')
+    ella.click('[data-tool="undo"]')
+    ella.wait_for_selector('[data-dialog="takeback-wait"]')
+    finn.wait_for_selector('[data-dialog="takeback"]')
+    screenshot(finn, "play-phone-takeback")
+    finn.click('[data-action="accept_takeback"]')
+    for page in (ella, finn):
+        page.wait_for_function("n => document.querySelectorAll('#line .laid').length < n", arg=laid)
+    for watch in watches:
+        watch.look()
+    play_to_the_end(watches, rng)
+    deals = deals_of(casual.person("ella"), code, 1)
+    assert check_privacy(watches[0], deals) > 10
+    assert check_privacy(watches[1], deals_of(casual.person("finn"), code, 3)) > 10
+
+
+def test_one_hand_played_with_the_keyboard_only(live, open_page):
+    server, casual, _ = live
+    code = casual.table("gus", {1: "gus"})
+    page = person_page(open_page, server.url, "gus")
+    open_table(page, server.url, code)
+    page.locator("body").focus()
+    page.keyboard.press("a")  # accept the deal
+    page.wait_for_function("() => !document.querySelector('#actions [data-action=accept]')")
+    for _ in range(400):
+        if page.is_visible('#dialog [data-dialog="reveal"]'):
+            break
+        if page.locator("#hand .tile-button.fits").count():
+            page.keyboard.press("ArrowRight")  # the next tile that fits
+            page.wait_for_function(
+                "() => document.querySelector('#hand .selected')"
+                " || !document.querySelector('#hand .fits')"
+            )
+            if not page.locator("#hand .tile-button.selected").count():
+                continue  # the turn had passed already
+            if page.locator('#actions [data-action="play-left"]').count():
+                page.keyboard.press("ArrowUp")  # the left end
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => !document.querySelector('#hand .tile-button.selected')")
+        else:
+            page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the hand did not end")
+    page.keyboard.press("Enter")  # Continue
+    page.wait_for_selector("#dialog", state="hidden")
+
+
+def human_events(client: DekabesClient, code: str, seat: int) -> int:
+    """The seat's own actions in the table's log (``by`` human)."""
+    count, after = 0, 0
+    while True:
+        page = client.events(code, seat, after=after)
+        if not page["events"]:
+            return count
+        count += sum(1 for e in page["events"] if e["seat"] == seat and e["by"] == "human")
+        after = page["events"][-1]["seq"]
+
+
+def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_twice(
+    live, open_page
+):
+    server, casual, _ = live
+    code = casual.table("hana", {1: "hana"})
+    page = person_page(open_page, server.url, "hana")
+    phone = person_page(open_page, server.url, "hana", **PHONE_TOUCH)
+    open_table(page, server.url, code)
+    open_table(phone, server.url, code)
+    watch = Watch(page, (1,))
+    rng = random.Random(11)
+    # Into the hand: our turn with tiles on the line.
+    while not (
+        page.locator("#hand .tile-button.fits").count()
+        and page.locator("#line .laid").count()
+        and not page.is_visible("#dialog")
+        and page.evaluate("!dekabesTable.link.pending")
+    ):
+        if step(page, rng) is None:
+            page.wait_for_timeout(50)
+    server.stop()
+    page.wait_for_selector('#connection[data-status="lost"]')
+    tile = page.locator("#hand .tile-button.fits").first.get_attribute("data-tile")
+    page.click(f'#hand [data-tile="{tile}"]')
+    page.locator('#actions [data-action^="play"]').first.click()
+    page.wait_for_selector('#connection[data-status="offline"]')  # kept, to be sent
+    server.start()
+    for each in (page, phone):  # both back, with the move made once
+        each.wait_for_function(
+            "t => [...document.querySelectorAll('#line .laid')].some(n => n.dataset.tile === t)",
+            arg=tile,
+        )
+        each.wait_for_selector('#connection[data-status="live"]')
+    owner = casual.person("hana")
+    version = owner.request("GET", f"/api/tables/{code}/seats/1")["version"]
+    phone.wait_for_function(
+        "v => Number(document.getElementById('play').dataset.version) >= v", arg=version
+    )
+    phone.close()
+    play_to_the_end([watch], rng)
+    sent = page.evaluate("dekabesTable.link.decisions - dekabesTable.link.refusals")
+    assert human_events(owner, code, 1) == sent  # each decision once, the offline one too
+    assert check_privacy(watch, deals_of(owner, code, 1)) > 10
