@@ -27,6 +27,7 @@ urlpatterns = [
     path("api/auth/password", accounts.PasswordView.as_view()),
     path("api/me", accounts.MeView.as_view()),
     path("", include("server.member_data.urls")),
+    path("", include("server.mail.urls")),
     path("api/bots", accounts.BotsView.as_view()),
     path("api/bots/<name:name>/token", accounts.BotTokenView.as_view()),
     path("api/tables", tables.TablesView.as_view()),

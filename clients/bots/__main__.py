@@ -2,7 +2,7 @@
 
     python -m clients.bots --server http://127.0.0.1:8000 --token TOKEN \
         [--table CODE ...] [--seat N ...] [--level random|greedy|medium|strong|expert] [--delay 0.7]
-        [--seek] [--accept-challenges] [--max-games N]
+        [--seek [--make-seeks] [--patience S]] [--accept-challenges] [--max-games N]
 
 Without ``--table`` it serves every table that seats the account, now or later.
 ``--seek`` takes open seats that want bots, ``--accept-challenges`` accepts the challenges
@@ -96,6 +96,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="accept the challenges the server let through the bot's published terms",
     )
     parser.add_argument(
+        "--make-seeks",
+        action="store_true",
+        help="with --seek: nothing to take for --patience seconds, seek players itself",
+    )
+    parser.add_argument(
+        "--patience",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="with --make-seeks: seconds with nothing to take before seeking (default 60)",
+    )
+    parser.add_argument(
         "--max-games",
         type=int,
         default=1,
@@ -126,6 +138,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("a token is needed: --token, --token-file or DEKABES_TOKEN")
     if any(not 1 <= s <= 4 for s in args.seat or []):
         parser.error("seats are numbered 1 to 4")
+    if args.make_seeks and not args.seek:
+        parser.error("--make-seeks goes with --seek")
     if (args.seek or args.accept_challenges) and (args.table or args.max_games < 1):
         parser.error("--seek and --accept-challenges serve any table: no --table; --max-games >= 1")
     if args.delay < 0 or args.poll_wait <= 0 or args.discover_every <= 0:
@@ -161,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         accept_challenges=args.accept_challenges,
         max_games=args.max_games,
         poll_wait=args.poll_wait,
+        make_seeks=args.make_seeks,
+        patience=args.patience,
     )
     start_matchmaking(runner.client, matchmaking, runner.stop_event)
     for signum in (signal.SIGTERM, signal.SIGINT):

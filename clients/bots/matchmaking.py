@@ -6,7 +6,9 @@ each an ordinary API client that long-polls, so an idle bot costs one request pe
 
 - ``Seeker`` long-polls the open seats it may take (``open_seats(fits=True)``) and joins
   one whenever it plays fewer than ``max_games`` matches; the runner's discovery then
-  finds the table and plays the seat.
+  finds the table and plays the seat. With ``make_seeks``, once ``patience`` seconds
+  have passed with nothing to take, it makes a seek of its own (its table counts as one
+  of its games while others join it).
 - ``ChallengeAnswerer`` long-polls the account's challenges and accepts each one waiting
   for its answer (the server has already checked the bot's published terms), or
   declines it as ``later`` while it plays ``max_games`` matches already.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass
 
 from clients.sdk import ApiError, ConnectionLost, DekabesClient
@@ -34,6 +37,9 @@ class MatchmakingOptions:
     accept_challenges: bool = False
     max_games: int = 1  # matches in play at once before it stops seeking / says "later"
     poll_wait: float = 25.0
+    make_seeks: bool = False  # nothing to take for ``patience`` seconds: seek players itself
+    patience: float = 60.0
+    seek_minutes: int = 30
 
 
 def games_in_play(client: DekabesClient, username: str) -> int:
@@ -75,16 +81,28 @@ class _Loop:
 class Seeker(_Loop):
     name = "seeker"
     version: int | None = None
+    idle_since: float | None = None  # since when it found nothing to take
 
     def step(self) -> None:
         if games_in_play(self.client, self.username) >= self.options.max_games:
+            self.idle_since = None
             self.stop.wait(self.options.poll_wait / 5)  # busy: look again later
             return
+        if self.idle_since is None:
+            self.idle_since = time.monotonic()
         taken = self.client.take_open_seat(wait=self.options.poll_wait, after=self.version)
         if isinstance(taken, int):
             self.version = taken
+            if (
+                self.options.make_seeks
+                and time.monotonic() - self.idle_since >= self.options.patience
+            ):
+                made = self.client.seek(wanted="any", minutes=self.options.seek_minutes)
+                log.info("%s: seeking players (seek %s)", made["table"], made["id"])
+                self.idle_since = None
             return
         code, seat = taken
+        self.idle_since = None
         log.info("%s: took open seat %d", code, seat)
 
 

@@ -29,6 +29,7 @@ from server.accounts.models import User
 from server.ladder.models import Entry, Ladder, Leg, Pair, PairSeat, Version
 from server.ladder.rating import pair_result, rate_pair
 from server.ladder.scheduling import Foursome
+from server.ladder.setup import the_ladder
 from server.league.actions.tell import tell_after_commit
 from server.league.match_rows import seat_players
 from server.league.models import LeagueMatch
@@ -107,8 +108,6 @@ def record_leg_end(sender, table: Table, state, annulled: bool, **kwargs) -> Non
 def advance(pair_id: int) -> Pair | None:
     """Take the pair on from its leg that ended: open leg 2, rate it, or void it.
     Idempotent: a leg still playing (or a pair already decided) changes nothing."""
-    from server.ladder.setup import the_ladder
-
     pair = Pair.objects.select_for_update().filter(pk=pair_id).first()
     ladder = the_ladder()
     if pair is None or ladder is None or pair.status not in ("first", "second"):
@@ -149,8 +148,11 @@ def margins(pair: Pair) -> tuple[int, int]:
 def rate(pair: Pair) -> Pair:
     seats = list(pair.seats.select_related("entry", "version"))
     versions = {
+        # locked in one order (ids), so two pairs ending at once never deadlock
         v.pk: v
-        for v in Version.objects.select_for_update().filter(pk__in=[s.version_id for s in seats])
+        for v in Version.objects.select_for_update()
+        .filter(pk__in=[s.version_id for s in seats])
+        .order_by("pk")
     }
     ratings = {k: Rating(mu=v.mu, sigma=v.sigma) for k, v in versions.items()}
     team = {t: tuple(s.version_id for s in seats if s.team == t) for t in ("A", "B")}

@@ -6,7 +6,7 @@ the ladder because time passed. In turn:
 2. a ladder bot that keeps a leg waiting longer than ``DEKABES_LADDER_MOVE_SECONDS`` (its
    turn, or away from the table where presence is seen) is substituted by the house
    player of its level (the anchor level nearest its rating), and counted as
-   ``pairs.rate`` says;
+   ``pairs.rate`` says; it is drawn again once it says it is there (its next opt-in);
 3. a round is drawn (``scheduling.draw_round``) among the entrants ready (seen within
    ``DEKABES_LADDER_SEEN_SECONDS``), free and under their daily quota, and their pairs'
    first legs open.
@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 IN_PLAY = ("first", "second")
 RECENT_PARTNERS = 6  # the last pairs whose partners a bot does not get again if avoidable
 DAY = dt.timedelta(days=1)
+NOT_SEEN = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)  # a substituted bot's ``seen_at``
 
 
 def ladder_step(now: dt.datetime, rng: random.Random | None = None) -> list[str]:
@@ -147,6 +148,9 @@ def substitute(ladder: Ladder, leg: Leg, seat: int) -> bool:
             note="ladder: the bot timed out or went away",
         )
         PairSeat.objects.filter(pk=drawn.pk).update(substituted=True)
+        # Not drawn again until it says it is there (its next opt-in): a bot that died
+        # is not seated, and substituted, round after round.
+        Entry.objects.filter(pk=drawn.entry_id).update(seen_at=NOT_SEEN)
     return True
 
 

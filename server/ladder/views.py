@@ -28,6 +28,7 @@ class LadderView(APIView):
         parameters=PAGE_PARAMETERS,
         responses={200: paged("LadderPage", s.LadderRowSerializer), **ERRORS},
         summary="The bot ladder: every bot's current version's rating, best first",
+        operation_id="ladder_list",
     )
     def get(self, request):
         return paginate(request, selectors.standings(), s.LadderRowSerializer)
@@ -72,6 +73,7 @@ class LadderMatchesView(APIView):
         ],
         responses={200: paged("LadderMatchPage", s.LadderMatchSerializer), **ERRORS},
         summary="The ladder's matches (pairs of legs dealt in duplicate), newest first",
+        operation_id="ladder_matches_list",
     )
     def get(self, request):
         bot = parse_name(request.query_params.get("bot"), "bot")

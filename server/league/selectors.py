@@ -667,14 +667,22 @@ def match_hands(m: LeagueMatch) -> MatchHands:
 
 
 def hands_summary(m: LeagueMatch) -> list[dict]:
-    """Hand by hand, from the engine's fold: deal, opener, line, turns, result, scores."""
+    """Hand by hand, from the engine's fold: deal, opener, line, turns, result, scores,
+    and who held each seat when the hand ended (``players``: whoever finished it)."""
     check_match_over(m)
+    held = holders.match_holdings(m)
     replay = Replay()
     hands = []
     for done in steps(engine_events(m), replay):
         if done.hand_result is not None:
             last = replay.match.seat_view(1)["last_hand"]
-            hands.append({**last, "scores_after": done.hand_result.scores.as_dict()})
+            players = {
+                str(n): held.by_seat[n][held.holding_at(n, done.index)].player
+                for n in holders.SEATS
+            }
+            hands.append(
+                {**last, "scores_after": done.hand_result.scores.as_dict(), "players": players}
+            )
     return hands
 
 

@@ -790,6 +790,11 @@ class HandSerializer(Answer):
     turns = serializers.ListField(child=serializers.DictField())
     opener = serializers.IntegerField(allow_null=True)
     scores_after = TeamCountsSerializer()
+    players = serializers.DictField(
+        child=serializers.CharField(allow_null=True),
+        help_text="who held each seat (1-4) when the hand ended: whoever finished it (a"
+        " substitute from the hand they took over in)",
+    )
 
 
 class MatchHandsSerializer(Answer):

@@ -63,7 +63,7 @@ def compose(row: OutboxMail, address: str) -> EmailMessage:
     with translation.override(language):
         context = _context(row, unsubscribe_url)
         template = row.data.get("what", row.kind) if row.kind == SEAT_CHANGES else row.kind
-        body = render_to_string(f"mail/{template}.txt", context)
+        body = render_to_string(f"mail/{template}.txt", context).strip() + "\n"
         subject = _subject(row, context)
     return EmailMessage(
         subject=subject,

@@ -9,8 +9,10 @@ through Django's mail framework (``EMAIL_BACKEND``), and records the outcome:
   after it was queued: ``dropped``;
 - a failure: tried again after ``FIRST_RETRY`` seconds, doubling up to
   ``LONGEST_RETRY``; after ``MAX_ATTEMPTS`` tries, or at once when the mail server
-  refuses for good (a 5xx answer), ``failed``. When the mail server cannot be reached the
-  batch stops there (the rest wait for the next drain, untried).
+  refuses that mail for good (a 5xx to its recipient or its content), ``failed``. When the
+  mail server cannot be used at all (not reached, or refusing this server's sign-in or
+  sender: a setting to fix) the batch stops at the first mail, which counts a try; the
+  rest wait for the next drain, untried.
 
 The log names rows by id and kind, and an error by its class and SMTP code: never an
 address, a subject or a body.
@@ -46,7 +48,7 @@ log = logging.getLogger(__name__)
 
 BATCH = 50
 CLAIM_FOR = dt.timedelta(minutes=10)  # a claim a crashed drain left lapses after this
-MAX_ATTEMPTS = 8
+MAX_ATTEMPTS = 12  # the last try about 20 hours after the first
 KEEP_DAYS = 30  # sent, dropped and failed rows are deleted after this long
 PRUNE_EVERY = 3600.0  # seconds between two prunes of a watching queue
 FIRST_RETRY = 60.0  # seconds
@@ -117,19 +119,20 @@ def _error_text(error: BaseException) -> str:
 
 
 def _unreachable(error: BaseException) -> bool:
-    """No conversation with the mail server: refused, timed out, cut off."""
-    if isinstance(error, smtplib.SMTPConnectError | smtplib.SMTPServerDisconnected):
-        return True
-    return isinstance(error, OSError) and not isinstance(error, smtplib.SMTPException)
+    """The mail server cannot take mail now, whatever the mail: not reached, cut off,
+    or refusing this server itself (its sign-in, its sender, its greeting): a setting or
+    the server to fix, so the batch stops and every mail waits, none given up."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused | smtplib.SMTPDataError):
+        return False  # about this mail
+    return isinstance(error, OSError)  # smtplib's errors are OSErrors too
 
 
 def _permanent(error: BaseException) -> bool:
-    """The mail server answered that this mail will never be taken (a 5xx)."""
-    if _unreachable(error):
-        return False
+    """The mail server answered that this very mail will never be taken (a 5xx to its
+    recipient or its content)."""
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return all(code >= 500 for code, _m in error.recipients.values())
-    return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
+    return isinstance(error, smtplib.SMTPDataError) and error.smtp_code >= 500
 
 
 def _send_one(row: OutboxMail, mail_connection, now: dt.datetime, done: Drained) -> None:

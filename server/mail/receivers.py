@@ -70,33 +70,36 @@ def _match_data(match: LeagueMatch) -> dict:
 
 def _holders(match: LeagueMatch) -> dict[int, User]:
     """Who holds each seat of the match's table now."""
-    return {
-        s.number: s.player
-        for s in Seat.objects.filter(table=match.table, player__isnull=False).select_related(
-            "player"
-        )
-        if s.player is not None
-    }
+    return _holders_of([match])[match.table_id]
 
 
-def _queue_table_ready(
+def _holders_of(matches: list[LeagueMatch]) -> dict[int, dict[int, User]]:
+    """Who holds each seat of each match's table now, by table id, in one read."""
+    found: dict[int, dict[int, User]] = {m.table_id: {} for m in matches}
+    seats = Seat.objects.filter(table__in=list(found), player__isnull=False).select_related(
+        "player"
+    )
+    for seat in seats:
+        if seat.player is not None:
+            found[seat.table_id][seat.number] = seat.player
+    return found
+
+
+def _table_ready(
     match: LeagueMatch, seat: int, user: User, key: str, holders: dict[int, User], **extra
-) -> None:
+) -> tuple[User, dict, str]:
+    """The "your table is ready" mail of the holder of ``seat``: (member, data, key)."""
     partner = holders.get((seat + 1) % 4 + 1)  # seats 1+3 and 2+4 are partners
     opponents = [holders[n] for n in sorted(holders) if n % 2 != seat % 2]
-    services.queue_for_members(
-        kind=TABLE_READY,
-        users=[user],
-        data={
-            **_match_data(match),
-            "code": match.table.code,
-            "seat": seat,
-            "partner": partner.username if partner is not None else "",
-            "opponents": [o.username for o in opponents],
-            **extra,
-        },
-        key=key,
-    )
+    data = {
+        **_match_data(match),
+        "code": match.table.code,
+        "seat": seat,
+        "partner": partner.username if partner is not None else "",
+        "opponents": [o.username for o in opponents],
+        **extra,
+    }
+    return user, data, key
 
 
 def _league_match(action: ClubAction, **filters) -> list[LeagueMatch]:
@@ -108,12 +111,22 @@ def _league_match(action: ClubAction, **filters) -> list[LeagueMatch]:
 
 
 def round_started(action: ClubAction) -> None:
-    for match in _league_match(action, table__code__in=action.details.get("tables", [])):
-        holders = _holders(match)
-        for seat, user in holders.items():
-            _queue_table_ready(
-                match, seat, user, key=f"{match.table.code}:{seat}:{user.pk}", holders=holders
+    matches = _league_match(action, table__code__in=action.details.get("tables", []))
+    holders_of = _holders_of(matches)
+    services.queue_each(
+        kind=TABLE_READY,
+        mails=[
+            _table_ready(
+                match,
+                seat,
+                user,
+                key=f"{match.table.code}:{seat}",
+                holders=holders_of[match.table_id],
             )
+            for match in matches
+            for seat, user in holders_of[match.table_id].items()
+        ],
+    )
 
 
 def match_substituted(action: ClubAction) -> None:
@@ -137,34 +150,40 @@ def match_substituted(action: ClubAction) -> None:
             )
         substitute = User.objects.filter(username=details.get("substitute") or "").first()
         if substitute is not None and not substitute.is_bot:
-            _queue_table_ready(
-                match,
-                seat,
-                substitute,
-                key=f"substitute:{action.pk}",
-                holders=_holders(match),
-                substitute=True,
+            services.queue_each(
+                kind=TABLE_READY,
+                mails=[
+                    _table_ready(
+                        match,
+                        seat,
+                        substitute,
+                        key=f"substitute:{action.pk}",
+                        holders=_holders(match),
+                        substitute=True,
+                    )
+                ],
             )
 
 
 def match_forfeited(action: ClubAction) -> None:
+    """Everyone whose match it is: the drawn players and who holds each seat now."""
     details = action.details
     for match in _league_match(action, pk=details.get("match")):
         teams: dict[User, str] = {s.player: s.team for s in match.seats.select_related("player")}
         for number, holder in _holders(match).items():
             teams.setdefault(holder, team_of(number))
-        for user, team in teams.items():
-            services.queue_for_members(
-                kind=SEAT_CHANGES,
-                users=[user],
-                data={
-                    **_match_data(match),
-                    "what": "forfeited",
-                    "against_you": team == details.get("team"),
-                    "reason": details.get("reason", ""),
-                },
-                key=f"forfeited:{action.pk}",
-            )
+        data = {**_match_data(match), "what": "forfeited", "reason": details.get("reason", "")}
+        services.queue_each(
+            kind=SEAT_CHANGES,
+            mails=[
+                (
+                    user,
+                    {**data, "against_you": team == details.get("team")},
+                    f"forfeited:{action.pk}",
+                )
+                for user, team in teams.items()
+            ],
+        )
 
 
 def announcement_posted(action: ClubAction) -> None:
@@ -225,26 +244,22 @@ def queue_deadline_reminders(now: dt.datetime | None = None) -> int:
     rounds = Round.objects.filter(
         status="started", deadline__gt=now, deadline__lte=now + dt.timedelta(hours=hours)
     )
-    queued = 0
     with writing(), transaction.atomic():
-        for match in LeagueMatch.objects.filter(round__in=rounds, status="playing").select_related(
-            "table", "club", "season", "round"
-        ):
+        matches = list(
+            LeagueMatch.objects.filter(round__in=rounds, status="playing").select_related(
+                "table", "club", "season", "round"
+            )
+        )
+        holders_of = _holders_of(matches)
+        mails = []
+        for match in matches:
             assert match.round is not None and match.round.deadline is not None
             stamp = int(match.round.deadline.timestamp())
             left = max(1, round((match.round.deadline - now).total_seconds() / 3600))
-            for seat, user in _holders(match).items():
-                queued += services.queue_for_members(
-                    kind=DEADLINE,
-                    users=[user],
-                    data={
-                        **_match_data(match),
-                        "code": match.table.code,
-                        "seat": seat,
-                        "hours": left,
-                    },
-                    key=f"{match.round_id}:{stamp}",
-                )
+            data = {**_match_data(match), "code": match.table.code, "hours": left}
+            for seat, user in holders_of[match.table_id].items():
+                mails.append((user, {**data, "seat": seat}, f"{match.round_id}:{stamp}"))
+        queued = services.queue_each(kind=DEADLINE, mails=mails)
     return queued
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils import timezone
@@ -26,6 +27,21 @@ def language_of(user: User) -> str:
     language = MailPreference.objects.filter(user=user).values_list("language", flat=True)
     chosen = language.first()
     return chosen if chosen in LANGUAGE_CODES else settings.LANGUAGE_CODE
+
+
+@dataclass(frozen=True)
+class MailChoices:
+    email: str
+    language: str
+    table_ready: bool
+    deadline: bool
+    seat_changes: bool
+    announcement: bool
+
+
+def mail_choices(user: User) -> MailChoices:
+    """The member's address, the language of their mail and the kinds they get."""
+    return MailChoices(email=user.email, language=language_of(user), **wanted_kinds(user))
 
 
 def wanted_kinds(user: User) -> dict[str, bool]:

@@ -10,7 +10,7 @@ seen twice (a retried tick) queues one mail.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -38,7 +38,13 @@ def queue_for_members(
     """Queue one ``kind`` mail with ``data`` for each of ``users`` who wants it. Called
     inside the transaction of the event; ``key`` (the event's identity) makes each
     member's row unique. Returns how many rows were queued."""
-    wanted = _recipients(kind, users)
+    return queue_each(kind=kind, mails=[(user, data, key) for user in users])
+
+
+def queue_each(*, kind: str, mails: Sequence[tuple[User, dict, str | None]]) -> int:
+    """``queue_for_members`` for mails that differ by member (their own table, seat):
+    ``(member, data, key)`` each, read and written in one query each."""
+    wanted = _wanted(kind, [user for user, _data, _key in mails])
     rows = [
         OutboxMail(
             kind=kind,
@@ -46,22 +52,26 @@ def queue_for_members(
             data=data,
             dedupe_key=f"{kind}:{key}:{user.pk}"[:120] if key is not None else None,
         )
-        for user in wanted
+        for user, data, key in mails
+        if user is not None and user.pk in wanted
     ]
-    created = OutboxMail.objects.bulk_create(rows, ignore_conflicts=True)
-    return len(created)
+    if not rows:
+        return 0
+    return len(OutboxMail.objects.bulk_create(rows, ignore_conflicts=True))
 
 
-def _recipients(kind: str, users: Iterable[User]) -> list[User]:
-    people = {u.pk: u for u in users if u is not None and not u.is_bot and u.email}
+def _wanted(kind: str, users: Iterable[User]) -> set[int]:
+    """The ids of ``users`` who get ``kind``: people (not bots) with an address who did not
+    turn it off."""
+    people = {u.pk for u in users if u is not None and not u.is_bot and u.email}
     if not people:
-        return []
+        return set()
     refused = set(
         MailPreference.objects.filter(user_id__in=people, **{kind: False}).values_list(
             "user_id", flat=True
         )
     )
-    return [u for pk, u in sorted(people.items()) if pk not in refused]
+    return people - refused
 
 
 # -- a member's choices -----------------------------------------------------------------------

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from server.accounts.models import User
 from server.matchmaking.admission import may_take
+from server.matchmaking.levels import level_of
 from server.matchmaking.models import BotTerms, Challenge, ChallengeSeat, Seek
 from server.tables.models import Seat
 
@@ -44,11 +45,12 @@ def open_seeks(user: User, fits: bool = False) -> OpenSeats:
         Seek.objects.filter(status="open", expires_at__gt=timezone.now()).order_by("created_at")
     )
     listed = []
+    level = level_of(user) if fits else None  # read once for every seek's range
     for seek in rows[: MAX_LISTED * 2]:
         seats = seek.table.seat_rows
         if all(s.player_id is not None for s in seats):
             continue  # filled some other way: the tick closes it
-        if fits and (seek.owner_id == user.pk or not may_take(user, seek, seats)):
+        if fits and (seek.owner_id == user.pk or not may_take(user, seek, seats, level)):
             continue
         listed.append(seek)
         if len(listed) == MAX_LISTED:

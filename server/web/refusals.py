@@ -82,6 +82,12 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
     errors.QuotaExceeded: gettext_lazy(
         "You have as many tables in play as one member may: finish or leave one first."
     ),
+    # a table seeking players (its open seats: server/matchmaking)
+    errors.NotWanted: gettext_lazy("This table is looking for another kind of player."),
+    errors.OutsideLevelRange: gettext_lazy("This table is looking for players of another level."),
+    errors.DailyLimit: gettext_lazy(
+        "You have taken as many open seats today as one member may: try again later."
+    ),
 }
 
 

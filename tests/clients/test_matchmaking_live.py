@@ -140,3 +140,42 @@ def test_the_guides_seeking_bot_takes_an_open_seat_and_plays_it(live_server_url,
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def test_a_bot_with_nothing_to_take_seeks_players_itself_and_three_others_join(
+    live_server_url, tmp_path
+):
+    bot = bot_of(member(live_server_url))
+    process = runner_subprocess(
+        live_server_url, bot.token, tmp_path / "bot", "--seek", "--make-seeks",
+        "--patience", "0.5",
+    )  # fmt: skip
+    log = tmp_path / "bot" / "runner.log"
+    try:
+        watcher = member(live_server_url)
+
+        def its_seek():
+            seeks = watcher.open_seats()["seeks"]
+            return next((s for s in seeks if s["owner"] == bot.username), None)
+
+        made = wait_for("the bot's own seek", its_seek, process, log)
+        assert made["wanted"] == "any" and made["open_seats"] == [2, 3, 4]
+        for _ in range(3):  # three other members' bots, each seated by the SDK
+            other = DekabesClient(live_server_url, bot_of(member(live_server_url)).token)
+            taken = other.take_open_seat()
+            assert isinstance(taken, tuple) and taken[0] == made["table"], taken
+        assert watcher.seek_info(made["id"])["status"] == "filled"
+        owner_view = DekabesClient(live_server_url, bot.token)
+        wait_for(
+            "the seeking bot accepts its deal",
+            lambda: owner_view.seat_view(made["table"], 1).view["accepted"]["1"],
+            process,
+            log,
+        )
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -15,11 +15,16 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 from clients.bots.host import Host, HostOptions
 from clients.sdk import DekabesClient
 from tests.clients.test_hosted_players_live import house_token, wait_for
 from tests.conftest import ROOT, LiveServer
 
+# Three legs at least, a few hundred HTTP moves each: longer than the suite's 300 s on
+# a busy machine.
+pytestmark = pytest.mark.timeout(600)
 PASSWORD = "a long enough password 42"
 
 
@@ -53,7 +58,7 @@ def test_a_live_ladder_draws_deals_in_duplicate_and_substitutes_a_killed_bot(tmp
         env={
             "DEKABES_TICK_SECONDS": "1",
             "DEKABES_LADDER_LEVELS": "random,greedy,medium",
-            "DEKABES_LADDER_MOVE_SECONDS": "6",
+            "DEKABES_LADDER_MOVE_SECONDS": "15",
         },
     ).start()
     processes: list[subprocess.Popen] = []
@@ -61,6 +66,11 @@ def test_a_live_ladder_draws_deals_in_duplicate_and_substitutes_a_killed_bot(tmp
     try:
         url = server.url
         reader = DekabesClient(url)
+        # the host's token first, while the server is idle (a command on its SQLite file)
+        options = HostOptions(
+            delay=0, refresh_every=0.5, own_level=None, poll_wait=5, discover_every=0.5
+        )
+        host = Host(DekabesClient(url, house_token(server)), options).start()
         medium, medium_token = new_bot(url, "med")
         example, example_token = new_bot(url, "ex")
         doomed, doomed_token = new_bot(url, "doom")
@@ -70,10 +80,6 @@ def test_a_live_ladder_draws_deals_in_duplicate_and_substitutes_a_killed_bot(tmp
         )
         doomed_process = start(runner("random", "d1"), doomed_token, url, tmp_path / "d.log")
         processes.append(doomed_process)
-        options = HostOptions(
-            delay=0, refresh_every=0.5, own_level=None, poll_wait=5, discover_every=0.5
-        )
-        host = Host(DekabesClient(url, house_token(server)), options).start()
 
         # the third bot is killed while its first match is played: a house player takes over
         wait_for(

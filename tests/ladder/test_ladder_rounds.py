@@ -12,10 +12,12 @@ from collections import defaultdict
 import pytest
 from django.utils import timezone
 
+from server.accounts.models import User
 from server.ladder import pairs, tick
 from server.ladder.entries import do_enter
 from server.ladder.models import Entry, Leg, Pair, PairSeat, Version
 from server.ladder.pairs import turned
+from server.notices import presence
 from server.tables.models import Event
 from tests.ladder.conftest import play_leg, playing_legs
 from tests.server.conftest import new_bot, new_member
@@ -98,6 +100,7 @@ def test_ratings_order_levels_as_head_to_head(fast_ladder, seeded_deals):
         assert anchor.pairs == 0 and anchor.sigma == 1.0
 
 
+@pytest.mark.backend
 def test_duplicate_legs_share_deals_with_seats_turned(fast_ladder):
     rng = random.Random(3)
     levels = enter_bots([["random"], ["medium"], ["random"]])
@@ -124,6 +127,7 @@ def test_duplicate_legs_share_deals_with_seats_turned(fast_ladder):
         assert d1[1] == d2[1]
 
 
+@pytest.mark.backend
 def test_daily_quota_and_owners_never_meet(fast_ladder):
     rng = random.Random(5)
     levels = enter_bots([["random", "medium"], ["random"], ["medium"], ["greedy"]], per_day=4)
@@ -160,6 +164,7 @@ def test_one_owners_bots_meet_only_when_nothing_else_can_be_drawn(fast_ladder):
     assert not leg.match.table.rated  # one owner holds two seats: a casual table
 
 
+@pytest.mark.backend
 def test_stalled_bot_is_substituted_and_the_ladder_goes_on(fast_ladder):
     rng = random.Random(11)
     levels = enter_bots([["medium"], ["random"]])
@@ -168,6 +173,10 @@ def test_stalled_bot_is_substituted_and_the_ladder_goes_on(fast_ladder):
     (leg,) = playing_legs()
     assert not play_leg(leg, levels, rng, skip=frozenset({stalled_bot}))
     later = timezone.now() + dt.timedelta(seconds=fast_ladder.DEKABES_LADDER_MOVE_SECONDS + 1)
+    # the others are still at the table (their long-polls), the stalled bot is not
+    seats = dict(leg.match.table.seats.values_list("player_id", "number"))
+    others = [n for p, n in seats.items() if p != stalled_bot]
+    presence.touch(table=leg.match.table, seats=others, now=later.timestamp())
     # the stalled bot's turn came (it is dealt to act in every accept phase)
     lines = tick.ladder_step(later)
     assert any("substituted" in line for line in lines), lines
@@ -183,6 +192,10 @@ def test_stalled_bot_is_substituted_and_the_ladder_goes_on(fast_ladder):
     assert pair.legs.count() == 1  # decided with the first leg
     version = Version.objects.get(pk=seat.version_id)
     assert version.substituted == 1 and version.losses == 1
-    # the ladder goes on: the next round draws both bots again
+    # the ladder goes on: not drawn again until it says it is there, then drawn
+    run_rounds(levels, 1, rng)
+    assert Pair.objects.filter(seats__entry__bot_id=stalled_bot).count() == 1
+    bot = User.objects.get(pk=stalled_bot)
+    do_enter(user=bot, name=bot.username, version="1.0")
     run_rounds(levels, 1, rng)
     assert Pair.objects.filter(status="done", seats__entry__bot_id=stalled_bot).count() == 2

@@ -132,6 +132,10 @@ def test_a_substitute_mid_match_each_counts_their_own_decisions_and_the_answer_s
     assert held[1]["from_step"] == engine_before
     hands = APIClient().get(f"/api/matches/{match.pk}/hands").json()["hands"]
     assert sum(h["hands"] for h in held) == len(hands) == match.hands
+    # each hand names who finished it at each seat: the substitute from their hand on
+    at_seat = [hand["players"][str(SEAT)] for hand in hands]
+    assert at_seat == [farid.username] * held[0]["hands"] + [substitute.username] * held[1]["hands"]
+    assert all(hand["players"]["1"] == detail["seats"][0]["player"] for hand in hands)
     assert held[0]["from_hand"] == 1 and held[0]["from_move"] == 1
     assert 1 <= held[1]["from_hand"] <= match.hands and held[1]["from_move"] >= 1
     others = [h for h in detail["seat_holders"] if h["seat"] != SEAT]

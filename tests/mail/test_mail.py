@@ -16,7 +16,9 @@ import pytest
 from django.test import Client
 from django.urls import resolve
 from django.utils import timezone
+from rest_framework.test import APIClient
 
+from server.accounts import services as accounts
 from server.accounts.models import User
 from server.errors import OrganizerOnly
 from server.league.actions import clubs
@@ -34,7 +36,7 @@ from tests.conftest import free_port
 from tests.league.conftest import play_out
 from tests.league.test_league_api import League
 from tests.mail.conftest import body_of
-from tests.server.conftest import PASSWORD, client_for, new_member
+from tests.server.conftest import PASSWORD, client_for, new_bot, new_member
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
@@ -547,33 +549,56 @@ def test_the_mail_pages_have_a_strict_policy_and_nothing_inline(smtp):
         assert "<script>" not in body, path
 
 
-def test_who_may_open_the_mail_pages():
+def test_who_may_open_the_mail_pages_each_refusal_changes_nothing():
+    """The authorization matrix of the mail's pages and form: anonymous, an outsider, a
+    member, another club's organizer and a bot's token may not send the club's invites
+    nor see who has no address; nobody but the member reads or sets their choices."""
     league = League(members=1)
     slug = league.club.slug
-    outsider = new_member("out")
-    # signed out: sign in first, nothing written
-    anonymous = Client()
-    assert anonymous.get("/me/mail").status_code == 302
+    other = new_member("otto")
+    clubs.do_create_club(user=other, slug=f"elsewhere-{other.pk}", name="Elsewhere")
+    bot_key = accounts.do_register_bot(owner=league.members[0], name=f"bot-of-{other.pk}").key
+
+    def snapshot():
+        return (
+            list(OutboxMail.objects.values_list("kind", "address", "user_id")),
+            list(MailPreference.objects.values_list("user_id", "language", "table_ready")),
+            list(User.objects.order_by("id").values_list("email", flat=True)),
+            league.club.invites.count(),
+            InviteOptOut.objects.count(),
+        )
+
+    callers = {
+        "anonymous": (Client(), (302,)),
+        "outsider": (signed_in(new_member("out")), (403, 404)),
+        "member": (signed_in(league.members[0]), (403,)),
+        "another club's organizer": (signed_in(other), (403, 404)),
+        "bot token": (Client(HTTP_AUTHORIZATION=f"Token {bot_key}"), (302,)),
+    }
+    before = snapshot()
+    for who, (client, statuses) in callers.items():
+        for path in (f"/clubs/{slug}/members", f"/clubs/{slug}/invites"):
+            assert client.get(path).status_code in statuses, (who, path)
+        answer = client.post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"})
+        assert answer.status_code in statuses, (who, answer.status_code)
+        assert snapshot() == before, who
+    # signed out (or a bot's token, which signs in no page): sign in first, nothing written
+    for client in (Client(), callers["bot token"][0]):
+        assert client.get("/me/mail").status_code == 302
+        assert (
+            client.post("/me/mail", {"email": "x@example.org", "language": "en"}).status_code == 302
+        )
+    # an unsubscribe link that is not this server's: the 404 page, nothing changed
+    assert Client().post("/mail/unsubscribe/not-a-token").status_code == 404
+    assert snapshot() == before
+    # the organizer may
+    organizer = signed_in(league.organizer)
+    assert organizer.get(f"/clubs/{slug}/members").status_code == 200
     assert (
-        anonymous.post("/me/mail", {"email": "x@example.org", "language": "en"}).status_code == 302
-    )
-    assert (
-        anonymous.post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"}).status_code
+        organizer.post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"}).status_code
         == 302
     )
-    # a member and an outsider may not send the club's invites
-    assert (
-        signed_in(league.members[0])
-        .post(f"/clubs/{slug}/invites/send", {"address": "a@example.org"})
-        .status_code
-        == 403
-    )
-    assert signed_in(outsider).post(
-        f"/clubs/{slug}/invites/send", {"address": "a@example.org"}
-    ).status_code in (403, 404)
-    assert signed_in(league.members[0]).get(f"/clubs/{slug}/members").status_code == 403
-    assert not OutboxMail.objects.exists() and not MailPreference.objects.exists()
-    assert User.objects.filter(email__gt="").count() == 0
+    assert OutboxMail.objects.filter(kind=INVITE).count() == 1
 
 
 def test_closing_an_account_removes_its_choices_and_waiting_mail_and_old_rows_are_pruned():
@@ -616,3 +641,71 @@ def test_the_members_data_download_holds_their_mail_choices():
     untouched = new_member("none")
     mail = json.loads(client_for(untouched).get("/api/me/data").content)["mail"]
     assert mail["language"] == "" and all(v for k, v in mail.items() if k != "language")
+
+
+def test_a_mail_server_refusing_the_sender_stops_the_batch_and_gives_nothing_up(smtp, settings):
+    """A setting to fix (the sender, the sign-in) is no reason to give a mail up."""
+
+    class RefusingTheSender:
+        async def handle_MAIL(self, server, session, envelope, address, options):  # noqa: N802
+            return "553 this sender is not allowed here"
+
+    from aiosmtpd.controller import Controller
+
+    port = free_port()
+    refusing = Controller(RefusingTheSender(), hostname="127.0.0.1", port=port)
+    refusing.start()
+    try:
+        settings.EMAIL_PORT = port
+        league = League(members=3)
+        with_addresses(league.members)
+        announce(league.organizer, league.club, "Hi")
+        done = queue.drain()
+        assert (done.sent, done.failed, done.retried) == (0, 0, 1)
+        tried = OutboxMail.objects.get(attempts=1)
+        assert tried.status == "pending" and "553" in tried.last_error
+        assert OutboxMail.objects.filter(attempts=0, status="pending").count() == 2
+    finally:
+        refusing.stop()
+
+
+def test_the_api_reads_and_changes_a_members_mail_choices():
+    member = new_member("api")
+    api = client_for(member)
+    answer = api.get("/api/me/mail")
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "email": "",
+        "language": "en",
+        "table_ready": True,
+        "deadline": True,
+        "seat_changes": True,
+        "announcement": True,
+    }
+    answer = api.patch(
+        "/api/me/mail",
+        {"email": "me@example.org", "language": "ru", "deadline": False},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["email"] == "me@example.org" and answer.json()["language"] == "ru"
+    assert answer.json()["deadline"] is False and answer.json()["table_ready"] is True
+    member.refresh_from_db()
+    assert member.email == "me@example.org"
+    # the same choices on the web page
+    page = signed_in(member).get("/me/mail").content.decode()
+    assert 'value="me@example.org"' in page
+    # refusals change nothing
+    before = (api.get("/api/me/mail").json(), MailPreference.objects.count())
+    for body, code in (
+        ({"email": "not an address"}, "validation_error"),
+        ({"language": "fr"}, "validation_error"),
+        ({"mails": True}, "validation_error"),
+    ):
+        answer = api.patch("/api/me/mail", body, format="json")
+        assert answer.status_code == 400 and answer.json()["code"] == code, answer.content
+    assert (api.get("/api/me/mail").json(), MailPreference.objects.count()) == before
+    bot = client_for(new_bot(member))
+    assert bot.get("/api/me/mail").status_code == 403
+    assert bot.patch("/api/me/mail", {"deadline": False}, format="json").status_code == 403
+    assert APIClient().get("/api/me/mail").status_code == 401

@@ -52,3 +52,27 @@ def test_the_page_asks_a_visitor_to_sign_in():
 def test_an_empty_list_says_so():
     page = signed_in(new_member()).get("/tables/open", HTTP_ACCEPT_LANGUAGE="en")
     assert "No table is looking for players now." in page.content.decode()
+
+
+def test_sit_down_leads_to_the_join_page_where_the_seek_decides():
+    ann = new_member()
+    made = (
+        client_for(ann)
+        .post("/api/tables/open", {"wanted": "people", "min_level": 10}, format="json")
+        .json()
+    )
+    code = made["table"]
+    bob = new_member("bob")
+    browser = signed_in(bob)
+    page = browser.get("/tables/open", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'href="/tables/{code}/join"' in page
+    # bob is rated nowhere (level 0): the seek's range refuses him, in a sentence
+    refused = browser.post(f"/tables/{code}/join", {"seat": 2}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "This table is looking for players of another level." in refused.content.decode()
+    assert not Table.objects.get(code=code).seats.filter(player=bob).exists()
+    # a seek for anyone: he sits down and is sent to the table's play page
+    other = client_for(new_member()).post("/api/tables/open", {"wanted": "any"}, format="json")
+    code = other.json()["table"]
+    taken = browser.post(f"/tables/{code}/join", {"seat": 2})
+    assert taken.status_code == 302 and taken["Location"].endswith(f"/tables/{code}/play")
+    assert Table.objects.get(code=code).seats.get(number=2).player_id == bob.pk

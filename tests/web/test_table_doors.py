@@ -345,3 +345,26 @@ def test_a_substitute_is_led_to_the_seat_and_the_player_replaced_no_longer(lg):
     assert "Your table is ready." not in text(ben.get("/clubs/riverside/"))
     assert f'href="/tables/{code}/watch"' in text(ben.get(round_path))
     assert ben.get(f"/tables/{code}/play").status_code == 404
+
+
+def test_a_seat_of_a_table_seeking_players_is_taken_from_the_open_seats_list():
+    """The open seats list links each table to its join page; the seek's own rules (who
+    it wants, its level range) decide through the join, and a refusal changes nothing."""
+    from server.matchmaking.seeks import SeekPlan, do_seek
+
+    seeker, taker = person("nora"), person("omar")
+    person("pia")
+    plan = SeekPlan(wanted="people", join=[1], bots={}, min_level=None, max_level=None, minutes=30)
+    code = do_seek(user=seeker, plan=plan).table.code
+    listing = text(client("omar").get("/tables/open"))
+    assert f'href="/tables/{code}/join"' in listing
+    took = client("omar").post(f"/tables/{code}/join", {"seat": "2"})
+    assert took["Location"] == f"/tables/{code}/play" and seats_of(code)[2] == taker.username
+    # A seek with a level range nobody new reaches: refused with its sentence, unchanged.
+    narrow = SeekPlan(wanted="people", join=[1], bots={}, min_level=90, max_level=99, minutes=30)
+    other = do_seek(user=seeker, plan=narrow).table.code
+    before = _snapshot()
+    refused = client("pia").post(f"/tables/{other}/join", {"seat": "3"})
+    assert refused.status_code == 403
+    assert "This table is looking for players of another level." in text(refused)
+    assert _snapshot() == before

@@ -154,6 +154,8 @@ def do_create_table_with_computers(*, owner: User, level: str, open_seats: Itera
     human seats left free for whoever the owner gives the link or the code to, the others
     the computer player of ``level``. The match starts at once (``do_create_table``); the
     owner's quota of tables in play holds."""
+    if owner.is_bot:
+        raise PermissionDenied("bot accounts do not create tables")
     free = sorted(set(open_seats))
     if any(n not in (2, 3, 4) for n in free):
         raise ValidationError("the open seats are among seats 2-4")
