@@ -388,7 +388,6 @@ def round_tables(round_: Round, viewer: User | None) -> dict:
     (an open round only: once started, the tables and byes say it), byes, each table with
     its seats, live score and state (a live duplicate round's other tables left out)."""
     details = league.round_details(round_, viewer)
-    watchable = not league.duplicate_round_in_play(round_.season, round_)
     return {
         "season": round_.season_id,
         "number": round_.number,
@@ -399,10 +398,7 @@ def round_tables(round_: Round, viewer: User | None) -> dict:
             else []
         ),
         "byes": answers.EntrantSerializer(details.byes, many=True).data,
-        "tables": [
-            {**t, "watch": watchable and t["status"] == "playing"}
-            for t in answers.MatchSerializer(details.tables, many=True).data
-        ],
+        "tables": answers.MatchSerializer(details.tables, many=True).data,
         "duplicate": round_.season.duplicate,
     }
 
