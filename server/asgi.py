@@ -17,6 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
+from django.middleware.gzip import GZipMiddleware  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 from django.utils import translation  # noqa: E402
 
@@ -31,9 +32,20 @@ for _code, _name in settings.LANGUAGES:
     translation.activate(_code)
 translation.deactivate()
 
-# Static files (the Swagger UI's bundle) are served by Django itself: a club server
-# needs no separate web server in front.
-http_app = WsgiBridge(StaticFilesHandler(WSGIHandler()))
+
+class CompressedStaticFiles(StaticFilesHandler):
+    """Static files gzipped for a client that accepts it (Django's ``GZipMiddleware``
+    around the static view alone). Only static files: the pages carry CSRF tokens, and
+    compressing a secret beside text an attacker can put on the page is what BREACH
+    reads; a stylesheet or a script holds no secret."""
+
+    def serve(self, request):
+        return GZipMiddleware(super().serve)(request)
+
+
+# Static files (the Swagger UI's bundle, the site's CSS and scripts) are served by
+# Django itself: a club server needs no separate web server in front.
+http_app = WsgiBridge(CompressedStaticFiles(WSGIHandler()))
 limit_daphne_bodies()  # Daphne refuses oversized bodies before queueing them
 
 # Everything loaded so far lives as long as the process: out of the collector's sight.

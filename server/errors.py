@@ -484,6 +484,39 @@ class InviteUsed(LeagueError):
     message = "this single-use invite code was used already"
 
 
+class RemovedFromClub(LeagueError):
+    code, status = "removed_from_club", 403
+    message = "an organizer removed you from this club: ask an organizer to allow you back"
+    note = (
+        "joining with any code after an organizer's removal, until an organizer allows the "
+        "member back (DELETE .../removed/{username})"
+    )
+
+
+class NotRemoved(LeagueError):
+    code, status = "not_removed", 404
+    message = "{username!r} is not on this club's removed list"
+    note = "allowing back someone an organizer did not remove (or allowed back already)"
+
+
+class RoundOpen(LeagueError):
+    code, status = "round_open", 409
+    message = "round {number} is open: start it or delete it before opening another"
+    note = "opening a round while one is open (not started) — a second click of New round"
+
+
+class RoundHasMatches(LeagueError):
+    code, status = "round_has_matches", 409
+    message = "round {number} has started: it has tables and stays"
+    note = "deleting a round once it is drawn (only an open round without a match goes)"
+
+
+class DeadlineInPast(LeagueError):
+    code, status = "deadline_in_past", 400
+    message = "the deadline is in the past: pick a time to come"
+    note = "a round deadline set to a time already gone"
+
+
 class LastOrganizer(LeagueError):
     code, status = "last_organizer", 409
     message = "a club keeps at least one organizer"

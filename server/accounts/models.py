@@ -28,6 +28,11 @@ class User(AbstractUser):
     hosted_level = models.CharField(
         max_length=8, blank=True, default="", help_text="a server-hosted player's level"
     )
+    # The name others see on the pages, in any alphabet ("Фарид", "Añá"); the username
+    # stays the login name and the name in addresses, the API and the records.
+    display_name = models.CharField(
+        max_length=40, blank=True, default="", help_text="the name others see (any alphabet)"
+    )
 
     class Meta:
         constraints = [
@@ -37,6 +42,11 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return f"{self.username} (bot)" if self.is_bot else self.username
+
+    @property
+    def shown_name(self) -> str:
+        """The name the pages show: the display name, else the username."""
+        return self.display_name or self.username
 
     @property
     def is_house_bot(self) -> bool:

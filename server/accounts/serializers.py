@@ -13,6 +13,9 @@ class AccountSerializer(Answer):
 
     id = serializers.IntegerField()
     username = serializers.CharField()
+    display_name = serializers.CharField(
+        source="shown_name", help_text="the name the pages show (any alphabet)"
+    )
     is_bot = serializers.BooleanField()
     owner = serializers.CharField(source="bot_owner.username", allow_null=True)
     token = serializers.CharField(

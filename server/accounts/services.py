@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -224,11 +225,37 @@ def check_registration_open(invite: str | None) -> Invite | None:
     )
 
 
-def do_register(*, username: str, password: str, invite: str | None = None) -> User:
+DISPLAY_NAME_MAX = 40
+
+
+def clean_display_name(name: str) -> str:
+    """The name others see: letters of any alphabet, marks, digits, spaces and . _ - '
+    (1 to 40 characters, spaces collapsed); empty: the username is shown."""
+    name = " ".join(unicodedata.normalize("NFC", name or "").split())
+    if len(name) > DISPLAY_NAME_MAX:
+        raise ValidationError(f"a display name has at most {DISPLAY_NAME_MAX} characters")
+    for char in name:
+        if not (char.isalnum() or char in " ._-'" or unicodedata.category(char).startswith("M")):
+            raise ValidationError(
+                f"a display name has no {char!r}: letters, digits, spaces, . _ - '"
+            )
+    return name
+
+
+def do_set_display_name(*, user: User, display_name: str) -> User:
+    user.display_name = clean_display_name(display_name)
+    user.save(update_fields=["display_name"])
+    return user
+
+
+def do_register(
+    *, username: str, password: str, invite: str | None = None, display_name: str = ""
+) -> User:
     check_username(username)
     check_password(password, username)
+    display_name = clean_display_name(display_name)
     found = check_registration_open(invite)
-    user = User(username=username)
+    user = User(username=username, display_name=display_name)
     user.set_password(password)  # hash before the transaction: it holds the write lock
     try:
         with transaction.atomic():

@@ -33,6 +33,19 @@ class RegisterSerializer(CredentialsSerializer):
     invite = serializers.CharField(
         max_length=80, required=False, help_text="needed when the server registers by invite only"
     )
+    display_name = serializers.CharField(
+        max_length=80,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="the name others see, in any alphabet (the username stays the login name)",
+    )
+
+
+class DisplayNameSerializer(serializers.Serializer):
+    display_name = serializers.CharField(
+        max_length=80, allow_blank=True, help_text="empty: the username is shown"
+    )
 
 
 class PasswordChangeSerializer(serializers.Serializer):
@@ -61,7 +74,10 @@ class RegisterView(APIView):
         device = data.get("device", services.DEFAULT_DEVICE)
         services.check_device(device)
         user = services.do_register(
-            username=data["username"], password=data["password"], invite=data.get("invite")
+            username=data["username"],
+            password=data["password"],
+            invite=data.get("invite"),
+            display_name=data["display_name"],
         )
         grant = services.grant_token(user=user, device=device)
         return Response(AccountSerializer(grant).data, status=201)
@@ -147,6 +163,16 @@ class MeView(APIView):
     @extend_schema(responses={200: AccountSerializer, **ERRORS}, summary="Who the token belongs to")
     def get(self, request):
         return Response(AccountSerializer(request.user).data)
+
+    @extend_schema(
+        request=DisplayNameSerializer,
+        responses={200: AccountSerializer, **ERRORS},
+        summary="Change the name others see (any alphabet)",
+    )
+    def patch(self, request):
+        data = strict(DisplayNameSerializer, request)
+        user = services.do_set_display_name(user=request.user, display_name=data["display_name"])
+        return Response(AccountSerializer(user).data)
 
 
 class BotsView(APIView):

@@ -16,11 +16,12 @@ from server.league.models import Club, ClubAction
 # verb -> what the entry says happened (its ``details`` are documented in docs/league.md)
 VERBS: dict[str, str] = {
     "club.create": "created the club",
-    "club.edit": "changed the club's name, description or visibility",
+    "club.edit": "changed the club's name, description, visibility or time zone",
     "member.join": "joined with an invite code",
     "member.promote": "made a member an organizer",
     "member.demote": "made an organizer a member",
     "member.remove": "removed a member (a bot or a hosted player too)",
+    "member.readmit": "took a removed member off the removed list: they may join again",
     "member.close": "closed their account: the name is a pseudonym now (server, no actor)",
     "invite.create": "made an invite code",
     "invite.revoke": "revoked an invite code",
@@ -31,6 +32,7 @@ VERBS: dict[str, str] = {
     "season.close": "closed (archived) a season",
     "pair.register": "registered a pair for a pairs season",
     "round.open": "opened the next round",
+    "round.delete": "deleted an open round that had no table",
     "round.checkin": "checked in who is present",
     "round.deadline": "set a round's deadline",
     "round.start": "drew a round and created its tables",

@@ -25,6 +25,11 @@ class Club(models.Model):
     name = models.CharField(max_length=80)
     description = models.TextField(blank=True, default="")
     visibility = models.CharField(max_length=7, choices=VISIBILITIES, default="public")
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        help_text="an IANA zone (Europe/Madrid): deadlines and match times are shown in it",
+    )
     created_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -49,6 +54,11 @@ class Membership(models.Model):
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     removed_at = models.DateTimeField(null=True, blank=True)
+    barred = models.BooleanField(
+        default=False,
+        help_text="removed by an organizer: no invite code lets them back until an "
+        "organizer allows it",
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership")]

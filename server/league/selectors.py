@@ -56,6 +56,7 @@ from server.league.models import (
     SeatAccuracy,
     StandingRow,
 )
+from server.notices import presence
 from server.tables import projection
 from server.tables import selectors as table_selectors
 from server.tables.models import Event, Seat
@@ -209,10 +210,15 @@ def live_duplicate(match: LeagueMatch | None) -> bool:
     return (
         match is not None
         and match.season is not None
-        and match.season.duplicate
         and match.round is not None
-        and match.round.status == "started"
+        and duplicate_round_in_play(match.season, match.round)
     )
+
+
+def duplicate_round_in_play(season: Season, round_: Round) -> bool:
+    """A duplicate round being played: its tables are watched by no one (live_duplicate);
+    the pages offer no "Watch" link to them."""
+    return season.duplicate and round_.status == "started"
 
 
 def league_match_of(table) -> LeagueMatch | None:
@@ -284,6 +290,11 @@ def members_of(club: Club, include_removed: bool = False) -> QuerySet[Membership
     return rows.order_by("user__username")
 
 
+def removed_members(club: Club) -> QuerySet[Membership]:
+    """The club's removed list: people an organizer removed and has not allowed back."""
+    return members_of(club, include_removed=True).filter(active=False, barred=True)
+
+
 def invites_of(club: Club) -> QuerySet[Invite]:
     return Invite.objects.filter(club=club).select_related("created_by").order_by("-id")
 
@@ -337,6 +348,42 @@ def club_log(club: Club, *, verb: str | None = None) -> QuerySet[ClubAction]:
     elif verb:
         entries = entries.filter(verb__startswith=verb + ".")
     return entries.select_related("actor").order_by("-at", "-id")
+
+
+def seats_here(table) -> dict[int, bool]:
+    """Whether each seat's player is at the table now (``notices.presence``)."""
+    return {seat: p.connected for seat, p in presence.seat_presence(table=table).items()}
+
+
+def seat_holder(match: LeagueMatch, seat: int) -> str | None:
+    """Who holds a seat of a match's table now (a substitute, once handed over)."""
+    row = match.table.seats.filter(number=seat).select_related("player").first()
+    return row.player.shown_name if row is not None and row.player is not None else None
+
+
+def is_removed(club: Club, user: User | None) -> bool:
+    """Whether ``user`` is on the club's removed list (no invite code lets them back)."""
+    return (
+        user is not None
+        and Membership.objects.filter(club=club, user=user, active=False, barred=True).exists()
+    )
+
+
+def invite_of(club: Club, code: str | None) -> Invite | None:
+    """The club's invite with this code (revoked or not), if any."""
+    if not code:
+        return None
+    return Invite.objects.filter(club=club, code=code.strip().upper()).first()
+
+
+def bots_in_club(club: Club, owner: User) -> list[User]:
+    """The bots ``owner`` entered that are active members of ``club``."""
+    return [
+        m.user
+        for m in Membership.objects.filter(
+            club=club, active=True, user__is_bot=True, user__bot_owner=owner
+        ).select_related("user")
+    ]
 
 
 def invite_used_by(club: Club, username: str) -> str | None:
@@ -531,6 +578,7 @@ def match_list(
 @dataclass(frozen=True, slots=True)
 class SeatPlayer:
     username: str
+    shown_name: str  # the display name, else the username
 
 
 @dataclass(frozen=True, slots=True)
@@ -555,12 +603,20 @@ def with_seat_rows(matches: list[LeagueMatch]) -> list[LeagueMatch]:
         rows = (
             LeagueMatchSeat.objects.filter(match_id__in=list(by_match))
             .order_by("match_id", "number")
-            .values_list("match_id", "number", "team", "player__username", "is_bot", "filler")
+            .values_list(
+                "match_id",
+                "number",
+                "team",
+                "player__username",
+                "player__display_name",
+                "is_bot",
+                "filler",
+            )
         )
-        for match_id, number, team, username, is_bot, filler in rows:
+        for match_id, number, team, username, shown, is_bot, filler in rows:
             player = players.get(username)
             if player is None:
-                player = players[username] = SeatPlayer(username)
+                player = players[username] = SeatPlayer(username, shown or username)
             by_match[match_id].append(SeatRow(number, team, player, is_bot, filler))
     for m in matches:
         m.seat_rows = by_match[m.pk]  # type: ignore[attr-defined]

@@ -100,12 +100,18 @@ class CreateClubSerializer(serializers.Serializer):
         required=False, default="", allow_blank=True, max_length=2000
     )
     visibility = serializers.ChoiceField(choices=("public", "members"), default="public")
+    time_zone = serializers.CharField(
+        max_length=64, default="UTC", help_text="an IANA time zone (Europe/Madrid)"
+    )
 
 
 class UpdateClubSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80, required=False)
     description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
     visibility = serializers.ChoiceField(choices=("public", "members"), required=False)
+    time_zone = serializers.CharField(
+        max_length=64, required=False, help_text="an IANA time zone (Europe/Madrid)"
+    )
 
 
 class InviteRequestSerializer(serializers.Serializer):
@@ -239,6 +245,9 @@ class ClubSerializer(Answer):
     name = serializers.CharField()
     description = serializers.CharField(allow_blank=True)
     visibility = serializers.ChoiceField(choices=("public", "members"))
+    time_zone = serializers.CharField(
+        help_text="the club's IANA time zone: deadlines and match times are shown in it"
+    )
     created_by = serializers.CharField(source="created_by.username")
     created_at = Instant()
     members = serializers.IntegerField(
@@ -255,6 +264,9 @@ class MemberSerializer(Answer):
     """A ``Membership``."""
 
     username = serializers.CharField(source="user.username")
+    display_name = serializers.CharField(
+        source="user.shown_name", help_text="the name the pages show (any alphabet)"
+    )
     role = serializers.ChoiceField(choices=("organizer", "member"))
     is_bot = serializers.BooleanField(source="user.is_bot")
     owner = serializers.CharField(
@@ -271,6 +283,10 @@ class MemberSerializer(Answer):
     active = serializers.BooleanField()
     joined_at = Instant()
     removed_at = Instant(allow_null=True)
+    barred = serializers.BooleanField(
+        help_text="on the removed list: no invite code lets them back until an organizer "
+        "allows it (DELETE /api/clubs/{slug}/removed/{username})"
+    )
 
     @extend_schema_field(serializers.ChoiceField(choices=LEVELS, allow_null=True))
     def get_level(self, membership) -> str | None:
@@ -410,6 +426,9 @@ class MatchSeatSerializer(Answer):
     seat = serializers.IntegerField(source="number")
     team = serializers.ChoiceField(choices=("A", "B"))
     player = serializers.CharField(source="player.username")
+    display_name = serializers.CharField(
+        source="player.shown_name", help_text="the name the pages show (any alphabet)"
+    )
     is_bot = serializers.BooleanField()
     filler = serializers.BooleanField(help_text="a house bot filling the seat")
 
@@ -431,6 +450,9 @@ class MatchSerializer(Answer):
     annul_reason = serializers.SerializerMethodField()
     club = serializers.CharField(
         source="club.slug", allow_null=True, help_text="null: a casual match"
+    )
+    club_name = serializers.CharField(
+        source="club.name", allow_null=True, help_text="the club's name; null: a casual match"
     )
     season = SeasonRefSerializer(allow_null=True)
     round = serializers.IntegerField(source="round.number", allow_null=True)
@@ -652,6 +674,7 @@ class PlayerRatingSerializer(Answer):
     """A ``selectors.PlayerRating``: a club's rating of the player, with its history."""
 
     club = serializers.CharField(source="rating.club.slug")
+    club_name = serializers.CharField(source="rating.club.name")
     player = serializers.CharField(source="rating.player.username")
     is_bot = serializers.BooleanField(source="rating.player.is_bot")
     mu = serializers.FloatField(source="rating.mu")

@@ -14,6 +14,8 @@ urlpatterns = [
     path(CLUB, views.ClubView.as_view()),
     path(CLUB + "/members", views.MembersView.as_view()),
     path(CLUB + "/members/<name:username>", views.MemberView.as_view()),
+    path(CLUB + "/removed", views.RemovedMembersView.as_view()),
+    path(CLUB + "/removed/<name:username>", views.RemovedMemberView.as_view()),
     path(CLUB + "/invites", views.InvitesView.as_view()),
     path(CLUB + "/invites/<name:code>", views.InviteView.as_view()),
     path(CLUB + "/join", views.JoinClubView.as_view()),

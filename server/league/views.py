@@ -172,10 +172,35 @@ class MemberView(LeagueView):
     @extend_schema(
         request=None,
         responses={200: s.MemberSerializer, **ERRORS},
-        summary="Remove a member (organizers); their matches stay",
+        summary="Remove a member (organizers): their matches stay; no code lets them back",
     )
     def delete(self, request, slug, username):
         membership = members.do_remove_member(
+            user=request.user, club=self.club(request, slug), username=username
+        )
+        return Response(s.MemberSerializer(membership).data)
+
+
+class RemovedMembersView(LeagueView):
+    @extend_schema(
+        parameters=PAGES,
+        responses={200: s.paged("RemovedMemberPage", s.MemberSerializer), **ERRORS},
+        summary="The club's removed list: who no invite code lets back (organizers)",
+    )
+    def get(self, request, slug):
+        club = self.club(request, slug)
+        roles.check_organizer(club, _user(request))
+        return s.paginate(request, selectors.removed_members(club), s.MemberSerializer)
+
+
+class RemovedMemberView(LeagueView):
+    @extend_schema(
+        request=None,
+        responses={200: s.MemberSerializer, **ERRORS},
+        summary="Allow a removed member back: they may join again with a code (organizers)",
+    )
+    def delete(self, request, slug, username):
+        membership = members.do_allow_back(
             user=request.user, club=self.club(request, slug), username=username
         )
         return Response(s.MemberSerializer(membership).data)
@@ -383,7 +408,7 @@ class RoundsView(LeagueView):
     @extend_schema(
         request=None,
         responses={201: s.RoundSerializer, **ERRORS},
-        summary="Open the next round (organizers)",
+        summary="Open the next round (organizers); one open round at a time (409 round_open)",
     )
     def post(self, request, slug, season_id):
         round_ = rounds.do_create_round(
@@ -411,6 +436,17 @@ class RoundView(LeagueView):
         round_ = self.round(request, slug, season_id, number)
         rounds.do_set_deadline(user=request.user, round_=round_, deadline=data["deadline"])
         return _round_answer(request, round_)
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **ERRORS},
+        summary="Delete an open round that has no table (organizers)",
+    )
+    def delete(self, request, slug, season_id, number):
+        rounds.do_delete_round(
+            user=request.user, round_=self.round(request, slug, season_id, number)
+        )
+        return Response(status=204)
 
 
 class CheckInView(LeagueView):

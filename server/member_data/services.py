@@ -110,7 +110,7 @@ def _pseudonymise(account: User) -> str:
         if User.objects.filter(username__iexact=pseudonym).exists():
             continue
         account.username = pseudonym
-        account.email = account.first_name = account.last_name = ""
+        account.email = account.first_name = account.last_name = account.display_name = ""
         account.is_active = account.is_staff = account.is_superuser = False
         account.set_unusable_password()
         try:

@@ -40,6 +40,14 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
     errors.InviteExpired: gettext_lazy("This invite code has expired."),
     errors.InviteUsed: gettext_lazy("This single-use invite code was used already."),
     errors.AlreadyMember: gettext_lazy("You are a member of this club already."),
+    errors.RemovedFromClub: gettext_lazy(
+        "An organizer removed you from this club: no invite code lets you back until an "
+        "organizer allows it. Ask one of the club's organizers."
+    ),
+    errors.NotRemoved: gettext_lazy("This person is not on the removed list."),
+    errors.RoundOpen: gettext_lazy("A round of this season is open: start it or delete it first."),
+    errors.RoundHasMatches: gettext_lazy("This round has tables: it stays."),
+    errors.DeadlineInPast: gettext_lazy("This time is in the past: pick a time to come."),
     errors.RoundStarted: gettext_lazy("This round has started already."),
     errors.RoundInProgress: gettext_lazy("The previous round is not finished."),
     errors.SeasonClosed: gettext_lazy("This season is closed."),

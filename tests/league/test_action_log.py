@@ -182,7 +182,12 @@ def test_each_organizer_action_writes_exactly_one_entry_with_its_verb_and_detail
         "at": page["results"][-1]["at"],
         "actor": organizer.username,
         "verb": "club.create",
-        "details": {"slug": club.slug, "name": club.name, "visibility": "public"},
+        "details": {
+            "slug": club.slug,
+            "name": club.name,
+            "visibility": "public",
+            "time_zone": "UTC",
+        },
     }
     members = ok(api.get(url + "/log", {"verb": "member"}))["results"]
     assert {e["verb"] for e in members} == {

@@ -484,6 +484,7 @@ def test_every_list_reads_page_and_page_size_alike():
         "/api/matches": "/api/matches",
         club + "/members": league.url("/members"),
         club + "/invites": league.url("/invites"),
+        club + "/removed": league.url("/removed"),
         club + "/seasons": league.url("/seasons"),
         club + "/ratings": league.url("/ratings"),
         club + "/hosted-players": league.url("/hosted-players"),

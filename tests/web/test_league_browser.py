@@ -3,6 +3,7 @@ the league's services (tests/web/league_seed.py)."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 import pytest
@@ -238,9 +239,9 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
     organizer.fill(".season-form input[name=name]", "Winter")
     organizer.select_option(".season-form select[name=format]", "individual")
     organizer.click(".season-form button[type=submit]")
-    organizer.wait_for_selector("table.standings")
-    assert "Winter" in organizer.inner_text("select[name=season]")
-    season_id = int(organizer.locator("table.standings").get_attribute("data-season"))
+    organizer.wait_for_selector("form.season-edit")  # the new season's own page
+    assert "Winter" in organizer.inner_text("h1")
+    season_id = int(re.search(r"/seasons/(\d+)/", organizer.url).group(1))
 
     organizer.goto(f"{url}/clubs/{lg['club']}/organize")
     organizer.click(f'.season[data-season="{season_id}"] button.new-round')
@@ -253,6 +254,8 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
     assert "4" in organizer.inner_text("form.start p")
     screenshot(organizer, "round-checkin")
     organizer.click("form.start button[type=submit]")
+    organizer.wait_for_selector("form.confirm-form")  # a second step names what happens
+    organizer.click("form.confirm-form button[type=submit]")
     organizer.wait_for_selector('.round-status[data-status="started"]')
     rows = organizer.locator(".round-table")
     assert rows.count() == 1
@@ -267,6 +270,8 @@ def test_organizer_flow_invite_join_season_round_and_annul(web_club, open_page):
     organizer.goto(f"{url}/matches/{new_match}")
     organizer.fill("form.annul textarea[name=reason]", "Nina had to leave")
     organizer.click("form.annul button[type=submit]")
+    organizer.wait_for_selector("form.confirm-form")
+    organizer.click("form.confirm-form button[type=submit]")
     organizer.wait_for_selector(".tag.annulled")
     assert "Nina had to leave" in organizer.inner_text("main")
     assert api(url, f"/api/matches/{new_match}").json()["status"] == "annulled"

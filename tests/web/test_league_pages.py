@@ -116,7 +116,7 @@ def test_an_annulled_match_shows_its_reason_and_no_replay(small_league):
     lg = small_league
     organizer = client(lg["organizer"])
     response = organizer.post(
-        f"/matches/{lg['playing'][0]}/annul", {"reason": "the power went out"}
+        f"/matches/{lg['playing'][0]}/annul", {"reason": "the power went out", "confirm": "yes"}
     )
     assert response.status_code == 302
     page = client("ana").get(f"/matches/{lg['playing'][0]}").content.decode()

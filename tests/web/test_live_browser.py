@@ -67,6 +67,8 @@ def annul(organizer, url: str, match_id: int) -> float:
     organizer.fill("form.annul textarea[name=reason]", "the lights went out")
     with organizer.expect_navigation():
         organizer.click("form.annul button[type=submit]")
+    with organizer.expect_navigation():  # the confirmation page's second step
+        organizer.click("form.confirm-form button[type=submit]")
     return time.monotonic()
 
 
@@ -123,6 +125,8 @@ def test_pages_update_without_reload_when_a_match_ends_and_a_round_starts(live_l
     polling(home)
     mark(club)
     organizer.click("form.start button[type=submit]")
+    organizer.wait_for_selector("form.confirm-form")  # the second step
+    organizer.click("form.confirm-form button[type=submit]")
     organizer.wait_for_selector('.round-status[data-status="started"]')
     start = time.monotonic()
     home.wait_for_selector("#next-table .next-table", timeout=LIVE_DEADLINE_MS)

@@ -118,8 +118,9 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     assert "harbour-dominoes-random-1" in org.inner_text("ul.hosted")
     org.fill("form.season-form input[name=name]", "Spring")
     org.select_option("form.season-form select[name=format]", "individual")
+    org.fill("form.season-form input[name=auto_substitute_after]", "10")  # the API's option
     submit(org, "form.season-form")
-    season = int(re.search(r"season=(\d+)", org.url).group(1))
+    season = int(re.search(r"/seasons/(\d+)/", org.url).group(1))  # the season's page
     org.goto(url + "/clubs/harbour-dominoes/organize")
     org.fill("textarea[name=text]", "First round on Friday at 8.")
     submit(org, "form.announcement-form")
@@ -171,6 +172,9 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     submit(org, "form.everyone")
     shot(org, "round-check-in")
     submit(org, "form.start")
+    assert "8 players are checked in." in org.inner_text("ul.what-happens")  # asks first
+    shot(org, "round-start-confirm")
+    submit(org, "form.confirm-form")
     assert org.get_attribute(".round-status", "data-status") == "started"
     watcher.wait_for_selector(".live-round", timeout=10_000)
     shot(watcher, "club-live-round-phone")
@@ -183,6 +187,8 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     org.goto(url + f"/clubs/harbour-dominoes/seasons/{season}/")
     shot(org, "season")
     submit(org, "form.close-season")
+    assert "It cannot be undone." in org.inner_text("ul.what-happens")
+    submit(org, "form.confirm-form")
     assert f"/clubs/harbour-dominoes/standings?season={season}" in org.url
     rows = org.eval_on_selector_all(
         "table.standings tbody tr",
@@ -196,7 +202,7 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     data = list(csv.reader(io.StringIO(text)))[1:]
     assert len(rows) == len(data) == 8
     for shown, row in zip(rows, data, strict=True):
-        assert [shown[0], shown[1].split()[0], *shown[2:]] == row[:-1]
+        assert [shown[0], shown[1].split()[0], *shown[2:]] == row[:-3]  # then bot, players
     # The action log tells the story.
     org.goto(url + "/clubs/harbour-dominoes/log")
     verbs = org.eval_on_selector_all("tr[data-verb]", "rows => rows.map(r => r.dataset.verb)")

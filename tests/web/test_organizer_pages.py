@@ -17,7 +17,7 @@ from server.accounts import services as accounts
 from server.accounts.models import AccessToken, User
 from server.league.action_log import VERBS
 from server.league.actions.clubs import do_create_club, do_post_announcement
-from server.league.actions.members import do_create_invite
+from server.league.actions.members import do_create_invite, do_join_club, do_remove_member
 from server.league.actions.rounds import do_create_round
 from server.league.actions.seasons import do_close_season, do_create_season
 from server.league.models import (
@@ -90,27 +90,66 @@ def test_the_signed_in_home_page_links_to_create_a_club(lg):
 
 
 # -- members and invites ---------------------------------------------------------------------------
-def test_members_page_promotes_demotes_and_removes_with_the_code_revoked(lg):
+def test_members_page_promotes_demotes_and_removes_after_a_confirmation(lg):
     org = client(lg["organizer"])
     page = org.get("/clubs/riverside/members")
     assert page.status_code == 200
     assert 'data-member="house-1"' in body(page) and "house bot" in body(page)
+    assert "revoke_invite" not in body(page)  # no box ticked by default any more
     assert org.post("/clubs/riverside/members/ben/role", {"role": "organizer"}).status_code == 302
     assert Membership.objects.get(club__slug="riverside", user__username="ben").role == "organizer"
     assert org.post("/clubs/riverside/members/ben/role", {"role": "member"}).status_code == 302
-    code = invite_used_by(Club.objects.get(slug="riverside"), "ben")
+    club = Club.objects.get(slug="riverside")
+    code = invite_used_by(club, "ben")
     assert code
-    assert (
-        org.post("/clubs/riverside/members/ben/remove", {"revoke_invite": "on"}).status_code == 302
-    )
-    assert not Membership.objects.get(club__slug="riverside", user__username="ben").active
-    assert Invite.objects.get(code=code).revoked_at is not None
-    # The removed member cannot rejoin with their code: it answers as an unknown one.
+    actions = ClubAction.objects.count()
+    # The first click only asks, naming what happens; nothing changes.
+    ask = org.post("/clubs/riverside/members/ben/remove", {})
+    assert ask.status_code == 200 and "Remove ben from" in body(ask)
+    assert "The invite codes others use stay valid." in body(ask)
+    assert 'name="confirm" value="yes"' in body(ask)
+    assert Membership.objects.get(club=club, user__username="ben").active
+    assert ClubAction.objects.count() == actions
+    done = org.post("/clubs/riverside/members/ben/remove", {"confirm": "yes"})
+    assert done.status_code == 302
+    assert not Membership.objects.get(club=club, user__username="ben").active
+    # The shared code ben used stays valid for everyone else ...
+    assert Invite.objects.get(code=code).revoked_at is None
+    # ... but lets ben back no more: a clear refusal, not a 404 (API and page alike).
     rejoin = client("ben").post("/join", {"club": "riverside", "code": code})
-    assert rejoin.status_code == 400 and "No such invite code" in body(rejoin)
+    assert rejoin.status_code == 400 and "An organizer removed you" in body(rejoin)
+    link = client("ben").get(f"/join/riverside/{code}")
+    assert link.status_code == 403 and "An organizer removed you" in body(link)
+    assert not Membership.objects.get(club=club, user__username="ben").active
+    # The members page lists him as removed; allowed back, he joins again.
+    assert 'class="inline allow-back"' in body(org.get("/clubs/riverside/members"))
+    assert org.post("/clubs/riverside/members/ben/allow-back").status_code == 302
+    assert client("ben").post("/join", {"club": "riverside", "code": code}).status_code == 302
+    assert Membership.objects.get(club=club, user__username="ben").active
+    # A member re-opening the link reads that they are a member.
+    again = client("ben").get(f"/join/riverside/{code}")
+    assert again.status_code == 200 and "You are a member of" in body(again)
     # The last organizer stays.
     last = org.post("/clubs/riverside/members/olga/role", {"role": "member"})
     assert last.status_code == 400
+
+
+def test_removing_a_member_offers_to_revoke_only_their_own_single_use_code(lg):
+    olga = User.objects.get(username="olga")
+    club = Club.objects.get(slug="riverside")
+    own = do_create_invite(user=olga, club=club, single_use=True)
+    accounts.do_register(username="sami", password=PASSWORD)
+    assert client("sami").post("/join", {"club": "riverside", "code": own.code}).status_code == 302
+    org = client("olga")
+    ask = body(org.post("/clubs/riverside/members/sami/remove", {}))
+    assert f"Also revoke the single-use code they joined with ({own.code})" in ask
+    assert "revoke_invite" not in body(org.post("/clubs/riverside/members/ben/remove", {}))
+    org.post("/clubs/riverside/members/sami/remove", {"confirm": "yes", "revoke_invite": "on"})
+    assert Invite.objects.get(pk=own.pk).revoked_at is not None
+    # ben's code is shared: asking to revoke it with his removal changes nothing.
+    shared = invite_used_by(club, "ben")
+    org.post("/clubs/riverside/members/ben/remove", {"confirm": "yes", "revoke_invite": "on"})
+    assert Invite.objects.get(code=shared).revoked_at is None
 
 
 def test_invites_list_create_revoke_and_the_shareable_link(lg):
@@ -127,11 +166,15 @@ def test_invites_list_create_revoke_and_the_shareable_link(lg):
     )
     assert done.status_code == 302 and done["Location"] == "/clubs/riverside/"
     assert Membership.objects.filter(club__slug="riverside", user__username="newbie").exists()
-    # Single use: the code is spent, and the link is the 404 of an unknown one.
+    # Single use: the code is spent, and the link says so and who to ask; an unknown
+    # code or club is a 404 page saying there is no such invite.
     spent = client(None).get(link)
     unknown = client(None).get("/join/riverside/NOSUCHCODE")
     nowhere = client(None).get(f"/join/no-such-club/{invite.code}")
-    assert spent.status_code == unknown.status_code == nowhere.status_code == 404
+    assert spent.status_code == 410 and "no longer valid" in body(spent)
+    assert "Ask olga, who made it" in body(spent)
+    assert unknown.status_code == nowhere.status_code == 404
+    assert "No such invite" in body(unknown) and "Riverside" not in body(nowhere)
     # An existing account signs in and joins.
     other = do_create_invite(user=User.objects.get(username="olga"), club=invite.club)
     joined = client(None).post(
@@ -140,10 +183,14 @@ def test_invites_list_create_revoke_and_the_shareable_link(lg):
     )
     assert joined.status_code == 302
     assert Membership.objects.filter(club__slug="riverside", user__username="zed").exists()
-    # Revoked: the list says so and the link is a 404.
-    assert org.post(f"/clubs/riverside/invites/{other.code}/revoke").status_code == 302
+    # Revoked after a confirmation: the list says so and the link says it is no longer valid.
+    ask = org.post(f"/clubs/riverside/invites/{other.code}/revoke")
+    assert ask.status_code == 200 and "stops working" in body(ask)
+    assert Invite.objects.get(pk=other.pk).revoked_at is None
+    done = org.post(f"/clubs/riverside/invites/{other.code}/revoke", {"confirm": "yes"})
+    assert done.status_code == 302
     assert Invite.objects.get(pk=other.pk).revoked_at is not None
-    assert client(None).get(f"/join/riverside/{other.code}").status_code == 404
+    assert client(None).get(f"/join/riverside/{other.code}").status_code == 410
     assert "revoked" in body(org.get("/clubs/riverside/invites"))
 
 
@@ -208,9 +255,18 @@ def test_seasons_edit_pairs_and_close(lg):
     again = org.post(url + "pairs", {"name": "", "player_1": "ana", "player_2": "carl"})
     assert again.status_code == 400 and "in a pair of this season already" in body(again)
     assert Pair.objects.filter(season=pairs).count() == 1
-    assert org.post(url + "close").status_code == 302
+    opened = do_create_round(user=User.objects.get(username="olga"), season=pairs)
+    ask = org.post(url + "close")
+    assert ask.status_code == 200 and "Close the season Duo cup?" in body(ask)
+    assert f"Round {opened.number}, open and never started, is deleted." in body(ask)
+    pairs.refresh_from_db()
+    assert pairs.closed_at is None
+    assert org.post(url + "close", {"confirm": "yes"}).status_code == 302
     pairs.refresh_from_db()
     assert pairs.closed_at is not None
+    # A closed season shows no open round, and no Start.
+    assert not Round.objects.filter(season=pairs).exists()
+    assert "new-round" not in body(org.get(url))
     # Closed: browsable, and refuses a new round.
     assert client("ana").get(f"/clubs/riverside/standings?season={pairs.pk}").status_code == 200
     closed = org.post(f"/clubs/riverside/seasons/{pairs.pk}/rounds")
@@ -218,7 +274,7 @@ def test_seasons_edit_pairs_and_close(lg):
     assert Round.objects.filter(season=pairs).count() == 0
     # A season with a round being played is not closed.
     live = Season.objects.get(pk=lg["season"])
-    refused = org.post(f"/clubs/riverside/seasons/{live.pk}/close")
+    refused = org.post(f"/clubs/riverside/seasons/{live.pk}/close", {"confirm": "yes"})
     assert refused.status_code == 400
     live.refresh_from_db()
     assert live.closed_at is None
@@ -270,7 +326,10 @@ def test_members_mark_themselves_available_and_the_organizer_checks_them_in(lg):
     assert org.post(page + "/checkin-available").status_code == 302
     present = set(CheckIn.objects.filter(round=round_).values_list("player__username", flat=True))
     assert present == {"ana", "ben", "olga", "house-1"}
-    assert org.post(page, {"action": "start"}).status_code == 302
+    ask = org.post(page, {"action": "start"})
+    assert ask.status_code == 200 and "4 players are checked in." in body(ask)
+    assert Round.objects.get(pk=round_.pk).status == "open"
+    assert org.post(page, {"action": "start", "confirm": "yes"}).status_code == 302
     assert Round.objects.get(pk=round_.pk).status == "started"
     # The started round's organizer part links each table to the annul confirmation.
     started = body(org.get(page))
@@ -286,7 +345,14 @@ def test_annulling_asks_for_a_confirmation_with_the_reason(lg):
     assert not tiles_in(body(confirm))
     assert LeagueMatch.objects.get(pk=match).status == "playing"
     assert client("ana").get(f"/matches/{match}/annul").status_code == 403
-    assert org.post(f"/matches/{match}/annul", {"reason": "power cut"}).status_code == 302
+    # The confirmation page's own form carries the confirmation.
+    assert 'name="confirm" value="yes"' in body(confirm)
+    # Posted without it (the match page's form), the reason comes back to be confirmed.
+    ask = org.post(f"/matches/{match}/annul", {"reason": "power cut"})
+    assert ask.status_code == 200 and "power cut" in body(ask)
+    assert LeagueMatch.objects.get(pk=match).status == "playing"
+    done = org.post(f"/matches/{match}/annul", {"reason": "power cut", "confirm": "yes"})
+    assert done.status_code == 302
     assert LeagueMatch.objects.get(pk=match).annul_reason == "power cut"
 
 
@@ -355,8 +421,9 @@ def test_the_standings_csv_rows_equal_the_standings_page(lg):
     assert len(shown) == len(data) > 0
     for cells, row in zip(shown, data, strict=True):
         name = cells[1].replace(" bot", "").strip()
-        assert [cells[0], name, *cells[2:]] == row[:-1]
-        assert row[-1] == ("yes" if "bot" in cells[1] else "no")
+        assert [cells[0], name, *cells[2:]] == row[:-3]
+        assert row[-3] == ("yes" if "bot" in cells[1] else "no")
+        assert row[-2] == name and row[-1] == ""  # an individual season: the player alone
     # A members club's export is the 404 of an unknown club.
     assert client(None).get("/clubs/cellar/standings.csv").status_code == 404
     ratings = client(None).get("/clubs/riverside/ratings.csv").content.decode().splitlines()
@@ -379,7 +446,7 @@ def _snapshot():
     """Everything an organizer form could change."""
     return (
         list(Club.objects.order_by("id").values_list("slug", "name", "visibility")),
-        list(Membership.objects.order_by("id").values_list("role", "active")),
+        list(Membership.objects.order_by("id").values_list("role", "active", "barred")),
         list(Invite.objects.order_by("id").values_list("code", "revoked_at", "uses")),
         list(Season.objects.order_by("id").values_list("name", "closed_at", "ends_on")),
         list(Round.objects.order_by("id").values_list("status")),
@@ -405,6 +472,9 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
     open_round = do_create_round(user=olga, season=pairs)
     code = do_create_invite(user=olga, club=club).code
     note = do_post_announcement(user=olga, club=club, text="hello")
+    accounts.do_register(username="gone", password=PASSWORD)
+    do_join_club(user=User.objects.get(username="gone"), club=club, code=code)
+    do_remove_member(user=olga, club=club, username="gone")  # on the removed list
     season = lg["season"]
     playing = lg["playing"][0]
     r = "/clubs/riverside"
@@ -423,8 +493,11 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
         (f"{r}/edit", {"name": "Hacked", "visibility": "members"}),
         (f"{r}/members/ben/role", {"role": "organizer"}),
         (f"{r}/members/ben/remove", {"revoke_invite": "on"}),
+        (f"{r}/members/ben/remove", {"revoke_invite": "on", "confirm": "yes"}),
+        (f"{r}/members/gone/allow-back", {}),
         (f"{r}/invites/new", {"single_use": "on"}),
         (f"{r}/invites/{code}/revoke", {}),
+        (f"{r}/invites/{code}/revoke", {"confirm": "yes"}),
         (f"{r}/organize/hosted", {"level": "random"}),
         (f"{r}/organize/announcements", {"text": "spam"}),
         (f"{r}/organize/announcements/{note.pk}/remove", {}),
@@ -436,6 +509,17 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
         (f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}", {"action": "start"}),
         (f"{r}/seasons/{pairs.pk}/availability", {"available": "no", "player": "ben"}),
         (f"/matches/{playing}/annul", {"reason": "because"}),
+        # The second steps (issue #33): each refused alike, with or without the confirmation.
+        (f"/matches/{playing}/annul", {"reason": "because", "confirm": "yes"}),
+        (f"{r}/seasons/{pairs.pk}/close", {"confirm": "yes"}),
+        (
+            f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}",
+            {"action": "start", "confirm": "yes"},
+        ),
+        (f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}/delete", {}),
+        (f"{r}/seasons/{pairs.pk}/rounds/{open_round.number}/delete", {"confirm": "yes"}),
+        (f"/matches/{playing}/forfeit", {"seat": 1, "reason": "gone"}),
+        (f"/matches/{playing}/forfeit", {"seat": 1, "reason": "gone", "confirm": "yes"}),
     ]
 
     def bot_client():

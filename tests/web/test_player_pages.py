@@ -131,7 +131,7 @@ def test_a_pairs_round_page_checks_pairs_in(small_league):
 def test_a_refused_name_does_not_repeat_the_help_text():
     page = client(None).post("/register", {"username": "a b", "password": PASSWORD})
     body = page.content.decode()
-    assert body.count("3 to 40 letters, digits or . _ -") == 1
+    assert body.count("Latin letters a-z (no accents)") == 1
     assert "This name cannot be used." in body
 
 

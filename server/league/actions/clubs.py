@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
+
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -14,10 +17,29 @@ from server.league.models import Announcement, Club, Membership
 from server.tables.locking import writing
 
 
+def check_time_zone(name: str) -> str:
+    """An IANA time zone name the server knows (``Europe/Madrid``)."""
+    if name not in available_time_zones():
+        raise ValidationError(f"{name!r} is not a time zone (an IANA name: Europe/Madrid)")
+    return name
+
+
+@functools.cache
+def available_time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
 def do_create_club(
-    *, user: User, slug: str, name: str, description: str = "", visibility: str = "public"
+    *,
+    user: User,
+    slug: str,
+    name: str,
+    description: str = "",
+    visibility: str = "public",
+    time_zone: str = "UTC",
 ) -> Club:
     check_person(user)
+    check_time_zone(time_zone)
     if Club.objects.filter(slug=slug).exists():
         raise SlugTaken(slug=slug)
     try:
@@ -30,6 +52,7 @@ def do_create_club(
                 name=name,
                 description=description,
                 visibility=visibility,
+                time_zone=time_zone,
                 created_by=user,
             )
             Membership.objects.create(club=club, user=user, role="organizer")
@@ -40,6 +63,7 @@ def do_create_club(
                 slug=slug,
                 name=name,
                 visibility=visibility,
+                time_zone=time_zone,
             )
     except IntegrityError:
         raise SlugTaken(slug=slug) from None
@@ -54,6 +78,8 @@ def check_club_quota(user: User) -> None:
 
 def do_update_club(*, user: User, club: Club, changes: dict) -> Club:
     check_organizer(club, user)
+    if "time_zone" in changes:
+        check_time_zone(changes["time_zone"])
     with writing(), transaction.atomic():
         before = {name: getattr(club, name) for name in changes}
         for name, value in changes.items():

@@ -19,9 +19,11 @@ from server.errors import (
     LastOrganizer,
     NotAMember,
     NotFound,
+    NotRemoved,
     NotYourBot,
     OrganizerOnly,
     PermissionDenied,
+    RemovedFromClub,
     TooManyInvites,
     ValidationError,
 )
@@ -126,6 +128,8 @@ def _join_club(*, user: User, club: Club, code: str) -> Membership:
         membership = Membership.objects.filter(club=club, user=user).first()
         if membership is not None and membership.active:
             raise AlreadyMember()
+        if membership is not None and membership.barred:
+            raise RemovedFromClub()  # no code lets them back: an organizer does
         Invite.objects.filter(pk=invite.pk).update(uses=F("uses") + 1)
         record_action(
             club=club,
@@ -165,16 +169,19 @@ def _check_keeps_an_organizer(club: Club, leaving: Membership) -> None:
 
 
 def do_remove_member(*, user: User, club: Club, username: str) -> Membership:
-    """The member leaves the club's lists; their matches and ratings stay."""
+    """The member leaves the club's lists; their matches and ratings stay. A person
+    removed goes on the club's removed list: no invite code lets them back until an
+    organizer allows it (``do_allow_back``); the codes others use stay valid."""
     check_organizer(club, user)
     with writing(), transaction.atomic():
         lock_club(club.pk)  # two organizers removing each other: the second keeps the club
         membership = active_member(club, username)
         _check_keeps_an_organizer(club, membership)
         check_still_organizer(club, user)
-        membership.active, membership.removed_at = False, timezone.now()
-        membership.save(update_fields=["active", "removed_at"])
         removed = membership.user
+        membership.active, membership.removed_at = False, timezone.now()
+        membership.barred = not removed.is_bot  # a bot never joins by code
+        membership.save(update_fields=["active", "removed_at", "barred"])
         record_action(
             club=club,
             actor=user,
@@ -186,6 +193,26 @@ def do_remove_member(*, user: User, club: Club, username: str) -> Membership:
         )
         if not removed.is_bot:
             _remove_bots_of(club=club, actor=user, owner=removed)
+        return membership
+
+
+def do_allow_back(*, user: User, club: Club, username: str) -> Membership:
+    """Take a removed member off the removed list: they may join again with a code (they
+    are not a member again until they do)."""
+    check_organizer(club, user)
+    with writing(), transaction.atomic():
+        lock_club(club.pk)
+        membership = (
+            Membership.objects.select_for_update()
+            .filter(club=club, user__username=username, active=False, barred=True)
+            .select_related("user")
+            .first()
+        )
+        if membership is None:
+            raise NotRemoved(username=username)
+        membership.barred = False
+        membership.save(update_fields=["barred"])
+        record_action(club=club, actor=user, verb="member.readmit", username=username)
         return membership
 
 

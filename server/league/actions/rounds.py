@@ -12,11 +12,14 @@ from django.utils import timezone
 
 from server.accounts.models import User
 from server.errors import (
+    DeadlineInPast,
     NotEnoughHouseBots,
     NotEnoughPlayers,
     NotFound,
     OneSeatPerPlayer,
+    RoundHasMatches,
     RoundInProgress,
+    RoundOpen,
     RoundStarted,
     TooManyRounds,
     ValidationError,
@@ -42,6 +45,9 @@ def do_create_round(*, user: User, season: Season) -> Round:
     check_season_open(season)
     with writing(), transaction.atomic():
         lock_club(season.club_id)  # rounds opened at once are numbered in turn
+        still_open = season.rounds.filter(status="open").order_by("number").first()
+        if still_open is not None:  # a second click, or a round forgotten: one at a time
+            raise RoundOpen(number=still_open.number)
         number = (
             season.rounds.order_by("-number").values_list("number", flat=True).first() or 0
         ) + 1
@@ -52,6 +58,28 @@ def do_create_round(*, user: User, season: Season) -> Round:
             club=season.club, actor=user, verb="round.open", season=season.pk, round=number
         )
         return round_
+
+
+def do_delete_round(*, user: User, round_: Round) -> None:
+    """Delete a round opened by mistake: open, so without a table (its check-in goes
+    with it). Its number is free again for the next round opened."""
+    season = round_.season
+    check_organizer(season.club, user)
+    with writing(), transaction.atomic():
+        lock_club(season.club_id)  # the club row, then the round row (as do_start_round)
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if round_.status != "open" or LeagueMatch.objects.filter(round=round_).exists():
+            raise RoundHasMatches(number=round_.number)
+        delete_open_round(round_)
+        record_action(
+            club=season.club, actor=user, verb="round.delete", season=season.pk, round=round_.number
+        )
+
+
+def delete_open_round(round_: Round) -> None:
+    """Remove an open round and its check-in (inside the caller's transaction)."""
+    CheckIn.objects.filter(round=round_).delete()
+    Round.objects.filter(pk=round_.pk).delete()
 
 
 def check_round_open(round_: Round) -> None:
@@ -285,11 +313,17 @@ def _open_match(
 
 
 # -- deadline --------------------------------------------------------------------------------
-def do_set_deadline(*, user: User, round_: Round, deadline: dt.datetime | None) -> Round:
-    """An organizer sets (or, with None, removes) a round's deadline."""
+def do_set_deadline(
+    *, user: User, round_: Round, deadline: dt.datetime | None, refuse_past: bool = False
+) -> Round:
+    """An organizer sets (or, with None, removes) a round's deadline. ``refuse_past``: a
+    deadline already gone is refused (``DeadlineInPast``: the web's form, where a time is
+    typed); the API takes one, which ends the wait at once (docs/league.md)."""
     check_organizer(round_.season.club, user)
     if round_.status == "finished":
         raise ValidationError("the round is finished: it needs no deadline")
+    if refuse_past and deadline is not None and deadline <= timezone.now():
+        raise DeadlineInPast()
     with writing(), transaction.atomic():
         round_.deadline = deadline
         round_.save(update_fields=["deadline"])

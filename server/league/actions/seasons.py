@@ -24,7 +24,7 @@ from server.errors import (
 from server.league.action_log import record_action
 from server.league.actions.members import active_member, check_members
 from server.league.actions.roles import check_member, check_organizer, lock_club
-from server.league.models import Availability, Club, Pair, Season
+from server.league.models import Availability, CheckIn, Club, Pair, Season
 from server.tables.locking import writing
 from server.tables.services import controller_of
 
@@ -117,7 +117,8 @@ def do_update_season(*, user: User, season: Season, changes: dict) -> Season:
 def do_close_season(*, user: User, season: Season) -> Season:
     """Archive a season: its standings stay readable, it takes no new round, check-in or
     start. A round being played must finish first (``RoundInProgress``); a round opened
-    but not drawn stays as it is, never to be started."""
+    but not drawn (it has no table) is deleted with the closing: a closed season shows
+    no open round (its numbers in the entry's ``deleted_rounds``)."""
     check_organizer(season.club, user)
     with writing(), transaction.atomic():
         lock_club(season.club_id)
@@ -125,10 +126,19 @@ def do_close_season(*, user: User, season: Season) -> Season:
         check_season_open(season)
         if season.rounds.filter(status="started").exists():
             raise RoundInProgress("a round of this season is being played")
+        unstarted = list(season.rounds.filter(status="open").order_by("number"))
+        for round_ in unstarted:
+            CheckIn.objects.filter(round=round_).delete()
+            round_.delete()
         season.closed_at = timezone.now()
         season.save(update_fields=["closed_at"])
         record_action(
-            club=season.club, actor=user, verb="season.close", season=season.pk, name=season.name
+            club=season.club,
+            actor=user,
+            verb="season.close",
+            season=season.pk,
+            name=season.name,
+            deleted_rounds=[r.number for r in unstarted],
         )
     return season
 

@@ -5,6 +5,9 @@ as form errors (``refusals.shown_refusal``)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import zoneinfo
+
 from django import forms
 from django.utils import timezone
 from django.utils.text import slugify
@@ -13,7 +16,24 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.bots import LEVELS
 from server.league import selectors as league
+from server.league.actions.clubs import available_time_zones
 from server.league.models import Club, Season
+
+
+# -- times: typed in the club's time zone -------------------------------------------------------
+def club_zone(club: Club | None) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(club.time_zone if club is not None else "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def in_zone(value: dt.datetime | None, zone: zoneinfo.ZoneInfo) -> dt.datetime | None:
+    """A time typed without a zone (``datetime-local``) read in ``zone``. Django reads it in
+    the server's zone (UTC): the wall-clock value is kept and the club's zone put on it."""
+    if value is None:
+        return None
+    return timezone.make_naive(value, dt.UTC).replace(tzinfo=zone)
 
 
 # -- the club ---------------------------------------------------------------------------------
@@ -39,6 +59,21 @@ class ClubForm(forms.Form):
     visibility = forms.ChoiceField(
         label=_("Who may read it"), choices=VISIBILITIES, widget=forms.RadioSelect
     )
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        help_text=_("Deadlines and match times are shown in it (and in each reader's own)."),
+        initial="UTC",
+        required=False,
+    )
+
+    def clean_time_zone(self):
+        return self.cleaned_data.get("time_zone") or "UTC"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        zones = self.fields["time_zone"]
+        assert isinstance(zones, forms.ChoiceField)
+        zones.choices = [(z, z) for z in sorted(available_time_zones())]
 
     def clean(self):
         data = super().clean() or {}
@@ -88,8 +123,15 @@ class InviteForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
 
+    def __init__(self, *args, club: Club | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.zone = club_zone(club)
+        self.fields["expires_at"].help_text = gettext("In the club's time zone (%(zone)s).") % {
+            "zone": self.zone.key
+        }
+
     def clean_expires_at(self):
-        expires_at = self.cleaned_data.get("expires_at")
+        expires_at = in_zone(self.cleaned_data.get("expires_at"), self.zone)
         if expires_at is not None and expires_at <= timezone.now():
             raise forms.ValidationError(_("Pick a time in the future."))
         return expires_at
@@ -138,6 +180,21 @@ class SeasonForm(SeasonDates):
     fill_with_bots = forms.BooleanField(
         label=_("House bots fill empty seats instead of byes"), required=False
     )
+    duplicate = forms.BooleanField(
+        label=_("Duplicate rounds: every table of a round plays the same deals"),
+        required=False,
+        help_text=_("Results compare how each table played the same cards."),
+    )
+    auto_substitute_after = forms.IntegerField(
+        label=_("Automatic substitutes after (minutes, optional)"),
+        required=False,
+        min_value=1,
+        max_value=24 * 60,
+        help_text=_(
+            "Once a round's deadline has passed, a seat away this long is handed to a "
+            "computer player. Empty: never automatically."
+        ),
+    )
 
 
 class EditSeasonForm(SeasonDates):
@@ -159,12 +216,27 @@ class PairForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["player_1"] = forms.ChoiceField(label=_("First player"), choices=members)
         self.fields["player_2"] = forms.ChoiceField(label=_("Second player"), choices=members)
+        if len(members) > 1:  # the two lists do not start on the same name
+            self.fields["player_2"].initial = members[1][0]
+
+    def clean(self):
+        data = super().clean() or {}
+        if data.get("player_1") and data.get("player_1") == data.get("player_2"):
+            self.add_error("player_2", _("Choose two different members."))
+        return data
 
     @classmethod
     def for_club(cls, club: Club, data=None) -> PairForm:
         """Two of the club's members to pair."""
-        members = [(m.user.username, m.user.username) for m in league.members_of(club)]
+        members = [(m.user.username, _member_label(m.user)) for m in league.members_of(club)]
         return cls(data, members=members)
+
+
+def _member_label(user) -> str:
+    """A member in a choice: the name others see, with the login name when it differs."""
+    if user.display_name and user.display_name != user.username:
+        return f"{user.display_name} ({user.username})"
+    return user.username
 
 
 # -- rounds and their matches --------------------------------------------------------------------
@@ -185,9 +257,9 @@ class CheckInForm(forms.Form):
         choices = [
             (
                 m.user.username,
-                gettext("%(name)s (bot)") % {"name": m.user.username}
+                gettext("%(name)s (bot)") % {"name": m.user.shown_name}
                 if m.user.is_bot
-                else m.user.username,
+                else _member_label(m.user),
             )
             for m in league.members_of(season.club)
         ]
@@ -201,10 +273,20 @@ class AnnulForm(forms.Form):
 
 
 class DeadlineForm(forms.Form):
+    """A round's deadline, typed in the club's time zone; "now" ends the wait at once
+    (forfeits and automatic substitutes become possible)."""
+
     deadline = forms.DateTimeField(
         required=False, input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
     )
-    action = forms.ChoiceField(choices=(("set", "set"), ("clear", "clear")))
+    action = forms.ChoiceField(choices=(("set", "set"), ("clear", "clear"), ("now", "now")))
+
+    def __init__(self, *args, club: Club | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.zone = club_zone(club)
+
+    def clean_deadline(self):
+        return in_zone(self.cleaned_data.get("deadline"), self.zone)
 
 
 class SubstituteForm(forms.Form):
@@ -215,6 +297,7 @@ class SubstituteForm(forms.Form):
 
 
 class ForfeitForm(forms.Form):
+    """A forfeit: its second step (``server.web.confirm``) names what happens."""
+
     seat = forms.IntegerField(min_value=1, max_value=4)
     reason = forms.CharField(max_length=500)
-    confirm = forms.BooleanField()

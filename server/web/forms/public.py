@@ -40,10 +40,20 @@ class SignInForm(AuthenticationForm):
 
 class RegisterForm(forms.Form):
     username = forms.CharField(
-        label=_("Name"),
+        label=_("Login name"),
         max_length=40,
-        help_text=_("3 to 40 letters, digits or . _ -"),
+        help_text=_(
+            "You sign in with it: 3 to 40 characters, Latin letters a-z (no accents), "
+            "digits, dot, underscore or hyphen; no spaces."
+        ),
         widget=forms.TextInput(attrs={"autocomplete": "username"}),
+    )
+    display_name = forms.CharField(
+        label=_("Name others see (optional)"),
+        max_length=40,
+        required=False,
+        help_text=_("Any alphabet, spaces allowed: Фарид, Añá, Nur Aisyah."),
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
     password = forms.CharField(
         label=_("Password"),
@@ -55,6 +65,9 @@ class RegisterForm(forms.Form):
     invite = forms.CharField(
         label=_("Server invite code (if registration is by invite)"), max_length=64, required=False
     )
+
+    def clean_display_name(self):
+        return checked_display_name(self.cleaned_data.get("display_name", ""))
 
     def register(self):
         """The new account, or None with the service's refusal attached to the form."""
@@ -68,11 +81,32 @@ class RegisterForm(forms.Form):
                     username=data["username"],
                     password=data["password"],
                     invite=data["invite"] or None,
+                    display_name=data["display_name"],
                 )
         return None
 
 
 REGISTER_FIELDS = {errors.UsernameTaken: "username", errors.ValidationError: "password"}
+
+
+def checked_display_name(name: str) -> str:
+    try:
+        return services.clean_display_name(name)
+    except errors.ValidationError:
+        raise forms.ValidationError(
+            _("Letters of any alphabet, digits, spaces and . _ - ' only, up to 40.")
+        ) from None
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(
+        label=_("Name others see"),
+        max_length=40,
+        required=False,
+        help_text=_(
+            "Any alphabet, spaces allowed: Фарид, Añá, Nur Aisyah. Empty: your login name is shown."
+        ),
+    )
 
 
 def _name_refusal(err: errors.ApiError) -> StrOrPromise:
@@ -81,3 +115,6 @@ def _name_refusal(err: errors.ApiError) -> StrOrPromise:
 
 def _register_refusal(err: errors.ApiError) -> StrOrPromise:
     return REGISTER_ERRORS.get(type(err), err.message)
+
+    def clean_display_name(self):
+        return checked_display_name(self.cleaned_data.get("display_name", ""))

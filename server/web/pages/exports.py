@@ -28,6 +28,8 @@ STANDINGS_COLUMNS = (
     "dekabes",
     "ties",
     "bot",
+    "player_1",
+    "player_2",
 )
 
 
@@ -36,10 +38,14 @@ def standings_rows(season: Season) -> list[list]:
     rows = []
     for r in league.standing_rows(season):
         if r.pair is not None:
-            name, bot = r.pair.name, False
+            # A pair is a computer pair when both its players are bots.
+            players = [r.pair.player_1, r.pair.player_2]
+            name, bot = r.pair.name, all(p.is_bot for p in players)
         else:
             assert r.player is not None  # a row has a pair or a player
+            players = [r.player]
             name, bot = r.player.username, r.player.is_bot
+        usernames = [p.username for p in players] + [""] * (2 - len(players))
         rows.append(
             [
                 r.position,
@@ -53,6 +59,7 @@ def standings_rows(season: Season) -> list[list]:
                 r.dekabes,
                 r.ties,
                 "yes" if bot else "no",
+                *usernames,
             ]
         )
     return rows

@@ -14,6 +14,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.gzip import gzip_page
 
 from server.errors import ApiError, NotFound
@@ -25,6 +27,7 @@ from server.league.models import Club
 from server.league.serializers import MatchDetailSerializer, MatchSerializer
 from server.notices.groups import club_group
 from server.web import live
+from server.web.confirm import confirmation_page, confirmed
 from server.web.forms.organizer import AnnulForm, CheckInForm
 from server.web.refusals import league_pages, shown_refusal
 from server.web.selectors import doors
@@ -210,6 +213,9 @@ def round_page(request, slug: str, season_id: int, number: int):
     if request.method == "POST":
         with shown_refusal() as refusal:
             if request.POST.get("action") == "start":
+                if not confirmed(request):
+                    rounds.check_may_start(round_)  # refused now, not after the question
+                    return _confirm_start(request, club, season, round_)
                 rounds.do_start_round(user=request.user, round_=round_)
                 return redirect(
                     "web:round", slug=club.slug, season_id=season.pk, number=round_.number
@@ -251,6 +257,30 @@ def round_page(request, slug: str, season_id: int, number: int):
             **_live(club),
         },
         status=400 if error else 200,
+    )
+
+
+def _confirm_start(request, club, season, round_):
+    present = round_.checkins.count()
+    entrants = (
+        ngettext("%(n)s pair is checked in.", "%(n)s pairs are checked in.", present)
+        if season.format == "pairs"
+        else ngettext("%(n)s player is checked in.", "%(n)s players are checked in.", present)
+    )
+    return confirmation_page(
+        request,
+        title=_("Start round %(n)s?") % {"n": round_.number},
+        what_happens=[
+            entrants % {"n": present},
+            _(
+                "The draw seats them at rated tables (byes for any left over), and the "
+                "players are told their table."
+            ),
+            _("The check-in closes. It cannot be undone."),
+        ],
+        button=_("Start the round"),
+        cancel=request.path,
+        club=club,
     )
 
 

@@ -13,14 +13,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from server import errors
 from server.accounts import selectors as account_selectors
 from server.accounts import services as account_services
 from server.errors import ApiError, NotFound
 from server.league import selectors as league
-from server.league.actions import members, seasons
+from server.league.actions import members, roles, seasons
 from server.web import throttling
 from server.web.forms.member import AvailabilityForm, BotNameForm, EnterBotForm, JoinClubForm
-from server.web.forms.public import RegisterForm, SignInForm
+from server.web.forms.public import DisplayNameForm, RegisterForm, SignInForm
+from server.web.once import once_per_form, sign_in_again
 from server.web.refusals import league_pages, refusal_text, shown_refusal, too_many_attempts
 from server.web.visitor import person, viewer
 
@@ -28,30 +30,42 @@ from server.web.visitor import person, viewer
 # -- joining a club ----------------------------------------------------------------------------
 @login_required
 @require_POST
+@once_per_form
 def join_club(request):
     form = JoinClubForm(request.POST)
     if form.is_valid():
-        with shown_refusal(form):
+        club = league.club_by_slug(form.cleaned_data["club"])
+        with shown_refusal(form) as refusal:
             membership = members.do_join_club(
-                user=request.user,
-                club=league.club_by_slug(form.cleaned_data["club"]),
-                code=form.cleaned_data["code"],
+                user=request.user, club=club, code=form.cleaned_data["code"]
             )
             return redirect("web:club", slug=membership.club.slug)
+        if refusal.code == "already_member" and club is not None:
+            return redirect("web:club", slug=club.slug)  # a second submit: in already
     return render(request, "web/join.html", {"form": form}, status=400)
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_form(on_repeat=sign_in_again)
 def join_link(request, slug: str, code: str):
     """The shareable invite link: sign in or register, and join, in one step. An unknown
-    club and a wrong, used, expired or revoked code are the same 404 page."""
+    club or code: a 404 page saying so; a revoked, used or expired code: a page saying
+    the invite is no longer valid and who sent it; a member: a page saying so; someone
+    an organizer removed: the refusal, whatever the code."""
     club = league.club_by_slug(slug)
     try:
         if club is None:
             raise NotFound()
         members.check_invite(club, code)
-    except ApiError:
-        raise Http404("no such invite") from None
+    except ApiError as err:
+        return _invite_not_valid(request, club, code, err)
+    user = viewer(request)
+    if user is not None and request.method == "GET":
+        membership = roles.membership_of(club, user)
+        if membership is not None:
+            return render(request, "web/join_member.html", {"club": club})
+        if league.is_removed(club, user):
+            return _join_refused(request, club, errors.RemovedFromClub())
     user = viewer(request)
     signin = SignInForm(request, data=None)
     register = RegisterForm()
@@ -83,6 +97,8 @@ def join_link(request, slug: str, code: str):
                 return redirect("web:club", slug=club.slug)
             if refusal.code == "already_member":
                 return redirect("web:club", slug=club.slug)
+            if refusal.error is not None and refusal.code == "removed_from_club":
+                return _join_refused(request, club, refusal.error)
             error = refusal.text
     return render(
         request,
@@ -90,6 +106,60 @@ def join_link(request, slug: str, code: str):
         {"club": club, "code": code, "signin": signin, "register": register, "error": error},
         status=400 if request.method == "POST" else 200,
     )
+
+
+def _invite_not_valid(request, club, code: str, err: ApiError):
+    """A link that joins no one: unknown (404), or no longer valid (410), with whom to ask."""
+    invite = league.invite_of(club, code) if club is not None else None
+    if invite is None:
+        message = _("No such invite: check the link, or ask the person who sent it for a new one.")
+        return render(
+            request,
+            "web/error.html",
+            {"status": 404, "title": _("No such invite"), "message": message},
+            status=404,
+        )
+    message = _(
+        "This invite to %(club)s is no longer valid (%(why)s). Ask %(who)s, who made it, or "
+        "another organizer of the club for a new link."
+    ) % {"club": club.name, "why": refusal_text(err), "who": invite.created_by.shown_name}
+    return render(
+        request,
+        "web/error.html",
+        {"status": 410, "title": _("This invite is no longer valid"), "message": message},
+        status=410,
+    )
+
+
+def _join_refused(request, club, err: ApiError):
+    return render(
+        request,
+        "web/error.html",
+        {
+            "status": err.status,
+            "title": _("You cannot join this club"),
+            "message": refusal_text(err),
+        },
+        status=err.status,
+    )
+
+
+# -- the name others see --------------------------------------------------------------------------
+@login_required
+@require_http_methods(["GET", "POST"])
+def display_name(request):
+    """The member's own display name, in any alphabet (the login name stays)."""
+    person(request)
+    form = DisplayNameForm(
+        request.POST or None, initial={"display_name": request.user.display_name}
+    )
+    if request.method == "POST" and form.is_valid():
+        account_services.do_set_display_name(
+            user=request.user, display_name=form.cleaned_data["display_name"]
+        )
+        return redirect("web:display_name")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "web/display_name.html", {"form": form}, status=status)
 
 
 # -- availability ---------------------------------------------------------------------------------
@@ -126,7 +196,7 @@ def _bots_page(request, form=None, token=None, status=200, error=None):
     entered: dict[str, list[str]] = {}
     for bot in bots:
         entered[bot.username] = [
-            m.club.slug for m in bot.memberships.filter(active=True).select_related("club")
+            m.club.name for m in bot.memberships.filter(active=True).select_related("club")
         ]
     return render(
         request,
@@ -188,6 +258,7 @@ def bot_token(request, name: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def enter_bot(request, name: str):
     person(request)
     slug = request.POST.get("club", "")

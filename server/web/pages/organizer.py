@@ -11,23 +11,25 @@ page (``refusals.league_pages``), on a write the form's or the page's error
 
 from __future__ import annotations
 
-import datetime as dt
 from contextlib import suppress
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from server.errors import ApiError, SlugTaken
+from server.errors import ApiError, RoundOpen, SlugTaken
 from server.league import selectors as league
 from server.league.actions import clubs, hosted, matches, members, roles, rounds, seasons
 from server.league.models import Club, Season
 from server.league.serializers import InviteSerializer, MatchSerializer, MemberSerializer
+from server.web.confirm import confirmation_page, confirmed
 from server.web.forms.organizer import (
     AnnouncementForm,
     AnnulForm,
@@ -44,6 +46,7 @@ from server.web.forms.organizer import (
     SeasonForm,
     SubstituteForm,
 )
+from server.web.once import once_per_form
 from server.web.refusals import league_pages, shown_refusal
 from server.web.selectors.action_log import log_lines
 from server.web.visitor import organized_club, person
@@ -64,14 +67,18 @@ def organize_page(
 ):
     """The organize page: seasons, invites, hosted players, announcements."""
     invites = league.invites_of(club)[:20]
+    seasons_ = list(league.seasons_of(club).prefetch_related("rounds"))
     return render(
         request,
         "web/organize.html",
         {
             "club": club,
-            "seasons": list(league.seasons_of(club).prefetch_related("rounds")),
+            "seasons": seasons_,
+            "seasons_with_open_round": {
+                s.pk for s in seasons_ if any(r.status == "open" for r in s.rounds.all())
+            },
             "season_form": season_form or SeasonForm(),
-            "invite_form": invite_form or InviteForm(),
+            "invite_form": invite_form or InviteForm(club=club),
             "invites": InviteSerializer(invites, many=True).data,
             "error": error,
             "hosted_form": hosted_form or HostedPlayerForm(),
@@ -92,22 +99,25 @@ def organize(request, slug: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def create_season(request, slug: str):
     club = organized_club(request, slug)
     form = SeasonForm(request.POST)
     if form.is_valid():
         with shown_refusal(form):
             season = seasons.do_create_season(user=request.user, club=club, **form.cleaned_data)
-            return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
+            # Its page: where pairs are registered, rounds opened, the season closed.
+            return redirect("web:edit_season", slug=club.slug, season_id=season.pk)
     return organize_page(request, club, season_form=form, status=400)
 
 
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def create_invite(request, slug: str):
     club = organized_club(request, slug)
-    form = InviteForm(request.POST)
+    form = InviteForm(request.POST, club=club)
     if form.is_valid():
         with shown_refusal(form):
             members.do_create_invite(user=request.user, club=club, **form.cleaned_data)
@@ -118,6 +128,7 @@ def create_invite(request, slug: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def add_hosted_player(request, slug: str):
     club = organized_club(request, slug)
     form = HostedPlayerForm(request.POST)
@@ -133,6 +144,7 @@ def add_hosted_player(request, slug: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def post_announcement(request, slug: str):
     club = organized_club(request, slug)
     form = AnnouncementForm(request.POST)
@@ -155,19 +167,58 @@ def remove_announcement(request, slug: str, announcement_id: int):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def create_round(request, slug: str, season_id: int):
     club = organized_club(request, slug)
     season = league.season_for_reader(club, season_id)
     with shown_refusal(forbidden_page=True) as refusal:
         round_ = rounds.do_create_round(user=request.user, season=season)
         return redirect("web:round", slug=club.slug, season_id=season.pk, number=round_.number)
+    still_open = league.rounds_of(season).filter(status="open").first()
+    if isinstance(refusal.error, RoundOpen) and still_open is not None:
+        # A second click (or a round forgotten): the round that is open.
+        return redirect("web:round", slug=club.slug, season_id=season.pk, number=still_open.number)
     return organize_page(request, club, status=400, error=refusal.text)
+
+
+@login_required
+@league_pages
+@require_POST
+def delete_round(request, slug: str, season_id: int, number: int):
+    club, season = _season(request, slug, season_id)
+    round_ = league.round_of(season, number)
+    back = reverse(
+        "web:round", kwargs={"slug": club.slug, "season_id": season.pk, "number": number}
+    )
+    if not confirmed(request):
+        checked_in = round_.checkins.count()
+        return confirmation_page(
+            request,
+            title=_("Delete round %(n)s of %(season)s?") % {"n": number, "season": season.name},
+            what_happens=[
+                ngettext(
+                    "The round goes, with its check-in (%(n)s checked in).",
+                    "The round goes, with its check-in (%(n)s checked in).",
+                    checked_in,
+                )
+                % {"n": checked_in},
+                _("Nothing was played in it; the next round opened takes its number."),
+            ],
+            button=_("Delete the round"),
+            cancel=back,
+            club=club,
+        )
+    with shown_refusal() as refusal:
+        rounds.do_delete_round(user=request.user, round_=round_)
+        return redirect("web:edit_season", slug=club.slug, season_id=season.pk)
+    return _season_page(request, club, season, error=refusal.text, status=refusal.status)
 
 
 # -- the club ---------------------------------------------------------------------------------
 @login_required
 @league_pages
 @require_http_methods(["GET", "POST"])
+@once_per_form
 def new_club(request):
     person(request)
     form = ClubForm(request.POST or None, initial={"visibility": "public"})
@@ -184,7 +235,12 @@ def new_club(request):
 @require_http_methods(["GET", "POST"])
 def edit_club(request, slug: str):
     club = organized_club(request, slug)
-    initial = {"name": club.name, "description": club.description, "visibility": club.visibility}
+    initial = {
+        "name": club.name,
+        "description": club.description,
+        "visibility": club.visibility,
+        "time_zone": club.time_zone,
+    }
     form = EditClubForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         with shown_refusal(form):
@@ -197,12 +253,14 @@ def edit_club(request, slug: str):
 # -- members and invites -----------------------------------------------------------------------
 def _members_page(request, club: Club, error: str | None = None, status: int = 200):
     rows = MemberSerializer(list(league.members_of(club)), many=True).data
+    removed = MemberSerializer(list(league.removed_members(club)), many=True).data
     return render(
         request,
         "web/members.html",
         {
             "club": club,
             "members": rows,
+            "removed": removed,
             "me": request.user.username,
             "remove_form": RemoveMemberForm(),
             "error": error,
@@ -240,15 +298,70 @@ def remove_member(request, slug: str, username: str):
     club = organized_club(request, slug)
     form = RemoveMemberForm(request.POST)
     form.is_valid()
+    joined_with = league.invite_of(club, league.invite_used_by(club, username))
+    own_code = joined_with if joined_with is not None and joined_with.single_use else None
+    if not confirmed(request):
+        return _confirm_removal(request, club, members.active_member(club, username), own_code)
     with shown_refusal() as refusal:
         members.do_remove_member(user=request.user, club=club, username=username)
     if refusal.error is not None:
         return _members_page(request, club, refusal.text, 400)
-    code = league.invite_used_by(club, username)
-    if form.cleaned_data.get("revoke_invite") and code:
-        with suppress(ApiError):  # revoked already: nothing more to do
-            members.do_revoke_invite(user=request.user, club=club, code=code)
+    # Only the member's own single-use code, and only when asked: a code others use
+    # stays valid (the removed list keeps the member out, whatever code they hold).
+    if form.cleaned_data.get("revoke_invite") and own_code is not None and not own_code.revoked_at:
+        with suppress(ApiError):  # revoked meanwhile: nothing more to do
+            members.do_revoke_invite(user=request.user, club=club, code=own_code.code)
     return redirect("web:members", slug=club.slug)
+
+
+def _confirm_removal(request, club: Club, membership, own_code):
+    removed = membership.user
+    name = removed.shown_name
+    lines = [
+        _("%(name)s leaves the club's lists; their matches, standings and ratings stay.")
+        % {"name": name}
+    ]
+    bots = [b.shown_name for b in league.bots_in_club(club, removed)]
+    if bots:
+        lines.append(_("Their bots leave with them: %(bots)s.") % {"bots": ", ".join(bots)})
+    if not removed.is_bot:
+        lines.append(
+            _(
+                "No invite code lets them back until an organizer allows it (the removed "
+                "list on the members page)."
+            )
+        )
+        lines.append(_("The invite codes others use stay valid."))
+    choices = []
+    if own_code is not None and not own_code.revoked_at:
+        choices.append(
+            (
+                "revoke_invite",
+                _("Also revoke the single-use code they joined with (%(code)s)")
+                % {"code": own_code.code},
+            )
+        )
+    return confirmation_page(
+        request,
+        title=_("Remove %(name)s from %(club)s?") % {"name": name, "club": club.name},
+        what_happens=lines,
+        button=_("Remove %(name)s") % {"name": name},
+        cancel=reverse("web:members", kwargs={"slug": club.slug}),
+        fields={},
+        choices=choices,
+        club=club,
+    )
+
+
+@login_required
+@league_pages
+@require_POST
+def allow_back(request, slug: str, username: str):
+    club = organized_club(request, slug)
+    with shown_refusal() as refusal:
+        members.do_allow_back(user=request.user, club=club, username=username)
+        return redirect("web:members", slug=club.slug)
+    return _members_page(request, club, refusal.text, 400)
 
 
 def _invites_page(request, club: Club, form=None, status: int = 200):
@@ -258,7 +371,7 @@ def _invites_page(request, club: Club, form=None, status: int = 200):
     return render(
         request,
         "web/invites.html",
-        {"club": club, "invites": invites, "invite_form": form or InviteForm()},
+        {"club": club, "invites": invites, "invite_form": form or InviteForm(club=club)},
         status=status,
     )
 
@@ -272,9 +385,10 @@ def invites_page(request, slug: str):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def create_invite_link(request, slug: str):
     club = organized_club(request, slug)
-    form = InviteForm(request.POST)
+    form = InviteForm(request.POST, club=club)
     if form.is_valid():
         with shown_refusal(form):
             members.do_create_invite(user=request.user, club=club, **form.cleaned_data)
@@ -287,6 +401,28 @@ def create_invite_link(request, slug: str):
 @require_POST
 def revoke_invite(request, slug: str, code: str):
     club = organized_club(request, slug)
+    if not confirmed(request):
+        invite = league.invite_of(club, code)
+        if invite is None or invite.revoked_at is not None:
+            raise Http404("no such open invite")
+        lines = [
+            _("The link stops working for everyone who has not used it yet."),
+            ngettext(
+                "%(n)s person joined with it: they stay members.",
+                "%(n)s people joined with it: they stay members.",
+                invite.uses,
+            )
+            % {"n": invite.uses},
+            _("It cannot be undone: to invite again, make a new code."),
+        ]
+        return confirmation_page(
+            request,
+            title=_("Revoke the invite code %(code)s?") % {"code": invite.code},
+            what_happens=lines,
+            button=_("Revoke the code"),
+            cancel=reverse("web:invites", kwargs={"slug": club.slug}),
+            club=club,
+        )
     members.do_revoke_invite(user=request.user, club=club, code=code)
     return redirect("web:invites", slug=club.slug)
 
@@ -294,6 +430,7 @@ def revoke_invite(request, slug: str, code: str):
 # -- seasons ------------------------------------------------------------------------------------
 def _season_page(request, club, season, form=None, pair_form=None, error=None, status=200):
     pairs = list(season.pairs.select_related("player_1", "player_2"))
+    rounds_ = list(league.rounds_of(season))
     return render(
         request,
         "web/season_edit.html",
@@ -310,7 +447,8 @@ def _season_page(request, club, season, form=None, pair_form=None, error=None, s
             ),
             "pair_form": pair_form or PairForm.for_club(club),
             "pairs": pairs,
-            "rounds": list(league.rounds_of(season)),
+            "rounds": rounds_,
+            "open_round": next((r for r in rounds_ if r.status == "open"), None),
             "error": error,
         },
         status=status,
@@ -340,6 +478,7 @@ def edit_season(request, slug: str, season_id: int):
 @login_required
 @league_pages
 @require_POST
+@once_per_form
 def register_pair(request, slug: str, season_id: int):
     club, season = _season(request, slug, season_id)
     form = PairForm.for_club(club, request.POST)
@@ -355,10 +494,34 @@ def register_pair(request, slug: str, season_id: int):
 @require_POST
 def close_season(request, slug: str, season_id: int):
     club, season = _season(request, slug, season_id)
+    if not confirmed(request) and season.closed_at is None:
+        return _confirm_close(request, club, season)
     with shown_refusal(forbidden_page=True) as refusal:
         seasons.do_close_season(user=request.user, season=season)
         return redirect(f"/clubs/{club.slug}/standings?season={season.pk}")
     return _season_page(request, club, season, error=refusal.text, status=400)
+
+
+def _confirm_close(request, club: Club, season: Season):
+    lines = [
+        _("Its standings, rounds and matches stay readable."),
+        _("It takes no new round, check-in or start; its name and dates stay as they are."),
+    ]
+    unstarted = [r.number for r in league.rounds_of(season) if r.status == "open"]
+    if unstarted:
+        lines.append(
+            _("Round %(numbers)s, open and never started, is deleted.")
+            % {"numbers": ", ".join(str(n) for n in unstarted)}
+        )
+    lines.append(_("It cannot be undone."))
+    return confirmation_page(
+        request,
+        title=_("Close the season %(name)s?") % {"name": season.name},
+        what_happens=lines,
+        button=_("Close the season"),
+        cancel=reverse("web:edit_season", kwargs={"slug": club.slug, "season_id": season.pk}),
+        club=club,
+    )
 
 
 # -- rounds and their matches ---------------------------------------------------------------------
@@ -399,20 +562,23 @@ def _back_to_round(match):
 @login_required
 @require_POST
 def round_deadline(request, slug: str, season_id: int, number: int):
-    form = DeadlineForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, _("Check the values you entered."))
     with shown_refusal() as refusal:
         club = league.club_for_reader(slug, request.user)
         round_ = league.round_of(league.season_of(club, season_id), number)
+        form = DeadlineForm(request.POST, club=club)
+        if not form.is_valid():
+            return _refused(request, _("Check the values you entered."))
         deadline = None
-        if form.cleaned_data["action"] == "set":
-            deadline = form.cleaned_data["deadline"]
+        action = form.cleaned_data["action"]
+        if action == "now":
+            deadline = timezone.now()
+        elif action == "set":
+            deadline = form.cleaned_data["deadline"]  # typed in the club's time zone
             if deadline is None:
                 return _refused(request, _("Check the values you entered."))
-            if timezone.is_naive(deadline):
-                deadline = deadline.replace(tzinfo=dt.UTC)  # the page says UTC
-        rounds.do_set_deadline(user=request.user, round_=round_, deadline=deadline)
+        rounds.do_set_deadline(
+            user=request.user, round_=round_, deadline=deadline, refuse_past=action == "set"
+        )
         return redirect("web:round", slug=slug, season_id=season_id, number=number)
     return _refused(request, refusal.text, refusal.status)
 
@@ -446,6 +612,11 @@ def match_forfeit(request, match_id: int):
         return _refused(request, _("Check the values you entered."))
     with shown_refusal() as refusal:
         match = league.match_for_reader(match_id, request.user)
+        if not confirmed(request):
+            if match.club is None:
+                raise Http404("not a league match")
+            roles.check_organizer(match.club, request.user)
+            return _confirm_forfeit(request, match, form.cleaned_data["seat"])
         matches.do_forfeit(
             user=request.user,
             match=match,
@@ -454,6 +625,46 @@ def match_forfeit(request, match_id: int):
         )
         return _back_to_round(match)
     return _refused(request, refusal.text, refusal.status)
+
+
+def _confirm_forfeit(request, match, seat: int):
+    holder = league.seat_holder(match, seat)
+    team = "A" if seat in (1, 3) else "B"
+    return confirmation_page(
+        request,
+        title=_("End table %(n)s by forfeit?") % {"n": match.table_number},
+        what_happens=[
+            _("The match ends now: seat %(seat)s (%(name)s) is absent, so team %(team)s loses it.")
+            % {"seat": seat, "name": holder or "—", "team": team},
+            _("The result counts in the standings and ratings, and the players are told."),
+            _("It cannot be undone."),
+        ],
+        button=_("End the match by forfeit"),
+        cancel=reverse(
+            "web:round",
+            kwargs={
+                "slug": match.club.slug,
+                "season_id": match.season_id,
+                "number": match.round.number,
+            },
+        ),
+        club=match.club,
+    )
+
+
+@login_required
+@league_pages
+def round_presence(request, slug: str, season_id: int, number: int):
+    """``GET …/rounds/<n>/presence``: whether each seat of the round's tables in play is
+    here now (the round page's organizer tools follow it: ``presence.js``)."""
+    club, season = _season(request, slug, season_id)
+    round_ = league.round_of(season, number)
+    seats = {
+        f"{m.pk}:{seat}": here
+        for m in league.round_matches(round_).filter(status="playing").select_related("table")
+        for seat, here in league.seats_here(m.table).items()
+    }
+    return JsonResponse({"seats": seats})
 
 
 # -- annul: a confirmation first ----------------------------------------------------------------
@@ -477,6 +688,25 @@ def annul_page(request, match_id: int):
 def _annul(request, m):
     form = AnnulForm(request.POST)
     error = None
+    if form.is_valid() and not confirmed(request):
+        if m.club is None:
+            raise Http404("not a league match")
+        roles.check_organizer(m.club, request.user)
+        return confirmation_page(
+            request,
+            title=_("Annul the match?"),
+            what_happens=[
+                _(
+                    "An annulled match counts for no one: no result, no rating change. "
+                    "The players and the action log show the reason."
+                ),
+                _("Reason") + ": " + form.cleaned_data["reason"],
+                _("It cannot be undone."),
+            ],
+            button=_("Annul the match"),
+            cancel=reverse("web:match", kwargs={"match_id": m.pk}),
+            club=m.club,
+        )
     if form.is_valid():
         with shown_refusal(forbidden_page=True) as refusal:
             matches.do_annul(user=request.user, match=m, reason=form.cleaned_data["reason"])

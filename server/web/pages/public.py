@@ -16,6 +16,7 @@ from server.league import selectors as league
 from server.notices.groups import account_group
 from server.web import live, throttling
 from server.web.forms.public import RegisterForm, SignInForm
+from server.web.once import once_per_form, sign_in_again
 from server.web.refusals import too_many_attempts
 from server.web.selectors import doors
 from server.web.selectors import league as league_reads
@@ -70,6 +71,7 @@ class SignOutView(auth_views.LogoutView):
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_form(on_repeat=sign_in_again)
 def register(request):
     form = RegisterForm(request.POST or None)
     if request.method == "POST":

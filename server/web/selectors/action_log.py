@@ -10,11 +10,12 @@ from django_stubs_ext import StrOrPromise
 
 VERB_TEXT: dict[str, StrOrPromise] = {
     "club.create": _("created the club"),
-    "club.edit": _("changed the club's name, description or visibility"),
+    "club.edit": _("changed the club's name, description, visibility or time zone"),
     "member.join": _("joined with an invite code"),
     "member.promote": _("made a member an organizer"),
     "member.demote": _("made an organizer a member"),
     "member.remove": _("removed a member"),
+    "member.readmit": _("allowed a removed member back"),
     "member.close": _("closed a member's account, at their request"),
     "invite.create": _("made an invite code"),
     "invite.revoke": _("revoked an invite code"),
@@ -26,6 +27,7 @@ VERB_TEXT: dict[str, StrOrPromise] = {
     "availability.override": _("said whether a member can play the next round"),
     "pair.register": _("registered a pair"),
     "round.open": _("opened a round"),
+    "round.delete": _("deleted an open round"),
     "round.checkin": _("checked in who is present"),
     "round.deadline": _("set a round's deadline"),
     "round.start": _("started a round"),

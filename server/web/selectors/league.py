@@ -75,6 +75,7 @@ class Member:
     username: str
     is_bot: bool
     role: str
+    display_name: str = ""  # the name the page shows (the username when none)
 
 
 @dataclass(frozen=True)
@@ -109,12 +110,15 @@ def club_page(slug: str, user: User | None) -> ClubPage:
         if live_round
         else []
     )
+    watchable = live_round is not None and not league.duplicate_round_in_play(season, live_round)  # type: ignore[arg-type]  # a live round has its season
+    for table in live_tables:
+        table["watch"] = watchable and table["status"] == "playing"
     finished = league.match_list(user, club=club.slug, status="finished")[:RECENT_RESULTS]
     results = list(answers.MatchSerializer(finished, many=True).data)
     members = [
-        Member(username, is_bot, role)
-        for username, is_bot, role in league.members_of(club).values_list(
-            "user__username", "user__is_bot", "role"
+        Member(username, is_bot, role, shown or username)
+        for username, is_bot, role, shown in league.members_of(club).values_list(
+            "user__username", "user__is_bot", "role", "user__display_name"
         )
     ]
     rounds = (
@@ -395,6 +399,7 @@ def round_tables(round_: Round, viewer: User | None) -> dict:
         ),
         "byes": answers.EntrantSerializer(details.byes, many=True).data,
         "tables": answers.MatchSerializer(details.tables, many=True).data,
+        "duplicate": round_.season.duplicate,
     }
 
 
@@ -551,6 +556,7 @@ def round_organizer_context(season: Season) -> dict:
         rows.append(
             {
                 "username": m.user.username,
+                "display_name": m.user.shown_name,
                 "is_bot": m.user.is_bot,
                 "available": None if a is None else a.available,
                 "by_organizer": a is not None and a.set_by_id != m.user_id,

@@ -252,7 +252,8 @@ def team_names(seats: list[dict], team: str, pairs: dict | None = None):
         if s["team"] != team:
             continue
         name = s["player"]
-        link = format_html('<a href="/players/{}">{}</a>', quote(name), name)
+        shown = s.get("display_name") or name
+        link = format_html('<a href="/players/{}">{}</a>', quote(name), shown)
         if s.get("filler"):
             link = format_html(
                 '{} <span class="tag bot filler" title="{}">{}</span>',

@@ -10,6 +10,7 @@ from django import template
 from engine.bots import LEVELS
 from server.league.actions.rounds import deadline_passed
 from server.league.models import LeagueMatch, Membership, Round
+from server.notices import presence
 from server.tables.models import Seat
 
 register = template.Library()
@@ -52,17 +53,23 @@ def round_match_actions(season_id: int, number: int) -> dict:
     rows = []
     for m in matches:
         drawn = {s.number: s for s in m.seats.all()}
+        here = presence.seat_presence(table=m.table)
+        away = [n for n in (1, 2, 3, 4) if not here[n].connected]
         rows.append(
             {
                 "id": m.pk,
                 "table_number": m.table_number,
                 "code": m.table.code,
+                # The seat the substitute and forfeit forms open on: the first away one.
+                "absent_seat": away[0] if away else None,
                 "seats": [
                     {
                         "seat": n,
                         "team": drawn[n].team if n in drawn else "",
                         "drawn": drawn[n].player.username if n in drawn else "",
                         "holder": _holder(holders.get(m.table_id, {}).get(n)),
+                        "here": here[n].connected,
+                        "away_since": here[n].away_since,
                     }
                     for n in (1, 2, 3, 4)
                 ],
