@@ -7,9 +7,12 @@ another seat's tiles in any answer, frame or DOM the pages had (``play_driver``)
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -305,3 +308,89 @@ def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_tw
     sent = page.evaluate("dekabesTable.link.decisions - dekabesTable.link.refusals")
     assert human_events(owner, code, 1) == sent  # each decision once, the offline one too
     assert check_privacy(watch, deals_of(owner, code, 1)) > 10
+
+
+LANGUAGES = {"en": "en-US", "es": "es-ES", "ru": "ru-RU", "ms": "ms-MY"}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def shot(page, name: str) -> None:
+    made = screenshot(page, name)  # var/test-artifacts/web/
+    if os.environ.get("DEKABES_UPDATE_SCREENSHOTS"):  # a test run leaves the tree clean
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(made, DOCS / f"{name}.png")
+
+
+def serious_findings(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])}×)"
+        for v in results.response["violations"]
+        if v.get("impact") in ("serious", "critical")
+    ]
+
+
+def test_every_stage_in_four_languages_and_on_a_phone_with_no_serious_accessibility_finding(
+    live, open_page
+):
+    server, casual, _ = live
+    code = casual.table("ivy", {1: "ivy"})
+    pages = {
+        lang: person_page(open_page, server.url, "ivy", locale=locale)
+        for lang, locale in LANGUAGES.items()
+    }
+    pages["phone"] = person_page(open_page, server.url, "ivy", locale="en-US", **PHONE_TOUCH)
+    for page in pages.values():
+        open_table(page, server.url, code)
+    driver = pages["en"]
+    findings: dict[str, list[str]] = {}
+    rng = random.Random(13)
+
+    def stage(name: str, also=None) -> None:
+        version = int(driver.get_attribute("#play", "data-version"))
+        for key, page in pages.items():
+            page.wait_for_function(
+                "v => Number(document.getElementById('play').dataset.version) >= v", arg=version
+            )
+            if also is not None and page is not driver:
+                also(page)
+            assert horizontal_overflow(page) == 0, (name, key)
+            shot(page, f"play-{name}-{key}")
+        findings[name] = serious_findings(driver)
+        findings[name + " (phone)"] = serious_findings(pages["phone"])
+
+    assert "Aceptar el reparto" in pages["es"].inner_text("#actions")
+    stage("accept")
+    while not (
+        driver.locator("#hand .tile-button.fits").count()
+        and driver.locator("#line .laid").count()
+        and driver.evaluate("!dekabesTable.link.pending")
+    ):
+        if step(driver, rng) is None:
+            driver.wait_for_timeout(50)
+    tile = driver.locator("#hand .tile-button.fits").first.get_attribute("data-tile")
+
+    def pick(page) -> None:
+        try:
+            page.locator(f'#hand button[data-tile="{tile}"]').click(timeout=5000)
+        except Exception:
+            screenshot(page, "debug-pick")
+            raise
+        page.wait_for_selector('#actions [data-action^="play"]')
+
+    pick(driver)
+    stage("play", also=pick)
+    driver.click('[data-tool="rules"]')
+    driver.wait_for_selector('[data-dialog="panel-rules"]')
+    shot(driver, "play-rules-en")
+    findings["rules"] = serious_findings(driver)
+    driver.click('[data-action="close-panel"]')
+    while not driver.is_visible('#dialog [data-dialog="reveal"]'):
+        if step(driver, rng) is None:
+            driver.wait_for_timeout(50)
+    stage("hand-end")
+    play_to_the_end([Watch(driver, (1,))], rng)
+    stage("match-over")
+    assert not any(findings.values()), findings

@@ -282,6 +282,10 @@ function renderLine(v) {
     return node;
   });
   if (!nodes.length) nodes.push(el("p", { class: "empty", text: W.line_empty }));
+  // a list only while it has items (an empty list role is an error to screen readers)
+  if (v.line.length) box.setAttribute("role", "list");
+  else box.removeAttribute("role");
+  box.setAttribute("aria-label", W.line);
   box.replaceChildren(...nodes);
   box.drawn = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length]);
   const ends = [];
@@ -360,10 +364,14 @@ function renderPrompt(answer) {
 function renderHand(v) {
   const box = $("hand");
   box.setAttribute("aria-label", W.your_tiles);
-  if (state.handoff) {
+  if (state.handoff || !v.hand.length) {
+    box.removeAttribute("role");
+    box.removeAttribute("aria-orientation");
     fill(box, []);
     return;
   }
+  box.setAttribute("role", "listbox");
+  box.setAttribute("aria-orientation", "horizontal");
   const plays = v.phase === "play" ? legalPlays(v) : new Map();
   const key = JSON.stringify([v.hand, [...plays.keys()], state.selection, state.hint && state.hint.tile]);
   if (box.drawn === key) return;
@@ -469,7 +477,7 @@ function revealDialog(answer) {
     });
     return el("tr", { class: `team-${team}`, "data-seat": seat }, [
       el("th", { scope: "row", text: `${seatTitle(answer, seat)} · ${fmt(W.team, { team })}` }),
-      el("td", { class: "tiles" }, tiles),
+      el("td", {}, [el("div", { class: "tiles" }, tiles)]),
       el("td", { class: "pips", text: fmt(W.pips, { n: (last.pips || {})[String(seat)] || 0 }) }),
     ]);
   });
@@ -537,7 +545,7 @@ function takebackDialog(answer) {
     ]);
   }
   const seats = t.waiting_for.map((n) => fmt(W.seat, { n })).join(", ");
-  return el("div", { class: "dialog-body takeback-wait", "data-dialog": "takeback-wait" }, [el("p", { text: fmt(W.takeback_wait, { what, seats }) })]);
+  return el("div", { class: "dialog-body takeback-wait", "data-dialog": "takeback-wait" }, [el("h2", { id: "dialog-title", text: fmt(W.takeback_wait, { what, seats }) })]);
 }
 
 function askDialog() {
