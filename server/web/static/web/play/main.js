@@ -155,6 +155,10 @@ function render() {
   root.dataset.version = String(answer.version);
   root.dataset.seat = String(state.shown);
   root.dataset.handoff = state.handoff ? "true" : "false";
+  if (!state.drawnOnce) {
+    state.drawnOnce = true;
+    requestAnimationFrame(() => performance.mark("dekabes-board-drawn")); // bench/web_table.py
+  }
   renderScoreboard(answer);
   renderPicker();
   renderSeats(answer);
