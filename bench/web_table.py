@@ -9,7 +9,9 @@ browser):
 
 - **first board**: navigation start to the page's first drawn board (its `#play` marked
   ready, the line and the hand drawn), over ``--loads`` fresh navigations;
-- **own move**: the click on the play button to that tile drawn on the mover's line;
+- **own move**: the click on the play button to that tile drawn on the mover's line (at
+  once, as a preview at the end chosen, until the server's answer draws the line as it
+  is: *confirmed*, measured too);
 - **other seats**: the same click to that tile drawn on each of the three other pages;
 - **size**: the page's own JavaScript and CSS (``web/play/*.js``, ``play.css``, and the
   site's ``site.css`` + ``site.js`` it also loads), gzip-compressed (level 9).
@@ -43,6 +45,7 @@ PROBE = """
   const now = () => performance.timeOrigin + performance.now();
   window.__clicks = [];
   window.__drawn = [];
+  window.__confirmed = [];
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest('[data-action^="play"]');
     const picked = document.querySelector("#hand .tile-button.selected");
@@ -54,12 +57,18 @@ PROBE = """
     if (!line) return setTimeout(watch, 5);
     new MutationObserver(() => {
       const fresh = [];
+      const confirmed = [];
       for (const node of line.querySelectorAll(".laid")) {
         if (!seen.has(node.dataset.tile)) {
           seen.add(node.dataset.tile);
           fresh.push(node.dataset.tile);
         }
+        if (!node.classList.contains("ghost") && !seen.has("!" + node.dataset.tile)) {
+          seen.add("!" + node.dataset.tile);
+          confirmed.push(node.dataset.tile);
+        }
       }
+      if (confirmed.length) requestAnimationFrame(() => confirmed.forEach((tile) => window.__confirmed.push({ tile, at: now() })));
       if (!line.querySelector(".laid")) seen.clear(); // a new hand
       // drawn: the frame that shows it
       if (fresh.length) requestAnimationFrame(() => fresh.forEach((tile) => window.__drawn.push({ tile, at: now() })));
@@ -160,9 +169,12 @@ def main(argv: list[str] | None = None) -> int:
                 page.wait_for_selector(".site-nav .who")
                 page.add_init_script(PROBE)
                 pages.append(page)
-            figures["first_board"] = summary(first_boards(pages, server.url, table.code, args.loads))
-            own, others, moves = play(pages, rng, args.hands)
+            figures["first_board"] = summary(
+                first_boards(pages, server.url, table.code, args.loads)
+            )
+            own, confirmed, others, moves = play(pages, rng, args.hands)
             figures["own_move"] = summary(own)
+            figures["own_move_confirmed"] = summary(confirmed)
             figures["other_seats"] = summary(others)
             figures["moves"] = moves
         finally:
@@ -172,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     size = figures["size"]
     print(f"first board after navigation: {figures['first_board']}")
     print(f"own move drawn after the click: {figures['own_move']}")
+    print(f"own move confirmed by the server's answer: {figures['own_move_confirmed']}")
     print(f"other seats' pages drawn after the click: {figures['other_seats']}")
     print(
         f"JS+CSS gzip: table {size['table_js_css_gzip']} B, "
@@ -189,14 +202,14 @@ def first_boards(pages, url: str, code: str, loads: int) -> list[float]:
         page.goto(f"{url}/tables/{code}/play")
         page.wait_for_function("() => performance.getEntriesByName('dekabes-board-drawn').length")
         times.append(
-            page.evaluate(
-                "performance.getEntriesByName('dekabes-board-drawn')[0].startTime"
-            )
+            page.evaluate("performance.getEntriesByName('dekabes-board-drawn')[0].startTime")
         )
     return times
 
 
-def play(pages, rng: random.Random, hands: int) -> tuple[list[float], list[float], int]:
+def play(
+    pages, rng: random.Random, hands: int
+) -> tuple[list[float], list[float], list[float], int]:
     """Click through ``hands`` hands; the delays from each play click to its tile drawn."""
     from tests.web.play_driver import step
 
@@ -221,8 +234,12 @@ def play(pages, rng: random.Random, hands: int) -> tuple[list[float], list[float
         if not moved:
             first.wait_for_timeout(20)
     own: list[float] = []
+    confirmed: list[float] = []
     others: list[float] = []
-    records = [page.evaluate("({clicks: __clicks, drawn: __drawn})") for page in pages]
+    records = [
+        page.evaluate("({clicks: __clicks, drawn: __drawn, confirmed: __confirmed})")
+        for page in pages
+    ]
     for index, record in enumerate(records):
         for click in record["clicks"]:
             for other_index, other in enumerate(records):
@@ -234,7 +251,13 @@ def play(pages, rng: random.Random, hands: int) -> tuple[list[float], list[float
                 if not drawn:
                     continue
                 (own if other_index == index else others).append(min(drawn))
-    return own, others, moves
+            sure = [
+                d["at"] - click["at"]
+                for d in record["confirmed"]
+                if d["tile"] == click["tile"] and 0 <= d["at"] - click["at"] < 5000
+            ]
+            confirmed += sure[:1]
+    return own, confirmed, others, moves
 
 
 if __name__ == "__main__":

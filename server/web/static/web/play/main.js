@@ -260,21 +260,33 @@ function renderLine(v) {
   const box = $("line");
   const area = $("line-area");
   const width = area.clientWidth || 320;
-  const key = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length]);
+  // The move just sent, drawn at once as a preview (its tile as in the hand, at the end
+  // chosen from `legal`) until the server's answer draws the line as it is.
+  const ghost = state.ghost && !v.line.some((t) => t.tile === state.ghost.tile) ? state.ghost : null;
+  const key = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length, ghost]);
   if (box.drawn === key) return;
-  const plan = lineLayout(v, width, state.lineWidth);
+  let drawn = v;
+  if (ghost) {
+    const [a, b] = ghost.tile.split("-").map(Number);
+    const item = { tile: ghost.tile, a, b, seat: v.seat, ghost: true };
+    drawn = {
+      line: ghost.end === "left" ? [item, ...v.line] : [...v.line, item],
+      turns: v.turns.concat([{ type: "play", tile: ghost.tile, end: ghost.end || null }]),
+    };
+  }
+  const plan = lineLayout(drawn, width, state.lineWidth);
   state.lineWidth = plan.width;
   box.style.setProperty("--u", plan.unit + "px");
   box.style.height = plan.height + "px";
   box.style.width = plan.width + "px";
   const last = v.turns.filter((t) => t.type === "play").pop();
   const nodes = plan.items.map((item, index) => {
-    const t = v.line[index];
+    const t = drawn.line[index];
     const isLast = last && last.tile === t.tile;
     const node = el(
       "div",
       {
-        class: `laid${isLast ? " last" : ""}${t.a === t.b ? " double" : ""}`,
+        class: `laid${isLast ? " last" : ""}${t.a === t.b ? " double" : ""}${t.ghost ? " ghost" : ""}`,
         role: "listitem",
         "aria-label": fmt(W.tile_by, { tile: spoken(`${t.a}-${t.b}`), n: t.seat }) + (isLast ? ` (${fmt(W.last_tile, { tile: "" }).replace(/[:：]\s*$/, "")})` : ""),
         "data-tile": t.tile,
@@ -291,7 +303,7 @@ function renderLine(v) {
   else box.removeAttribute("role");
   box.setAttribute("aria-label", W.line);
   box.replaceChildren(...nodes);
-  box.drawn = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length]);
+  box.drawn = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length, ghost]);
   const ends = [];
   if (v.ends) {
     ends.push(el("span", { class: "end left", text: fmt(W.left_end, { n: v.ends[0] }) }));
@@ -377,12 +389,13 @@ function renderHand(v) {
   box.setAttribute("role", "listbox");
   box.setAttribute("aria-orientation", "horizontal");
   const plays = v.phase === "play" ? legalPlays(v) : new Map();
-  const key = JSON.stringify([v.hand, [...plays.keys()], state.selection, state.hint && state.hint.tile]);
+  const ghost = state.ghost && state.ghost.tile;
+  const key = JSON.stringify([v.hand, [...plays.keys()], state.selection, state.hint && state.hint.tile, ghost]);
   if (box.drawn === key) return;
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.tile : null;
-  const nodes = v.hand.map((tile) => {
+  const nodes = v.hand.filter((tile) => tile !== ghost).map((tile) => {
     const [a, b] = tile.split("-").map(Number);
-    const fits = plays.has(tile);
+    const fits = plays.has(tile) && !ghost;
     const selected = state.selection && state.selection.tile === tile;
     const hinted = state.hint && state.hint.tile === tile;
     const label = spoken(tile) + (fits ? `, ${W.fits}` : "");
@@ -600,7 +613,10 @@ function pick(tile) {
 }
 
 function play(tile, end) {
+  if (link && link.pending) return;
+  state.ghost = { tile, end: end || null };
   act("play", end ? { tile, end } : { tile });
+  if (!link.pending) state.ghost = null;
 }
 
 function step(by) {
@@ -743,6 +759,7 @@ function onAnswer(answer) {
   }
   if (answer.seat === state.shown || state.shown === null) {
     state.sending = Boolean(link && link.pending);
+    if (!state.sending) state.ghost = null;
     news(before, answer);
   }
   const wanted = seatToShow();
@@ -797,6 +814,7 @@ function onStatus(status) {
 
 function onRefused(seat, code, message) {
   state.sending = false;
+  state.ghost = null;
   if (code === "stale_version") notice(W.stale, "refused");
   else if (code === "not_your_seat") notice(W.not_your_seat, "refused");
   else notice(fmt(W.refused, { why: message || code }), "refused");
