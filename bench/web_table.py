@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from clients.sdk import DekabesClient
     from tests.conftest import LiveServer
-    from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, PHONE
+    from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE
 
     env = {
         "DEKABES_RATE_LOGIN_ADDRESS": "100000/minute",
@@ -156,10 +156,12 @@ def main(argv: list[str] | None = None) -> int:
                 client.join(table.code, seat)
             pages = []
             for seat, name in enumerate(names, start=1):
-                options = {"viewport": {"width": 1280, "height": 900}}
-                if seat == 2:
-                    options = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
-                context = browser.new_context(**options)
+                phone = seat == 2  # one touch phone at the table
+                context = browser.new_context(
+                    viewport=PHONE if phone else DESKTOP,
+                    has_touch=phone,
+                    is_mobile=phone,
+                )
                 context.set_default_timeout(60_000)
                 page = context.new_page()
                 page.goto(server.url + "/signin")
@@ -211,9 +213,7 @@ def play(
     pages, rng: random.Random, hands: int
 ) -> tuple[list[float], list[float], list[float], int]:
     """Click through ``hands`` hands; the delays from each play click to its tile drawn."""
-    from tests.web.play_driver import step
-
-    from tests.web.play_driver import phase
+    from tests.web.play_driver import phase, step
 
     seen_hands = 0
     moves = 0
