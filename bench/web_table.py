@@ -157,8 +157,9 @@ def main(argv: list[str] | None = None) -> int:
             pages = []
             for seat, name in enumerate(names, start=1):
                 phone = seat == 2  # one touch phone at the table
+                size = PHONE if phone else DESKTOP
                 context = browser.new_context(
-                    viewport=PHONE if phone else DESKTOP,
+                    viewport={"width": size["width"], "height": size["height"]},
                     has_touch=phone,
                     is_mobile=phone,
                 )
