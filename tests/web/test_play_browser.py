@@ -12,6 +12,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -166,7 +167,11 @@ def test_a_casual_match_against_three_computers_with_hint_and_undo(live, open_pa
     rng = random.Random(5)
     # Play into the first hand until a tile of ours is down, asking for a hint first.
     hinted = undone = False
+    deadline = time.monotonic() + 300
     while not undone:
+        if time.monotonic() > deadline:
+            screenshot(page, "play-stuck-casual")
+            raise AssertionError("no tile of ours went down")
         if page.locator("#hand .tile-button.fits").count() and not hinted:
             page.click('[data-tool="hint"]')
             page.wait_for_selector(".hint-text")
@@ -394,3 +399,17 @@ def test_every_stage_in_four_languages_and_on_a_phone_with_no_serious_accessibil
     play_to_the_end([Watch(driver, (1,))], rng)
     stage("match-over")
     assert not any(findings.values()), findings
+
+
+def test_two_seats_of_one_person_hand_the_device_over_and_never_show_both(live, open_page):
+    server, casual, _ = live
+    code = casual.table("jo", {1: "jo", 3: "jo"})
+    page = person_page(open_page, server.url, "jo", **PHONE_TOUCH)
+    open_table(page, server.url, code)
+    assert page.locator("#seat-picker button").count() == 2
+    watch = Watch(page, (1, 3))
+    play_to_the_end([watch], random.Random(17), look_first=True)
+    handoffs = [dom for dom in watch.doms if dom["handoff"]]
+    assert handoffs and all(not dom["hand"] for dom in handoffs)
+    assert {dom["seat"] for dom in watch.doms} == {1, 3}
+    assert check_privacy(watch, deals_of(casual.person("jo"), code, 1)) > 10

@@ -797,6 +797,12 @@ function news(before, answer) {
   }
 }
 
+function onSettled() {
+  state.sending = Boolean(link && link.pending);
+  if (!state.sending) state.ghost = null;
+  if (mine()) render();
+}
+
 function onPresence(presence) {
   for (const answer of Object.values(state.answers)) answer.presence = presence;
   render();
@@ -917,6 +923,6 @@ setup.title = document.title;
 document.addEventListener("keydown", onKey);
 $("tools").addEventListener("change", onPref);
 window.addEventListener("resize", () => { state.lineWidth = null; if (mine()) render(); });
-link = new SeatLink(setup.code, setup.seats, setup.csrf, { onAnswer, onPresence, onStatus, onRefused, onLeft });
+link = new SeatLink(setup.code, setup.seats, setup.csrf, { onAnswer, onPresence, onStatus, onRefused, onLeft, onSettled });
 window.dekabesTable = { state, link }; // for the browser tests' checks
 link.start();

@@ -5,6 +5,7 @@
 // page's CSRF token (server.accounts.auth.PageSessionAuthentication).
 
 const LONG_POLL_SECONDS = 25;
+const ANSWER_TIMEOUT_MS = 15000;
 const RETRY_MS = [500, 1000, 2000, 4000];
 const PENDING_KEY = "dekabes-pending-";
 
@@ -20,7 +21,7 @@ function sleep(ms) {
 
 export class SeatLink {
   // hooks: onAnswer(answer), onPresence(presence), onStatus("live"|"polling"|"lost"|"offline"),
-  // onRefused(seat, code, message), onLeft(seat)
+  // onRefused(seat, code, message), onLeft(seat), onSettled() (a decision's answer came)
   constructor(code, seats, csrf, hooks) {
     this.code = code;
     this.seats = seats;
@@ -167,25 +168,32 @@ export class SeatLink {
     if (method !== "GET") headers["X-CSRFToken"] = this.csrf;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["Idempotency-Key"] = key;
-    let response;
+    // An answer that never comes (a connection dropped without a close) is given up
+    // after a while, as one that failed: a decision is then sent again with its key.
+    const waiting = path.includes("wait=") ? (LONG_POLL_SECONDS + 15) * 1000 : ANSWER_TIMEOUT_MS;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), waiting);
     try {
-      response = await fetch(path, {
+      const response = await fetch(path, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         credentials: "same-origin",
         cache: "no-store",
+        signal: abort.signal,
       });
+      let parsed = null;
+      try {
+        parsed = await response.json();
+      } catch (e) {
+        parsed = null;
+      }
+      return { ok: response.ok, status: response.status, body: parsed };
     } catch (e) {
       return { ok: false, status: 0, body: null };
+    } finally {
+      clearTimeout(timer);
     }
-    let parsed = null;
-    try {
-      parsed = await response.json();
-    } catch (e) {
-      parsed = null;
-    }
-    return { ok: response.ok, status: response.status, body: parsed };
   }
 
   // The one way a decision leaves the page. `fields`: tile, end, opener. One decision
@@ -232,6 +240,8 @@ export class SeatLink {
           if (code !== "stale_version") this.readAll();
         }
         if (this.status) this.hooks.onStatus(this.status);
+        // The decision is settled even when its answer is older than a pushed view.
+        this.hooks.onSettled();
         return;
       }
     } finally {
