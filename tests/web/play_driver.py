@@ -161,6 +161,9 @@ def check_privacy(watch: Watch, deals) -> int:
 
 
 # -- playing ------------------------------------------------------------------------------
+LAST_PLAYED: dict = {}  # page -> the tile its last "play" step sent
+
+
 def _click(locator) -> bool:
     try:
         locator.click(timeout=2000)
@@ -198,9 +201,13 @@ def step(page, rng: random.Random, takeback: str | None = "accept") -> str | Non
     plays = page.locator('#actions [data-action^="play"]')
     try:
         plays.first.wait_for(timeout=2000)
+        tile = page.get_attribute("#hand .tile-button.selected", "data-tile", timeout=2000)
     except Exception:
         return None
-    return "play" if _pick(plays, rng) else None
+    if not _pick(plays, rng):
+        return None
+    LAST_PLAYED[page] = tile
+    return "play"
 
 
 def phase(page) -> str | None:

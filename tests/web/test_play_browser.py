@@ -22,6 +22,7 @@ from clients.sdk import DekabesClient
 from tests.web.browser import PHONE, horizontal_overflow, screenshot
 from tests.web.conftest import sign_in
 from tests.web.play_driver import (
+    LAST_PLAYED,
     Watch,
     check_privacy,
     deals_of,
@@ -180,12 +181,10 @@ def test_a_casual_match_against_three_computers_with_hint_and_undo(live, open_pa
         did = step(page, rng)
         watch.look()
         if did == "play":
-            laid = page.locator("#line .laid").count()
+            tile = LAST_PLAYED[page]
             page.wait_for_selector('[data-tool="undo"]:not([disabled])')
             page.click('[data-tool="undo"]')
-            page.wait_for_function(
-                "n => document.querySelectorAll('#line .laid').length < n", arg=laid
-            )
+            page.wait_for_selector(f'#hand button[data-tile="{tile}"]')  # back in the hand
             watch.look()
             undone = True
         elif did is None:
@@ -211,15 +210,20 @@ def test_a_takeback_by_consent_between_two_people(live, open_page):
         step(finn, rng, takeback=None)
         if did == "play":
             break
-    laid = ella.locator("#line .laid").count()
+    tile = LAST_PLAYED[ella]
     ella.wait_for_selector('[data-tool="undo"]:not([disabled])')
     ella.click('[data-tool="undo"]')
     ella.wait_for_selector('[data-dialog="takeback-wait"]')
     finn.wait_for_selector('[data-dialog="takeback"]')
     screenshot(finn, "play-phone-takeback")
+    asked_at = int(finn.get_attribute("#play", "data-version"))
     finn.click('[data-action="accept_takeback"]')
-    for page in (ella, finn):
-        page.wait_for_function("n => document.querySelectorAll('#line .laid').length < n", arg=laid)
+    ella.wait_for_selector(f'#hand button[data-tile="{tile}"]')  # back in her hand
+    finn.wait_for_function(
+        """([v, t]) => Number(document.getElementById('play').dataset.version) > v
+             && !document.querySelector(`#line [data-tile="${t}"]`)""",
+        arg=[asked_at, tile],
+    )
     for watch in watches:
         watch.look()
     play_to_the_end(watches, rng)
@@ -403,8 +407,8 @@ def test_every_stage_in_four_languages_and_on_a_phone_with_no_serious_accessibil
 
 def test_two_seats_of_one_person_hand_the_device_over_and_never_show_both(live, open_page):
     server, casual, _ = live
-    code = casual.table("jo", {1: "jo", 3: "jo"})
-    page = person_page(open_page, server.url, "jo", **PHONE_TOUCH)
+    code = casual.table("joan", {1: "joan", 3: "joan"})
+    page = person_page(open_page, server.url, "joan", **PHONE_TOUCH)
     open_table(page, server.url, code)
     assert page.locator("#seat-picker button").count() == 2
     watch = Watch(page, (1, 3))
@@ -412,4 +416,4 @@ def test_two_seats_of_one_person_hand_the_device_over_and_never_show_both(live, 
     handoffs = [dom for dom in watch.doms if dom["handoff"]]
     assert handoffs and all(not dom["hand"] for dom in handoffs)
     assert {dom["seat"] for dom in watch.doms} == {1, 3}
-    assert check_privacy(watch, deals_of(casual.person("jo"), code, 1)) > 10
+    assert check_privacy(watch, deals_of(casual.person("joan"), code, 1)) > 10
