@@ -37,7 +37,7 @@ test: $(STAMP) lint browser
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 	  echo "== backend run: DATABASE_URL=$${DATABASE_URL:-<unset>} REDIS_URL=$${REDIS_URL:-<unset>}"; \
-	  $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile -m backend tests/server tests/league; \
+	  $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile -m backend tests/server tests/league tests/matchmaking tests/ladder; \
 	else echo "== backend run skipped: DATABASE_URL and REDIS_URL unset (PostgreSQL/Redis not tested)"; fi
 
 # The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3),
@@ -94,6 +94,11 @@ seed-demo: $(STAMP)
 .PHONY: bench-league
 bench-league: $(STAMP)
 	$(PY) -m bench.league_reads
+
+# The bot ladder: one round's draw and rating at 10, 100 and 1,000 bots (docs/ladder.md).
+.PHONY: bench-ladder
+bench-ladder: $(STAMP)
+	$(PY) -m bench.ladder
 
 # A login flood and a 400 MB body against a bystander's game actions (issue 11 figures).
 bench-abuse: $(STAMP)

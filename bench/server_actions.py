@@ -310,6 +310,130 @@ class TableDriver:
             self.errors += 1
 
 
+class SocketTableDriver(TableDriver):
+    """A table whose four seats are on WebSockets, moves sent over them: each seat's
+    socket carries its actions (``{"type": "action"}``, answered on it) and its pushes,
+    every push read; no HTTP request per move (docs/api.md, "Actions over the seat's
+    socket"). The next seat's view is the push it receives after the move (its version
+    awaited), as a client holding that seat would see it.
+
+    ``long_match``: a finished match is followed by ``new_match`` at the same table (the
+    log grows: flatness with match length) instead of a new table."""
+
+    def __init__(self, urls, token, index, seed, long_match: bool = False):
+        self.views: dict[int, dict] = {}  # seat -> the newest answer or push body
+        self.answers: dict[str, dict] = {}  # command_id -> its answer frame
+        self.changed = threading.Condition()
+        self.long_match = long_match
+        self.moves = 0
+        # seat n's socket on process n (of several: pushes cross them through Redis)
+        self.ws_urls = ["ws" + url.removeprefix("http") for url in urls]
+        super().__init__(urls, token, index, seed, keys=True, sockets=True)
+
+    def _new_table(self) -> str:
+        with self.changed:
+            self.views = {}
+        code = super()._new_table()
+        for seat in (1, 2, 3, 4):  # nothing is pushed on connect: look once
+            response = self._request("GET", f"/api/tables/{code}/seats/{seat}")
+            response.raise_for_status()
+            self._keep(seat, response.json())
+        return code
+
+    def _connect(self, code: str, seat: int):
+        import websocket  # websocket-client
+
+        ws_url = self.ws_urls[(seat - 1) % len(self.ws_urls)]
+        ws = websocket.create_connection(
+            f"{ws_url}/ws/tables/{code}?seat={seat}",
+            header=[f"Authorization: Token {self.token}"],
+            timeout=30,
+        )
+
+        def read():
+            try:
+                while True:
+                    frame = json.loads(ws.recv())
+                    kind = frame.get("type")
+                    if kind == "view":
+                        self.pushes += 1
+                        self._keep(seat, frame)
+                    elif kind == "answer":
+                        with self.changed:
+                            self.answers[frame["command_id"]] = frame
+                            self.changed.notify_all()
+            except Exception:  # closed: this table is done
+                return
+
+        threading.Thread(target=read, daemon=True).start()
+        return ws
+
+    def _keep(self, seat: int, body: dict) -> None:
+        with self.changed:
+            kept = self.views.get(seat)
+            if kept is None or body["version"] >= kept["version"]:
+                self.views[seat] = body
+            self.changed.notify_all()
+
+    def _view_at_least(self, seat: int, version: int) -> dict:
+        with self.changed:
+            if not self.changed.wait_for(
+                lambda: self.views.get(seat, {}).get("version", -1) >= version, timeout=30
+            ):
+                raise RuntimeError(f"no push of version {version} to seat {seat}")
+            return self.views[seat]
+
+    def act(self) -> None:
+        for _ in range(20):
+            body = self._view_at_least(self.seat, self.seen)
+            view = body["view"]
+            if view["phase"] == "match_over":
+                if self.long_match:
+                    self._send(self.seat, {"type": "new_match"}, body["version"])
+                    return
+                self.code, self.seat = self._new_table(), 1
+                self.extra_gets += 1
+                continue
+            if not view["legal"]:
+                self.seat = view["to_act"] or (self.seat % 4 + 1)
+                self.extra_gets += 1
+                continue
+            event = self.rng.choice(view["legal"])
+            self._send(self.seat, event, body["version"])
+            return
+        raise RuntimeError("no seat could act in 20 looks")
+
+    def _send(self, seat: int, event: dict, version: int) -> None:
+        command_id = uuid.uuid4().hex
+        message = {k: v for k, v in event.items() if k not in ("type", "seat")}
+        message.update(
+            type="action",
+            action=event["type"],
+            expected_version=version,
+            command_id=command_id,
+        )
+        self.sockets[seat - 1].send(json.dumps(message))
+        with self.changed:
+            if not self.changed.wait_for(lambda: command_id in self.answers, timeout=30):
+                raise RuntimeError("no answer on the socket")
+            frame = self.answers.pop(command_id)
+        self.moves += 1
+        if frame["status"] >= 500:
+            self.server_errors += 1
+        if frame["status"] != 200:
+            self.errors += 1
+            if frame["body"].get("code") == "stale_version":
+                self.mismatches += 1
+            return
+        answer = frame["body"]
+        self._keep(seat, answer)
+        self.seen = max(self.seen, answer["version"])
+        after = answer["view"]
+        self.seat = after["to_act"] or next(
+            (n for n in (1, 2, 3, 4) if not after["accepted"][str(n)]), seat % 4 + 1
+        )
+
+
 def run_split(groups: list[list[TableDriver]], total: int, work) -> None:
     """``total`` calls of ``work(driver)``: one thread per group, each going round its
     group's tables."""
@@ -326,6 +450,10 @@ def run_split(groups: list[list[TableDriver]], total: int, work) -> None:
         t.start()
     for t in threads:
         t.join()
+
+
+def _act(driver: TableDriver) -> None:
+    driver.act()  # the driver's own (a socket driver moves over its sockets)
 
 
 def in_groups(drivers: list[TableDriver], threads: int) -> list[list[TableDriver]]:
@@ -356,7 +484,7 @@ def measure_modes(
     as with the trivial GET (``actions`` and ``gets`` are per kind)."""
     groups = {name: in_groups(drivers, threads) for name, drivers in modes.items()}
     for name, drivers in modes.items():  # warm up
-        run_split(groups[name], max(len(drivers), actions // 10), TableDriver.act)
+        run_split(groups[name], max(len(drivers), actions // 10), _act)
         run_split(groups[name], max(len(groups[name]), gets // 10), TableDriver.trivial_get)
     extra_before = {name: sum(d.extra_gets for d in drivers) for name, drivers in modes.items()}
     load = load_average()
@@ -370,7 +498,7 @@ def measure_modes(
         turn = index % len(names)
         for name in names[turn:] + names[:turn]:
             started = cpu_seconds(processes)
-            run_split(groups[name], batch_actions, TableDriver.act)
+            run_split(groups[name], batch_actions, _act)
             middle = cpu_seconds(processes)
             run_split(groups[name], batch_gets, TableDriver.trivial_get)
             ended = cpu_seconds(processes)
@@ -450,12 +578,21 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def per_table_count(processes, urls, token, counts, actions, gets, seed) -> list[dict]:
-    """CPU per action with the same number of actions spread over each count of tables."""
+def per_table_count(
+    processes, urls, token, counts, actions, gets, seed, sockets: bool = False
+) -> list[dict]:
+    """CPU per action with the same number of actions spread over each count of tables
+    (``sockets``: moves over the seats' sockets, four per table, every push read)."""
     out = []
     for count in counts:
-        drivers = [TableDriver(urls, token, 10_000 + i, seed) for i in range(count)]
+        drivers: list[TableDriver]
+        if sockets:
+            drivers = [SocketTableDriver(urls, token, 50_000 + i, seed) for i in range(count)]
+        else:
+            drivers = [TableDriver(urls, token, 10_000 + i, seed) for i in range(count)]
         result = measure_cpu(processes, drivers, max(actions, count), gets)
+        for driver in drivers:
+            driver.close_sockets()
         out.append(
             {
                 k: result[k]
@@ -467,6 +604,79 @@ def per_table_count(processes, urls, token, counts, actions, gets, seed) -> list
                 )
             }
         )
+    return out
+
+
+def match_length(processes, urls, token, args) -> dict:
+    """One table played over its sockets for ``--long-moves`` moves, a finished match
+    followed by ``new_match`` at the same table (its log keeps growing): the server's
+    CPU per move in windows of 100 moves, first and last, and by quarter."""
+    driver = SocketTableDriver(urls, token, 60_000, args.seed, long_match=True)
+    window = 100
+    windows: list[float] = []
+    load = load_average()
+    try:
+        for _ in range(args.long_moves // window):
+            started = cpu_seconds(processes)
+            for _ in range(window):
+                driver.act()
+            windows.append((cpu_seconds(processes) - started) / window * 1000)
+        version = driver.seen
+    finally:
+        driver.close_sockets()
+    quarter = max(1, len(windows) // 4)
+    starts = range(0, quarter * 4, quarter) if len(windows) >= 4 else range(len(windows))
+    return {
+        "moves": len(windows) * window,
+        "log_events_at_end": version,
+        "cpu_ms_per_move_first_100": round(windows[0], 3),
+        "cpu_ms_per_move_last_100": round(windows[-1], 3),
+        "cpu_ms_per_move_by_quarter": [
+            round(sum(windows[i : i + quarter]) / len(windows[i : i + quarter]), 3) for i in starts
+        ],
+        "non_200_answers": driver.errors,
+        "load_average": load,
+        "load_average_after": load_average(),
+    }
+
+
+def fsync_cost(args) -> dict:
+    """What the durable commit's fsync costs a move: the same socket moves on a server
+    with ``DEKABES_SQLITE_SYNCHRONOUS=FULL`` (the default: WAL synced at every commit)
+    and one with ``NORMAL`` (synced at checkpoints only), one table, one move at a time:
+    server CPU and wall time per move."""
+    out: dict[str, dict] = {"load_average": load_average()}  # type: ignore[dict-item]
+    for mode in ("FULL", "NORMAL"):
+        with tempfile.TemporaryDirectory(prefix="dekabes-bench-") as tmp:
+            os.environ["DEKABES_SQLITE_SYNCHRONOUS"] = mode
+            try:
+                processes, urls = start_server(Path(tmp))
+            finally:
+                os.environ.pop("DEKABES_SQLITE_SYNCHRONOUS", None)
+            try:
+                token = register(urls[0])
+                driver = SocketTableDriver(urls, token, 70_000, args.seed)
+                for _ in range(50):  # warm up
+                    driver.act()
+                started, wall = cpu_seconds(processes), time.perf_counter()
+                for _ in range(args.fsync_moves):
+                    driver.act()
+                cpu = cpu_seconds(processes) - started
+                elapsed = time.perf_counter() - wall
+                driver.close_sockets()
+            finally:
+                stop(processes)
+        out[mode] = {
+            "moves": args.fsync_moves,
+            "server_cpu_ms_per_move": round(cpu / args.fsync_moves * 1000, 3),
+            "wall_ms_per_move": round(elapsed / args.fsync_moves * 1000, 3),
+        }
+    out["fsync_wall_ms_per_move"] = round(
+        out["FULL"]["wall_ms_per_move"] - out["NORMAL"]["wall_ms_per_move"], 3
+    )
+    out["fsync_cpu_ms_per_move"] = round(
+        out["FULL"]["server_cpu_ms_per_move"] - out["NORMAL"]["server_cpu_ms_per_move"], 3
+    )
     return out
 
 
@@ -668,18 +878,32 @@ def embedded_run(args) -> dict:
                 TableDriver(urls, token, 20_000 + i, args.seed, keys=True)
                 for i in range(args.cpu_tables)
             ]
-            socketed = [
+            rest_socketed = [
                 TableDriver(urls, token, 30_000 + i, args.seed, keys=True, sockets=True)
                 for i in range(args.cpu_tables)
             ]
+            socketed: list[TableDriver] = [
+                SocketTableDriver(urls, token, 40_000 + i, args.seed)
+                for i in range(args.cpu_tables)
+            ]
             modes = {"cpu": drivers[: args.cpu_tables], "cpu_keys": keyed}
+            modes["cpu_rest_sockets"] = rest_socketed
             modes["cpu_sockets"] = socketed
             measured = measure_modes(processes, modes, args.actions, args.gets, rounds=args.rounds)
-            cpu, cpu_keys, cpu_sockets = (measured[k] for k in modes)
+            cpu, cpu_keys, cpu_rest_sockets, cpu_sockets = (measured[k] for k in modes)
+            cpu_rest_sockets["pushes_received"] = sum(d.pushes for d in rest_socketed)
             cpu_sockets["pushes_received"] = sum(d.pushes for d in socketed)
-            for driver in socketed:
+            cpu_sockets["moves_over_socket"] = sum(getattr(d, "moves", 0) for d in socketed)
+            for driver in rest_socketed + socketed:
                 driver.close_sockets()
-            drivers += keyed + socketed
+            drivers += keyed + rest_socketed + socketed
+            extras: dict[str, object] = {}
+            if args.socket_extras or not args.quick:
+                extras["match_length"] = match_length(processes, urls, token, args)
+                extras["socket_tables"] = per_table_count(
+                    processes, urls, token, args.table_counts, args.actions, args.gets // 2,
+                    args.seed, sockets=True,
+                )  # fmt: skip
             if args.quick:
                 loop = tables = None
             else:
@@ -702,23 +926,29 @@ def embedded_run(args) -> dict:
             if args.cold_events and not args.quick
             else None
         )
+        fsync = fsync_cost(args) if args.socket_extras or not args.quick else None
     return {
         "store": "sqlite+in-memory",
         "workers": 1,
         "cpu": cpu,
         "cpu_keys": cpu_keys,
+        "cpu_rest_sockets": cpu_rest_sockets,
         "cpu_sockets": cpu_sockets,
         "summary": {
             "ms_per_action": cpu["server_cpu_ms_per_action"],
             "vs_trivial_get": cpu["action_cpu_vs_trivial_get"],
             "ms_per_action_keys": cpu_keys["server_cpu_ms_per_action"],
             "vs_trivial_get_keys": cpu_keys["action_cpu_vs_trivial_get"],
-            "ms_per_action_keys_4_sockets": cpu_sockets["server_cpu_ms_per_action"],
-            "vs_trivial_get_keys_4_sockets": cpu_sockets["action_cpu_vs_trivial_get"],
-            "goals": "keys <= 2.5x a trivial GET; keys + 4 sockets <= 7 ms",
+            "ms_per_action_rest_4_sockets": cpu_rest_sockets["server_cpu_ms_per_action"],
+            "ms_per_move_over_socket": cpu_sockets["server_cpu_ms_per_action"],
+            "vs_trivial_get_over_socket": cpu_sockets["action_cpu_vs_trivial_get"],
+            "goals": "keys <= 2.5x a trivial GET; a move over the socket <= the peer's "
+            "file store (stretch: <= 1.5x its in-memory store)",
             **({"peer_ms_per_move": peer["ms_per_move"]} if peer else {}),
         },
         "peer": peer,
+        **extras,
+        "fsync": fsync,
         "open_loop": loop,
         "tables": tables,
         "cold_table": cold,
@@ -739,11 +969,25 @@ def scale_out_run(args) -> dict:
                 drivers = [TableDriver(urls, token, i, args.seed) for i in range(args.tables)]
                 cpu = measure_cpu(processes, drivers[: args.cpu_tables], args.actions, args.gets)
                 throughput = closed_loop(drivers, args.seconds)
+                # the same over the seats' sockets (seat n on process n): every push read
+                socketed: list[TableDriver] = [
+                    SocketTableDriver(urls, token, 80_000 + i, args.seed)
+                    for i in range(args.tables)
+                ]
+                socket_cpu = measure_cpu(
+                    processes, socketed[: args.cpu_tables], args.actions, args.gets
+                )
+                socket_throughput = closed_loop(socketed, args.seconds)
+                for driver in socketed:
+                    driver.close_sockets()
+                drivers += socketed
             finally:
                 stop(processes)
         runs[str(workers)] = {
             "cpu": cpu,
             "closed_loop": throughput,
+            "socket_cpu": socket_cpu,
+            "socket_closed_loop": socket_throughput,
             "server_errors_5xx": sum(d.server_errors for d in drivers),
             "version_mismatches": sum(d.mismatches for d in drivers),
             "non_200_answers": sum(d.errors for d in drivers),
@@ -756,6 +1000,19 @@ def scale_out_run(args) -> dict:
         "speedup": round(
             many["closed_loop"]["actions_per_second"] / one["closed_loop"]["actions_per_second"], 2
         ),
+        "socket_speedup": round(
+            many["socket_closed_loop"]["actions_per_second"]
+            / one["socket_closed_loop"]["actions_per_second"],
+            2,
+        ),
+        "socket_vs_rest_throughput": {
+            w: round(
+                r["socket_closed_loop"]["actions_per_second"]
+                / r["closed_loop"]["actions_per_second"],
+                2,
+            )
+            for w, r in runs.items()
+        },
     }
 
 
@@ -819,6 +1076,16 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--peer-dir", help="the peer harness with its node_modules installed")
     parser.add_argument("--peer-moves", type=int, default=2000)
+    parser.add_argument(
+        "--socket-extras",
+        action="store_true",
+        help="with --quick: also the socket moves' flatness with match length and with the "
+        "number of tables, and the fsync's cost (a full run has them)",
+    )
+    parser.add_argument(
+        "--long-moves", type=int, default=2000, help="moves of the match-length run"
+    )
+    parser.add_argument("--fsync-moves", type=int, default=400, help="moves of each fsync-cost run")
     parser.add_argument("--cold-child", type=_ints, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cold_child is not None:
@@ -838,7 +1105,8 @@ def summary_table(report: dict) -> str:
     rows = [
         ("GET seat + POST action, no key", report["cpu"], ""),
         ("with an Idempotency-Key", report["cpu_keys"], "goal <= 2.5x"),
-        ("with a key, 4 seats on WebSockets", report["cpu_sockets"], "goal <= 7 ms"),
+        ("with a key, 4 seats on WebSockets", report["cpu_rest_sockets"], ""),
+        ("moves over the 4 seats' WebSockets", report["cpu_sockets"], "goal <= peer file"),
     ]
     lines = [
         "server CPU per game action (measured round by round in one run; load average "

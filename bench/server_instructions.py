@@ -7,7 +7,8 @@ embedded default on a temporary SQLite file) under valgrind's callgrind, which c
 instructions the process executes whatever else the machine does, and drives it the way
 ``bench.server_actions`` does: ``--actions`` game actions (GET the seat view, POST one
 random legal action with an ``Idempotency-Key``), then twice as many trivial
-authenticated GETs (``/api/me``). Counting is switched on only for those two phases
+authenticated GETs (``/api/me``), then ``--actions`` moves over the seats' WebSockets
+(``SocketTableDriver``: four sockets per table, every push read). Counting is switched on only for those two phases
 (``callgrind_control``), one dump each, so start-up and warm-up are left out.
 
 What it counts is user-space work: the kernel's share (an fsync per commit, the socket
@@ -74,6 +75,11 @@ with tempfile.TemporaryDirectory(prefix="dekabes-instructions-") as tmp:
         bench.run_split([[d] for d in drivers], 60, bench.TableDriver.act)  # warm
         for _ in range(20):
             drivers[0].trivial_get()
+        # moves over the seats' sockets (a checkout without them: none)
+        socket_driver = getattr(bench, "SocketTableDriver", None)
+        socketed = [socket_driver([url], token, 100 + i, 1) for i in range(2)] if socket_driver else []
+        for driver in socketed * 30:  # warm
+            driver.act()
 
         def control(*args):
             subprocess.run(["callgrind_control", *args, str(server.pid)], check=True,
@@ -85,6 +91,9 @@ with tempfile.TemporaryDirectory(prefix="dekabes-instructions-") as tmp:
         control("--dump=actions")
         bench.run_split([[d] for d in drivers], 2 * actions, bench.TableDriver.trivial_get)
         control("--dump=gets")
+        if socketed:
+            bench.run_split([[d] for d in socketed], actions, lambda d: d.act())
+            control("--dump=socket_moves")
         totals = {}
         for dump in Path(tmp).glob("callgrind.out*"):
             text = dump.read_text(errors="replace")
@@ -92,7 +101,9 @@ with tempfile.TemporaryDirectory(prefix="dekabes-instructions-") as tmp:
             total = [line for line in text.splitlines() if line.startswith(("summary:", "totals:"))]
             if trigger and total:
                 totals[trigger[0].split()[-1]] = int(total[0].split()[1])
-        errors = sum(d.errors for d in drivers)
+        errors = sum(d.errors for d in drivers + socketed)
+        for driver in socketed:
+            driver.close_sockets()
     finally:
         bench.stop([server])
     print(json.dumps({"actions": actions, "gets": 2 * actions, "totals": totals, "non_200": errors}))
@@ -113,13 +124,19 @@ def measure(checkout: Path, actions: int) -> dict:
     raw = json.loads(done.stdout.strip().splitlines()[-1])
     per_action = raw["totals"]["actions"] / raw["actions"]
     per_get = raw["totals"]["gets"] / raw["gets"]
-    return {
+    out = {
         "checkout": str(checkout),
         "instructions_per_action": round(per_action),
         "instructions_per_trivial_get": round(per_get),
         "action_vs_trivial_get": round(per_action / per_get, 3),
         "non_200_answers": raw["non_200"],
     }
+    if "socket_moves" in raw["totals"]:
+        per_move = raw["totals"]["socket_moves"] / raw["actions"]
+        out["instructions_per_socket_move"] = round(per_move)
+        out["socket_move_vs_trivial_get"] = round(per_move / per_get, 3)
+        out["socket_move_vs_rest_action"] = round(per_move / per_action, 3)
+    return out
 
 
 def main(argv=None) -> int:

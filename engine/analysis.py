@@ -140,42 +140,45 @@ def _low_high(tile: object) -> str | None:
 
 
 def _summaries(decisions: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for seat in SEATS:
-        mine = [d for d in decisions if d["seat"] == seat]
-        if not mine:
-            out[str(seat)] = {
-                "decisions": 0,
-                "accuracy": None,
-                "mean_loss": None,
-                "best_moves": 0,
-                "total_loss": 0.0,
-                "marks": {name: 0 for _, name in MARKS} | {BLUNDER: 0},
-                "biggest_mistakes": [],
-            }
-            continue
-        accurate = sum(1 for d in mine if d["loss"] <= ACCURATE_WITHIN)
-        marks = {name: 0 for _, name in MARKS} | {BLUNDER: 0}
-        for d in mine:
-            marks[d["mark"]] += 1
-        worst = sorted(mine, key=lambda d: (-d["loss"], d["at"]))[:MISTAKES_SHOWN]
-        out[str(seat)] = {
-            "decisions": len(mine),
-            "accuracy": round(accurate / len(mine), 4),
-            "mean_loss": round(sum(d["loss"] for d in mine) / len(mine), 4),
-            "best_moves": accurate,
-            "total_loss": round(sum(d["loss"] for d in mine), 4),
+    return {str(seat): summary([d for d in decisions if d["seat"] == seat]) for seat in SEATS}
+
+
+def summary(decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a list of decisions sums to: a seat's summary in the report, or one
+    holder's when a seat changed hands (the server splits a seat's decisions by who
+    made them). ``accuracy`` is the best-move share: decisions within
+    ``ACCURATE_WITHIN`` of the best, over all decisions."""
+    marks = {name: 0 for _, name in MARKS} | {BLUNDER: 0}
+    if not decisions:
+        return {
+            "decisions": 0,
+            "accuracy": None,
+            "mean_loss": None,
+            "best_moves": 0,
+            "total_loss": 0.0,
             "marks": marks,
-            "biggest_mistakes": [
-                {
-                    "at": d["at"],
-                    "hand_no": d["hand_no"],
-                    "loss": d["loss"],
-                    "played": d["played"],
-                    "best": d["best"],
-                }
-                for d in worst
-                if d["loss"] > 0
-            ],
+            "biggest_mistakes": [],
         }
-    return out
+    accurate = sum(1 for d in decisions if d["loss"] <= ACCURATE_WITHIN)
+    for d in decisions:
+        marks[d["mark"]] += 1
+    worst = sorted(decisions, key=lambda d: (-d["loss"], d["at"]))[:MISTAKES_SHOWN]
+    return {
+        "decisions": len(decisions),
+        "accuracy": round(accurate / len(decisions), 4),
+        "mean_loss": round(sum(d["loss"] for d in decisions) / len(decisions), 4),
+        "best_moves": accurate,
+        "total_loss": round(sum(d["loss"] for d in decisions), 4),
+        "marks": marks,
+        "biggest_mistakes": [
+            {
+                "at": d["at"],
+                "hand_no": d["hand_no"],
+                "loss": d["loss"],
+                "played": d["played"],
+                "best": d["best"],
+            }
+            for d in worst
+            if d["loss"] > 0
+        ],
+    }

@@ -22,6 +22,7 @@ AREAS = {
     "tables": "tables: ",
     "rules": "the engine's rules: ",
     "league": "league: ",
+    "matchmaking": "matchmaking: ",
 }
 
 

@@ -599,6 +599,57 @@ class NotSubstitutable(LeagueError):
     )
 
 
+# -- matchmaking: seeks, challenges, daily quotas -------------------------------------------
+class MatchmakingError(ApiError):
+    area = "matchmaking"
+
+
+class NotWanted(MatchmakingError):
+    code, status = "not_wanted", 403
+    message = "this seek wants {wanted}"
+    note = "taking an open seat of a seek that wants the other kind of player (people or bots)"
+
+
+class OutsideLevelRange(MatchmakingError):
+    code, status = "outside_level_range", 403
+    message = "this seek wants levels {low} to {high}; yours is {level}"
+    note = "taking an open seat of a seek whose level range leaves yours out"
+
+
+class OutsideTerms(MatchmakingError):
+    code, status = "outside_terms", 409
+    message = "{player} does not take this challenge: {why}"
+    note = (
+        "a challenge outside an invited bot's published terms (casual or rated, people or "
+        "bots, partners, time per move, games per day, hours), or to a bot that publishes none"
+    )
+
+
+class NoLongerOpen(MatchmakingError):
+    code, status = "no_longer_open", 409
+    message = "this {what} is {status}"
+    note = "answering or cancelling a challenge, or cancelling a seek, no longer open"
+
+
+class DailyLimit(MatchmakingError):
+    code, status = "daily_limit", 429
+    message = "{who} has used its {limit} matchmaking games of the last 24 hours"
+    note = (
+        "past a per-bot or per-owner daily quota of seeks, seats taken and challenges "
+        "(DEKABES_BOT_GAMES_PER_DAY, DEKABES_OWNER_GAMES_PER_DAY); `Retry-After`: seconds "
+        "until one use is a day old"
+    )
+
+    def __init__(self, message: str | None = None, /, *, wait: float = 1, **params):
+        super().__init__(message, **params)
+        self.wait = wait
+
+    def response(self) -> Response:
+        response = super().response()
+        response["Retry-After"] = str(max(1, math.ceil(self.wait)))
+        return response
+
+
 # -- answering ---------------------------------------------------------------------------------
 def flatten(detail) -> str:
     """A DRF error detail (nested dicts and lists) as one line."""

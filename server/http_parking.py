@@ -22,6 +22,7 @@ from server.notices.waits import waits
 
 LONG_POLL_PATH = re.compile(
     r"\A(/api/tables/[^/]+/seats/[^/]+|/api/tables/[^/]+/spectate|/api/me/league-tables"
+    r"|/api/tables/open|/api/challenges"
     r"|/clubs/[^/]+/live|/me/live)/?\Z"
 )
 

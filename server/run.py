@@ -13,7 +13,10 @@ this process waits for them before it exits.
 
 The analyser of finished matches (``manage.py analyse_matches --watch``, low CPU
 priority; docs/league.md "Analysis") is supervised the same way, its output in
-``var/analyser.log``; ``--no-analyser`` leaves it out.
+``var/analyser.log``; ``--no-analyser`` leaves it out. So is the members' mail queue
+(``manage.py send_mail_queue --watch``; docs/server.md "Mail"), its output in
+``var/mail.log``; ``--no-mail`` leaves it out. The mails' links start with
+``DEKABES_SITE_URL``, set here to this server's address when the operator did not.
 
 The server process ticks (``server/league/tick.py``: lapsed pauses, the league's
 automatic substitutes after a round's deadline) every minute, in its own process, where
@@ -132,6 +135,11 @@ def main(argv=None) -> int:
         action="store_true",
         help="do not start the background analyser of finished matches",
     )
+    parser.add_argument(
+        "--no-mail",
+        action="store_true",
+        help="do not start the queue that sends the members' mail",
+    )
     parser.add_argument("--workers", type=int, default=1, help="Daphne processes on one socket")
     args = parser.parse_args(argv)
     if args.workers < 1:
@@ -149,6 +157,7 @@ def main(argv=None) -> int:
     if not is_loopback(args.host):
         env = public_environment(args.host, env)
     env["DEKABES_HOST_ACCOUNT"] = args.bot  # the account the server lets host players
+    env.setdefault("DEKABES_SITE_URL", site_url(args.host, args.port))
     # SIGTERM (from `make play`, a service manager) stops the host and Daphne too.
     signal.signal(signal.SIGTERM, _interrupt)
     # So does SIGINT (Ctrl-C), even when this process was started with it ignored, as a
@@ -162,6 +171,7 @@ def main(argv=None) -> int:
     python = sys.executable
     host: Supervised | None = None
     analyser: Supervised | None = None
+    mail: Supervised | None = None
     backups: Periodic | None = None
     servers: list[subprocess.Popen] = []
     try:
@@ -202,6 +212,13 @@ def main(argv=None) -> int:
                 var / "analyser.log",
             )
             print("analyser of finished matches: log var/analyser.log", flush=True)
+        if not args.no_mail:
+            mail = Supervised(
+                "the members' mail queue",
+                lambda: start_mail_queue(env, var_dir(env) / "mail.log"),
+                var_dir(env) / "mail.log",
+            )
+            print("members' mail queue: log var/mail.log", flush=True)
         print(f"server: http://{args.host}:{args.port}/  (API docs at /api/docs/)", flush=True)
         if args.workers == 1:
             servers.append(
@@ -230,11 +247,11 @@ def main(argv=None) -> int:
                 flush=True,
             )
         supervised: list[Supervised | Periodic] = [
-            child for child in (host, analyser, backups) if child is not None
+            child for child in (host, analyser, mail, backups) if child is not None
         ]
         report = StatusFile(
             var_dir(env) / "supervisor.json",
-            {"host": host, "analyser": analyser, "backup": backups},
+            {"host": host, "analyser": analyser, "mail": mail, "backup": backups},
         )
 
         def check_children() -> None:
@@ -256,6 +273,8 @@ def main(argv=None) -> int:
             host.stop()
         if analyser is not None:
             analyser.stop()
+        if mail is not None:
+            mail.stop()
         if backups is not None:
             backups.stop()
 
@@ -272,6 +291,30 @@ def start_analyser(env: dict, log: Path) -> subprocess.Popen:
             stdout=out,
             stderr=subprocess.STDOUT,
         )
+
+
+def start_mail_queue(env: dict, log: Path) -> subprocess.Popen:
+    """``manage.py send_mail_queue --watch``: the members' mail, sent from the outbox
+    after each commit (docs/server.md, "Mail"), its output appended to ``log``."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "a", encoding="utf-8") as out:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "send_mail_queue", "--watch"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def site_url(host: str, port: int) -> str:
+    """The address the mails' links use when DEKABES_SITE_URL is not set: this server's
+    own (a wildcard bind: this machine's name)."""
+    if host in ("0.0.0.0", "::"):
+        host = socket.getfqdn()
+    elif ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
 
 
 def daphne_command(

@@ -70,8 +70,11 @@ INSTALLED_APPS = [
     "server.tables",
     "server.sockets",
     "server.league",
+    "server.matchmaking",
     "server.web",
     "server.ops",
+    "server.mail",
+    "server.ladder",  # after the league: its receiver of a match's end runs after the league's
 ]
 
 # The API authenticates by token and DRF's views are CSRF-exempt; the web pages
@@ -233,10 +236,31 @@ DEKABES_MAX_SOCKETS = _env_int("DEKABES_MAX_SOCKETS", 16)
 # Tables a member owns whose match is not over; bot accounts a member owns.
 DEKABES_MAX_TABLES = _env_int("DEKABES_MAX_TABLES", 20)
 DEKABES_MAX_BOTS = _env_int("DEKABES_MAX_BOTS", 10)
+# Matchmaking's daily quotas (docs/api.md, "Open seats and challenges"): the seeks made,
+# open seats taken, challenges made and accepted by one bot, and by all of one member's
+# bots (and the member) together, in any 24 hours; past them 429 daily_limit.
+DEKABES_BOT_GAMES_PER_DAY = _env_int("DEKABES_BOT_GAMES_PER_DAY", 100)
+DEKABES_OWNER_GAMES_PER_DAY = _env_int("DEKABES_OWNER_GAMES_PER_DAY", 300)
 # Server-hosted computer players (docs/league.md): at most this many active in a club,
 # played by the host process signed in as this house bot account (make serve: "house").
 DEKABES_MAX_HOSTED_PLAYERS = _env_int("DEKABES_MAX_HOSTED_PLAYERS", 12)
 DEKABES_HOST_ACCOUNT = os.environ.get("DEKABES_HOST_ACCOUNT", "house")
+# The bot ladder (docs/ladder.md): the house levels standing on it as anchors, a bot's
+# matches per rolling day (its own limit may be lower), how long a bot may keep a leg
+# waiting before a house player takes its seat, how recently it must have said it is
+# there to be drawn, how many pairs play at once, and the house account owning its tables.
+DEKABES_LADDER_LEVELS = tuple(
+    level
+    for level in os.environ.get(
+        "DEKABES_LADDER_LEVELS", "random,greedy,medium,strong,expert"
+    ).split(",")
+    if level
+)
+DEKABES_LADDER_MATCHES_PER_DAY = _env_int("DEKABES_LADDER_MATCHES_PER_DAY", 48)
+DEKABES_LADDER_MOVE_SECONDS = _env_int("DEKABES_LADDER_MOVE_SECONDS", 120)
+DEKABES_LADDER_SEEN_SECONDS = _env_int("DEKABES_LADDER_SEEN_SECONDS", 900)
+DEKABES_LADDER_MAX_PAIRS = _env_int("DEKABES_LADDER_MAX_PAIRS", 200)
+DEKABES_LADDER_ACCOUNT = os.environ.get("DEKABES_LADDER_ACCOUNT", "ladder")
 # League quotas (docs/server.md "Limits"): clubs one account creates, seasons of a club,
 # open invite codes of a club, rounds of a season.
 DEKABES_MAX_CLUBS = _env_int("DEKABES_MAX_CLUBS", 10)
@@ -256,6 +280,32 @@ DEKABES_HEALTH_MIN_FREE = _env_int("DEKABES_HEALTH_MIN_FREE", 1024**3)
 DEKABES_REGISTRATION = os.environ.get("DEKABES_REGISTRATION", "open")
 if DEKABES_REGISTRATION not in ("open", "invite", "closed"):
     raise ValueError("DEKABES_REGISTRATION is open, invite or closed")
+
+# Members' mail (docs/server.md, "Mail"): the console backend (the mail printed to the
+# queue's log, var/mail.log) unless DEKABES_SMTP_HOST names a mail server. Mail goes out
+# from the outbox, never inside a request: `manage.py send_mail_queue` (server.run runs it).
+DEKABES_SITE_URL = os.environ.get("DEKABES_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+DEFAULT_FROM_EMAIL = os.environ.get("DEKABES_MAIL_FROM", "Dékabès <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_HOST = os.environ.get("DEKABES_SMTP_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = _env_int("DEKABES_SMTP_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("DEKABES_SMTP_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DEKABES_SMTP_PASSWORD", "")
+_SMTP_SECURITY = os.environ.get("DEKABES_SMTP_SECURITY", "none").lower()
+if _SMTP_SECURITY not in ("none", "starttls", "tls"):
+    raise ValueError("DEKABES_SMTP_SECURITY is none, starttls or tls")
+EMAIL_USE_TLS = _SMTP_SECURITY == "starttls"
+EMAIL_USE_SSL = _SMTP_SECURITY == "tls"
+EMAIL_TIMEOUT = _env_int("DEKABES_SMTP_TIMEOUT", 20)
+# The reminder before a round's deadline, this many hours before it (0: none).
+DEKABES_MAIL_DEADLINE_HOURS = float(os.environ.get("DEKABES_MAIL_DEADLINE_HOURS") or 24)
+# Seconds between two looks at the outbox by `send_mail_queue --watch`.
+DEKABES_MAIL_POLL_SECONDS = float(os.environ.get("DEKABES_MAIL_POLL_SECONDS") or 5)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["server.accounts.auth.TokenAuthentication"],
@@ -293,7 +343,11 @@ SPECTACULAR_SETTINGS = {
     # Choice values are their own names: no "* `a` - a" lists in the descriptions.
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     # One name for a choice set several fields share.
-    "ENUM_NAME_OVERRIDES": {"TeamEnum": ["A", "B"], "RoleEnum": ["organizer", "member"]},
+    "ENUM_NAME_OVERRIDES": {
+        "TeamEnum": ["A", "B"],
+        "RoleEnum": ["organizer", "member"],
+        "PlayerKindEnum": ["people", "bots", "any"],  # matchmaking: wanted, partners...
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "server.api_schema.describe_what_the_views_enforce",
@@ -315,6 +369,10 @@ AUTH_PASSWORD_VALIDATORS = [
 # Seconds: the longest a long-poll may wait, and how often pushes ping.
 LONG_POLL_MAX = 30
 WS_PING_SECONDS = float(os.environ.get("DEKABES_WS_PING_SECONDS", "20"))
+# Seconds: the longest a seat socket acts on the token it opened with before looking it
+# up again (an action past this, and every ping, check it): a revoked token's socket
+# acts no more after this, and is closed (server/sockets/actions.py).
+WS_TOKEN_CHECK_SECONDS = float(os.environ.get("DEKABES_WS_TOKEN_CHECK_SECONDS", "5"))
 
 # Seconds between two ticks of the one ticking driver (server/league/tick.py: the automatic
 # substitutes after a round's deadline) in this server process; 0: none (manage.py tick).

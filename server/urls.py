@@ -17,6 +17,7 @@ SEAT = "api/tables/<name:code>/seats/<name:seat>"
 urlpatterns = [
     path(SEAT, tables.SeatView.as_view()),
     path(SEAT + "/actions", tables.ActionView.as_view()),
+    path("", include("server.matchmaking.urls")),  # before api/tables/<code>: /open
     path("api/auth/register", accounts.RegisterView.as_view()),
     path("api/auth/token", accounts.TokenView.as_view()),
     path("api/auth/logout", accounts.LogoutView.as_view()),
@@ -25,7 +26,8 @@ urlpatterns = [
     path("api/auth/tokens/<id:token_id>", accounts.TokenDetailView.as_view()),
     path("api/auth/password", accounts.PasswordView.as_view()),
     path("api/me", accounts.MeView.as_view()),
-    path("", include("server.accounts.data.urls")),
+    path("", include("server.member_data.urls")),
+    path("", include("server.mail.urls")),
     path("api/bots", accounts.BotsView.as_view()),
     path("api/bots/<name:name>/token", accounts.BotTokenView.as_view()),
     path("api/tables", tables.TablesView.as_view()),
@@ -40,6 +42,7 @@ urlpatterns = [
     path(SEAT + "/replace", tables.ReplaceView.as_view()),
     path("", include("server.league.urls")),
     path("", include("server.ops.urls")),
+    path("", include("server.ladder.urls")),
     path("api/schema/", SpectacularAPIView.as_view(**PUBLIC), name="schema"),
     path(
         "api/docs/", SpectacularSwaggerView.as_view(url_name="schema", **PUBLIC), name="swagger-ui"

@@ -81,8 +81,15 @@ class LiveServer:
     """``manage.py migrate`` then ``daphne server.asgi:application`` on a free port (a
     new SQLite file starts as a copy of one migrated for the test process)."""
 
-    def __init__(self, workdir: Path, env: dict | None = None, port: int | None = None):
+    def __init__(
+        self,
+        workdir: Path,
+        env: dict | None = None,
+        port: int | None = None,
+        application: str | None = None,
+    ):
         self.workdir = workdir
+        self.application = application  # another ASGI module (a test's): "module:name"
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ)
@@ -109,7 +116,9 @@ class LiveServer:
         self.prepare()
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                daphne_command(port=self.port),
+                daphne_command(port=self.port)
+                if self.application is None
+                else daphne_command(port=self.port, application=self.application),
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,

@@ -3,8 +3,12 @@
 Each table gets a worker thread with its own ``DekabesClient``. A worker only ever
 knows what the API tells one seat: it fetches the seat's view, gives that view to the
 bot (``clients.bots.policy.choose_event`` → ``engine.bots.decide``) and sends the
-chosen event with the view's version as ``expected_version``. It waits by
-long-polling (``?wait=&after=``), so a paused or idle table costs one request per
+chosen event with the view's version as ``expected_version``.
+
+By default a worker holds the table's WebSocket (``RunnerOptions.sockets``): it sends its
+actions on it (docs/api.md, "Actions over the seat's socket") and waits for the table's
+pushes. While the socket is down it acts over REST (the same key: applied once) and waits
+by long-polling (``?wait=&after=``), so a paused or idle table costs one request per
 ``poll_wait`` seconds, never a spin.
 
 Never twice: for each seat the worker remembers its last decision (version,
@@ -33,6 +37,7 @@ from clients.sdk import (
     NotYourSeat,
     Paused,
     PermissionDenied,
+    PushSubscription,
     RuleRejected,
     SeatState,
     StaleVersion,
@@ -65,6 +70,7 @@ class RunnerOptions:
     # the table's phase changes again (its owner starts a new match, or undoes the end).
     linger: float = 0.0
     seed: int | None = None
+    sockets: bool = True  # act and wait over the table's WebSocket while it is up
 
 
 @dataclass
@@ -127,10 +133,21 @@ class TableWorker:
         self.newest = 0
         self.known_seats: list[int] = []
         self.over_since: float | None = None
+        self.socket: PushSubscription | None = None
         self.thread = threading.Thread(target=self.run, name=f"bots-{code}", daemon=True)
 
     # ------------------------------------------------------------------ lifecycle
     def run(self) -> None:
+        if self.options.sockets:
+            # follows every seat of the account here; reconnects by itself
+            self.socket = self.client.subscribe(self.code)
+        try:
+            self._run()
+        finally:
+            if self.socket is not None:
+                self.socket.close()
+
+    def _run(self) -> None:
         backoff = 0.25
         while not self.stop.is_set():
             try:
@@ -218,7 +235,11 @@ class TableWorker:
                 return None
         try:
             result = self.client.send_event(
-                self.code, decision.event, expected_version=version, key=decision.key
+                self.code,
+                decision.event,
+                expected_version=version,
+                key=decision.key,
+                socket=self.socket,
             )
         except StaleVersion:
             self.stats.add("stale")
@@ -256,6 +277,13 @@ class TableWorker:
         wait = self.options.poll_wait
         if self.over_since is not None:  # lingering: never wait past the linger's end
             wait = max(0.5, min(wait, self.over_since + self.options.linger - asked))
+        if self.socket is not None and self.socket.connected.is_set():
+            pushed = self._wait_for_push(lead, mine, after, asked + wait)
+            if pushed is not None:
+                self._saw(pushed)
+                return pushed
+            if self.stop.is_set():
+                return state
         fresh = self.client.seat_view(self.code, lead, wait=wait, after=after)
         if fresh.version <= after and time.monotonic() - asked < EARLY_ANSWER:
             # The server answered a long-poll at once without news (a proxy that cuts
@@ -263,6 +291,31 @@ class TableWorker:
             self.stop.wait(EARLY_ANSWER_PAUSE)
         self._saw(fresh)
         return fresh
+
+    def _wait_for_push(
+        self, lead: int, mine: list[int], after: int, until: float
+    ) -> SeatState | None:
+        """The first pushed view of one of ``mine`` past ``after`` (or the lead seat's
+        view fetched again after a reconnect, or once ``until`` has passed); None when
+        the socket goes down (then the worker long-polls)."""
+        socket = self.socket
+        assert socket is not None
+        while not self.stop.is_set():
+            left = until - time.monotonic()
+            if left <= 0:
+                return self.client.seat_view(self.code, lead)
+            push = socket.get(timeout=min(left, 1.0))
+            if push is None:
+                if not socket.connected.is_set():
+                    return None
+                continue
+            if push.kind == "disconnected":
+                return None
+            if push.kind == "resync":  # pushes may have been missed: look again
+                return self.client.seat_view(self.code, lead)
+            if push.state is not None and push.seat in mine and (push.version or 0) > after:
+                return push.state
+        return None
 
     # ------------------------------------------------------------------ helpers
     def _first_state(self) -> SeatState | None:
@@ -376,11 +429,20 @@ class Runner:
             self.stop_event.wait(
                 0.2 if self.options.tables else min(1.0, self.options.discover_every)
             )
-        log.info("runner done: %s, %d HTTP requests", self.stats.as_dict(), self.request_count())
+        log.info(
+            "runner done: %s, %d HTTP requests, %d actions over sockets",
+            self.stats.as_dict(),
+            self.request_count(),
+            self.socket_action_count(),
+        )
         return self.stats
 
     def request_count(self) -> int:
         return self.client.request_count + sum(w.client.request_count for w in self._all_workers)
+
+    def socket_action_count(self) -> int:
+        """Actions answered over a table's socket (the others went over REST)."""
+        return sum(w.client.socket_actions for w in self._all_workers)
 
     # ------------------------------------------------------------------ internals
     def _whoami(self) -> str | None:

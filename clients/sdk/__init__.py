@@ -16,7 +16,7 @@ from clients.sdk.errors import (
     StaleVersion,
     ValidationFailed,
 )
-from clients.sdk.push import Push, PushSubscription
+from clients.sdk.push import Push, PushSubscription, SocketUnavailable
 from clients.sdk.types import Account, SeatInfo, SeatState, Table
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "new_action_key",
     "PushSubscription",
     "Push",
+    "SocketUnavailable",
     "Account",
     "SeatInfo",
     "SeatState",

@@ -23,6 +23,8 @@ from urllib.parse import quote
 import requests
 
 from clients.sdk.errors import ApiError, ConnectionLost, NotAuthenticated, error_from_response
+from clients.sdk.ladder import LadderCalls
+from clients.sdk.matchmaking import MatchmakingCalls
 from clients.sdk.types import Account, SeatState, Table
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ def new_action_key() -> str:
     return str(uuid.uuid4())
 
 
-class DekabesClient:
+class DekabesClient(MatchmakingCalls, LadderCalls):  # clients/sdk/matchmaking.py, ladder.py
     def __init__(
         self,
         base_url: str,
@@ -55,6 +57,8 @@ class DekabesClient:
         self.backoff = backoff
         self.user_agent = user_agent
         self.request_count = 0  # HTTP requests sent (retries included): for stats
+        self.socket_actions = 0  # actions answered over a socket (``act(socket=)``)
+        self.socket_fallbacks = 0  # actions sent over REST because the socket was down
         self._session = requests.Session()
 
     # ------------------------------------------------------------------ plumbing
@@ -125,7 +129,9 @@ class DekabesClient:
                 body = response.json()
             except ValueError:
                 body = None
-            raise error_from_response(response.status_code, body, response.text)
+            error = error_from_response(response.status_code, body, response.text)
+            error.retry_after = _retry_after(response)
+            raise error
         if raw_text:
             return response.text
         if not response.content:
@@ -431,19 +437,38 @@ class DekabesClient:
         type: str,
         expected_version: int | None = None,
         key: str | None = None,
+        socket: PushSubscription | None = None,
         **fields: Any,
     ) -> SeatState:
-        """Send one action. ``key`` is the Idempotency-Key: pass the same one to retry the
-        same decision; a new one is generated when omitted."""
+        """Send one action. ``key`` is the Idempotency-Key (the socket's ``command_id``):
+        pass the same one to retry the same decision; a new one is generated when omitted.
+
+        ``socket``: the table's ``subscribe()`` subscription: the action goes over it
+        (no HTTP request per move; docs/api.md, "Actions over the seat's socket"), and
+        over REST with the same key when the socket is down or gives no answer. Either
+        way the answer and the errors raised are the same."""
         body: dict[str, Any] = {"type": type, **fields}
         body.pop("seat", None)  # the seat is in the URL
         if expected_version is not None:
             body["expected_version"] = int(expected_version)
+        key = key or new_action_key()
+        if socket is not None and socket.code == code and socket.follows(seat):
+            from clients.sdk.push import SocketUnavailable
+
+            try:
+                status, answer = socket.send_action(seat, body, key, timeout=self.timeout)
+            except SocketUnavailable:
+                self.socket_fallbacks += 1
+            else:
+                self.socket_actions += 1
+                if status >= 400:
+                    raise error_from_response(status, answer)
+                return SeatState.from_json(answer, code=code, seat=seat)
         data = self.request(
             "POST",
             f"{self._seat_path(code, seat)}/actions",
             json=body,
-            headers={"Idempotency-Key": key or new_action_key()},
+            headers={"Idempotency-Key": key},
         )
         return SeatState.from_json(data, code=code, seat=seat)
 
@@ -453,10 +478,14 @@ class DekabesClient:
         event: dict[str, Any],
         expected_version: int | None = None,
         key: str | None = None,
+        socket: PushSubscription | None = None,
     ) -> SeatState:
-        """Send an engine event (as in ``view["legal"]`` or from ``engine.bots.decide``)."""
+        """Send an engine event (as in ``view["legal"]`` or from ``engine.bots.decide``);
+        ``socket`` as for ``act``."""
         fields = {k: v for k, v in event.items() if k not in ("type", "seat")}
-        return self.act(code, int(event["seat"]), event["type"], expected_version, key, **fields)
+        return self.act(
+            code, int(event["seat"]), event["type"], expected_version, key, socket, **fields
+        )
 
     # -------------------------------------------------- table manners (several people)
     def request_takeback(
@@ -565,6 +594,14 @@ class DekabesClient:
 
     def _seat_path(self, code: str, seat: int) -> str:
         return f"/api/tables/{_seg(code)}/seats/{int(seat)}"
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    """A refusal's ``Retry-After`` in seconds (429 daily_limit, throttled), if it has one."""
+    try:
+        return float(response.headers["Retry-After"])
+    except (KeyError, ValueError):
+        return None
 
 
 def _seg(code: str) -> str:

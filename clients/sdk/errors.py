@@ -58,6 +58,7 @@ class ApiError(DekabesError):
         self.status = status
         self.view = view
         self.body = body or {}
+        self.retry_after: float | None = None  # seconds, from a ``Retry-After`` header
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(code={self.code!r}, status={self.status!r})"

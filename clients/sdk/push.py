@@ -5,6 +5,10 @@
         if push.kind == "view":   show(push.state)
         elif push.kind == "resync": show(client.seat_view("K7Q2MX", 1))   # REST refetch
 
+Actions may go over the same socket (``send_action``; ``DekabesClient.act(...,
+socket=sub)`` uses it and falls back to REST with the same key when the socket is down):
+the answer comes back on it, matched by ``command_id``, with the POST's status and body.
+
 The thread reconnects by itself with backoff. Whenever it (re)connects it queues a
 ``resync``: pushes sent while it was away are gone, so the consumer refetches over
 REST and carries on from that version. It answers the server's ``ping`` with
@@ -29,7 +33,21 @@ import websocket
 from clients.sdk.types import SeatState
 
 RECV_TICK = 0.5  # how often the thread looks at the stop flag while idle
+ACTION_TIMEOUT = 10.0  # the longest an action waits for its answer on the socket
 IDLE_LIMIT = 75.0  # no frame for this long: the connection is presumed dead
+
+
+class SocketUnavailable(Exception):
+    """The socket could not carry an action to its answer (not connected, closed before
+    the answer, no answer in time): send it over REST with the same key."""
+
+
+class _Answer:
+    """One action waiting for its answer frame."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.frame: dict[str, Any] | None = None  # None once done: the socket went away
 
 
 @dataclass(frozen=True)
@@ -76,6 +94,7 @@ class PushSubscription:
         self._socket: websocket.WebSocket | None = None
         self._newest: dict[int, int] = {}
         self._paused: dict[int, bool] = {}
+        self._answers: dict[str, _Answer] = {}  # command_id -> the action waiting for it
         self._thread = threading.Thread(target=self._run, name=f"push-{code}", daemon=True)
         self.connected = threading.Event()
         self.connections = 0  # successful connects so far (reconnects = connections - 1)
@@ -106,6 +125,55 @@ class PushSubscription:
         with self._lock:
             if version > self._newest.get(seat, -1):
                 self._newest[seat] = version
+
+    def follows(self, seat: int) -> bool:
+        """True when this socket may act for ``seat`` (it follows it)."""
+        return self.seat is None or self.seat == seat
+
+    def send_action(
+        self,
+        seat: int,
+        body: dict[str, Any],
+        command_id: str,
+        timeout: float = ACTION_TIMEOUT,
+    ) -> tuple[int, dict[str, Any]]:
+        """Send one action (REST's body: ``type``, ``expected_version``, …) for ``seat``
+        on this socket; its answer's (status, body), exactly what the POST would answer.
+        Raises ``SocketUnavailable`` when the socket cannot bring the answer: then send
+        the same action with the same ``command_id`` over REST (it is applied once)."""
+        sock = self._socket
+        if sock is None or not self.connected.is_set():
+            raise SocketUnavailable("the socket is not connected")
+        message = {k: v for k, v in body.items() if k != "type"}
+        message.update(type="action", action=body["type"], seat=seat, command_id=command_id)
+        waiting = _Answer()
+        with self._lock:
+            self._answers[command_id] = waiting
+        try:
+            try:
+                sock.send(json.dumps(message))
+            except (websocket.WebSocketException, OSError) as problem:
+                raise SocketUnavailable(f"the socket closed: {problem}") from problem
+            if not waiting.done.wait(timeout) or waiting.frame is None:
+                raise SocketUnavailable("no answer on the socket")
+            frame = waiting.frame
+        finally:
+            with self._lock:
+                if self._answers.get(command_id) is waiting:
+                    del self._answers[command_id]
+        status = frame.get("status")
+        answer = frame.get("body")
+        if not isinstance(status, int) or not isinstance(answer, dict):
+            raise SocketUnavailable(f"a malformed answer: {frame!r}"[:200])
+        if status == 200 and isinstance(answer.get("version"), int):
+            self.observe(seat, answer["version"])  # pushes older than it are stale
+        return status, answer
+
+    def _give_up_waiting(self) -> None:
+        with self._lock:
+            waiting, self._answers = list(self._answers.values()), {}
+        for answer in waiting:
+            answer.done.set()  # frame None: the caller falls back to REST
 
     def close(self) -> None:
         self._stop.set()
@@ -156,6 +224,7 @@ class PushSubscription:
             finally:
                 self.connected.clear()
                 self._socket = None
+                self._give_up_waiting()
                 try:
                     sock.close()
                 except Exception:
@@ -194,6 +263,14 @@ class PushSubscription:
                 sock.send(json.dumps({"type": "pong"}))
             except (websocket.WebSocketException, OSError):
                 pass
+            return
+        if kind == "answer":
+            command_id = message.get("command_id")
+            with self._lock:
+                waiting = self._answers.get(command_id) if isinstance(command_id, str) else None
+            if waiting is not None:
+                waiting.frame = message
+                waiting.done.set()
             return
         if kind == "presence":
             # A seat's player came or went: the seat answers carry ``presence``; look again.

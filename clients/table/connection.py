@@ -384,8 +384,16 @@ class Connection(Worker[_Command, Update]):
                 attempts += 1
                 try:
                     self.requests_sent += 1
+                    # over the table's socket while it is up (no HTTP request per
+                    # move), over REST with the same key otherwise
                     state = self._client.act(
-                        self.code, seat, type_, expected_version=expected, key=key, **fields
+                        self.code,
+                        seat,
+                        type_,
+                        expected_version=expected,
+                        key=key,
+                        socket=self._sub,
+                        **fields,
                     )
                 except ConnectionLost:
                     self._set_status("offline")

@@ -59,6 +59,7 @@ class LobbyView(Protocol):
     toasts: list[Toast]
     unfinished: list[TableEntry]
     finished: list[TableEntry]
+    open_seats: tuple[dict, ...]
     league: LeagueInfo
     details: LeagueDetails | None
     club: str | None

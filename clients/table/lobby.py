@@ -36,6 +36,7 @@ from clients.table.lobby_service import (
     LeagueInfo,
     LobbyService,
     Opened,
+    OpenSeats,
     SignedIn,
     SignedOut,
     TableEntry,
@@ -63,6 +64,7 @@ from clients.table.ui import (
     ShowPage,
     SignIn,
     SignOut,
+    TakeOpenSeat,
     TextField,
     Toast,
     ToggleSeat,
@@ -170,6 +172,7 @@ class Lobby:
         # the screen in drawing order; Enter or Space uses it); a field's is its FocusField.
         self.focused: LobbyTap | None = None
         self.unfinished: list[TableEntry] = []
+        self.open_seats: tuple[dict, ...] = ()  # tables seeking players I may join
         self.finished: list[TableEntry] = []
         self.league = LeagueInfo(False, known=False)
         self.details: LeagueDetails | None = None  # the league page's data, once loaded
@@ -260,6 +263,8 @@ class Lobby:
                     self.details = details
                     if self.club not in {c.slug for c in details.clubs}:
                         self.club = details.clubs[0].slug if details.clubs else None
+                case OpenSeats(seeks):
+                    self.open_seats = seeks
                 case ClubJoined(slug, name):
                     self.busy = False
                     self.fields["invite"].value = ""
@@ -306,6 +311,7 @@ class Lobby:
         self.settings.accounts.pop(self.server, None)
         self.username = None
         self.unfinished, self.finished, self.league = [], [], LeagueInfo(False, known=False)
+        self.open_seats = ()
         self.details, self.page = None, "home"
         self.focus = "password"
         self.say(self.tr("lobby.signed_out" if revoked else "lobby.signed_out_kept"))
@@ -624,6 +630,9 @@ class Lobby:
                     self.service.load_league()
             case OpenTable(code):
                 self.open_table(code)
+            case TakeOpenSeat(code):
+                self.busy = True
+                self.service.join(code)
             case OpenReplay(url):
                 self.open_url(url)
             case ToggleSeat(n):

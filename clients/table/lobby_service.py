@@ -13,6 +13,7 @@ what came back with ``poll()``, one frozen dataclass each:
     LeagueDetails(clubs, matches, stats)    the league page: each club's standings and
                                             ratings, my matches with results, my stats
     ClubJoined(slug, name)                  an invite code took me into a club
+    OpenSeats(seeks)                        tables seeking players I may take a seat of
     Failed(code, context)                   the server's code (or a client one), and what
                                             was tried (the command's ``name``)
 
@@ -127,6 +128,11 @@ class ClubJoined:
 
 
 @dataclass(frozen=True)
+class OpenSeats:
+    seeks: tuple[dict, ...]  # the server's seeks (``open_seats(fits=True)``), oldest first
+
+
+@dataclass(frozen=True)
 class Failed:
     code: str
     context: str
@@ -142,6 +148,7 @@ LobbyUpdate = (
     | League
     | LeagueDetails
     | ClubJoined
+    | OpenSeats
     | Failed
     | Status
 )
@@ -428,7 +435,21 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
                 replay = f"{client.base_url}/tables/{table.code}/replay" if replay_offered else None
                 finished.append(TableEntry(table, held, winner, scores, replay))
         self._emit(Tables(unfinished, finished))
+        self._refresh_open_seats()
         self._refresh_league()
+
+    def _refresh_open_seats(self) -> None:
+        """The tables seeking players I may take a seat of (none from a server without
+        open seats)."""
+        with self._client() as client:
+            try:
+                found = client.open_seats(fits=True)
+            except ApiError as problem:
+                if problem.status in (404, 405):
+                    self._emit(OpenSeats(()))
+                    return
+                raise
+        self._emit(OpenSeats(tuple(found.get("seeks") or ())))
 
     # ------------------------------------------------------------------ league
     def _join_club(self, slug: str | None, code: str) -> None:

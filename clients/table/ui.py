@@ -216,6 +216,11 @@ class JoinClub(LobbyTap):
 
 
 @dataclass(frozen=True)
+class TakeOpenSeat(LobbyTap):
+    code: str  # a table seeking players (``GET /api/tables/open``): take a free seat there
+
+
+@dataclass(frozen=True)
 class WatchTable(LobbyTap):
     code: str  # a live table of one of my clubs, watched read-only (``watch.py``)
 

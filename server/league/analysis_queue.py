@@ -8,8 +8,9 @@ background (``manage.py analyse_matches --watch``, started and supervised by
   for ``STALE_AFTER``): ``SELECT … FOR UPDATE SKIP LOCKED`` on PostgreSQL, so several
   workers never wait on each other; on SQLite a conditional ``UPDATE`` is the claim.
 - ``do_analyse(row)`` folds the match's record with ``engine.analysis.analyse`` outside
-  any transaction (it takes seconds of CPU), then writes the report and the per-seat
-  ``SeatAccuracy`` rows in one short transaction.
+  any transaction (it takes seconds of CPU), then writes the report and the
+  ``SeatAccuracy`` rows in one short transaction: one per seat holding, each decision
+  counted for whoever held its seat when it was made (``holders``).
 
 Privacy: the engine values each decision from that seat's view only (its own tiles, the
 line, the passes it saw); the report is served to whoever may read the match's record,
@@ -25,10 +26,13 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from engine.analysis import ANALYSIS_VERSION, DEFAULT_ITERATIONS, analyse
-from server.league.models import LeagueMatch, LeagueMatchSeat, MatchAnalysis, SeatAccuracy
+from engine.analysis import ANALYSIS_VERSION, DEFAULT_ITERATIONS, analyse, summary
+from server.accounts.models import User
+from server.league.holders import Holdings, by_holding, match_holdings
+from server.league.models import LeagueMatch, MatchAnalysis, SeatAccuracy
 from server.league.selectors import engine_events
 from server.tables.locking import writing
+from server.tables.models import Event
 
 STALE_AFTER = timedelta(minutes=10)  # a claim older than this is taken again
 MAX_ATTEMPTS = 3
@@ -86,9 +90,7 @@ def do_analyse(row: MatchAnalysis, *, iterations: int = DEFAULT_ITERATIONS) -> M
         row.refresh_from_db()
         return row
     seconds = time.process_time() - started
-    players = dict(
-        LeagueMatchSeat.objects.filter(match_id=row.match_id).values_list("number", "player_id")
-    )
+    holdings = match_holdings(row.match)
     with writing(), transaction.atomic():
         MatchAnalysis.objects.filter(pk=row.pk).update(
             status="done",
@@ -100,24 +102,62 @@ def do_analyse(row: MatchAnalysis, *, iterations: int = DEFAULT_ITERATIONS) -> M
             error="",
         )
         SeatAccuracy.objects.filter(analysis_id=row.pk).delete()
-        SeatAccuracy.objects.bulk_create(
-            [
-                SeatAccuracy(
-                    analysis_id=row.pk,
-                    match_id=row.match_id,
-                    player_id=players[int(seat)],
-                    seat=int(seat),
-                    decisions=summary["decisions"],
-                    best_moves=summary["best_moves"],
-                    total_loss=summary["total_loss"],
-                    blunders=summary["marks"]["blunder"],
-                )
-                for seat, summary in report["seats"].items()
-                if int(seat) in players and summary["decisions"]
-            ]
-        )
+        SeatAccuracy.objects.bulk_create(holder_rows(row, report, holdings))
     row.refresh_from_db()
     return row
+
+
+def holder_rows(row: MatchAnalysis, report: dict, holdings: Holdings) -> list[SeatAccuracy]:
+    """One ``SeatAccuracy`` per holding that made decisions: each decision counts for
+    whoever held its seat when it was made (``holders``), never for the seat's drawn
+    player or its last holder as a whole."""
+    ids = dict(
+        User.objects.filter(username__in={h.player for h in holdings.all if h.player}).values_list(
+            "username", "pk"
+        )
+    )
+    made = by_holding(report["decisions"], holdings)
+    rows = []
+    for (seat, k), decisions in sorted(made.items()):
+        player_id = ids.get(holdings.by_seat[seat][k].player or "")
+        if player_id is None:  # nobody held it (an open seat of a casual table)
+            continue
+        mine = summary(decisions)
+        rows.append(
+            SeatAccuracy(
+                analysis_id=row.pk,
+                match_id=row.match_id,
+                player_id=player_id,
+                seat=SeatAccuracy.key(seat, k),
+                decisions=mine["decisions"],
+                best_moves=mine["best_moves"],
+                total_loss=mine["total_loss"],
+                blunders=mine["marks"]["blunder"],
+            )
+        )
+    return rows
+
+
+def do_split_by_holder() -> int:
+    """Rewrite the ``SeatAccuracy`` rows of every analysed match whose seats changed
+    hands from its stored report (no new analysis): what analyses stored before
+    accuracy was counted per holder credited a seat's every decision to its drawn
+    player. ``manage.py analyse_matches --holders``; the number of matches rewritten."""
+    handed = Event.objects.filter(type="seat_handover").values("table_id")
+    rows = MatchAnalysis.objects.filter(
+        status="done", report__isnull=False, match__table_id__in=handed
+    ).select_related("match")
+    done = 0
+    for row in rows.iterator():
+        report = row.report
+        if report is None:  # excluded above; a row being rewritten meanwhile
+            continue
+        holdings = match_holdings(row.match)
+        with writing(), transaction.atomic():
+            SeatAccuracy.objects.filter(analysis_id=row.pk).delete()
+            SeatAccuracy.objects.bulk_create(holder_rows(row, report, holdings))
+        done += 1
+    return done
 
 
 def work(*, iterations: int = DEFAULT_ITERATIONS, limit: int | None = None) -> int:

@@ -441,8 +441,13 @@ class MatchAnalysis(models.Model):
 
 
 class SeatAccuracy(models.Model):
-    """One seat's summary in an analysed match: what a player's accuracy sums (projection
-    of ``MatchAnalysis.report``, written with it)."""
+    """One holding's summary in an analysed match: the decisions one person made at one
+    seat, what a player's accuracy sums (projection of ``MatchAnalysis.report`` split by
+    ``holders``, written with it). A seat that never changed hands has one row, ``seat``
+    its number; when it changed hands, each holder's decisions are a row of their own,
+    ``seat`` being ``key(seat, k)`` for the seat's k-th holding (0 the first): the
+    number itself, then 4 more per handover (seat 3's second holder: 7), so the
+    constraint keeps one row per holding. ``seat_number`` reads the seat back."""
 
     analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="seats")
     match = models.ForeignKey(LeagueMatch, on_delete=models.CASCADE, related_name="+")
@@ -460,4 +465,13 @@ class SeatAccuracy(models.Model):
         indexes = [models.Index(fields=["player", "match"], name="player_accuracy")]
 
     def __str__(self) -> str:
-        return f"match {self.match_id} seat {self.seat}"
+        return f"match {self.match_id} seat {self.seat_number}"
+
+    @staticmethod
+    def key(seat: int, holding: int) -> int:
+        """The ``seat`` column of seat ``seat``'s ``holding``-th holder (0: the first)."""
+        return seat + 4 * holding
+
+    @property
+    def seat_number(self) -> int:
+        return (self.seat - 1) % 4 + 1

@@ -18,6 +18,8 @@ from engine import Match as EngineMatch
 from engine.phases import MATCH_OVER
 from engine.replay import Outcome
 from engine.seats import TEAM_SEATS, TEAMS
+from server.accounts.models import User
+from server.league import holders
 from server.league import ratings as rating_model
 from server.league import standings as standings_model
 from server.league.duplicate_scoring import season_scores
@@ -374,20 +376,59 @@ def decided(match: LeagueMatch) -> str:
     return match.winner
 
 
+def rated_players(match: LeagueMatch) -> tuple[tuple[int, int], tuple[int, int], set[int]]:
+    """Who a rated match rates (docs/league.md, "Ratings when a seat changed hands"):
+    the two teams as openskill sees them, and the players whose rating it changes.
+
+    A seat that never changed hands stands for its holder, who is rated. A seat that
+    changed hands stands for the holder who finished the most of its hands (the earlier
+    on a tie), rated only if that is at least half of the match's hands; otherwise that
+    holder's rating only stands in for the team's strength and nobody is rated for the
+    seat. Only a match whose seats changed hands reads its log (``holders``)."""
+    team_a, team_b = teams_of(match)
+    held = holders.match_holdings(match)
+    if not held.changed_hands:
+        return team_a, team_b, {*team_a, *team_b}
+    names = {h.player for h in held.all if h.player}
+    ids = dict(User.objects.filter(username__in=names).values_list("username", "pk"))
+    standing: dict[int, int] = {}
+    rated: set[int] = set()
+    for seat in (1, 2, 3, 4):
+        main = held.main_holder(seat)
+        player = ids.get(main.player or "")
+        if player is None or player in standing.values():
+            # nobody known, or someone standing for another seat already: the drawn player
+            player = dict(match.seats.values_list("number", "player_id"))[seat]
+        standing[seat] = player
+        if held.rated_holder(seat) is main and player == ids.get(main.player or ""):
+            rated.add(player)
+    (a1, a2), (b1, b2) = TEAM_SEATS["A"], TEAM_SEATS["B"]
+    if len(set(standing.values())) < 4:  # one person at two seats: the drawn four stand
+        return team_a, team_b, rated & {*team_a, *team_b}
+    return (standing[a1], standing[a2]), (standing[b1], standing[b2]), rated
+
+
 def rate(match: LeagueMatch, current: dict | None = None) -> dict:
-    """Rate one finished match: update the four players' ``Rating`` rows and add a
-    ``RatingPoint`` each. ``current`` (rebuild) holds the club's ratings in memory."""
+    """Rate one finished match: update the ``Rating`` rows of the players it rates
+    (``rated_players``: all four unless a seat changed hands) and add a ``RatingPoint``
+    each. ``current`` (rebuild) holds the club's ratings in memory."""
     club_id = match.club_id
     if club_id is None:
         raise ValueError(f"match {match.pk} is casual: only club matches are rated")
-    team_a, team_b = teams_of(match)
+    team_a, team_b, rated = rated_players(match)
     players = (*team_a, *team_b)
     if current is None:
         current = {
             r.player_id: rating_model.Rating(mu=r.mu, sigma=r.sigma)
             for r in Rating.objects.filter(club_id=club_id, player_id__in=players)
         }
-    new = rating_model.rate_match(current, team_a, team_b, decided(match))
+    new = {
+        player: value
+        for player, value in rating_model.rate_match(
+            current, team_a, team_b, decided(match)
+        ).items()
+        if player in rated
+    }
     for player, value in new.items():
         updated = Rating.objects.filter(club_id=club_id, player_id=player).update(
             mu=value.mu, sigma=value.sigma, ordinal=value.ordinal, matches=F("matches") + 1

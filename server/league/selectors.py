@@ -32,10 +32,11 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine import Replay, steps
-from engine.analysis import MARKS
+from engine.analysis import MARKS, summary
 from engine.seats import TEAM_SEATS
 from server.accounts.models import User
 from server.errors import AnalysisNotReady, MatchInProgress, NotAnalysed, NotFound
+from server.league import holders
 from server.league.models import (
     Announcement,
     Availability,
@@ -297,14 +298,29 @@ def hosted_members(club: Club) -> QuerySet[Membership]:
 
 
 def hosted_players_in_service() -> QuerySet[User]:
-    """Every hosted player the host process plays: an active member of a club, or seated
-    at a league match still in progress (a removed player finishes what it started)."""
+    """Every hosted player the host process plays: an active member of a club, seated
+    at a league match still in progress (a removed player finishes what it started), or
+    one of the casual tables' computer players (``casual_computers``: always)."""
     member = Membership.objects.filter(user=OuterRef("pk"), active=True)
     playing = LeagueMatchSeat.objects.filter(player=OuterRef("pk"), match__status="playing")
+    never_a_member = ~Exists(Membership.objects.filter(user=OuterRef("pk")))
     return (
         User.objects.filter(is_bot=True, bot_owner__isnull=True)
         .exclude(hosted_level="")
-        .filter(Q(Exists(member)) | Q(Exists(playing)))
+        .filter(Q(Exists(member)) | Q(Exists(playing)) | Q(never_a_member))
+        .order_by("username")
+    )
+
+
+def casual_computers() -> QuerySet[User]:
+    """The computer players of casual tables (the web's "new table against the computer",
+    ``actions.hosted.casual_computer``): hosted players that were never a club's member.
+    A club's hosted player is made a member with its account and stays one (removed:
+    inactive), and no hosted player enters another club, so the two never mix."""
+    return (
+        User.objects.filter(is_bot=True, bot_owner__isnull=True)
+        .exclude(hosted_level="")
+        .exclude(Exists(Membership.objects.filter(user=OuterRef("pk"))))
         .order_by("username")
     )
 
@@ -595,14 +611,22 @@ def match_hands(m: LeagueMatch) -> MatchHands:
 
 
 def hands_summary(m: LeagueMatch) -> list[dict]:
-    """Hand by hand, from the engine's fold: deal, opener, line, turns, result, scores."""
+    """Hand by hand, from the engine's fold: deal, opener, line, turns, result, scores,
+    and who held each seat when the hand ended (``players``: whoever finished it)."""
     check_match_over(m)
+    held = holders.match_holdings(m)
     replay = Replay()
     hands = []
     for done in steps(engine_events(m), replay):
         if done.hand_result is not None:
             last = replay.match.seat_view(1)["last_hand"]
-            hands.append({**last, "scores_after": done.hand_result.scores.as_dict()})
+            players = {
+                str(n): held.by_seat[n][held.holding_at(n, done.index)].player
+                for n in holders.SEATS
+            }
+            hands.append(
+                {**last, "scores_after": done.hand_result.scores.as_dict(), "players": players}
+            )
     return hands
 
 
@@ -776,7 +800,35 @@ def match_analysis(m: LeagueMatch) -> dict:
         if row is not None and row.status == "failed":
             raise NotAnalysed(reason="the engine could not analyse its record")
         raise AnalysisNotReady()
-    return {"match_id": m.pk, "thresholds": analysis_thresholds(), **row.report}
+    report = row.report
+    seats = {n: {**seat, "best_share": seat["accuracy"]} for n, seat in report["seats"].items()}
+    return {
+        "match_id": m.pk,
+        "thresholds": analysis_thresholds(),
+        **report,
+        "seats": seats,
+        "holders": holder_summaries(report, holders.match_holdings(m)),
+    }
+
+
+def holder_summaries(report: dict, held: holders.Holdings) -> list[dict]:
+    """Each seat holding's own decisions summed (``engine.analysis.summary``): a seat
+    that changed hands is one line per holder, each over the decisions they made."""
+    made = holders.by_holding(report["decisions"], held)
+    lines = []
+    for seat in holders.SEATS:
+        for k, holding in enumerate(held.by_seat[seat]):
+            mine = summary(made.get((seat, k), []))
+            lines.append(
+                {
+                    "seat": seat,
+                    "player": holding.player,
+                    "from_step": holding.step,
+                    **mine,
+                    "best_share": mine["accuracy"],
+                }
+            )
+    return lines
 
 
 def analysis_thresholds() -> dict[str, float]:

@@ -18,7 +18,7 @@ from rest_framework.pagination import PageNumberPagination
 from engine.bots import LEVELS
 from server.api_schema import Answer, Instant
 from server.errors import BadPage, ValidationError
-from server.league import selectors
+from server.league import holders, selectors
 from server.league.action_log import VERBS
 
 ID_MAX = 2**63 - 1  # a database integer: larger ids cannot exist (and SQLite overflows)
@@ -494,6 +494,80 @@ class MatchSerializer(Answer):
         return data
 
 
+class SeatHolderSerializer(Answer):
+    """One person's time at a seat (``holders.Holding``; docs/league.md, "Who really
+    played"). Where and how long are ``null`` while the match is played."""
+
+    seat = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True, help_text="who held the seat")
+    previous = serializers.CharField(
+        allow_null=True, help_text="who held it before them (null: the first holder)"
+    )
+    reason = serializers.CharField(
+        allow_null=True,
+        help_text="how the seat came to them: substitute, auto_substitute, leave, replace,"
+        " computer (null: the first holder)",
+    )
+    from_hand = serializers.IntegerField(
+        allow_null=True, help_text="the hand they played from (1: from the start)"
+    )
+    from_move = serializers.IntegerField(
+        allow_null=True, help_text="the move of that hand that came next (1: its first)"
+    )
+    from_step = serializers.IntegerField(
+        allow_null=True,
+        help_text="the record's index (0-based) of the first event after they took the"
+        " seat: the replay's step",
+    )
+    hands = serializers.IntegerField(
+        allow_null=True, help_text="the hands that ended while they held the seat"
+    )
+    rated = serializers.BooleanField(
+        allow_null=True,
+        help_text="whether the match rates them for this seat (at least half of its hands);"
+        " null: the match is not rated",
+    )
+
+
+def seat_holders(m) -> list[dict]:
+    """The answer's ``seat_holders``: every holding of every seat, seat by seat."""
+    over = m.status != "playing"
+    held = holders.match_holdings(m)
+    rated = m.status == "finished" and m.rated and m.club_id and m.forfeited_by is None
+    rows = []
+    for h in held.all:
+        rated_holder = held.rated_holder(h.seat) if rated else None
+        rows.append(
+            {
+                "seat": h.seat,
+                "player": h.player,
+                "previous": h.previous,
+                "reason": h.reason,
+                "from_hand": h.hand if over else None,
+                "from_move": h.move if over else None,
+                "from_step": h.step if over else None,
+                "hands": h.hands if over else None,
+                "rated": (rated_holder is h) if rated else None,
+            }
+        )
+    return rows
+
+
+class MatchDetailSerializer(MatchSerializer):
+    """``GET /api/matches/{id}``: a match with who held each seat when. ``seats`` keeps
+    the players drawn (the entrants); ``seat_holders`` lists every holding of every
+    seat, a substitute's from the hand and move where they took over."""
+
+    seat_holders = serializers.SerializerMethodField(
+        help_text="who held each seat when, seat by seat in order (one per seat when no"
+        " seat changed hands)"
+    )
+
+    @extend_schema_field(SeatHolderSerializer(many=True))
+    def get_seat_holders(self, m) -> list[dict]:
+        return seat_holders(m)
+
+
 class RoundSerializer(Answer):
     """A ``selectors.RoundDetails``: the round, who checked in, the byes, the matches."""
 
@@ -693,6 +767,11 @@ class HandSerializer(Answer):
     turns = serializers.ListField(child=serializers.DictField())
     opener = serializers.IntegerField(allow_null=True)
     scores_after = TeamCountsSerializer()
+    players = serializers.DictField(
+        child=serializers.CharField(allow_null=True),
+        help_text="who held each seat (1-4) when the hand ended: whoever finished it (a"
+        " substitute from the hand they took over in)",
+    )
 
 
 class MatchHandsSerializer(Answer):
@@ -724,12 +803,29 @@ class DecisionSerializer(Answer):
 
 class SeatAnalysisSerializer(Answer):
     decisions = serializers.IntegerField()
-    accuracy = serializers.FloatField(allow_null=True, help_text="share of best moves")
+    accuracy = serializers.FloatField(
+        allow_null=True, help_text="the best-move share (its first name: the same as best_share)"
+    )
+    best_share = serializers.FloatField(
+        allow_null=True,
+        help_text="the best-move share: decisions within 0.01 of the expert's best, over all"
+        " decisions (4 decimals)",
+    )
     mean_loss = serializers.FloatField(allow_null=True)
     best_moves = serializers.IntegerField()
     total_loss = serializers.FloatField()
     marks = serializers.DictField(child=serializers.IntegerField())
     biggest_mistakes = serializers.ListField(child=serializers.DictField())
+
+
+class HolderAnalysisSerializer(SeatAnalysisSerializer):
+    """One holding's own decisions summed: what counts for that person's accuracy."""
+
+    seat = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True)
+    from_step = serializers.IntegerField(
+        help_text="the record's index of the first event after they took the seat"
+    )
 
 
 class MatchAnalysisSerializer(Answer):
@@ -744,4 +840,12 @@ class MatchAnalysisSerializer(Answer):
         help_text="each mark's upper bound on the loss (exclusive); beyond: blunder",
     )
     decisions = DecisionSerializer(many=True)
-    seats = serializers.DictField(child=SeatAnalysisSerializer(), help_text="per seat (1-4)")
+    seats = serializers.DictField(
+        child=SeatAnalysisSerializer(),
+        help_text="per seat (1-4), whoever made the decisions: see holders",
+    )
+    holders = HolderAnalysisSerializer(
+        many=True,
+        help_text="per seat holding: each person's own decisions at a seat (one line per"
+        " seat when no seat changed hands)",
+    )

@@ -6,7 +6,11 @@ A tick applies, in turn:
   (``server.tables.services.lift_due_pauses``);
 - the league's automatic substitutes: in every started round whose deadline has passed,
   in seasons with ``auto_substitute_after``, a human seat away that long goes to a strong
-  hosted computer player (``server.league.actions.deadlines``).
+  hosted computer player (``server.league.actions.deadlines``);
+- matchmaking's seeks and challenges past their time close (``server.matchmaking.tick``);
+- then the apps above the league, which it may not import, through ``ticked``: the
+  members' mail (deadline reminders), the bot ladder (its scheduling and substitutes,
+  ``server.ladder.tick``).
 
 No ``GET`` does any of it (a read changes nothing); a tick does it, every
 ``DEKABES_TICK_SECONDS`` (``server.run`` ticks every minute) or by hand
@@ -29,12 +33,18 @@ import threading
 from dataclasses import dataclass, field
 
 from django.db import close_old_connections
+from django.dispatch import Signal
 from django.utils import timezone
 
 from server.league.actions import deadlines
+from server.matchmaking import tick as matchmaking_tick
 from server.tables import services as table_services
 
 log = logging.getLogger(__name__)
+
+# Sent once per tick, after the league's own work, with ``now``; each receiver returns a
+# list of lines for the tick's log. A receiver's failure is logged, the others still run.
+ticked = Signal()
 
 
 @dataclass
@@ -44,11 +54,18 @@ class Ticked:
 
     lifted: list[tuple] = field(default_factory=list)
     substituted: list[tuple] = field(default_factory=list)
+    others: list[str] = field(default_factory=list)  # what ``ticked``'s receivers did
+    seeks_closed: list[int] = field(default_factory=list)
+    challenges_expired: list[int] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        return [f"table {t} seat {s}: pause lifted ({why})" for t, s, why in self.lifted] + [
-            f"match {m} seat {s}: automatic substitute" for m, s in self.substituted
-        ]
+        return (
+            [f"table {t} seat {s}: pause lifted ({why})" for t, s, why in self.lifted]
+            + [f"match {m} seat {s}: automatic substitute" for m, s in self.substituted]
+            + self.others
+            + [f"seek {n}: closed" for n in self.seeks_closed]
+            + [f"challenge {n}: expired" for n in self.challenges_expired]
+        )
 
 
 def tick(now: dt.datetime | None = None) -> Ticked:
@@ -64,6 +81,15 @@ def tick(now: dt.datetime | None = None) -> Ticked:
         done.substituted = deadlines.apply_due_substitutions(now)
     except Exception:
         log.exception("tick: the automatic substitutes failed")
+    for receiver, answer in ticked.send_robust(sender=Ticked, now=now):
+        if isinstance(answer, Exception):
+            log.error("tick: %r failed", receiver, exc_info=answer)
+        elif answer:
+            done.others += list(answer)
+    try:
+        done.seeks_closed, done.challenges_expired = matchmaking_tick.tick(now)
+    except Exception:
+        log.exception("tick: closing the seeks and challenges past their time failed")
     return done
 
 

@@ -503,12 +503,12 @@ class MatchesView(LeagueView):
 
 class MatchView(LeagueView):
     @extend_schema(
-        responses={200: s.MatchSerializer, **ERRORS},
-        summary="A match (in progress: its seats and score only)",
+        responses={200: s.MatchDetailSerializer, **ERRORS},
+        summary="A match (in progress: its seats, who holds them and its score only)",
     )
     def get(self, request, match_id):
         match = selectors.match_for_reader(int(match_id), _user(request))
-        return Response(s.MatchSerializer(match).data)
+        return Response(s.MatchDetailSerializer(match).data)
 
 
 class MatchHandsView(LeagueView):
@@ -566,20 +566,20 @@ class MatchRecordView(LeagueView):
 class AnnulView(LeagueView):
     @extend_schema(
         request=s.AnnulSerializer,
-        responses={200: s.MatchSerializer, **ERRORS},
+        responses={200: s.MatchDetailSerializer, **ERRORS},
         summary="Annul a stuck league match, with a reason (organizers)",
     )
     def post(self, request, match_id):
         data = strict(s.AnnulSerializer, request)
         match = selectors.match_for_reader(int(match_id), _user(request))
         match = matches.do_annul(user=request.user, match=match, reason=data["reason"])
-        return Response(s.MatchSerializer(match).data)
+        return Response(s.MatchDetailSerializer(match).data)
 
 
 class SubstituteView(LeagueView):
     @extend_schema(
         request=s.SubstituteSerializer,
-        responses={200: s.MatchSerializer, **ERRORS},
+        responses={200: s.MatchDetailSerializer, **ERRORS},
         summary="Hand a seat of a league match in progress to a substitute (organizers)",
     )
     def post(self, request, match_id):
@@ -594,13 +594,15 @@ class SubstituteView(LeagueView):
             level=by.get("level"),
             reason=data["reason"],
         )
-        return Response(s.MatchSerializer(selectors.match_for_reader(match.pk, request.user)).data)
+        return Response(
+            s.MatchDetailSerializer(selectors.match_for_reader(match.pk, request.user)).data
+        )
 
 
 class ForfeitView(LeagueView):
     @extend_schema(
         request=s.ForfeitSerializer,
-        responses={200: s.MatchSerializer, **ERRORS},
+        responses={200: s.MatchDetailSerializer, **ERRORS},
         summary="End a league match by forfeit against an absent seat's team, after the "
         "round's deadline (organizers)",
     )
@@ -610,7 +612,7 @@ class ForfeitView(LeagueView):
         match = matches.do_forfeit(
             user=request.user, match=match, seat=data["seat"], reason=data["reason"]
         )
-        return Response(s.MatchSerializer(match).data)
+        return Response(s.MatchDetailSerializer(match).data)
 
 
 class HostPlayersView(APIView):

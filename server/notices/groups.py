@@ -17,3 +17,15 @@ def club_group(club_id: int) -> str:
     """The web pages of one club waiting for its next change (a round started, a match
     over): ``/clubs/<slug>/live`` long-polls (docs/web.md "Live pages")."""
     return f"club-{club_id}"
+
+
+def seeks_group() -> str:
+    """Everyone long-polling the open seats (``GET /api/tables/open``): told when a seek
+    opens or closes (docs/api.md, "Open seats")."""
+    return "seeks"
+
+
+def challenges_group(user_id: int) -> str:
+    """One account's long-polls of its challenges (``GET /api/challenges``): told when a
+    challenge to or by it is made, answered or closed."""
+    return f"challenges-{user_id}"

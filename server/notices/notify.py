@@ -16,7 +16,14 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from server.notices.groups import account_group, club_group, spectate_group, table_group
+from server.notices.groups import (
+    account_group,
+    challenges_group,
+    club_group,
+    seeks_group,
+    spectate_group,
+    table_group,
+)
 from server.notices.waits import waits
 
 log = logging.getLogger(__name__)
@@ -53,6 +60,17 @@ def league_tables_changed(user_ids) -> None:
 def club_changed(club_id: int) -> None:
     """A round of the club started or one of its matches ended (its pages' version)."""
     _send(club_group(club_id), {"type": "club.changed"})
+
+
+def seeks_changed() -> None:
+    """A seek opened or closed: the long-polls of the open seats look again."""
+    _send(seeks_group(), {"type": "seeks.changed"})
+
+
+def challenges_changed(user_ids) -> None:
+    """A challenge to or by these accounts was made, answered or closed."""
+    for user_id in sorted(set(user_ids)):
+        _send(challenges_group(user_id), {"type": "challenges.changed"})
 
 
 def _send(group: str, message: dict) -> None:

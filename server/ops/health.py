@@ -36,6 +36,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from server.league.models import MatchAnalysis
+from server.mail.selectors import queue_figures
 from server.ops.backup import last_backup
 from server.ops.version import code_commit, server_version
 from server.run import ROOT, daphne_command  # the one way server processes start
@@ -175,12 +176,26 @@ def check_analyser() -> Fact:
     return fact
 
 
+MAIL_LATE_MINUTES = 60  # a mail waiting longer: warn (the mail server refuses or is down)
+
+
 def check_mail() -> Fact:
-    # The server sends no mail yet: a queue to watch comes with it (docs/server.md).
-    backend = getattr(settings, "DEKABES_MAIL_QUEUE", None)
-    if not backend:
-        return Fact("mail_queue", NOT_CONFIGURED, "this server sends no mail")
-    return Fact("mail_queue", OK, str(backend))
+    """The members' mail queue (server.run's child), how many mails wait, how long the
+    oldest has waited, and how many failed for good in the last day."""
+    fact = _supervised("mail_queue", "mail", "the members' mail queue")
+    figures = queue_figures()
+    fact.data.update(figures)
+    if fact.status == OK:
+        fact.detail += (
+            f"; {figures['waiting']} waiting, {figures['failed_last_day']} failed in the last day"
+        )
+        if figures["oldest_waiting_minutes"] > MAIL_LATE_MINUTES:
+            fact.status = WARN
+            fact.detail += (
+                f"; the oldest has waited {figures['oldest_waiting_minutes']} min "
+                "(is the mail server reachable? var/mail.log)"
+            )
+    return fact
 
 
 def check_disk() -> Fact:

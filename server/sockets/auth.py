@@ -64,6 +64,7 @@ class TokenAuthMiddleware:
     async def __call__(self, scope, receive, send):
         scope = dict(scope)
         scope["user"] = None
+        scope["token_key"] = None
         token_sent = False
         for name, value in scope.get("headers", []):
             if name == b"authorization":
@@ -71,6 +72,8 @@ class TokenAuthMiddleware:
                 parts = value.decode("latin-1").split()
                 if len(parts) == 2 and parts[0].lower() == "token":
                     scope["user"] = await user_for_token(parts[1])
+                    # a seat socket looks it up again now and then (sockets.actions)
+                    scope["token_key"] = parts[1] if scope["user"] is not None else None
         if not token_sent and scope.get("type") == "websocket":
             scope["user"] = await user_for_session(scope)
         return await self.inner(scope, receive, send)

@@ -4,8 +4,10 @@ account's lobby, ``/ws/me``; what they share is ``AccountSocket``.
 A table connection subscribes to the seats its account holds (or the one it asks for) and
 receives ``{"type": "view", "seat", "version", ...}`` after every committed change, one
 message per seat, each with that seat's own view, and a ``{"type": "ping"}`` every few
-seconds; it may send ``{"type": "ping"}`` too. Nothing is replayed on connect: a client
-fetches the current view over REST after (re)connecting and goes on from its version.
+seconds; it may send ``{"type": "ping"}`` too, and actions for its seats (``{"type":
+"action", ...}``, answered by ``{"type": "answer", ...}``: ``server.sockets.actions``).
+Nothing is replayed on connect: a client fetches the current view over REST after
+(re)connecting and goes on from its version.
 """
 
 from __future__ import annotations
@@ -24,12 +26,20 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from server import limits
-from server.errors import NotFound, NotWatchable
+from server.errors import (
+    ApiError,
+    BodyTooLarge,
+    NotAuthenticated,
+    NotFound,
+    NotWatchable,
+    ValidationError,
+)
 from server.league import spectate
 from server.league.serializers import league_tables_body
 from server.notices import notify, presence
 from server.notices.groups import account_group, spectate_group, table_group
 from server.sockets import pushes
+from server.sockets.actions import SeatActions, answer_frame
 from server.tables import projection
 from server.tables.models import Seat, Table
 from server.tables.services import lift_lapsed_pauses
@@ -133,6 +143,12 @@ class TableConsumer(AccountSocket):
         return [table_group(self.table.pk)]
 
     async def opened(self) -> None:
+        self.actions = SeatActions(
+            user=self.user,
+            token_key=self.scope.get("token_key"),
+            code=self.table.code,
+            seats=self.seats,
+        )
         self.watching = [(n, self.user.pk) for n in self.seats]
         pushes.watch(self.table.pk, self.watching)
         await self._lease(open_=True)
@@ -143,6 +159,46 @@ class TableConsumer(AccountSocket):
 
     async def pinged(self) -> None:
         await self._lease(open_=True)
+        try:  # a revoked token's socket closes within a ping (docs/api.md)
+            await database_sync_to_async(self.actions.check_token)(
+                within=settings.WS_TOKEN_CHECK_SECONDS
+            )
+        except NotAuthenticated:
+            await self.close(code=CLOSE_NOT_AUTHENTICATED)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """A ping, or an action (``server.sockets.actions``); other messages are ignored."""
+        raw = text_data if text_data is not None else bytes_data or b""
+        message = None
+        refusal: ApiError = ValidationError("a message is a JSON object")
+        if len(raw) > settings.DEKABES_MAX_BODY:  # as a request body: refused unread
+            refusal = BodyTooLarge()
+        else:
+            try:
+                message = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                pass
+        if not isinstance(message, dict):
+            frame = answer_frame(None, refusal.status, orjson.dumps(refusal.body()))
+            await self.send(text_data=frame.decode())
+            return
+        kind = message.get("type")
+        if kind == "action":
+            await self._act(message)
+        elif kind == "ping":
+            await self.send(text_data='{"type": "pong"}')
+
+    async def _act(self, message: dict) -> None:
+        # One action at a time per socket: the next message waits for this answer.
+        # database_sync_to_async: the request thread's stale connections are closed in
+        # the same trip (Channels' dispatch would make a trip of its own for that).
+        frame, version = await database_sync_to_async(self.actions.answer)(message)
+        await self.send(text_data=frame.decode())
+        if version is not None and len(self.watching) == 1 and version > self.sent_version:
+            # its push of this version is this very answer: it is not sent again here
+            self.sent_version = version
+        if self.actions.revoked:
+            await self.close(code=CLOSE_NOT_AUTHENTICATED)
 
     async def closed(self) -> None:
         await self._lease(open_=False)
@@ -189,7 +245,9 @@ class TableConsumer(AccountSocket):
     # change (~0.1 ms of CPU). These two handlers use no connection of that thread (the
     # pushes' build runs through database_sync_to_async, which closes its own; presence
     # reads none), so they are dispatched directly.
-    DIRECT = frozenset({"table.changed", "presence.changed"})
+    # A message from the client (an action, a ping) is dispatched directly too: an action
+    # makes its one trip to a request thread itself (``_act``).
+    DIRECT = frozenset({"table.changed", "presence.changed", "websocket.receive"})
 
     async def dispatch(self, message):
         if message.get("type") in self.DIRECT:

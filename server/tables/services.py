@@ -45,7 +45,7 @@ from server.notices import presence
 from server.tables import answers, commits, projection, selectors, store, table_state
 from server.tables.locking import writing
 from server.tables.models import ActionReceipt, NewEvent, Seat, Table
-from server.tables.signals import match_ended
+from server.tables.signals import match_ended, seat_joined, seat_offer_rules
 from server.tables.table_state import PAUSE_ACTIONS, TAKEBACK_ANSWERS, TableState
 
 GAME_ACTIONS = SEAT_EVENT_TYPES  # the engine's seat events and table commands, by name
@@ -124,6 +124,17 @@ def do_create_seated_table(
     return _create(owner, kinds, players, rated, deal_seed)
 
 
+def do_create_open_table(
+    *, owner: User, seats: dict[int, str], players: Mapping[int, User]
+) -> Table:
+    """A casual table with ``players`` seated and every other seat open (matchmaking's
+    seeks: the seats ``seats`` kinds say, offered through ``signals.seat_offer_rules``).
+    Unlike ``do_create_table`` the owner may be a bot account: a bot seeks a game too."""
+    if sorted(seats) != [1, 2, 3, 4]:
+        raise ValidationError("an open table gives a kind for each of seats 1-4")
+    return _create(owner, seats, {n: players.get(n) for n in (1, 2, 3, 4)}, False)
+
+
 def _create(
     owner: User,
     seats: dict[int, str],
@@ -166,7 +177,9 @@ def do_join(*, user: User, table: Table, number: int) -> Table:
             raise NotFound(f"table {table.code} has no seat {number}")
         if seat.player_id == user.pk:
             return table
-        if (seat.kind == "bot") != user.is_bot:
+        free = seat.player_id is None
+        offered = free and any(rule(user, table, seat) for rule in seat_offer_rules)
+        if not offered and (seat.kind == "bot") != user.is_bot:
             raise PermissionDenied(
                 f"seat {number} is a {seat.kind} seat: "
                 + (
@@ -175,9 +188,9 @@ def do_join(*, user: User, table: Table, number: int) -> Table:
                     else "people take human seats only"
                 )
             )
-        if seat.player_id is not None:
+        if not free:
             raise SeatTaken(number=number)
-        if user.is_bot:
+        if user.is_bot and not offered:
             check_may_seat_bot(table.owner, user)  # the same rule as at table creation
         if table.rated:
             others = [
@@ -189,7 +202,9 @@ def do_join(*, user: User, table: Table, number: int) -> Table:
             ]
             check_one_seat_per_person(others + [user])
         seat.player = user
-        seat.save(update_fields=["player"])
+        seat.kind = "bot" if user.is_bot else "human"  # an offered seat takes the joiner's
+        seat.save(update_fields=["player", "kind"])
+        seat_joined.send(sender=Table, table=table, seat=number, user=user)
         transaction.on_commit(lambda: _after_commit(table, None))
     return table
 

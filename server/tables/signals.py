@@ -19,3 +19,14 @@ table_read_rules: list = []
 # registers a duplicate round's tables while the round is played (docs/league.md,
 # "Duplicate rounds"). A rule is ``(user, table) -> bool``: True hides the table.
 table_hidden_rules: list = []
+
+# Seats another app offers beyond the table's own join rules (``services.do_join``): the
+# matchmaking app offers the open seats of a seek to whoever it admits. A rule is
+# ``(user, table, seat) -> bool``, run under the seat's lock once the seat is known to be
+# free: True admits ``user`` whatever the seat's kind and the bot-owner rule (the seat
+# takes the joiner's kind); a rule may refuse with a refusal of ``server.errors``.
+seat_offer_rules: list = []
+
+# A seat was taken with ``/join`` (kwargs: table, seat (number), user): sent inside the
+# join's transaction, so a receiver's writes commit with the seat.
+seat_joined = Signal()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 
 import orjson
 from django.conf import settings
@@ -33,12 +32,9 @@ from server.ids_and_names import parse_id
 from server.json_body import JSONParser
 from server.notices import longpoll, presence
 from server.notices.groups import table_group
-from server.tables import answers, projection, quota, selectors, services
-from server.tables.action_body import parse_action_body
+from server.tables import acting, answers, projection, quota, selectors, services
+from server.tables.acting import TABLE_CODE, get_table_and_seats, seat_number
 from server.tables.models import Table
-
-TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")
-SEAT_NUMBER = re.compile(r"\A[1-4]\Z")  # ASCII only: "١" or "１" is not seat 1
 
 
 def get_table(code: str) -> Table:
@@ -48,20 +44,6 @@ def get_table(code: str) -> Table:
     if table is None:
         raise NotFound(f"no table {code!r}")
     return table
-
-
-def get_table_and_seats(code: str) -> tuple[Table, list]:
-    """The table and its seats in one statement (the seat view and action paths)."""
-    found = selectors.table_and_seats(code.upper()) if TABLE_CODE.match(code) else None
-    if found is None:
-        raise NotFound(f"no table {code!r}")
-    return found
-
-
-def seat_number(raw: str) -> int:
-    if not SEAT_NUMBER.match(raw):
-        raise NotFound("seats are numbered 1-4")
-    return int(raw)
 
 
 class TableListSerializer(serializers.Serializer):
@@ -374,16 +356,13 @@ class ActionView(HotPathView):
         "restart_hand, new_match, pause, resume, accept_takeback, decline_takeback",
     )
     def post(self, request, code, seat):
-        (table, seats), number = get_table_and_seats(code), seat_number(seat)
-        data = parse_action_body(action_data(request))
         # (META: request.headers would build a view of every header first)
-        key = request.META.get("HTTP_IDEMPOTENCY_KEY") or data.pop("command_id", None)
-        data.pop("command_id", None)
-        if key is not None and not (1 <= len(key) <= 80):
-            raise ValidationError("an Idempotency-Key is 1-80 characters")
-        presence.touch(table=table, seats=(number,))
-        result = services.do_action(
-            user=request.user, table=table, seat=number, action=data, key=key, seats=seats
+        result = acting.act(
+            user=request.user,
+            code=code,
+            seat=seat,
+            data=action_data(request),
+            key=request.META.get("HTTP_IDEMPOTENCY_KEY"),
         )
         return hot_answer(request, result.text, result.body, result.status)
 

@@ -22,6 +22,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "server" / "web"
+MAIL = ROOT / "server" / "mail"  # the members' mail: its kinds, subjects and templates
 LOCALE = ROOT / "locale"
 LANGUAGES = ("en", "es", "ru", "ms")
 SOURCE_LANGUAGE = "en"
@@ -54,6 +55,8 @@ def _django_setup() -> None:
 def source_files() -> list[Path]:
     files = [p for p in APP.rglob("*.py") if p.name != "i18n.py"]
     files += sorted(APP.rglob("*.html"))
+    files += [p for p in MAIL.rglob("*.py") if "migrations" not in p.parts]
+    files += sorted(MAIL.rglob("*.txt"))
     return sorted(files)
 
 
@@ -65,7 +68,7 @@ def extract() -> Catalog:
     template = Catalog(domain=DOMAIN)
     for path in source_files():
         text = path.read_text(encoding="utf-8")
-        if path.suffix == ".html":
+        if path.suffix in (".html", ".txt"):
             # templatize keeps the template's indentation, which Python's tokenizer reads.
             text = "\n".join(
                 line.lstrip() for line in templatize(text, origin=str(path)).splitlines()

@@ -69,6 +69,17 @@ REFUSALS: dict[type[errors.ApiError], StrOrPromise] = {
         "The club has as many open invite codes as it may have: wait until one expires."
     ),
     errors.TooManyRounds: gettext_lazy("The season has as many rounds as a season may have."),
+    # the ways in to a table (server/web/pages/casual.py)
+    errors.SeatTaken: gettext_lazy("This seat was taken meanwhile: choose another."),
+    errors.QuotaExceeded: gettext_lazy(
+        "You have as many tables in play as one member may: finish or leave one first."
+    ),
+    # a table seeking players (its open seats: server/matchmaking)
+    errors.NotWanted: gettext_lazy("This table is looking for another kind of player."),
+    errors.OutsideLevelRange: gettext_lazy("This table is looking for players of another level."),
+    errors.DailyLimit: gettext_lazy(
+        "You have taken as many open seats today as one member may: try again later."
+    ),
 }
 
 

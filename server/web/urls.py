@@ -1,10 +1,12 @@
 from django.urls import include, path
-from django.views.i18n import set_language
 
 from server.ids_and_names import register_converters
 from server.web.pages import (
+    casual,
     exports,
+    ladder,
     league,
+    mail,
     member,
     operators,
     organizer,
@@ -24,11 +26,18 @@ urlpatterns = [
     path("signin", public.SignInView.as_view(), name="signin"),
     path("signout", public.SignOutView.as_view(), name="signout"),
     path("register", public.register, name="register"),
-    path("language", set_language, name="set_language"),
+    path("language", mail.set_language, name="set_language"),
+    path("me/mail", mail.mail_preferences, name="mail_preferences"),
+    path("mail/unsubscribe/<str:token>", mail.unsubscribe, name="mail_unsubscribe"),
+    path("tables/open", tables.open_seats, name="open_seats"),
     path("tables/<name:code>/replay", tables.table_replay, name="table_replay"),
     path("tables/<name:code>/record", tables.table_record, name="table_record"),
     path("tables/<name:code>/watch", tables.table_watch, name="table_watch"),
     path("tables/<name:code>/play", play.table_play, name="table_play"),
+    path("tables/new", casual.new_table, name="table_new"),
+    path("tables/join", casual.join_by_code, name="table_join_code"),
+    path("tables/<name:code>/join", casual.join_table, name="table_join"),
+    path("tables/<name:code>/watchable", casual.set_watchable, name="table_watchable"),
     path("me/live", public.me_live, name="me_live"),
     path("me/data", your_data.your_data, name="your_data"),
     path("me/data.json", your_data.download, name="your_data_download"),
@@ -71,6 +80,7 @@ urlpatterns = [
         name="remove_member",
     ),
     path("clubs/<slug:slug>/invites", organizer.invites_page, name="invites"),
+    path("clubs/<slug:slug>/invites/send", mail.send_invite, name="mail_send_invite"),
     path("clubs/<slug:slug>/invites/new", organizer.create_invite_link, name="create_invite_link"),
     path(
         "clubs/<slug:slug>/invites/<name:code>/revoke",
@@ -125,6 +135,7 @@ urlpatterns = [
         league.round_deals,
         name="round_deals",
     ),
+    path("ladder", ladder.ladder, name="ladder"),
     path("matches/", league.matches, name="matches"),
     path("matches/<id:match_id>", league.match, name="match"),
     path("matches/<id:match_id>/record", league.match_record, name="match_record"),

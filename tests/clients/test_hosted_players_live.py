@@ -175,3 +175,48 @@ def test_a_hosted_player_substituted_mid_hand_picks_up_the_seat_and_plays_on(
         for name in names + added:
             with contextlib.suppress(ApiError):
                 organizer.request("DELETE", f"{club}/members/{name}")
+
+
+def test_the_casual_tables_computer_at_a_level_is_played_by_the_host(live_server_process):
+    """Issue #32: "a new table against the computer" seats the casual computer of a level
+    (a hosted player of no club, made on first use); the host plays its seats with no
+    one starting anything."""
+    url = live_server_process.url
+    made = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-c",
+            "from server.league.actions.hosted import casual_computer;"
+            "print(casual_computer(level='random').username)",
+        ],
+        cwd=ROOT,
+        env=live_server_process.env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    computer = made.stdout.strip().splitlines()[-1]
+    player = DekabesClient(url)
+    player.register(f"cas{uuid.uuid4().hex[:10]}", PASSWORD)
+    table = player.create_table(
+        {1: "human", 2: "bot", 3: "bot", 4: "bot"},
+        join=[1],
+        bots={2: computer, 3: computer, 4: computer},
+    )
+    options = HostOptions(
+        delay=0, refresh_every=0.3, own_level=None, poll_wait=5, discover_every=0.3
+    )
+    host = Host(DekabesClient(url, house_token(live_server_process)), options).start()
+    try:
+        wait_for(lambda: computer in host.runners, 60, "a runner for the casual computer")
+        assert host.runners[computer].options.level == "random"
+        wait_for(
+            lambda: all(player.seat_view(table.code, 1).view["accepted"][s] for s in "234"),
+            120,
+            "the computer's three seats accepting the deal",
+        )
+    finally:
+        host.stop()

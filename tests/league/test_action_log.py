@@ -291,7 +291,7 @@ def test_every_verb_is_documented_and_written_by_an_action_unless_reserved():
         path.read_text(encoding="utf-8")
         for path in sorted((ROOT / "server" / "league" / "actions").glob("*.py"))
     )
-    # member.close: written when a member closes their account (server/accounts/data)
+    # member.close: written when a member closes their account (server/member_data)
     source += (ROOT / "server" / "accounts" / "data" / "services.py").read_text(encoding="utf-8")
     written = set(re.findall(r'verb="([a-z]+\.[a-z]+)"', source))
     written |= set(re.findall(r'"(member\.(?:promote|demote))"', source))

@@ -491,6 +491,8 @@ def test_every_list_reads_page_and_page_size_alike():
         season + "/standings": league.season_url("/standings"),
         season + "/rounds": league.season_url("/rounds"),
         season + "/rounds/{number}/tables": league.season_url("/rounds/1/tables"),
+        "/api/ladder": "/api/ladder",
+        "/api/ladder/matches": "/api/ladder/matches",
     }
     schema = league.org_api.get("/api/schema/", {"format": "json"}).json()
     paged = {

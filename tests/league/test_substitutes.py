@@ -111,11 +111,20 @@ def test_substitute_by_a_hosted_player_mid_match_the_result_stands_for_the_team(
     play_on(table, random.Random(2))
     match.refresh_from_db()
     assert match.status == "finished"
-    # the drawn four are in the standings and rated; the substitute is neither
+    # the drawn four are in the standings; the seat is rated for whoever played at
+    # least half of the hands (docs/league.md), here the substitute from hand 1 on
     standing = StandingRow.objects.filter(season_id=league.season)
     assert set(standing.values_list("player_id", flat=True)) == {u.pk for u in league.members}
-    assert not Rating.objects.filter(player=seat.player).exists()
-    assert RatingPoint.objects.filter(match=match, player=absent).exists()
+    held = [
+        h
+        for h in client_for(holder).get(f"/api/matches/{match.pk}").json()["seat_holders"]
+        if h["seat"] == 2
+    ]
+    assert [h["player"] for h in held] == [absent.username, seat.player.username]
+    assert held[1]["from_hand"] == 1 and 2 * held[1]["hands"] >= match.hands
+    assert held[1]["rated"] and not held[0]["rated"]
+    assert Rating.objects.filter(player=seat.player).exists()
+    assert not RatingPoint.objects.filter(match=match, player=absent).exists()
     # the record replays (server events left out) and rebuild gives the same rows
     record = client_for(holder).get(f"/api/matches/{match.pk}/record")
     assert record.status_code == 200

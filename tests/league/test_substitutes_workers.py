@@ -202,6 +202,7 @@ def test_two_workers_substitute_and_forfeit_and_rebuild_agrees(two_workers, tmp_
     holders = {s["seat"]: people[s["player"]] for s in match["seats"]}
     absent_seat = 4
     absentee = holders[absent_seat]
+    absent_name = next(s["player"] for s in match["seats"] if s["seat"] == absent_seat)
     for seat in (1, 2, 3):  # everyone accepts but the absentee: the match waits for them
         view = holders[seat].call("GET", f"/api/tables/{code}/seats/{seat}")
         if "accept" in view["allowed"]:
@@ -251,7 +252,11 @@ def test_two_workers_substitute_and_forfeit_and_rebuild_agrees(two_workers, tmp_
     # -- the projections are what a rebuild from the logs gives
     before = projections(org, slug, season)
     assert sum(row["forfeits"] for row in before[0]) == 2  # seat 2's team: two players
-    assert substitute not in {r["player"] for r in before[1]}  # rated only as a drawn player
+    # the seat is rated for whoever played at least half of the hands (docs/league.md,
+    # "Who really played"): the substitute, who took it before the first tile; never the
+    # absentee (their round-2 match is a forfeit, not rated)
+    rated = {r["player"] for r in before[1]}
+    assert substitute in rated and absent_name not in rated
     done = subprocess.run(
         [sys.executable, "manage.py", "rebuild_league"],
         cwd=ROOT,

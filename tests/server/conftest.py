@@ -8,6 +8,7 @@ import random
 import uuid
 from dataclasses import dataclass
 
+import orjson
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
@@ -15,8 +16,11 @@ from rest_framework.test import APIClient
 from server.accounts.models import User
 from server.accounts.services import issue_token
 from server.notices import presence
+from server.sockets.actions import SeatActions
 from server.tables import projection, selectors
 from server.tables.models import Event, Table
+from tests.conformance import Answer
+from tests.conftest import SCHEMA_CHECKER
 
 _names = itertools.count()
 PASSWORD = "a long enough password 42"
@@ -67,8 +71,28 @@ def new_bot(owner: User | None = None) -> User:
     return bot
 
 
+class SocketAnswer:
+    """A seat socket's answer to an action, read as a REST response is (``status_code``,
+    ``json()``, ``content``), with the frame it came in."""
+
+    def __init__(self, frame: bytes):
+        self.frame = orjson.loads(frame)
+        assert self.frame["type"] == "answer", self.frame
+        self.status_code = self.frame["status"]
+        self.content = orjson.dumps(self.frame["body"])
+
+    def json(self) -> dict:
+        return self.frame["body"]
+
+
 class Players:
-    """A table with its owner at human seats and one bot account at the bot seats."""
+    """A table with its owner at human seats and one bot account at the bot seats.
+
+    ``path``: how ``act`` sends an action: ``"rest"`` (the POST), or ``"socket"`` (as a
+    seat socket's ``action`` message, answered by ``server.sockets.actions``: the
+    ``action_path`` fixture runs a module's tests over both)."""
+
+    path = "rest"
 
     def __init__(self, kinds=("human", "bot", "bot", "bot"), rated=False, humans_joined=True):
         self.owner = new_member()
@@ -108,10 +132,39 @@ class Players:
         return response.json()
 
     def act(self, seat: int, body: dict, key: str | None = None, api=None):
+        api = api or self.api(seat)
+        if self.path == "socket" and getattr(api, "user", None) is not None:
+            return self.act_over_socket(seat, body, key, api)
         headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-        return (api or self.api(seat)).post(
+        return api.post(
             f"/api/tables/{self.code}/seats/{seat}/actions", body, format="json", **headers
         )
+
+    def act_over_socket(self, seat: int, body, key: str | None, api) -> SocketAnswer:
+        """``body`` sent as the message of a socket opened for ``seat`` with ``api``'s
+        token (the seat may have changed hands since), its answer checked against the
+        REST action's schema."""
+        message = {k: v for k, v in body.items() if k != "type"} if isinstance(body, dict) else {}
+        if isinstance(body, dict) and "type" in body:
+            message["action"] = body["type"]
+        message["type"] = "action"
+        if key:
+            message["command_id"] = key  # the header wins over the body's, as in REST
+        token = api._credentials["HTTP_AUTHORIZATION"].split()[1]
+        actions = SeatActions(user=api.user, token_key=token, code=self.code, seats=[seat])
+        frame, _ = actions.answer(message)
+        answer = SocketAnswer(frame)
+        assert answer.frame["command_id"] == message.get("command_id"), answer.frame
+        SCHEMA_CHECKER.check(
+            Answer(
+                "POST",
+                f"/api/tables/{self.code}/seats/{seat}/actions",
+                answer.status_code,
+                {"content-type": ["application/json"]},
+                answer.content,
+            )
+        )
+        return answer
 
     def send(self, event: dict, version: int, key: str | None = None):
         body = {k: v for k, v in event.items() if k != "seat"}
@@ -143,6 +196,13 @@ class Players:
 @pytest.fixture
 def players(db):
     return Players()
+
+
+@pytest.fixture(params=["rest", "socket"])
+def action_path(request, monkeypatch):
+    """The module's actions sent over REST, then over a seat socket (conformance)."""
+    monkeypatch.setattr(Players, "path", request.param)
+    return request.param
 
 
 @dataclass

@@ -51,8 +51,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "keeping the server and members' data (read and write over the league and the tables)",
         (
             "server.ops",  # backups, restores, their proof, upgrades, health
-            "server.accounts.data",  # a member's data: the download, closing the account
+            "server.member_data",  # a member's data: the download, closing the account
         ),
+    ),
+    (
+        "members' mail (follows the league through its signals; the web's pages read it), "
+        "the bot ladder (schedules and rates league matches of its own club)",
+        ("server.mail", "server.ladder"),
     ),
     (
         "WebSockets (push what the tables and the league let a seat see)",
@@ -61,9 +66,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.sockets.routing",
             "server.sockets.auth",
             "server.sockets.pushes",
+            "server.sockets.actions",  # actions sent on a seat socket
         ),
     ),
-    ("the league (creates tables through the table services)", ("server.league",)),
+    (
+        "the league and matchmaking (create tables through the table services; the league's "
+        "tick closes matchmaking's seeks and challenges, matchmaking reads the league's ratings)",
+        ("server.league", "server.matchmaking"),
+    ),
     ("tables: services, projection, selectors, views", ("server.tables",)),
     ("the tables' rows and signals", ("server.tables.models", "server.tables.signals")),
     (
@@ -288,7 +298,8 @@ def test_the_layers_place_the_modules_they_are_meant_to():
         "server.web.pages.league": "web pages",
         "server.run": "process launcher",
         "server.ops.verify": "keeping the server",
-        "server.accounts.data.services": "keeping the server",
+        "server.member_data.services": "keeping the server",
+        "server.mail.receivers": "members' mail",
     }
     numbers = {m: layer_of(m) for m in expected}
     placed = {m: None if n is None else LAYERS[n][0] for m, n in numbers.items()}

@@ -53,10 +53,7 @@ def test_healthz_answers_every_check_and_fails_only_on_a_failure(tmp_path):
         assert set(body["checks"]) == CHECKS
         checks = body["checks"]
         assert checks["database"]["status"] == "ok"
-        assert checks["mail_queue"] == {
-            "status": "not configured",
-            "detail": "this server sends no mail",
-        }
+        assert checks["mail_queue"]["status"] == "not configured"  # no server.run here
         assert checks["computer_players"]["status"] == "not configured"  # no server.run here
         assert checks["last_backup"]["status"] == "not configured"
         supervisor(tmp_path)

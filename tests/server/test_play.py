@@ -10,7 +10,7 @@ from engine import Match, load_record
 from server.tables import projection
 from tests.server.conftest import Players
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("action_path")]  # REST and socket
 
 
 def play_to_the_end(p: Players, rng: random.Random, limit: int = 3000) -> dict:

@@ -17,6 +17,8 @@ from server.tables import projection
 from tests.records import replay_summary
 from tests.server.conftest import Players, client_for, new_member, token_for
 
+pytestmark = pytest.mark.usefixtures("action_path")  # every action over REST and the socket
+
 TILE_TEXTS = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
 
 

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from server.tables.models import Event
 from tests.server.conftest import Players, client_for, new_member
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("action_path")]  # REST and socket
 
 
 def log_bytes(p: Players) -> bytes:

@@ -10,6 +10,8 @@ from server.notices import presence
 from server.tables import projection, services, table_state
 from tests.server.conftest import Players, client_for, new_member
 
+pytestmark = pytest.mark.usefixtures("action_path")  # every action over REST and the socket
+
 
 class TwoPeople(Players):
     """The owner at seats 1 and 3, a second person at seat 2, a bot at seat 4."""

@@ -40,6 +40,7 @@ from clients.table.ui import (
     ShowPage,
     SignIn,
     SignOut,
+    TakeOpenSeat,
     Tap,
     ToggleSeat,
 )
@@ -607,3 +608,19 @@ def test_the_signed_in_lobby_is_usable_from_the_keyboard(lobby_factory, live_ser
     drv.key(pygame.K_RETURN)
     drv.until(lambda: drv.shell.table is not None, what="the table, joined by keyboard")
     assert drv.shell.connection.code == table.code
+
+
+def test_an_open_seat_is_listed_in_the_lobby_and_taken_with_a_tap(lobby_factory, live_server_url):
+    host = DekabesClient(live_server_url)
+    host.register(f"ho{uuid.uuid4().hex[:10]}", PASSWORD)
+    bot = host.register_bot(f"hb{uuid.uuid4().hex[:10]}")
+    seek = host.seek(wanted="people", join=[1], bots={3: bot.username, 4: bot.username})
+    code = seek["table"]
+    drv = lobby_factory()
+    drv.sign_up()
+    drv.until(lambda: drv.has_hit(TakeOpenSeat(code)), what="the open seat in the lobby")
+    drv.tap(TakeOpenSeat(code))
+    drv.until(lambda: drv.shell.table is not None, what="the table of the open seat")
+    assert drv.shell.connection.code == code
+    drv.until(lambda: drv.shell.table.seating.seats == [2], what="seat 2")
+    assert host.seek_info(seek["id"])["status"] == "filled"

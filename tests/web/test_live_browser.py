@@ -130,7 +130,8 @@ def test_pages_update_without_reload_when_a_match_ends_and_a_round_starts(live_l
     figures["round start"] = time.monotonic() - start
     assert still_same_document(home) and still_same_document(club)
     code = home.locator("#next-table .next-table").first.get_attribute("data-table")
-    assert f"--table {code}" in home.inner_text("#next-table pre.command")
+    play_now = home.locator(f'#next-table .next-table[data-table="{code}"] a.play-now')
+    assert play_now.get_attribute("href") == f"/tables/{code}/play"
     assert horizontal_overflow(home) == 0
     screenshot(home, "phone-home-next-table")
     screenshot(club, "club-live-round")

@@ -170,7 +170,7 @@ def test_every_page_sends_a_content_security_policy_and_has_nothing_inline(small
 
 
 # -- my next table -----------------------------------------------------------------------------
-def test_my_next_table_names_club_round_code_seat_seating_and_the_command(small_league):
+def test_my_next_table_names_club_round_code_seat_seating_and_play_now(small_league):
     lg = small_league
     match = LeagueMatch.objects.select_related("table", "round").get(pk=lg["playing"][0])
     seat = LeagueMatchSeat.objects.get(match=match, player__username="ana")
@@ -182,10 +182,10 @@ def test_my_next_table_names_club_round_code_seat_seating_and_the_command(small_
     assert f"You sit at seat {seat.number} (team {seat.team})" in section
     for name in seated(match.pk):
         assert name in section
-    assert (
-        f"python -m clients.table --server http://testserver --table {match.table.code} "
-        f"--seat {seat.number}"
-    ) in section
+    # Play now leads to the browser table; the app is offered beside it, with no command.
+    assert f'href="/tables/{match.table.code}/play"' in section
+    assert f'href="/download/?table={match.table.code}"' in section
+    assert "python -m" not in section and "DEKABES_TOKEN" not in section
     # No seat in a round in progress: the page says so.
     body = client(lg["organizer"]).get("/").content.decode()
     assert "No table waits for you" in body

@@ -891,6 +891,25 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Незаконченных столов нет.",
         "ms": "Tiada meja yang belum selesai.",
     },
+    "lobby.open_seats": {
+        "en": "Open seats",
+        "es": "Plazas libres",
+        "ru": "Свободные места",
+        "ms": "Tempat kosong",
+    },
+    "lobby.seeking.people": {
+        "en": "wants people",
+        "es": "busca personas",
+        "ru": "ищут людей",
+        "ms": "mencari orang",
+    },
+    "lobby.seeking.any": {
+        "en": "wants anyone",
+        "es": "busca a cualquiera",
+        "ru": "ищут кого угодно",
+        "ms": "mencari sesiapa",
+    },
+    "btn.take_seat": {"en": "Sit down", "es": "Sentarse", "ru": "Сесть", "ms": "Duduk"},
     "lobby.finished": {
         "en": "Recent matches",
         "es": "Partidas recientes",

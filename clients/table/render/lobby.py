@@ -41,6 +41,7 @@ from clients.table.ui import (
     ShowPage,
     SignIn,
     SignOut,
+    TakeOpenSeat,
     ToggleSeat,
 )
 
@@ -276,6 +277,7 @@ def draw_tables(lobby: LobbyView, surface: pygame.Surface, frame: Frame, area: p
             _players(lobby, entry),
             (tr("btn.open"), OpenTable(entry.table.code)),
         )
+    y = draw_open_seats(lobby, surface, frame, area, y)
     y = _section(surface, tr("lobby.finished"), area, y + GAP)
     if not lobby.finished:
         d.text(surface, tr("lobby.no_finished"), (area.x, y), 16, d.SOFT, within=area)
@@ -295,6 +297,39 @@ def draw_tables(lobby: LobbyView, surface: pygame.Surface, frame: Frame, area: p
             f"{entry.table.code} · {result}".rstrip(" ·"),
             f"{created} · {_players(lobby, entry)}".strip(" ·"),
             button,
+        )
+    return y
+
+
+OPEN_SEAT_ROWS = 2  # the oldest few; the web's /tables/open lists them all
+
+
+def draw_open_seats(
+    lobby: LobbyView, surface: pygame.Surface, frame: Frame, area: pygame.Rect, y: int
+) -> int:
+    """Tables seeking players that I may join (people or anyone wanted): a tap sits me
+    down with the ordinary join. Nothing is drawn while there are none."""
+    seeks = [s for s in lobby.open_seats if s.get("wanted") in ("people", "any")]
+    if not seeks:
+        return y
+    tr = lobby.tr
+    y = _section(surface, tr("lobby.open_seats"), area, y + GAP)
+    for seek in seeks[:OPEN_SEAT_ROWS]:
+        seated = [
+            str(info.get("player"))
+            for _, info in sorted((seek.get("seats") or {}).items())
+            if info.get("player")
+        ]
+        open_count = len(seek.get("open_seats") or [])
+        title = f"{seek.get('table')} · {tr('lobby.seeking.' + str(seek.get('wanted')))}"
+        y = _row(
+            surface,
+            frame,
+            area,
+            y,
+            title,
+            f"{', '.join(seated)} · {tr('seat.open')} × {open_count}",
+            (tr("btn.take_seat"), TakeOpenSeat(str(seek.get("table")))),
         )
     return y
 

@@ -25,7 +25,10 @@ from server.league import selectors
 from server.league.action_log import record_action
 from server.league.actions.roles import check_organizer, lock_club
 from server.league.models import Club, LeagueMatchSeat, Membership
+from server.tables import quota
+from server.tables import services as table_services
 from server.tables.locking import writing
+from server.tables.models import Table
 
 
 def check_level(level: str) -> None:
@@ -116,3 +119,49 @@ def grant_hosted_token(*, user: User, name: str) -> account_services.TokenGrant:
     if bot is None:
         raise NotFound(f"no hosted player {name!r} in service")
     return account_services.grant_token(user=bot, device=account_services.HOST_DEVICE)
+
+
+# -- the casual tables' computer players ---------------------------------------------------------
+CASUAL_COMPUTER_NAME = "computer-{level}"
+
+
+def casual_computer(*, level: str) -> User:
+    """The server's computer player at ``level`` for casual tables: a hosted player that
+    is no club's member (``selectors.casual_computers``), made on first use and always in
+    the host's service. One account holds every computer seat of every casual table at
+    that level (the host's runner plays each table it sits at)."""
+    check_level(level)
+    found = selectors.casual_computers().filter(hosted_level=level).first()
+    if found is not None:
+        return found
+    with writing(), transaction.atomic():
+        found = selectors.casual_computers().filter(hosted_level=level).first()
+        if found is not None:  # made meanwhile (the writer lock orders the two)
+            return found
+        return account_services.do_create_hosted_bot(name=_free_computer_name(level), level=level)
+
+
+def _free_computer_name(level: str) -> str:
+    base = CASUAL_COMPUTER_NAME.format(level=level)
+    for name in itertools.chain([base], (f"{base}-{n}" for n in itertools.count(2))):
+        if not User.objects.filter(username__iexact=name).exists():
+            return name
+    raise AssertionError("unreachable")  # itertools.count never ends
+
+
+def do_create_table_with_computers(*, owner: User, level: str, open_seats: Iterable[int]) -> Table:
+    """A casual table for ``owner`` at seat 1: the seats in ``open_seats`` (of 2-4) are
+    human seats left free for whoever the owner gives the link or the code to, the others
+    the computer player of ``level``. The match starts at once (``do_create_table``); the
+    owner's quota of tables in play holds."""
+    if owner.is_bot:
+        raise PermissionDenied("bot accounts do not create tables")
+    free = sorted(set(open_seats))
+    if any(n not in (2, 3, 4) for n in free):
+        raise ValidationError("the open seats are among seats 2-4")
+    check_level(level)
+    quota.check_table_quota(owner)
+    computer = casual_computer(level=level)
+    kinds = {n: "human" if n == 1 or n in free else "bot" for n in (1, 2, 3, 4)}
+    bots = {n: computer.username for n, kind in kinds.items() if kind == "bot"}
+    return table_services.do_create_table(owner=owner, seats=kinds, join=[1], bots=bots)

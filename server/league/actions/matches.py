@@ -10,8 +10,9 @@ an entry of the club's action log. The match's end (a forfeit, an annul) reaches
 league through ``results``, as any other.
 
 Standings and ratings (the bridge rule): a substituted match's result stands for the
-team that was drawn; the ``LeagueMatchSeat`` rows keep the drawn players, so the
-standings and the ratings count the drawn players and never the substitute. A forfeit is
+team that was drawn in the standings (the ``LeagueMatchSeat`` rows keep the drawn
+players); the ratings rate each seat for whoever played at least half of its hands
+(``holders``, ``projections.rate``; docs/league.md, "Who really played"). A forfeit is
 a played match the other team wins, counted in the ``forfeits`` column, not rated.
 """
 

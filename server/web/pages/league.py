@@ -20,12 +20,14 @@ from server.errors import ApiError, NotFound
 from server.league import duplicate_scoring
 from server.league import selectors as league
 from server.league.actions import roles, rounds
+from server.league.holders import match_holdings
 from server.league.models import Club
-from server.league.serializers import MatchSerializer
+from server.league.serializers import MatchDetailSerializer, MatchSerializer
 from server.notices.groups import club_group
 from server.web import live
 from server.web.forms.organizer import AnnulForm, CheckInForm
 from server.web.refusals import league_pages, shown_refusal
+from server.web.selectors import doors
 from server.web.selectors import league as league_reads
 from server.web.selectors.league import round_organizer_context
 from server.web.selectors.replay import NotReplayable, build_replay
@@ -46,7 +48,8 @@ def _live(club: Club) -> dict:
 @league_pages
 def club(request, slug: str):
     page = league_reads.club_page(slug, _viewer(request))
-    return render(request, "web/club.html", {"page": page, **_live(page.club)})
+    ready = doors.ready_tables(_viewer(request), page.club)
+    return render(request, "web/club.html", {"page": page, "ready": ready, **_live(page.club)})
 
 
 @league_pages
@@ -139,7 +142,7 @@ def matches(request):
 def match(request, match_id: int):
     viewer = _viewer(request)
     m = league.match_for_reader(match_id, viewer)
-    data = MatchSerializer(m).data
+    data = MatchDetailSerializer(m).data
     membership = roles.membership_of(m.club, viewer) if m.club is not None else None
     role = membership.role if membership is not None else None
     context = {
@@ -155,14 +158,15 @@ def match(request, match_id: int):
     except NotReplayable:
         return render(request, "web/match_unfinished.html", context)
     names = league_reads.seat_names(data)
+    held = match_holdings(m)
     return render(
         request,
         "web/match.html",
         {
             **context,
             "replay": replay,
-            "seats": board_seats(replay, names),
-            "log": replay_log(replay),
+            "seats": board_seats(replay, names, held),
+            "log": replay_log(replay, held),
             "record_url": f"/matches/{m.pk}/record",
             "title_code": m.table.code,
             "analysis": replay_analysis(m.table, replay),
@@ -239,6 +243,7 @@ def round_page(request, slug: str, season_id: int, number: int):
             "club": club,
             "season": season,
             "round": data,
+            "doors": doors.round_doors(round_, viewer),
             "form": form,
             "error": error,
             "is_organizer": is_organizer,

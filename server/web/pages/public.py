@@ -17,6 +17,7 @@ from server.notices.groups import account_group
 from server.web import live, throttling
 from server.web.forms.public import RegisterForm, SignInForm
 from server.web.refusals import too_many_attempts
+from server.web.selectors import doors
 from server.web.selectors import league as league_reads
 from server.web.selectors import tables as table_reads
 from server.web.visitor import viewer as visitor
@@ -32,7 +33,7 @@ def home(request):
         version, next_tables = league_reads.next_tables(viewer)
         context.update(
             next_tables=next_tables,
-            server_url=request.build_absolute_uri("/").rstrip("/"),
+            held=doors.held_codes(viewer, [t.match.table.code for t in next_tables]),
             live_url="/me/live",
             live_version=version,
         )

@@ -1,15 +1,18 @@
-"""A casual table's pages: its replay, its record, and the table as a spectator sees it.
+"""A casual table's pages: its replay, its record, the table as a spectator sees it, and
+the open seats (tables seeking players, ``server.matchmaking``).
 Who may read or watch it is the tables' and the league's to say (``readable_table``,
 ``spectate.check_may_watch``)."""
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.gzip import gzip_page
 
 from server.errors import NotFound, NotWatchable
 from server.league import spectate
+from server.matchmaking import selectors as matchmaking
 from server.tables import projection
 from server.tables.models import Table
 from server.web.selectors import tables as table_reads
@@ -29,15 +32,17 @@ def table_replay(request, code: str):
             "web/not_replayable.html",
             {"table": table, "reason": err.reason, "row": table_reads.table_row(table)},
         )
+    held = table_reads.table_holdings(table)
     return render(
         request,
         "web/replay.html",
         {
             "table": table,
             "replay": replay,
-            "seats": table_reads.board_seats(replay, table_reads.seat_players(table)),
+            "seats": table_reads.board_seats(replay, table_reads.seat_players(table), held),
             "record_url": f"/tables/{table.code}/record",
-            "log": table_reads.replay_log(replay),
+            "log": table_reads.replay_log(replay, held),
+            "handovers": held.handovers() if held is not None else [],
             "analysis": replay_analysis(table, replay),
         },
     )
@@ -74,3 +79,12 @@ def table_watch(request, code: str):
         raise Http404("no such table") from None
     answer = spectate.spectator_answer(table, state)
     return render(request, "web/watch.html", table_reads.watch_context(table, answer))
+
+
+@login_required
+def open_seats(request):
+    """``/tables/open``: the tables seeking players (``GET /api/tables/open``'s list):
+    who sits there, who is wanted, the level range. Seats are taken from the desktop
+    app's lobby, where the table's code is listed the same way."""
+    found = matchmaking.open_seeks(request.user)
+    return render(request, "web/open_seats.html", {"rows": table_reads.open_seat_rows(found)})

@@ -1,6 +1,6 @@
 """The signed-in member's "Your data" page: what the server holds about them, the
 download of all of it (the API's file), and closing the account (docs/server.md,
-"Members' data"). Thin: the reads and the closing are ``server.accounts.data``'s."""
+"Members' data"). Thin: the reads and the closing are ``server.member_data``'s."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
-from server.accounts.data import selectors, services
-from server.accounts.data.serializers import member_data_file
 from server.league.models import Membership
+from server.member_data import selectors, services
+from server.member_data.serializers import member_data_file
 from server.web.forms.your_data import CLOSE_ERRORS, CloseAccountForm
 from server.web.refusals import shown_refusal
 

@@ -20,6 +20,7 @@ from server.league.actions import roles
 from server.league.models import (
     CheckIn,
     Club,
+    ClubAction,
     LeagueMatch,
     LeagueMatchSeat,
     Membership,
@@ -222,13 +223,52 @@ class PlayerPage:
     charts: list[tuple[dict, Chart]]  # (rating with history, its chart) per club
     partners: list[Record] = field(default_factory=list)
     opponents: list[Record] = field(default_factory=list)
+    substitutions: list[dict] = field(default_factory=list)
 
 
 def player_page(username: str, viewer: User | None) -> PlayerPage:
     profile = answers.PlayerSerializer(league.player_profile(username, viewer)).data
     charts = [(rating, rating_chart(rating["history"])) for rating in profile["ratings"]]
     partners, opponents = partner_and_opponent_records(username, viewer)
-    return PlayerPage(profile, charts, partners, opponents)
+    substitutions = player_substitutions(username, viewer)
+    return PlayerPage(profile, charts, partners, opponents, substitutions)
+
+
+RECENT_SUBSTITUTIONS = 10
+
+
+def player_substitutions(username: str, viewer: User | None) -> list[dict]:
+    """The newest league matches ``viewer`` may see where the player's seat went to a
+    substitute or the player took someone's seat: each a match answer's
+    ``seat_holders`` entry with the match's id (where it happened only once the match
+    is over and its contents are not hidden: a live duplicate round's)."""
+    logged = (
+        ClubAction.objects.filter(verb="match.substitute")
+        .filter(Q(details__player=username) | Q(details__substitute=username))
+        .order_by("-at", "-id")
+        .values_list("details__match", flat=True)
+    )
+    ids = list(dict.fromkeys(logged[: RECENT_SUBSTITUTIONS * 3]))
+    visible = {
+        m.pk: m
+        for m in league.visible_matches(viewer)
+        .filter(pk__in=ids)
+        .select_related("club", "season", "round", "table")
+    }
+    lines = []
+    for match_id in ids:
+        m = visible.get(match_id)
+        if m is None:
+            continue
+        hidden = league.contents_hidden(m, viewer)
+        for holder in answers.seat_holders(m):
+            if holder["reason"] and username in (holder["player"], holder["previous"]):
+                if hidden:
+                    holder = {**holder, "from_hand": None, "from_move": None, "from_step": None}
+                lines.append({**holder, "match": m.pk, "club": m.club.name if m.club else ""})
+        if len(lines) >= RECENT_SUBSTITUTIONS:
+            break
+    return lines[:RECENT_SUBSTITUTIONS]
 
 
 def partner_and_opponent_records(

@@ -11,6 +11,7 @@ from django.http import Http404
 
 from engine.phases import MATCH_OVER
 from server.accounts.models import User
+from server.league.holders import Holding, Holdings, match_holdings
 from server.tables import projection
 from server.tables import selectors as tables
 from server.tables.models import Table
@@ -93,11 +94,16 @@ class LogEntry:
     opener: int | None
     hand_no: int
     result: dict | None  # the engine's hand result, on the event that ended the hand
+    handovers: tuple[Holding, ...] = ()  # seats that changed hands just before this event
 
 
-def replay_log(replay: Replay) -> list[LogEntry]:
-    """One line per record event, with the facts the fold gave (no rule is re-derived)."""
+def replay_log(replay: Replay, held: Holdings | None = None) -> list[LogEntry]:
+    """One line per record event, with the facts the fold gave (no rule is re-derived);
+    a seat that changed hands is told on the line of the first event after it."""
     results = {h.end_step: h.result for h in replay.hands}
+    changes: dict[int, list[Holding]] = {}
+    for holding in held.handovers() if held is not None else ():
+        changes.setdefault(min(holding.step, replay.steps - 1), []).append(holding)
     return [
         LogEntry(
             step,
@@ -108,14 +114,34 @@ def replay_log(replay: Replay) -> list[LogEntry]:
             event.get("opener"),
             frame["hand_no"],
             results.get(step),
+            tuple(changes.get(step, ())),
         )
         for step, (event, frame) in enumerate(zip(replay.events, replay.frames, strict=True))
     ]
 
 
+def table_holdings(table: Table) -> Holdings | None:
+    """Who held each seat of a finished table when (its match's holdings; None for a
+    table with no match row yet)."""
+    match = getattr(table, "league_match", None)
+    return match_holdings(match) if match is not None else None
+
+
 # Where each seat sits on the screen, drawn from seat 1's point of view: turn order runs
 # counter-clockwise, so the next seat (2) is on the right and the partner (3) across.
 BOARD_POSITIONS = (("1", "bottom"), ("2", "right"), ("3", "top"), ("4", "left"))
+
+
+@dataclass(frozen=True)
+class BoardHolder:
+    """One holder of a seat that changed hands, shown from ``from_step`` to before
+    ``until_step`` (the replay script shows the one of the current step)."""
+
+    name: str | None
+    is_bot: bool
+    from_step: int
+    until_step: int
+    hand: int
 
 
 @dataclass(frozen=True)
@@ -125,19 +151,46 @@ class BoardSeat:
     team: str
     name: str | None
     is_bot: bool
+    holders: tuple[BoardHolder, ...] = ()  # when the seat changed hands: each holder
 
 
-def board_seats(replay: Replay, players: dict[str, dict]) -> list[BoardSeat]:
-    return [
-        BoardSeat(
-            n,
-            pos,
-            replay.teams[n],
-            players.get(n, {}).get("name"),
-            players.get(n, {}).get("is_bot", replay.seats[n] == "bot"),
+def board_seats(
+    replay: Replay, players: dict[str, dict], held: Holdings | None = None
+) -> list[BoardSeat]:
+    bots = _bots(held) if held is not None and held.changed_hands else set()
+    seats = []
+    for n, pos in BOARD_POSITIONS:
+        holders: tuple[BoardHolder, ...] = ()
+        if held is not None and len(held.by_seat[int(n)]) > 1:
+            spans = held.by_seat[int(n)]
+            holders = tuple(
+                BoardHolder(
+                    h.player,
+                    h.player in bots,
+                    h.step,
+                    spans[i + 1].step if i + 1 < len(spans) else replay.steps,
+                    h.hand,
+                )
+                for i, h in enumerate(spans)
+            )
+        seats.append(
+            BoardSeat(
+                n,
+                pos,
+                replay.teams[n],
+                players.get(n, {}).get("name"),
+                players.get(n, {}).get("is_bot", replay.seats[n] == "bot"),
+                holders,
+            )
         )
-        for n, pos in BOARD_POSITIONS
-    ]
+    return seats
+
+
+def _bots(held: Holdings) -> set[str]:
+    names = {h.player for h in held.all if h.player}
+    return set(
+        User.objects.filter(username__in=names, is_bot=True).values_list("username", flat=True)
+    )
 
 
 def watch_context(table: Table, answer: dict) -> dict:
@@ -175,3 +228,35 @@ def watch_context(table: Table, answer: dict) -> dict:
         "winner": view["winner"],
         "annulled": answer["table"]["annulled"],
     }
+
+
+@dataclass(frozen=True)
+class OpenSeatRow:
+    code: str
+    owner: str
+    wanted: str  # people, bots, any
+    min_level: float | None
+    max_level: float | None
+    open_seats: int
+    seated: list[str]
+    expires_at: object
+
+
+def open_seat_rows(found) -> list[OpenSeatRow]:
+    """The open seeks as the page lists them: names and numbers, nothing of the match."""
+    rows = []
+    for seek in found.seeks:
+        seats = seek.table.seat_rows
+        rows.append(
+            OpenSeatRow(
+                code=seek.table.code,
+                owner=seek.owner.username,
+                wanted=seek.wanted,
+                min_level=seek.min_level,
+                max_level=seek.max_level,
+                open_seats=sum(1 for s in seats if s.player_id is None),
+                seated=[s.player.username for s in seats if s.player is not None],
+                expires_at=seek.expires_at,
+            )
+        )
+    return rows

@@ -157,15 +157,64 @@ def hand_result(result: dict):
     return hand_result_text(result)
 
 
+def handover_text(
+    seat: int, player: str | None, previous: str | None, hand: int | None, move: int | None
+) -> str:
+    """A seat changing hands, as a sentence: where (hand and move, once the match is
+    over), which seat, who for whom."""
+    where = {"seat": seat, "player": player or "—", "previous": previous or "—"}
+    if hand is None:  # a match in progress: who, not where
+        return gettext("Seat %(seat)s: %(player)s for %(previous)s") % where
+    return gettext(
+        "From hand %(hand)s, move %(move)s — seat %(seat)s: %(player)s for %(previous)s"
+    ) % {**where, "hand": hand, "move": move}
+
+
 @register.simple_tag
-def replay_log(entries):
-    """The ``<li>`` of every log line (``data-step`` for the replay script)."""
+def handover_line(holder) -> str:
+    """``handover_text`` of a match answer's ``seat_holders`` entry."""
+    return handover_text(
+        holder["seat"],
+        holder["player"],
+        holder["previous"],
+        holder["from_hand"],
+        holder["from_move"],
+    )
+
+
+@register.filter
+def seat_changes(match_data: dict) -> list[dict]:
+    """The ``seat_holders`` of a match answer that began with a handover, in the order
+    they happened (none when the answer has no ``seat_holders``)."""
+    changed = [h for h in match_data.get("seat_holders") or () if h["reason"]]
+    return sorted(changed, key=lambda h: (h["from_step"] is None, h["from_step"] or 0, h["seat"]))
+
+
+@register.simple_tag
+def holding_line(holding) -> str:
+    """``handover_text`` of a ``holders.Holding`` (a finished table's replay)."""
+    return handover_text(holding.seat, holding.player, holding.previous, holding.hand, holding.move)
+
+
+def _handovers_html(entry) -> str:
     return format_html_join(
         "",
-        '<li data-step="{}">{}{}</li>',
+        '<strong class="handover">{}</strong> ',
+        ((handover_text(h.seat, h.player, h.previous, h.hand, h.move),) for h in entry.handovers),
+    )
+
+
+@register.simple_tag
+def replay_log(entries):
+    """The ``<li>`` of every log line (``data-step`` for the replay script); a seat that
+    changed hands is told on the line of the first event after it."""
+    return format_html_join(
+        "",
+        '<li data-step="{}">{}{}{}</li>',
         (
             (
                 e.step,
+                _handovers_html(e),
                 _log_text(e),
                 format_html(" — <strong>{}</strong>", hand_result_text(e.result))
                 if e.result

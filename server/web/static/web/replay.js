@@ -10,6 +10,8 @@
   var protoV = document.getElementById("tile-v").content.firstElementChild;
   var lineBox = document.getElementById("line");
   var logItems = Array.prototype.slice.call(document.querySelectorAll("#log li"));
+  // A seat that changed hands names, at each step, whoever held it then (server's spans).
+  var holders = Array.prototype.slice.call(document.querySelectorAll("[data-holder-from]"));
   var results = Array.prototype.slice.call(document.querySelectorAll("[data-result]"));
   var handJump = document.getElementById("hand-jump");
   var analysisData = document.getElementById("replay-analysis");
@@ -68,6 +70,10 @@
     root.setAttribute("data-step", step + 1);
     root.setAttribute("data-phase", f.phase);
     results.forEach(function (p, i) { p.hidden = f.result !== i; });
+    holders.forEach(function (h) {
+      h.hidden = step < +h.getAttribute("data-holder-from") ||
+        step >= +h.getAttribute("data-holder-until");
+    });
     logItems.forEach(function (li, i) {
       li.hidden = i > step;
       li.classList.toggle("current", i === step);

@@ -2,6 +2,8 @@
  *
  * - <select data-autosubmit> sends its form when changed (the form keeps its own button
  *   inside <noscript>).
+ * - <button data-copy="ID" hidden> copies the value of the input ID (a seat's share link);
+ *   shown only where the clipboard answers (otherwise the input is there to select).
  * - Live pages: <main data-live="URL" data-live-version="N"> long-polls URL?after=N&wait=25
  *   (a JSON {"version": n} answer, see docs/web.md "Live pages"); when the version moved,
  *   the page is fetched again and its <main> swapped in, unless a form on it is being
@@ -50,6 +52,7 @@
         main.innerHTML = fresh.innerHTML;
         main.dataset.liveVersion = fresh.dataset.liveVersion || "";
         autosubmit(main);
+        copyButtons(main);
         watchForms();
         main.dataset.liveRefreshed = String(Number(main.dataset.liveRefreshed || 0) + 1);
         return true;
@@ -75,7 +78,22 @@
             function () { setTimeout(poll, 10000); });
   }
 
+  function copyButtons(root) {
+    if (!navigator.clipboard) return;
+    root.querySelectorAll("button[data-copy]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var field = document.getElementById(button.dataset.copy);
+        if (!field) return;
+        navigator.clipboard.writeText(field.value).then(function () {
+          button.textContent = button.dataset.copied || button.textContent;
+        }, function () { field.select(); });
+      });
+    });
+  }
+
   autosubmit(document);
+  copyButtons(document);
   if (main && main.dataset.live) {
     watchForms();
     poll();

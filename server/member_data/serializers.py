@@ -70,6 +70,18 @@ class DataLogEntrySerializer(ClubActionSerializer):
     club = serializers.CharField(source="club.slug")
 
 
+class DataMailSerializer(Answer):
+    """The member's mail choices (docs/web.md, "Mail"); the address is the account's."""
+
+    language = serializers.CharField(
+        allow_blank=True, help_text="the language of your mail (empty: the site's default)"
+    )
+    table_ready = serializers.BooleanField()
+    deadline = serializers.BooleanField()
+    seat_changes = serializers.BooleanField()
+    announcement = serializers.BooleanField()
+
+
 class MemberDataSerializer(Answer):
     """A ``selectors.MemberData``: everything the server holds about the member that
     the rules let them see (docs/server.md, "Members' data")."""
@@ -87,6 +99,7 @@ class MemberDataSerializer(Answer):
     club_log = DataLogEntrySerializer(
         many=True, help_text="the action-log entries you made or that name you, oldest first"
     )
+    mail = DataMailSerializer(help_text="which mail you get, in which language")
 
 
 def member_data_file(data) -> bytes:

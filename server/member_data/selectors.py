@@ -18,6 +18,8 @@ from django.db.models import Q
 from server.accounts.models import AccessToken, User
 from server.league import selectors as league
 from server.league.models import ClubAction, LeagueMatch, Membership
+from server.mail.models import MailPreference
+from server.mail.selectors import preference_of
 from server.ops.version import server_version
 from server.tables import projection
 from server.tables.models import Table
@@ -44,6 +46,7 @@ class MemberData:
     records: list[RecordOf]
     ratings: list[league.PlayerRating]
     club_log: list[ClubAction]
+    mail: MailPreference
 
 
 def member_data(user: User) -> MemberData:
@@ -67,6 +70,7 @@ def member_data(user: User) -> MemberData:
         records=records,
         ratings=league.player_profile(user.username, user).ratings,
         club_log=entries_about(user),
+        mail=preference_of(user),
     )
 
 

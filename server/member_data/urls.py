@@ -1,6 +1,6 @@
 from django.urls import path
 
-from server.accounts.data import views
+from server.member_data import views
 
 urlpatterns = [
     path("api/me/data", views.MyDataView.as_view()),

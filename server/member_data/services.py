@@ -25,7 +25,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from server.accounts.data.selectors import names, tables_in_play
 from server.accounts.models import AccessToken, User
 from server.errors import (
     AccountInPlay,
@@ -36,6 +35,7 @@ from server.errors import (
 )
 from server.league.action_log import record_action
 from server.league.models import ClubAction, Membership
+from server.member_data.selectors import names, tables_in_play
 from server.tables import projection
 from server.tables import selectors as table_selectors
 from server.tables.locking import writing

@@ -8,14 +8,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from server.accounts import throttles
-from server.accounts.data import selectors, services
-from server.accounts.data.serializers import (
+from server.api_schema import ERRORS, strict
+from server.member_data import selectors, services
+from server.member_data.serializers import (
     CloseAccountSerializer,
     ClosedAccountSerializer,
     MemberDataSerializer,
     member_data_file,
 )
-from server.api_schema import ERRORS, strict
 
 
 def data_file(user) -> HttpResponse:

@@ -1,0 +1,131 @@
+"""Actions sent on a seat's WebSocket: ``{"type": "action", "command_id", "action",
+"expected_version", ...}``, answered on the same socket by ``{"type": "answer",
+"command_id", "status", "body"}`` — ``status`` and ``body`` exactly what
+``POST /api/tables/{code}/seats/{n}/actions`` answers for the same body with the same
+``Idempotency-Key`` (docs/api.md, "Actions over the seat's socket").
+
+Both transports call ``server.tables.acting.act``: the same checks, refusals, receipt
+(``command_id`` is the idempotency key, whichever path a retry takes), durable commit
+before the answer, and pushes. What the socket saves is the request around it: no HTTP
+parsing, no middleware, no token lookup per message. The socket was authenticated when it
+opened; ``SeatActions`` looks its token up again only when the last look is older than
+``WS_TOKEN_CHECK_SECONDS`` (and the consumer does at every ping): a revoked token acts no
+more once that bound has passed, and its socket is closed (4401). A seat handed over is
+refused at once: the action's own check reads the seats again when they changed hands
+(``selectors.fresh_seats``), as REST's does.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import orjson
+from django.conf import settings
+
+from server.accounts.models import User
+from server.accounts.services import token_owner
+from server.errors import ApiError, NotAuthenticated, NotYourSeat, ServerError, ValidationError
+from server.tables import acting
+
+log = logging.getLogger(__name__)
+
+# The message's own fields; the rest is the action's body (``action`` is its ``type``).
+MESSAGE_FIELDS = frozenset({"type", "action", "seat"})
+
+
+class SeatActions:
+    """What one seat socket needs to act: its account, the token it opened with, its
+    table and the seats it follows. ``answer`` runs on a request thread."""
+
+    def __init__(self, *, user: User, token_key: str | None, code: str, seats: list[int]):
+        self.user = user
+        self.token_key = token_key
+        self.code = code
+        self.seats = list(seats)
+        self.checked_at = time.monotonic()
+        self.revoked = False  # set once a look finds the token gone: the socket closes
+
+    def answer(self, message: dict) -> tuple[bytes, int | None]:
+        """The answer frame to one action message (parsed JSON), and the version it
+        applied (None: refused, or a retry answered again)."""
+        command_id = message.get("command_id")
+        try:
+            self.check_token(within=settings.WS_TOKEN_CHECK_SECONDS)  # REST's comes first too
+            body = self._body(message)
+            result = acting.act(
+                user=self.user,
+                code=self.code,
+                seat=str(self._seat(message.get("seat"))),
+                data=body,
+                key=None,  # the body's command_id is the key, as REST's Idempotency-Key
+                touch=False,  # the socket's lease keeps the seat present
+            )
+        except ApiError as refusal:
+            return answer_frame(command_id, refusal.status, orjson.dumps(refusal.body())), None
+        except Exception:  # as REST answers a fault: 500, logged (never sent: no detail)
+            log.exception("socket action on %s failed", self.code)
+            fault = orjson.dumps(ServerError().body())
+            return answer_frame(command_id, ServerError.status, fault), None
+        text = result.text if result.text is not None else orjson.dumps(result.body())
+        return answer_frame(command_id, result.status, text), (
+            None if result.replayed else result.version
+        )
+
+    def _body(self, message: dict) -> dict:
+        # command_id stays in the body: checked there as REST checks the body's, and the
+        # key (without one, as a POST without a key: nothing makes a retry safe)
+        if "action" not in message:
+            raise ValidationError("action: this field is required")
+        body = {k: v for k, v in message.items() if k not in MESSAGE_FIELDS}
+        body["type"] = message["action"]
+        return body
+
+    def _seat(self, asked: object) -> int:
+        if asked is None:
+            if len(self.seats) == 1:
+                return self.seats[0]
+            raise ValidationError(
+                "seat: this socket follows seats "
+                + ", ".join(map(str, self.seats))
+                + ": say which one acts"
+            )
+        if isinstance(asked, bool) or not isinstance(asked, int) or asked not in self.seats:
+            raise NotYourSeat(
+                f"seat {asked!r} is not one this socket follows ({', '.join(map(str, self.seats))})"
+            )
+        return asked
+
+    def check_token(self, within: float) -> None:
+        """Raise ``NotAuthenticated`` if the token is gone (revoked, rotated, the account
+        closed), looking it up only when the last look is older than ``within`` seconds."""
+        if self.revoked:
+            raise NotAuthenticated()
+        now = time.monotonic()
+        if now - self.checked_at < within:
+            return
+        if not self._still_valid():
+            self.revoked = True
+            raise NotAuthenticated()
+        self.checked_at = now
+
+    def _still_valid(self) -> bool:
+        if self.token_key is None:  # signed in otherwise: the account must still be active
+            return User.objects.filter(pk=self.user.pk, is_active=True).exists()
+        found = token_owner(self.token_key)
+        return found is not None and found[0].pk == self.user.pk
+
+
+def answer_frame(command_id: object, status: int, body: bytes) -> bytes:
+    """``{"type":"answer","command_id":…,"status":…,"body":…}``, the body's JSON as
+    already encoded (the seat answer's text is built once: ``server.tables.answers``)."""
+    shown = command_id if isinstance(command_id, str) else None
+    return (
+        b'{"type":"answer","command_id":'
+        + orjson.dumps(shown)
+        + b',"status":'
+        + str(status).encode()
+        + b',"body":'
+        + body
+        + b"}"
+    )

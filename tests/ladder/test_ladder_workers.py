@@ -1,0 +1,198 @@
+"""The ladder on PostgreSQL + Redis under ``server.run --workers 2`` (the backend run):
+eight bots — three house anchors played by the server's own host, and five SDK bots of
+five owners as separate processes (``python -m clients.bots --ladder``) — play the
+rounds the first worker's tick draws. No bot exceeds its daily quota, every whole match's
+legs share their deals with the seats turned, a bot killed mid-match is substituted and
+counted as lost, the others play on to their quota, and the ratings order the levels as
+their results do."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections import defaultdict
+
+import pytest
+import requests
+
+from clients.sdk import DekabesClient
+from tests.conftest import ROOT, free_port
+from tests.league.test_substitutes_workers import _admin, _database
+
+pytestmark = [
+    pytest.mark.backend,
+    pytest.mark.timeout(1200),  # a few hundred HTTP moves a leg, on a busy machine
+    pytest.mark.skipif(
+        not (
+            os.environ.get("DATABASE_URL", "").startswith("postgres")
+            and os.environ.get("REDIS_URL")
+        ),
+        reason="two workers run on PostgreSQL + Redis (DATABASE_URL, REDIS_URL)",
+    ),
+]
+PASSWORD = "a long enough password 42"
+PER_DAY = 4  # two matches of two legs each
+
+
+def wait_for(condition, seconds: float, what: str):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(requests.RequestException):
+            value = condition()
+            if value:
+                return value
+        time.sleep(1)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+def record(reader: DekabesClient, match: int) -> str:
+    return reader.request("GET", f"/api/matches/{match}/record", raw_text=True)
+
+
+def stop(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, sig)
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+
+
+def test_eight_bots_on_two_workers(tmp_path):
+    name = f"ladder_live_{uuid.uuid4().hex[:8]}"
+    _admin(f"CREATE DATABASE {name}")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = dict(
+        os.environ,
+        DATABASE_URL=_database(name),
+        DEKABES_CHANNEL_PREFIX=name,  # the run's own keys on the suite's Redis
+        DEKABES_VAR_DIR=str(tmp_path),
+        PYTHONUNBUFFERED="1",
+        DEKABES_RATE_REGISTER_ADDRESS="100000/hour",
+        DEKABES_RATE_LOGIN_ADDRESS="100000/hour",
+        DEKABES_TICK_SECONDS="1",
+        DEKABES_LADDER_LEVELS="random,greedy,medium",
+        DEKABES_LADDER_MOVE_SECONDS="20",
+    )
+    processes: list[subprocess.Popen] = []
+    log = open(tmp_path / "serve.log", "wb")
+    try:
+        serve = subprocess.Popen(
+            [sys.executable, "-m", "server.run", "--port", str(port), "--workers", "2",
+             "--delay", "0", "--no-analyser"],
+            cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True,
+        )  # fmt: skip
+        processes.append(serve)
+        reader = DekabesClient(url)
+        wait_for(
+            lambda: requests.get(url + "/api/me", timeout=10).status_code == 401, 180, "workers"
+        )
+        levels = {}
+        bots = {}
+        for level in ("medium", "medium", "random", "random", "greedy"):
+            owner = DekabesClient(url)
+            owner.register(f"own{uuid.uuid4().hex[:8]}", PASSWORD)
+            bot = owner.register_bot(f"{level}{uuid.uuid4().hex[:6]}")
+            levels[bot.username] = level
+            bot_env = dict(env, DEKABES_TOKEN=bot.token or "")
+            bots[bot.username] = subprocess.Popen(
+                [sys.executable, "-m", "clients.bots", "--server", url, "--level", level,
+                 "--delay", "0", "--discover-every", "0.5", "--poll-wait", "5", "-q",
+                 "--ladder", "v1", "--ladder-per-day", str(PER_DAY)],
+                cwd=ROOT, env=bot_env, stdout=log, stderr=log, start_new_session=True,
+            )  # fmt: skip
+            processes.append(bots[bot.username])
+        doomed = next(b for b, lv in levels.items() if lv == "greedy")
+        wait_for(
+            lambda: any(p["status"] == "first" for p in reader.ladder_matches(bot=doomed)),
+            240,
+            "the greedy bot drawn",
+        )
+        stop(bots[doomed], signal.SIGKILL)
+
+        def substituted():
+            return [
+                p for p in reader.ladder_matches(bot=doomed)
+                if p["status"] == "done" and any(s["substituted"] for s in p["seats"])
+            ]  # fmt: skip
+
+        (lost,) = wait_for(substituted, 240, "the killed bot substituted")
+        seat = next(s for s in lost["seats"] if s["bot"] == doomed)
+        assert lost["result"] != seat["team"]
+
+        others = [b for b in levels if b != doomed]
+
+        def all_at_quota():
+            return all(
+                len([p for p in reader.ladder_matches(bot=b) if p["status"] in ("done", "void")])
+                >= PER_DAY // 2
+                for b in others
+            )
+
+        wait_for(all_at_quota, 900, "every bot at its daily quota")
+        time.sleep(3)  # a few ticks more: none may draw a bot past its quota
+        pairs = reader.ladder_matches()
+        for bot in levels:
+            assert len([p for p in pairs if bot in {s["bot"] for s in p["seats"]}]) <= PER_DAY // 2
+        for pair in pairs:
+            if pair["status"] != "done" or len(pair["legs"]) != 2:
+                continue
+            one, two = pair["legs"]
+            records = [
+                [json.loads(line) for line in record(reader, leg["match"]).splitlines()]
+                for leg in (one, two)
+            ]
+            deals = [[e["hands"] for e in r if e.get("type") == "deal"] for r in records]
+            assert deals[0] and deals[1]
+            assert all(a == b for a, b in zip(*deals, strict=False))
+            drawn = {
+                s["seat"]: s["player"]
+                for s in reader.request("GET", f"/api/matches/{two['match']}")["seats"]
+            }
+            for s in pair["seats"]:
+                assert drawn[s["first_seat"] % 4 + 1] == s["bot"]
+        # ratings against results, level by level (entrants only; anchors are fixed)
+        won = defaultdict(float)
+        played = defaultdict(int)
+        for pair in pairs:
+            if not pair["rated"]:
+                continue
+            for s in pair["seats"]:
+                if s["bot"] in others:
+                    played[levels[s["bot"]]] += 1
+                    won[levels[s["bot"]]] += (
+                        1.0
+                        if pair["result"] == s["team"]
+                        else 0.5
+                        if pair["result"] == "tie"
+                        else 0.0
+                    )
+        share = {lv: won[lv] / played[lv] for lv in played}
+        rating = defaultdict(list)
+        for row in reader.ladder_standings():
+            if row["bot"] in others:
+                rating[levels[row["bot"]]].append(row["mu"])
+        mean = {lv: sum(v) / len(v) for lv, v in rating.items()}
+        if abs(share["medium"] - share["random"]) >= 0.25:  # a clear head-to-head verdict
+            assert (mean["medium"] > mean["random"]) == (share["medium"] > share["random"])
+    finally:
+        for process in reversed(processes):
+            stop(process, signal.SIGINT if process is processes[0] else signal.SIGTERM)
+        log.close()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(1)
