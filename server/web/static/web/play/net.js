@@ -6,6 +6,8 @@
 
 const LONG_POLL_SECONDS = 25;
 const ANSWER_TIMEOUT_MS = 15000;
+// Decisions whose meaning does not depend on the version they were made on.
+const SAME_ON_ANY_VERSION = new Set(["undo", "redo", "pause", "resume"]);
 const RETRY_MS = [500, 1000, 2000, 4000];
 const PENDING_KEY = "dekabes-pending-";
 
@@ -230,6 +232,17 @@ export class SeatLink {
           continue;
         }
         this.done(pending);
+        const stale = answer.body && answer.body.code === "stale_version";
+        if (stale && SAME_ON_ANY_VERSION.has(pending.body.type) && !pending.again && answer.body.view) {
+          // The computer moved meanwhile; "take my move back", "pause" mean the same at
+          // the new version: asked once more (a new decision, a new key).
+          this.take(answer.body.view);
+          this.pending = { seat: pending.seat, again: true, key: newKey(),
+            body: Object.assign({}, pending.body, { expected_version: answer.body.view.version }) };
+          sessionStorage.setItem(PENDING_KEY + this.code, JSON.stringify(this.pending));
+          pending.flying = false;
+          return this.flush();
+        }
         if (answer.ok) {
           this.take(answer.body);
         } else {
