@@ -206,10 +206,9 @@ def test_a_takeback_by_consent_between_two_people(live, open_page):
     rng = random.Random(7)
     # Play until ella has laid a tile, then she asks to take it back and finn agrees.
     while True:
-        did = step(ella, rng, takeback=None)
+        if step(ella, rng, takeback=None) == "play":
+            break  # finn does nothing more: ella's move is the last person's move
         step(finn, rng, takeback=None)
-        if did == "play":
-            break
     tile = LAST_PLAYED[ella]
     ella.wait_for_selector('[data-tool="undo"]:not([disabled])')
     ella.click('[data-tool="undo"]')
