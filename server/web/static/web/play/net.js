@@ -233,11 +233,11 @@ export class SeatLink {
         }
         this.done(pending);
         const stale = answer.body && answer.body.code === "stale_version";
-        if (stale && SAME_ON_ANY_VERSION.has(pending.body.type) && !pending.again && answer.body.view) {
+        if (stale && SAME_ON_ANY_VERSION.has(pending.body.type) && (pending.again || 0) < 3 && answer.body.view) {
           // The computer moved meanwhile; "take my move back", "pause" mean the same at
           // the new version: asked once more (a new decision, a new key).
           this.take(answer.body.view);
-          this.pending = { seat: pending.seat, again: true, key: newKey(),
+          this.pending = { seat: pending.seat, again: (pending.again || 0) + 1, key: newKey(),
             body: Object.assign({}, pending.body, { expected_version: answer.body.view.version }) };
           sessionStorage.setItem(PENDING_KEY + this.code, JSON.stringify(this.pending));
           pending.flying = false;
