@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clients.sdk import DekabesClient
+from tests.web.browser import screenshot
 
 TILE_TEXT = re.compile(r"(?<![\d.-])[0-6]-[0-6](?![\d-])")
 TILES = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
@@ -160,6 +161,9 @@ def check_privacy(watch: Watch, deals) -> int:
 
 
 # -- playing ------------------------------------------------------------------------------
+LAST_PLAYED: dict = {}  # page -> the tile its last "play" step sent
+
+
 def _click(locator) -> bool:
     try:
         locator.click(timeout=2000)
@@ -197,18 +201,25 @@ def step(page, rng: random.Random, takeback: str | None = "accept") -> str | Non
     plays = page.locator('#actions [data-action^="play"]')
     try:
         plays.first.wait_for(timeout=2000)
+        tile = page.get_attribute("#hand .tile-button.selected", "data-tile", timeout=2000)
     except Exception:
         return None
-    return "play" if _pick(plays, rng) else None
+    if not _pick(plays, rng):
+        return None
+    LAST_PLAYED[page] = tile
+    return "play"
 
 
 def phase(page) -> str | None:
     return page.get_attribute("#play", "data-phase")
 
 
-def play_to_the_end(watches: list[Watch], rng: random.Random, timeout: float = 600) -> int:
+def play_to_the_end(
+    watches: list[Watch], rng: random.Random, timeout: float = 420, look_first: bool = False
+) -> int:
     """Every page plays what it may until each shows the match over (its dialog closed).
-    Returns the moves made. The DOM of each page is looked at after every move."""
+    Returns the moves made. The DOM of each page is looked at after every move
+    (``look_first``: and before)."""
     deadline = time.monotonic() + timeout
     moves = 0
     while time.monotonic() < deadline:
@@ -216,6 +227,8 @@ def play_to_the_end(watches: list[Watch], rng: random.Random, timeout: float = 6
         moved = False
         for watch in watches:
             page = watch.page
+            if look_first:  # the screen before each move too (a hand-off, say)
+                watch.look()
             did = step(page, rng)
             if did:
                 moved = True
@@ -227,4 +240,6 @@ def play_to_the_end(watches: list[Watch], rng: random.Random, timeout: float = 6
             return moves
         if not moved:
             watches[0].page.wait_for_timeout(50)  # waiting for the others (polling)
+    for n, watch in enumerate(watches):
+        screenshot(watch.page, f"play-stuck-{n}")
     raise AssertionError("the match did not end in time")

@@ -155,6 +155,10 @@ function render() {
   root.dataset.version = String(answer.version);
   root.dataset.seat = String(state.shown);
   root.dataset.handoff = state.handoff ? "true" : "false";
+  if (!state.drawnOnce) {
+    state.drawnOnce = true;
+    requestAnimationFrame(() => performance.mark("dekabes-board-drawn")); // bench/web_table.py
+  }
   renderScoreboard(answer);
   renderPicker();
   renderSeats(answer);
@@ -256,21 +260,33 @@ function renderLine(v) {
   const box = $("line");
   const area = $("line-area");
   const width = area.clientWidth || 320;
-  const key = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length]);
+  // The move just sent, drawn at once as a preview (its tile as in the hand, at the end
+  // chosen from `legal`) until the server's answer draws the line as it is.
+  const ghost = state.ghost && !v.line.some((t) => t.tile === state.ghost.tile) ? state.ghost : null;
+  const key = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length, ghost]);
   if (box.drawn === key) return;
-  const plan = lineLayout(v, width, state.lineWidth);
+  let drawn = v;
+  if (ghost) {
+    const [a, b] = ghost.tile.split("-").map(Number);
+    const item = { tile: ghost.tile, a, b, seat: v.seat, ghost: true };
+    drawn = {
+      line: ghost.end === "left" ? [item, ...v.line] : [...v.line, item],
+      turns: v.turns.concat([{ type: "play", tile: ghost.tile, end: ghost.end || null }]),
+    };
+  }
+  const plan = lineLayout(drawn, width, state.lineWidth);
   state.lineWidth = plan.width;
   box.style.setProperty("--u", plan.unit + "px");
   box.style.height = plan.height + "px";
   box.style.width = plan.width + "px";
   const last = v.turns.filter((t) => t.type === "play").pop();
   const nodes = plan.items.map((item, index) => {
-    const t = v.line[index];
+    const t = drawn.line[index];
     const isLast = last && last.tile === t.tile;
     const node = el(
       "div",
       {
-        class: `laid${isLast ? " last" : ""}${t.a === t.b ? " double" : ""}`,
+        class: `laid${isLast ? " last" : ""}${t.a === t.b ? " double" : ""}${t.ghost ? " ghost" : ""}`,
         role: "listitem",
         "aria-label": fmt(W.tile_by, { tile: spoken(`${t.a}-${t.b}`), n: t.seat }) + (isLast ? ` (${fmt(W.last_tile, { tile: "" }).replace(/[:：]\s*$/, "")})` : ""),
         "data-tile": t.tile,
@@ -282,8 +298,12 @@ function renderLine(v) {
     return node;
   });
   if (!nodes.length) nodes.push(el("p", { class: "empty", text: W.line_empty }));
+  // a list only while it has items (an empty list role is an error to screen readers)
+  if (v.line.length) box.setAttribute("role", "list");
+  else box.removeAttribute("role");
+  box.setAttribute("aria-label", W.line);
   box.replaceChildren(...nodes);
-  box.drawn = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length]);
+  box.drawn = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length, ghost]);
   const ends = [];
   if (v.ends) {
     ends.push(el("span", { class: "end left", text: fmt(W.left_end, { n: v.ends[0] }) }));
@@ -360,17 +380,22 @@ function renderPrompt(answer) {
 function renderHand(v) {
   const box = $("hand");
   box.setAttribute("aria-label", W.your_tiles);
-  if (state.handoff) {
+  if (state.handoff || !v.hand.length) {
+    box.removeAttribute("role");
+    box.removeAttribute("aria-orientation");
     fill(box, []);
     return;
   }
+  box.setAttribute("role", "listbox");
+  box.setAttribute("aria-orientation", "horizontal");
   const plays = v.phase === "play" ? legalPlays(v) : new Map();
-  const key = JSON.stringify([v.hand, [...plays.keys()], state.selection, state.hint && state.hint.tile]);
+  const ghost = state.ghost && state.ghost.tile;
+  const key = JSON.stringify([v.hand, [...plays.keys()], state.selection, state.hint && state.hint.tile, ghost]);
   if (box.drawn === key) return;
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.tile : null;
-  const nodes = v.hand.map((tile) => {
+  const nodes = v.hand.filter((tile) => tile !== ghost).map((tile) => {
     const [a, b] = tile.split("-").map(Number);
-    const fits = plays.has(tile);
+    const fits = plays.has(tile) && !ghost;
     const selected = state.selection && state.selection.tile === tile;
     const hinted = state.hint && state.hint.tile === tile;
     const label = spoken(tile) + (fits ? `, ${W.fits}` : "");
@@ -469,7 +494,7 @@ function revealDialog(answer) {
     });
     return el("tr", { class: `team-${team}`, "data-seat": seat }, [
       el("th", { scope: "row", text: `${seatTitle(answer, seat)} · ${fmt(W.team, { team })}` }),
-      el("td", { class: "tiles" }, tiles),
+      el("td", {}, [el("div", { class: "tiles" }, tiles)]),
       el("td", { class: "pips", text: fmt(W.pips, { n: (last.pips || {})[String(seat)] || 0 }) }),
     ]);
   });
@@ -537,7 +562,7 @@ function takebackDialog(answer) {
     ]);
   }
   const seats = t.waiting_for.map((n) => fmt(W.seat, { n })).join(", ");
-  return el("div", { class: "dialog-body takeback-wait", "data-dialog": "takeback-wait" }, [el("p", { text: fmt(W.takeback_wait, { what, seats }) })]);
+  return el("div", { class: "dialog-body takeback-wait", "data-dialog": "takeback-wait" }, [el("h2", { id: "dialog-title", text: fmt(W.takeback_wait, { what, seats }) })]);
 }
 
 function askDialog() {
@@ -588,7 +613,10 @@ function pick(tile) {
 }
 
 function play(tile, end) {
+  if (link && link.pending) return;
+  state.ghost = { tile, end: end || null };
   act("play", end ? { tile, end } : { tile });
+  if (!link.pending) state.ghost = null;
 }
 
 function step(by) {
@@ -731,6 +759,7 @@ function onAnswer(answer) {
   }
   if (answer.seat === state.shown || state.shown === null) {
     state.sending = Boolean(link && link.pending);
+    if (!state.sending) state.ghost = null;
     news(before, answer);
   }
   const wanted = seatToShow();
@@ -768,6 +797,12 @@ function news(before, answer) {
   }
 }
 
+function onSettled() {
+  state.sending = Boolean(link && link.pending);
+  if (!state.sending) state.ghost = null;
+  if (mine()) render();
+}
+
 function onPresence(presence) {
   for (const answer of Object.values(state.answers)) answer.presence = presence;
   render();
@@ -785,6 +820,7 @@ function onStatus(status) {
 
 function onRefused(seat, code, message) {
   state.sending = false;
+  state.ghost = null;
   if (code === "stale_version") notice(W.stale, "refused");
   else if (code === "not_your_seat") notice(W.not_your_seat, "refused");
   else notice(fmt(W.refused, { why: message || code }), "refused");
@@ -887,6 +923,6 @@ setup.title = document.title;
 document.addEventListener("keydown", onKey);
 $("tools").addEventListener("change", onPref);
 window.addEventListener("resize", () => { state.lineWidth = null; if (mine()) render(); });
-link = new SeatLink(setup.code, setup.seats, setup.csrf, { onAnswer, onPresence, onStatus, onRefused, onLeft });
+link = new SeatLink(setup.code, setup.seats, setup.csrf, { onAnswer, onPresence, onStatus, onRefused, onLeft, onSettled });
 window.dekabesTable = { state, link }; // for the browser tests' checks
 link.start();

@@ -5,6 +5,9 @@
 // page's CSRF token (server.accounts.auth.PageSessionAuthentication).
 
 const LONG_POLL_SECONDS = 25;
+const ANSWER_TIMEOUT_MS = 15000;
+// Decisions whose meaning does not depend on the version they were made on.
+const SAME_ON_ANY_VERSION = new Set(["undo", "redo", "pause", "resume"]);
 const RETRY_MS = [500, 1000, 2000, 4000];
 const PENDING_KEY = "dekabes-pending-";
 
@@ -20,7 +23,7 @@ function sleep(ms) {
 
 export class SeatLink {
   // hooks: onAnswer(answer), onPresence(presence), onStatus("live"|"polling"|"lost"|"offline"),
-  // onRefused(seat, code, message), onLeft(seat)
+  // onRefused(seat, code, message), onLeft(seat), onSettled() (a decision's answer came)
   constructor(code, seats, csrf, hooks) {
     this.code = code;
     this.seats = seats;
@@ -167,25 +170,32 @@ export class SeatLink {
     if (method !== "GET") headers["X-CSRFToken"] = this.csrf;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["Idempotency-Key"] = key;
-    let response;
+    // An answer that never comes (a connection dropped without a close) is given up
+    // after a while, as one that failed: a decision is then sent again with its key.
+    const waiting = path.includes("wait=") ? (LONG_POLL_SECONDS + 15) * 1000 : ANSWER_TIMEOUT_MS;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), waiting);
     try {
-      response = await fetch(path, {
+      const response = await fetch(path, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         credentials: "same-origin",
         cache: "no-store",
+        signal: abort.signal,
       });
+      let parsed = null;
+      try {
+        parsed = await response.json();
+      } catch (e) {
+        parsed = null;
+      }
+      return { ok: response.ok, status: response.status, body: parsed };
     } catch (e) {
       return { ok: false, status: 0, body: null };
+    } finally {
+      clearTimeout(timer);
     }
-    let parsed = null;
-    try {
-      parsed = await response.json();
-    } catch (e) {
-      parsed = null;
-    }
-    return { ok: response.ok, status: response.status, body: parsed };
   }
 
   // The one way a decision leaves the page. `fields`: tile, end, opener. One decision
@@ -222,6 +232,17 @@ export class SeatLink {
           continue;
         }
         this.done(pending);
+        const stale = answer.body && answer.body.code === "stale_version";
+        if (stale && SAME_ON_ANY_VERSION.has(pending.body.type) && (pending.again || 0) < 3 && answer.body.view) {
+          // The computer moved meanwhile; "take my move back", "pause" mean the same at
+          // the new version: asked once more (a new decision, a new key).
+          this.take(answer.body.view);
+          this.pending = { seat: pending.seat, again: (pending.again || 0) + 1, key: newKey(),
+            body: Object.assign({}, pending.body, { expected_version: answer.body.view.version }) };
+          sessionStorage.setItem(PENDING_KEY + this.code, JSON.stringify(this.pending));
+          pending.flying = false;
+          return this.flush();
+        }
         if (answer.ok) {
           this.take(answer.body);
         } else {
@@ -232,6 +253,8 @@ export class SeatLink {
           if (code !== "stale_version") this.readAll();
         }
         if (this.status) this.hooks.onStatus(this.status);
+        // The decision is settled even when its answer is older than a pushed view.
+        this.hooks.onSettled();
         return;
       }
     } finally {
