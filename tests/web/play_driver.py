@@ -99,10 +99,23 @@ def seat_answers(received: list[dict]):
             continue
         if not isinstance(body, dict):
             continue
+        if body.get("type") == "answer" and isinstance(body.get("body"), dict):
+            body = body["body"]  # a decision's answer over the socket: REST's body
         if body.get("code") == "stale_version" and isinstance(body.get("view"), dict):
             body = body["view"]
         if "view" in body and "seat" in body and "version" in body:
             yield item, body
+
+
+def sent_over(received: list[dict]) -> dict[str, int]:
+    """How the page's decisions went: answers over the socket, POSTs of ``/actions``."""
+    socket = http = 0
+    for item in received:
+        if item["kind"] == "http" and item["url"].endswith("/actions"):
+            http += 1
+        elif item["kind"] == "ws" and item["text"].startswith('{"type":"answer"'):
+            socket += 1
+    return {"socket": socket, "http": http}
 
 
 def deals_of(client: DekabesClient, code: str, seat: int) -> list[tuple[int, dict]]:

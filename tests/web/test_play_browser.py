@@ -29,6 +29,7 @@ from tests.web.play_driver import (
     open_table,
     phase,
     play_to_the_end,
+    sent_over,
     step,
 )
 from tests.web.play_seed import HOUSE_BOT, PASSWORD
@@ -157,6 +158,9 @@ def test_a_league_round_played_by_four_browser_seats_one_of_them_a_phone(live, o
     deals = deals_of(reader, code, 1)
     checked = sum(check_privacy(watch, deals) for watch in watches)
     assert checked > 4 * moves // 2
+    for watch in watches:  # the socket was up all along: every decision went over it
+        ways = sent_over(watch.received)
+        assert ways["socket"] > 0 and ways["http"] == 0, ways
 
 
 def test_a_casual_match_against_three_computers_with_hint_and_undo(live, open_page):

@@ -2,7 +2,9 @@
 // (the seat WebSocket's pushes, or the long-poll when no socket can be had) and the one
 // place actions leave the page (`send`). It knows no rule: it carries answers and
 // decisions. The page's session authenticates it; every unsafe request carries the
-// page's CSRF token (server.accounts.auth.PageSessionAuthentication).
+// page's CSRF token (server.accounts.auth.PageSessionAuthentication). A decision goes
+// over the seat socket while it is open (docs/api.md, "Actions over the seat's socket":
+// no HTTP request per move), else over REST, with the same key either way.
 
 const LONG_POLL_SECONDS = 25;
 const ANSWER_TIMEOUT_MS = 15000;
@@ -34,6 +36,7 @@ export class SeatLink {
     this.socketFailures = 0;
     this.polling = false;
     this.pending = null; // {seat, body, key}: the one decision on its way
+    this.answers = new Map(); // command_id -> resolve, for decisions sent over the socket
     this.stopped = false;
     this.status = null;
     this.decisions = 0; // decisions sent (each once, whatever the retries)
@@ -109,12 +112,15 @@ export class SeatLink {
       } catch (e) {
         return;
       }
-      if (frame.type === "view") this.take(frame);
+      if (frame.type === "answer") this.answered(frame.command_id, frame.status, frame.body);
+      else if (frame.type === "view") this.take(frame);
       else if (frame.type === "presence") this.hooks.onPresence(frame.presence);
       else if (frame.type === "ping") socket.send('{"type":"pong"}');
     };
     socket.onclose = (event) => {
       if (this.socket === socket) this.socket = null;
+      // Decisions whose answer the socket took with it: sent again (same key) by flush.
+      for (const key of [...this.answers.keys()]) this.answered(key, 0, null);
       if (event.code === 4403 || event.code === 4404) {
         this.seats.forEach((seat) => this.hooks.onLeft(seat));
         return;
@@ -198,6 +204,36 @@ export class SeatLink {
     }
   }
 
+  answered(key, status, body) {
+    const resolve = this.answers.get(key);
+    if (!resolve) return;
+    this.answers.delete(key);
+    resolve({ ok: status >= 200 && status < 300, status, body });
+  }
+
+  // A decision over the open socket, answered there with REST's status and body; REST
+  // when there is no open socket. No answer in time counts as none (status 0).
+  post(pending) {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      return this.request("POST", this.base(pending.seat) + "/actions", pending.body, pending.key);
+    }
+    const { type, ...fields } = pending.body;
+    const message = { ...fields, type: "action", action: type, seat: pending.seat, command_id: pending.key };
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.answered(pending.key, 0, null), ANSWER_TIMEOUT_MS);
+      this.answers.set(pending.key, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      try {
+        socket.send(JSON.stringify(message));
+      } catch (e) {
+        this.answered(pending.key, 0, null);
+      }
+    });
+  }
+
   // The one way a decision leaves the page. `fields`: tile, end, opener. One decision
   // at a time: a second while one travels is dropped (the page shows "Sending…").
   send(seat, type, fields) {
@@ -218,12 +254,7 @@ export class SeatLink {
     let failures = 0;
     try {
       for (;;) {
-        const answer = await this.request(
-          "POST",
-          this.base(pending.seat) + "/actions",
-          pending.body,
-          pending.key,
-        );
+        const answer = await this.post(pending);
         if (answer.status === 0 || answer.status >= 500 || answer.status === 429) {
           // No answer (offline, the server restarting): the same decision, the same key.
           failures += 1;
