@@ -147,7 +147,10 @@ def _human_plays_until_bots_answer(owner: DekabesClient, code: str):
         assert not state.match_over
         plays = [e for e in state.legal if e["type"] == "play"]
         if state.phase != "play" or not plays:
-            owner.send_event(code, state.legal[0], expected_version=state.version)
+            try:
+                owner.send_event(code, state.legal[0], expected_version=state.version)
+            except StaleVersion:  # a bot accepted the deal meanwhile: look again
+                pass
             continue
         owner.send_event(code, plays[0], expected_version=state.version)
         answered = owner.wait_until(code, 1, _human_turn, timeout=60)
