@@ -23,6 +23,7 @@ from tests.web.browser import PHONE, horizontal_overflow, screenshot
 from tests.web.conftest import sign_in
 from tests.web.play_driver import (
     LAST_PLAYED,
+    SPY,
     Watch,
     check_privacy,
     deals_of,
@@ -140,7 +141,12 @@ def test_a_league_round_played_by_four_browser_seats_one_of_them_a_phone(live, o
     for seat, name in sorted(league["seats"].items()):
         phone = seat == "2"
         page = person_page(open_page, server.url, name, **(PHONE_TOUCH if phone else {}))
-        open_table(page, server.url, code)
+        # as a member comes: the home page's "My next table" -> Play now
+        page.add_init_script(SPY)
+        page.goto(f"{server.url}/")
+        page.locator(f'#next-table .next-table[data-table="{code}"] a.play-now').click()
+        page.wait_for_selector("#play[data-state=ready]")
+        assert page.url.endswith(f"/tables/{code}/play")
         watches.append(Watch(page, (int(seat),)))
     phone_page = watches[1].page
     # a rated table: no hint, undo or new match; the phone fits its width
