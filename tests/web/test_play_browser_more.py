@@ -1,0 +1,215 @@
+# ruff: noqa: F811 -- the fixtures live and open_page are imported from test_play_browser
+"""The browser table in Chromium, continued (``test_play_browser.py`` holds the whole
+matches; a file of its own so that the suite's two processes share them): one hand by
+keyboard only, a server restart mid-hand, every stage in four languages with axe, and
+two seats of one person. Each file starts its own server (the module's ``live``)."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from clients.sdk import DekabesClient
+from tests.web.browser import horizontal_overflow, screenshot
+from tests.web.play_driver import (
+    Watch,
+    check_privacy,
+    deals_of,
+    open_table,
+    play_to_the_end,
+    step,
+)
+from tests.web.test_play_browser import PHONE_TOUCH, live, open_page, person_page  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.timeout(1200)
+
+
+def test_one_hand_played_with_the_keyboard_only(live, open_page):
+    server, casual, _ = live
+    code = casual.table("gus", {1: "gus"})
+    page = person_page(open_page, server.url, "gus")
+    open_table(page, server.url, code)
+    page.locator("body").focus()
+    page.keyboard.press("a")  # accept the deal
+    page.wait_for_function("() => !document.querySelector('#actions [data-action=accept]')")
+    for _ in range(400):
+        if page.is_visible('#dialog [data-dialog="reveal"]'):
+            break
+        if page.locator("#hand .tile-button.fits").count():
+            page.keyboard.press("ArrowRight")  # the next tile that fits
+            page.wait_for_function(
+                "() => document.querySelector('#hand .selected')"
+                " || !document.querySelector('#hand .fits')"
+            )
+            if not page.locator("#hand .tile-button.selected").count():
+                continue  # the turn had passed already
+            if page.locator('#actions [data-action="play-left"]').count():
+                page.keyboard.press("ArrowUp")  # the left end
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => !document.querySelector('#hand .tile-button.selected')")
+        else:
+            page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the hand did not end")
+    page.keyboard.press("Enter")  # Continue
+    page.wait_for_selector("#dialog", state="hidden")
+
+
+def human_events(client: DekabesClient, code: str, seat: int) -> int:
+    """The seat's own actions in the table's log (``by`` human)."""
+    count, after = 0, 0
+    while True:
+        page = client.events(code, seat, after=after)
+        if not page["events"]:
+            return count
+        count += sum(1 for e in page["events"] if e["seat"] == seat and e["by"] == "human")
+        after = page["events"][-1]["seq"]
+
+
+def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_twice(
+    live, open_page
+):
+    server, casual, _ = live
+    code = casual.table("hana", {1: "hana"})
+    page = person_page(open_page, server.url, "hana")
+    phone = person_page(open_page, server.url, "hana", **PHONE_TOUCH)
+    open_table(page, server.url, code)
+    open_table(phone, server.url, code)
+    watch = Watch(page, (1,))
+    rng = random.Random(11)
+    # Into the hand: our turn with tiles on the line.
+    while not (
+        page.locator("#hand .tile-button.fits").count()
+        and page.locator("#line .laid").count()
+        and not page.is_visible("#dialog")
+        and page.evaluate("!dekabesTable.link.pending")
+    ):
+        if step(page, rng) is None:
+            page.wait_for_timeout(50)
+    server.stop()
+    page.wait_for_selector('#connection[data-status="lost"]')
+    tile = page.locator("#hand .tile-button.fits").first.get_attribute("data-tile")
+    page.click(f'#hand [data-tile="{tile}"]')
+    page.locator('#actions [data-action^="play"]').first.click()
+    page.wait_for_selector('#connection[data-status="offline"]')  # kept, to be sent
+    server.start()
+    for each in (page, phone):  # both back, with the move made once
+        each.wait_for_function(
+            "t => [...document.querySelectorAll('#line .laid')].some(n => n.dataset.tile === t)",
+            arg=tile,
+        )
+        each.wait_for_selector('#connection[data-status="live"]')
+    owner = casual.person("hana")
+    version = owner.request("GET", f"/api/tables/{code}/seats/1")["version"]
+    phone.wait_for_function(
+        "v => Number(document.getElementById('play').dataset.version) >= v", arg=version
+    )
+    phone.close()
+    play_to_the_end([watch], rng)
+    sent = page.evaluate("dekabesTable.link.decisions - dekabesTable.link.refusals")
+    assert human_events(owner, code, 1) == sent  # each decision once, the offline one too
+    assert check_privacy(watch, deals_of(owner, code, 1)) > 10
+
+
+LANGUAGES = {"en": "en-US", "es": "es-ES", "ru": "ru-RU", "ms": "ms-MY"}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def shot(page, name: str) -> None:
+    made = screenshot(page, name)  # var/test-artifacts/web/
+    if os.environ.get("DEKABES_UPDATE_SCREENSHOTS"):  # a test run leaves the tree clean
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(made, DOCS / f"{name}.png")
+
+
+def serious_findings(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])}×)"
+        for v in results.response["violations"]
+        if v.get("impact") in ("serious", "critical")
+    ]
+
+
+def test_every_stage_in_four_languages_and_on_a_phone_with_no_serious_accessibility_finding(
+    live, open_page
+):
+    server, casual, _ = live
+    code = casual.table("ivy", {1: "ivy"})
+    pages = {
+        lang: person_page(open_page, server.url, "ivy", locale=locale)
+        for lang, locale in LANGUAGES.items()
+    }
+    pages["phone"] = person_page(open_page, server.url, "ivy", locale="en-US", **PHONE_TOUCH)
+    for page in pages.values():
+        open_table(page, server.url, code)
+    driver = pages["en"]
+    findings: dict[str, list[str]] = {}
+    rng = random.Random(13)
+
+    def stage(name: str, also=None) -> None:
+        version = int(driver.get_attribute("#play", "data-version"))
+        for key, page in pages.items():
+            page.wait_for_function(
+                "v => Number(document.getElementById('play').dataset.version) >= v", arg=version
+            )
+            if also is not None and page is not driver:
+                also(page)
+            assert horizontal_overflow(page) == 0, (name, key)
+            shot(page, f"play-{name}-{key}")
+        findings[name] = serious_findings(driver)
+        findings[name + " (phone)"] = serious_findings(pages["phone"])
+
+    assert "Aceptar el reparto" in pages["es"].inner_text("#actions")
+    stage("accept")
+    while not (
+        driver.locator("#hand .tile-button.fits").count()
+        and driver.locator("#line .laid").count()
+        and driver.evaluate("!dekabesTable.link.pending")
+    ):
+        if step(driver, rng) is None:
+            driver.wait_for_timeout(50)
+    tile = driver.locator("#hand .tile-button.fits").first.get_attribute("data-tile")
+
+    def pick(page) -> None:
+        try:
+            page.locator(f'#hand button[data-tile="{tile}"]').click(timeout=5000)
+        except Exception:
+            screenshot(page, "debug-pick")
+            raise
+        page.wait_for_selector('#actions [data-action^="play"]')
+
+    pick(driver)
+    stage("play", also=pick)
+    driver.click('[data-tool="rules"]')
+    driver.wait_for_selector('[data-dialog="panel-rules"]')
+    shot(driver, "play-rules-en")
+    findings["rules"] = serious_findings(driver)
+    driver.click('[data-action="close-panel"]')
+    while not driver.is_visible('#dialog [data-dialog="reveal"]'):
+        if step(driver, rng) is None:
+            driver.wait_for_timeout(50)
+    stage("hand-end")
+    play_to_the_end([Watch(driver, (1,))], rng)
+    stage("match-over")
+    assert not any(findings.values()), findings
+
+
+def test_two_seats_of_one_person_hand_the_device_over_and_never_show_both(live, open_page):
+    server, casual, _ = live
+    code = casual.table("joan", {1: "joan", 3: "joan"})
+    page = person_page(open_page, server.url, "joan", **PHONE_TOUCH)
+    open_table(page, server.url, code)
+    assert page.locator("#seat-picker button").count() == 2
+    watch = Watch(page, (1, 3))
+    play_to_the_end([watch], random.Random(17), look_first=True)
+    handoffs = [dom for dom in watch.doms if dom["handoff"]]
+    assert handoffs and all(not dom["hand"] for dom in handoffs)
+    assert {dom["seat"] for dom in watch.doms} == {1, 3}
+    assert check_privacy(watch, deals_of(casual.person("joan"), code, 1)) > 10
