@@ -301,53 +301,67 @@ class TableConsumer(AccountSocket):
                 await self.write(text)
 
 
-class SeatHub:
-    """This process's seat sockets, by table, and its one listener per table followed.
-
-    A seat socket does not join the table's channel-layer group itself: the hub listens
-    once per table (its one channel in the table's group, on the in-memory layer as on
-    Redis), gets each version's pushes once (``pushes``) and hands each socket of the
-    table the texts of its seats, and the presence read once. A move then costs no
-    channel message, queue or dispatch per socket (~0.3 ms each with four of them)."""
+class _TableHub:
+    """This process's sockets of one kind, by table, and its one listener per table
+    followed: one channel in the table's group for the whole process (on the in-memory
+    layer as on Redis), so a version costs one channel message per process, not one per
+    socket. Subclasses name the group and say what a message of that group does."""
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.sockets: dict[int, set[TableConsumer]] = {}
+        self.reset()
+
+    def reset(self) -> None:
+        self.members: dict[int, set] = {}
         self.channel: str | None = None
         self.reader: asyncio.Task | None = None
+
+    def group(self, table_id: int) -> str:
+        raise NotImplementedError
+
+    async def handle(self, table_id: int, message: dict) -> None:
+        raise NotImplementedError
+
+    def forget(self, table_id: int) -> None:
+        """The table's last socket here has gone (state kept per table is dropped)."""
 
     def _use_loop(self) -> None:
         loop = asyncio.get_running_loop()
         if self.loop is not loop:  # a new loop (tests run several): start afresh
-            self.loop, self.sockets, self.channel, self.reader = loop, {}, None, None
+            self.loop = loop
+            self.reset()
 
-    async def join(self, consumer: TableConsumer) -> None:
+    async def join(self, consumer) -> None:
         self._use_loop()
         table_id = consumer.table.pk
-        first = table_id not in self.sockets
-        self.sockets.setdefault(table_id, set()).add(consumer)
+        first = table_id not in self.members
+        self.members.setdefault(table_id, set()).add(consumer)
         if first:
             layer = get_channel_layer()
             if layer is None:
                 return
-            if self.channel is None:  # the layer's default prefix (SpectatorHub's note)
+            if self.channel is None:
+                # the layer's default prefix, as the sockets' own channels: with a prefix
+                # of its own, 200 spectators on Redis saw sockets' receives fail with Redis
+                # read timeouts (channels_redis has one receive at a time per process)
                 self.channel = await layer.new_channel()
                 self.reader = asyncio.ensure_future(self._read(layer, self.channel))
-            await layer.group_add(table_group(table_id), self.channel)
+            await layer.group_add(self.group(table_id), self.channel)
 
-    async def leave(self, consumer: TableConsumer) -> None:
+    async def leave(self, consumer) -> None:
         table_id = consumer.table.pk
-        sockets = self.sockets.get(table_id)
-        if sockets is None:
+        members = self.members.get(table_id)
+        if members is None:
             return
-        sockets.discard(consumer)
-        if not sockets:
-            del self.sockets[table_id]
+        members.discard(consumer)
+        if not members:
+            del self.members[table_id]
+            self.forget(table_id)
             layer = get_channel_layer()
             if layer is not None and self.channel is not None:
-                await layer.group_discard(table_group(table_id), self.channel)
-                if table_id in self.sockets:  # a socket came back meanwhile (Redis)
-                    await layer.group_add(table_group(table_id), self.channel)
+                await layer.group_discard(self.group(table_id), self.channel)
+                if table_id in self.members:  # a socket came back meanwhile (Redis)
+                    await layer.group_add(self.group(table_id), self.channel)
 
     async def _read(self, layer, channel: str) -> None:
         while True:
@@ -362,30 +376,36 @@ class SeatHub:
                 table_id = int(str(message.get("group", "")).rsplit("-", 1)[1])
             except (IndexError, ValueError):
                 continue
+            if not self.members.get(table_id):
+                continue
             try:
-                if message.get("type") == "presence.changed":
-                    await self._presence(table_id)
-                else:
-                    await self._views(table_id, message.get("version"))
+                await self.handle(table_id, message)
             except Exception:  # one table's trouble must not stop the others'
                 continue
 
-    async def _views(self, table_id: int, version: int | None) -> None:
-        sockets = self.sockets.get(table_id)
-        if not sockets:
-            return
-        table = next(iter(sockets)).table
-        built, texts = await pushes.pushes(table, version)
-        for consumer in list(sockets):
-            await consumer.push_views(built, texts)
 
-    async def _presence(self, table_id: int) -> None:
-        sockets = self.sockets.get(table_id)
-        if not sockets:
-            return
-        body = await next(iter(sockets))._presence()
-        for consumer in list(self.sockets.get(table_id, ())):
-            await consumer.show_presence(body)
+class SeatHub(_TableHub):
+    """This process's seat sockets, by table (``_TableHub``).
+
+    A seat socket does not join the table's channel-layer group itself: the hub gets each
+    version's pushes once (``pushes``) and hands each socket of the table the texts of its
+    seats, and the presence read once. A move then costs no channel message, queue or
+    dispatch per socket (~0.3 ms each with four of them)."""
+
+    def group(self, table_id: int) -> str:
+        return table_group(table_id)
+
+    async def handle(self, table_id: int, message: dict) -> None:
+        sockets = self.members[table_id]
+        if message.get("type") == "presence.changed":
+            body = await next(iter(sockets))._presence()
+            for consumer in list(self.members.get(table_id, ())):
+                await consumer.show_presence(body)
+        else:
+            table = next(iter(sockets)).table
+            built, texts = await pushes.pushes(table, message.get("version"))
+            for consumer in list(sockets):
+                await consumer.push_views(built, texts)
 
 
 seat_hub = SeatHub()
@@ -462,88 +482,34 @@ class SpectatorConsumer(AccountSocket):
         await self.base_send({"type": "websocket.send", "text": text})
 
 
-class SpectatorHub:
-    """This process's spectators, by table, and its one listener per watched table."""
+class SpectatorHub(_TableHub):
+    """This process's spectators, by table (``_TableHub``), each version's frame built
+    once and the same text written to every spectator of the table here."""
 
-    def __init__(self) -> None:
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.watchers: dict[int, set[SpectatorConsumer]] = {}
+    def reset(self) -> None:
+        super().reset()
         self.presence_sent: dict[int, dict] = {}
-        self.channel: str | None = None
-        self.reader: asyncio.Task | None = None
         self.building: dict[int, asyncio.Future] = {}
         self.reading: dict[int, asyncio.Future] = {}
 
-    def _use_loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self.loop is not loop:  # a new loop (tests run several): start afresh
-            self.loop, self.watchers, self.presence_sent = loop, {}, {}
-            self.channel, self.reader, self.building, self.reading = None, None, {}, {}
+    def group(self, table_id: int) -> str:
+        return spectate_group(table_id)
 
-    async def join(self, consumer: SpectatorConsumer) -> None:
-        self._use_loop()
-        table_id = consumer.table.pk
-        first = table_id not in self.watchers
-        self.watchers.setdefault(table_id, set()).add(consumer)
-        if first:
-            layer = get_channel_layer()
-            if layer is None:
-                return
-            if self.channel is None:
-                # the layer's default prefix, as the sockets' own channels: with a prefix
-                # of its own, 200 spectators on Redis saw sockets' receives fail with Redis
-                # read timeouts (channels_redis has one receive at a time per process)
-                self.channel = await layer.new_channel()
-                self.reader = asyncio.ensure_future(self._read(layer, self.channel))
-            await layer.group_add(spectate_group(table_id), self.channel)
+    def forget(self, table_id: int) -> None:
+        self.presence_sent.pop(table_id, None)
 
-    async def leave(self, consumer: SpectatorConsumer) -> None:
-        table_id = consumer.table.pk
-        watchers = self.watchers.get(table_id)
-        if watchers is None:
-            return
-        watchers.discard(consumer)
-        if not watchers:
-            del self.watchers[table_id]
-            self.presence_sent.pop(table_id, None)
-            layer = get_channel_layer()
-            if layer is not None and self.channel is not None:
-                await layer.group_discard(spectate_group(table_id), self.channel)
-                if table_id in self.watchers:  # a spectator came back meanwhile (Redis)
-                    await layer.group_add(spectate_group(table_id), self.channel)
-
-    async def _read(self, layer, channel: str) -> None:
-        while True:
-            try:
-                message = await layer.receive(channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # Redis away for a moment: listen again shortly
-                await asyncio.sleep(1)
-                continue
-            group = str(message.get("group", ""))
-            try:
-                table_id = int(group.rsplit("-", 1)[1])
-            except (IndexError, ValueError):
-                continue
-            watchers = self.watchers.get(table_id)
-            if not watchers:
-                continue
-            table = next(iter(watchers)).table
-            try:
-                if await database_sync_to_async(spectate.watch_closed)(table):
-                    # a live duplicate round's table: watched by no one (spectate.py)
-                    await self.close_table(table.pk)
-                    continue
-                if message.get("type") == "presence.changed":
-                    await self.send_presence(table)
-                else:
-                    await self.send_view(table, message.get("version"), None)
-            except Exception:  # one table's trouble must not stop the others'
-                continue
+    async def handle(self, table_id: int, message: dict) -> None:
+        table = next(iter(self.members[table_id])).table
+        if await database_sync_to_async(spectate.watch_closed)(table):
+            # a live duplicate round's table: watched by no one (spectate.py)
+            await self.close_table(table.pk)
+        elif message.get("type") == "presence.changed":
+            await self.send_presence(table)
+        else:
+            await self.send_view(table, message.get("version"), None)
 
     async def close_table(self, table_id: int) -> None:
-        for consumer in list(self.watchers.get(table_id, ())):
+        for consumer in list(self.members.get(table_id, ())):
             try:
                 await consumer.close(code=CLOSE_NOT_FOUND)
             except Exception:  # a socket closing under us: its disconnect removes it
@@ -560,7 +526,7 @@ class SpectatorHub:
             version = built
         message = text.decode()
         sent = None
-        for consumer in list(only or self.watchers.get(table.pk, ())):
+        for consumer in list(only or self.members.get(table.pk, ())):
             if version > consumer.sent_version:
                 consumer.sent_version = version
                 await _write(consumer, message)
@@ -573,7 +539,7 @@ class SpectatorHub:
             return
         self.presence_sent[table.pk] = body
         text = json.dumps({"type": "presence", "presence": body})
-        for consumer in list(self.watchers.get(table.pk, ())):
+        for consumer in list(self.members.get(table.pk, ())):
             await _write(consumer, text)
 
     async def presence_once(self, table) -> dict:
