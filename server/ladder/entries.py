@@ -99,3 +99,9 @@ def do_leave(*, user: User | None, name: str) -> Entry:
     Entry.objects.filter(pk=entry.pk).update(active=False)
     entry.refresh_from_db()
     return entry
+
+
+def leave_with_account(bots: list[User]) -> int:
+    """Closing an account (``member_data``): its bots leave the ladder (a pair in play is
+    played out, as with ``do_leave``); returns the entries that left."""
+    return Entry.objects.filter(bot__in=bots, active=True).update(active=False)

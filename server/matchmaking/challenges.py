@@ -261,6 +261,29 @@ def _close(user: User, challenge: Challenge, status: str, now, reason: str = "")
     return _read(user, challenge.pk)
 
 
+def cancel_challenges_of(accounts: list[User]) -> int:
+    """Closing an account (``member_data``): every pending challenge it made or was invited
+    to is cancelled (no one waits on an account that is gone) and its bots' published
+    terms are withdrawn. Runs in the caller's transaction; returns the challenges closed."""
+    now = timezone.now()
+    BotTerms.objects.filter(bot__in=accounts).delete()
+    pending = list(
+        Challenge.objects.filter(status="pending", seats__player__in=accounts)
+        .distinct()
+        .values_list("pk", flat=True)
+    )
+    if not pending:
+        return 0
+    Challenge.objects.filter(pk__in=pending, status="pending").update(
+        status="cancelled", closed_at=now
+    )
+    ids = list(
+        ChallengeSeat.objects.filter(challenge_id__in=pending).values_list("player_id", flat=True)
+    )
+    transaction.on_commit(lambda: notify.challenges_changed(ids))
+    return len(pending)
+
+
 def expire_due_challenges(now: dt.datetime | None = None) -> list[int]:
     """Close every pending challenge past its time (the ticking driver)."""
     now = now or timezone.now()

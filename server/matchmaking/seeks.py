@@ -115,6 +115,17 @@ def do_cancel_seek(*, user: User, seek_id: int) -> Seek:
     return seek
 
 
+def cancel_seeks_of(accounts: list[User]) -> int:
+    """Closing an account (``member_data``): its open seeks are offered no more. Runs in
+    the caller's transaction; returns how many were cancelled."""
+    cancelled = Seek.objects.filter(owner__in=accounts, status="open").update(
+        status="cancelled", closed_at=timezone.now()
+    )
+    if cancelled:
+        transaction.on_commit(notify.seeks_changed)
+    return cancelled
+
+
 # -- taking a seat (the tables app's join asks) -----------------------------------------------
 def offer_seek_seat(user: User, table: Table, seat: Seat) -> bool:
     """``tables.signals.seat_offer_rules``: an open seat of an open seek is offered to

@@ -34,7 +34,9 @@ from server.errors import (
     WrongPassword,
 )
 from server.league.action_log import record_action
+from server.ladder import entries
 from server.league.models import ClubAction, Membership
+from server.matchmaking import challenges, seeks
 from server.member_data.selectors import names, tables_in_play
 from server.tables import projection
 from server.tables import selectors as table_selectors
@@ -97,6 +99,10 @@ def do_close_account(*, user: User, password: str, confirmation: str) -> ClosedA
                 username=membership.user.username,
             )
         _rename_in_logs(accounts, renamed)
+        # What it offered others: nobody may take its seek's seat or wait on its answer.
+        seeks.cancel_seeks_of(accounts)
+        challenges.cancel_challenges_of(accounts)
+        entries.leave_with_account([a for a in accounts if a.is_bot])
     # This process's kept tables and folds held the old names (other processes: see
     # docs/server.md, "Members' data").
     table_selectors.forget_full_tables()
