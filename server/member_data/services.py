@@ -33,8 +33,8 @@ from server.errors import (
     PermissionDenied,
     WrongPassword,
 )
-from server.league.action_log import record_action
 from server.ladder import entries
+from server.league.action_log import record_action
 from server.league.models import ClubAction, Membership
 from server.matchmaking import challenges, seeks
 from server.member_data.selectors import names, tables_in_play
