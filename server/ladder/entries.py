@@ -82,7 +82,13 @@ def _version(entry: Entry, name: str, current: Version | None) -> Version:
         return known
     start = new_version(current_rating(current)) if current is not None else initial_rating()
     return Version.objects.create(
-        entry=entry, name=name, mu=start.mu, sigma=start.sigma, ordinal=start.ordinal
+        entry=entry,
+        name=name,
+        mu=start.mu,
+        sigma=start.sigma,
+        ordinal=start.ordinal,
+        start_mu=start.mu,
+        start_sigma=start.sigma,
     )
 
 

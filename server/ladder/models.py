@@ -66,6 +66,10 @@ class Version(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField(db_index=True)
+    # Where its rating started (``entries._version``): ``rebuild_ladder`` replays the
+    # rated pairs from here, as ``rebuild_league`` replays the logs.
+    start_mu = models.FloatField()
+    start_sigma = models.FloatField()
     pairs = models.PositiveIntegerField(default=0, help_text="rated pairs played")
     wins = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)

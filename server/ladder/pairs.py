@@ -145,6 +145,62 @@ def margins(pair: Pair) -> tuple[int, int]:
     return score, points
 
 
+def decide(
+    seats: list[PairSeat], ratings: dict[int, Rating], score: int, points: int
+) -> tuple[str, dict[int, Rating]] | None:
+    """The pair's result and the new ratings of the versions that move, from team A's
+    margins and who timed out; None: not rated (bots of both teams timed out). Pure: the
+    ladder's rating and its rebuild (``rebuild``) both come through here."""
+    out_teams = {s.team for s in seats if s.substituted}
+    if len(out_teams) == 2:
+        return None
+    if out_teams:
+        result = "B" if out_teams == {"A"} else "A"
+    else:
+        result = pair_result(score, points)
+    team = {t: tuple(s.version_id for s in seats if s.team == t) for t in ("A", "B")}
+    out = {s.version_id for s in seats if s.substituted}
+    fixed = {s.version_id for s in seats if s.entry.anchor}
+    moved = rate_pair(ratings, team["A"], team["B"], result, fixed=fixed, substituted=out)  # type: ignore[arg-type]  # two ids a team
+    return result, moved
+
+
+def apply_rating(
+    seats: list[PairSeat],
+    versions: dict[int, Version],
+    ratings: dict[int, Rating],
+    decided: tuple[str, dict[int, Rating]],
+) -> list[Version]:
+    """Write each seat's rating before and after the pair (saved), and move the versions
+    that moved, with their counts (in memory: returned for the caller to save)."""
+    result, moved = decided
+    changed = []
+    for seat in seats:
+        before = ratings[seat.version_id]
+        after = moved.get(seat.version_id, before)
+        seat.mu_before, seat.sigma_before = before.mu, before.sigma
+        seat.mu_after, seat.sigma_after = after.mu, after.sigma
+        seat.save(update_fields=SEAT_FIELDS)
+        if seat.entry.anchor or seat.version_id not in moved:
+            continue
+        version = versions[seat.version_id]
+        version.mu, version.sigma, version.ordinal = after.mu, after.sigma, after.ordinal
+        version.pairs += 1
+        if result == "tie":
+            version.ties += 1
+        elif result == seat.team:
+            version.wins += 1
+        else:
+            version.losses += 1
+        version.substituted += int(seat.substituted)
+        changed.append(version)
+    return changed
+
+
+VERSION_FIELDS = ["mu", "sigma", "ordinal", "pairs", "wins", "losses", "ties", "substituted"]
+SEAT_FIELDS = ["mu_before", "sigma_before", "mu_after", "sigma_after"]
+
+
 def rate(pair: Pair) -> Pair:
     seats = list(pair.seats.select_related("entry", "version"))
     versions = {
@@ -155,52 +211,14 @@ def rate(pair: Pair) -> Pair:
         .order_by("pk")
     }
     ratings = {k: Rating(mu=v.mu, sigma=v.sigma) for k, v in versions.items()}
-    team = {t: tuple(s.version_id for s in seats if s.team == t) for t in ("A", "B")}
-    out = {s.version_id for s in seats if s.substituted}
-    fixed = {s.version_id for s in seats if s.entry.anchor}
     score, points = margins(pair)
-    result = pair_result(score, points)
-    out_teams = {s.team for s in seats if s.substituted}
-    if len(out_teams) == 2:
+    decided = decide(seats, ratings, score, points)
+    if decided is None:
         return _close(pair, "void", note="bots of both teams timed out: not rated")
-    if out_teams:
-        result = "B" if out_teams == {"A"} else "A"
-    moved = rate_pair(ratings, team["A"], team["B"], result, fixed=fixed, substituted=out)  # type: ignore[arg-type]  # two ids a team
-    for s in seats:
-        before = ratings[s.version_id]
-        after = moved.get(s.version_id, before)
-        s.mu_before, s.sigma_before, s.mu_after, s.sigma_after = (
-            before.mu,
-            before.sigma,
-            after.mu,
-            after.sigma,
-        )
-        s.save(update_fields=["mu_before", "sigma_before", "mu_after", "sigma_after"])
-        if s.entry.anchor or s.version_id not in moved:
-            continue
-        v = versions[s.version_id]
-        v.mu, v.sigma, v.ordinal = after.mu, after.sigma, after.ordinal
-        v.pairs += 1
-        if result == "tie":
-            v.ties += 1
-        elif result == s.team:
-            v.wins += 1
-        else:
-            v.losses += 1
-        v.substituted += int(s.substituted)
-        v.save(
-            update_fields=[
-                "mu",
-                "sigma",
-                "ordinal",
-                "pairs",
-                "wins",
-                "losses",
-                "ties",
-                "substituted",
-            ]
-        )
+    for version in apply_rating(seats, versions, ratings, decided):
+        version.save(update_fields=VERSION_FIELDS)
+    result = decided[0]
     pair.result, pair.margin, pair.rated = result, score, True
     pair.save(update_fields=["result", "margin", "rated"])
-    note = "a bot timed out: its team loses the pair" if out else ""
+    note = "a bot timed out: its team loses the pair" if any(s.substituted for s in seats) else ""
     return _close(pair, "done", note=note)

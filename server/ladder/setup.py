@@ -83,7 +83,13 @@ def ensure_anchors(ladder: Ladder) -> None:
             version, _ = Version.objects.get_or_create(
                 entry=entry,
                 name=level,
-                defaults={"mu": anchor.mu, "sigma": anchor.sigma, "ordinal": anchor.ordinal},
+                defaults={
+                    "mu": anchor.mu,
+                    "sigma": anchor.sigma,
+                    "ordinal": anchor.ordinal,
+                    "start_mu": anchor.mu,
+                    "start_sigma": anchor.sigma,
+                },
             )
             entry.house_level, entry.active, entry.version = level, True, version
             entry.save(update_fields=["house_level", "active", "version"])

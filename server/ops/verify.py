@@ -13,7 +13,9 @@ JSON; the parent prints the verdict on one screen. The checks, on the restored r
    server's own fold: the engine refuses an event that breaks a rule), and every stored
    snapshot equals the fold at its event;
 4. **league**: ``rebuild_league`` recomputes the results, standings, ratings and rating
-   history from the logs, and they equal the stored ones;
+   history from the logs, and they equal the stored ones; then ``rebuild_ladder``
+   replays the bot ladder's rated pairs over those results, and every version's rating
+   and every pair's result equal the stored ones;
 5. **records**: every finished or annulled match's record (as the API serves it) replays
    with the engine's record reader (``load_record`` and ``Match.from_events``, what
    ``python -m engine replay`` runs) to the stored score and winner.
@@ -43,6 +45,7 @@ from django.db.models import Max
 from engine import Match
 from engine.errors import IllegalEventError
 from engine.record import load_record
+from server.ladder import rebuild as ladder_rebuild
 from server.league import selectors as league_selectors
 from server.league.models import LeagueMatch, Rating, RatingPoint, StandingRow
 from server.league.projections import rebuild
@@ -424,9 +427,10 @@ def league_rows() -> dict[str, dict]:
 
 def _check_league() -> Check:
     check = Check("league")
-    stored = league_rows()
+    stored = {**league_rows(), **ladder_rebuild.stored_rows()}
     rebuild()
-    rebuilt = league_rows()
+    ladder_rebuild.rebuild()  # its pairs' margins are the league results just rebuilt
+    rebuilt = {**league_rows(), **ladder_rebuild.stored_rows()}
     for kind in stored:
         for key in sorted(set(stored[kind]) | set(rebuilt[kind])):
             if stored[kind].get(key) != rebuilt[kind].get(key):
@@ -442,9 +446,10 @@ def _check_league() -> Check:
     check.summary = (
         f"rebuild_league equals the stored {n['result']:,} match results, "
         f"{n['standing']:,} standing rows, {n['rating']:,} ratings, "
-        f"{n['rating point']:,} rating points"
+        f"{n['rating point']:,} rating points; rebuild_ladder the {n['ladder version']:,} "
+        f"bot versions' ratings over {n['ladder result']:,} rated pairs"
         if check.ok
-        else "rebuild_league differs from the stored projections"
+        else "rebuild_league or rebuild_ladder differs from the stored projections"
     )
     return check
 

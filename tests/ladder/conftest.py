@@ -7,6 +7,7 @@ import random
 import pytest
 
 from engine.bots import decide
+from server.ladder import pairs
 from server.ladder.models import Leg
 from server.tables import projection, selectors
 from server.tables import services as table_services
@@ -20,6 +21,13 @@ def fresh_projection_cache():
     yield
     projection.forget()
     selectors.forget_full_tables()
+
+
+@pytest.fixture
+def seeded_deals(monkeypatch):
+    """The pairs' deal seeds from a seeded generator: a reproducible ladder."""
+    rng = random.Random(2026)
+    monkeypatch.setattr(pairs.secrets, "token_hex", lambda n: f"{rng.getrandbits(8 * n):0{2 * n}x}")
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from server.accounts.models import User
-from server.ladder import pairs, tick
+from server.ladder import tick
 from server.ladder.entries import do_enter
 from server.ladder.models import Entry, Leg, Pair, PairSeat, Version
 from server.ladder.pairs import turned
@@ -36,13 +36,6 @@ def enter_bots(levels_by_owner: list[list[str]], per_day: int = 48) -> dict[int,
             do_enter(user=owner, name=bot.username, version="1.0", matches_per_day=per_day)
             levels[bot.pk] = level
     return levels
-
-
-@pytest.fixture
-def seeded_deals(monkeypatch):
-    """The pairs' deal seeds from a seeded generator: a reproducible ladder."""
-    rng = random.Random(2026)
-    monkeypatch.setattr(pairs.secrets, "token_hex", lambda n: f"{rng.getrandbits(8 * n):0{2 * n}x}")
 
 
 def run_rounds(levels: dict[int, str], rounds: int, rng: random.Random, now=None) -> None:
