@@ -453,16 +453,15 @@ class MatchAnalysis(models.Model):
 class SeatAccuracy(models.Model):
     """One holding's summary in an analysed match: the decisions one person made at one
     seat, what a player's accuracy sums (projection of ``MatchAnalysis.report`` split by
-    ``holders``, written with it). A seat that never changed hands has one row, ``seat``
-    its number; when it changed hands, each holder's decisions are a row of their own,
-    ``seat`` being ``key(seat, k)`` for the seat's k-th holding (0 the first): the
-    number itself, then 4 more per handover (seat 3's second holder: 7), so the
-    constraint keeps one row per holding. ``seat_number`` reads the seat back."""
+    ``holders``, written with it). A seat that never changed hands has one row (holding
+    0); when it changed hands, each holder's decisions are a row of their own, ``holding``
+    counting the seat's holders from 0."""
 
     analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="seats")
     match = models.ForeignKey(LeagueMatch, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     seat = models.PositiveSmallIntegerField()
+    holding = models.PositiveSmallIntegerField(default=0, help_text="the seat's k-th holder")
     decisions = models.PositiveIntegerField(default=0)
     best_moves = models.PositiveIntegerField(default=0)
     total_loss = models.FloatField(default=0.0)
@@ -470,18 +469,11 @@ class SeatAccuracy(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["analysis", "seat"], name="one_accuracy_per_seat")
+            models.UniqueConstraint(
+                fields=["analysis", "seat", "holding"], name="one_accuracy_per_holding"
+            )
         ]
         indexes = [models.Index(fields=["player", "match"], name="player_accuracy")]
 
     def __str__(self) -> str:
-        return f"match {self.match_id} seat {self.seat_number}"
-
-    @staticmethod
-    def key(seat: int, holding: int) -> int:
-        """The ``seat`` column of seat ``seat``'s ``holding``-th holder (0: the first)."""
-        return seat + 4 * holding
-
-    @property
-    def seat_number(self) -> int:
-        return (self.seat - 1) % 4 + 1
+        return f"match {self.match_id} seat {self.seat} holding {self.holding}"

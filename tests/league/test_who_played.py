@@ -15,10 +15,12 @@ a server-hosted computer player, which plays the match out. Checked against the 
 
 from __future__ import annotations
 
+import importlib
 import io
 import random
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
@@ -173,6 +175,14 @@ def test_a_substitute_mid_match_each_counts_their_own_decisions_and_the_answer_s
         )
         == kept_rows
     )
+    # migration 0010: rows of the old encoding (seat + 4 per handover) split back
+    migration = importlib.import_module("server.league.migrations.0010_seat_accuracy_holding")
+    holdings = sorted(SeatAccuracy.objects.values_list("pk", "seat", "holding"))
+    assert any(holding for _, _, holding in holdings)
+    migration.join_seat(django_apps, None)
+    assert SeatAccuracy.objects.filter(seat__gt=4).exists()
+    migration.split_seat(django_apps, None)
+    assert sorted(SeatAccuracy.objects.values_list("pk", "seat", "holding")) == holdings
 
     # ratings: the seat is rated for whoever played at least half of the hands
     rated_for_seat = [h for h in held if h["rated"]]
