@@ -154,6 +154,8 @@ class TableConsumer(AccountSocket):
             code=self.table.code,
             seats=self.seats,
         )
+        # built once: asgiref's wrapper costs as much to build as to call
+        self.answer_in_thread = database_sync_to_async(self.actions.answer)
         self.watching = [(n, self.user.pk) for n in self.seats]
         pushes.watch(self.table.pk, self.watching)
         self.in_hub = True
@@ -201,7 +203,7 @@ class TableConsumer(AccountSocket):
         # the same trip (Channels' dispatch would make a trip of its own for that).
         self.answering = True
         try:
-            frame, version = await database_sync_to_async(self.actions.answer)(message)
+            frame, version = await self.answer_in_thread(message)
             await self.send(text_data=frame.decode())
             if version is not None and len(self.watching) == 1 and version > self.sent_version:
                 # its push of this version is this very answer: it is not sent again here
