@@ -326,6 +326,7 @@ class SocketTableDriver(TableDriver):
         self.changed = threading.Condition()
         self.long_match = long_match
         self.moves = 0
+        self.table_number = 0  # the tables this driver opened so far
         # seat n's socket on process n (of several: pushes cross them through Redis)
         self.ws_urls = ["ws" + url.removeprefix("http") for url in urls]
         super().__init__(urls, token, index, seed, keys=True, sockets=True)
@@ -333,6 +334,8 @@ class SocketTableDriver(TableDriver):
     def _new_table(self) -> str:
         with self.changed:
             self.views = {}
+            # a push still in flight on the last table's sockets is not this table's
+            self.table_number += 1
         code = super()._new_table()
         for seat in (1, 2, 3, 4):  # nothing is pushed on connect: look once
             response = self._request("GET", f"/api/tables/{code}/seats/{seat}")
@@ -349,6 +352,7 @@ class SocketTableDriver(TableDriver):
             header=[f"Authorization: Token {self.token}"],
             timeout=30,
         )
+        table_number = self.table_number
 
         def read():
             try:
@@ -357,7 +361,7 @@ class SocketTableDriver(TableDriver):
                     kind = frame.get("type")
                     if kind == "view":
                         self.pushes += 1
-                        self._keep(seat, frame)
+                        self._keep(seat, frame, table_number)
                     elif kind == "answer":
                         with self.changed:
                             self.answers[frame["command_id"]] = frame
@@ -368,8 +372,10 @@ class SocketTableDriver(TableDriver):
         threading.Thread(target=read, daemon=True).start()
         return ws
 
-    def _keep(self, seat: int, body: dict) -> None:
+    def _keep(self, seat: int, body: dict, table_number: int | None = None) -> None:
         with self.changed:
+            if table_number is not None and table_number != self.table_number:
+                return  # a late push of a table this driver has left
             kept = self.views.get(seat)
             if kept is None or body["version"] >= kept["version"]:
                 self.views[seat] = body

@@ -26,6 +26,7 @@ from server.http_refusals import limit_daphne_bodies  # noqa: E402
 from server.league.tick import Ticker  # noqa: E402
 from server.sockets.auth import BrowserOriginValidator, TokenAuthMiddleware  # noqa: E402
 from server.sockets.routing import websocket_urlpatterns  # noqa: E402
+from server.sockets.wire import tune_websocket_wire  # noqa: E402
 
 get_resolver().url_patterns  # noqa: B018 -- builds the URL resolver now, not on a first request
 for _code, _name in settings.LANGUAGES:
@@ -47,6 +48,7 @@ class CompressedStaticFiles(StaticFilesHandler):
 # Django itself: a club server needs no separate web server in front.
 http_app = WsgiBridge(CompressedStaticFiles(WSGIHandler()))
 limit_daphne_bodies()  # Daphne refuses oversized bodies before queueing them
+tune_websocket_wire()  # fewer per-frame costs in Autobahn and Twisted (server/sockets/wire.py)
 
 # Everything loaded so far lives as long as the process: out of the collector's sight.
 # A full collection otherwise walks these ~120,000 objects (35-40 ms on this machine),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -112,6 +113,23 @@ def _anyone_listening(group: str) -> bool:
     return True
 
 
+# Listeners of this process on the in-memory layer, by channel name: a table's change
+# (versioned, so its order does not matter) is handed to them at once on the loop, not
+# through the layer's task, copy and queue (``server.sockets.consumers.SeatHub``). Only
+# there: with Redis, other processes listen on the same groups.
+_here: dict[str, Callable[[dict], None]] = {}
+
+
+def hear_here(channel: str, callback: Callable[[dict], None]) -> None:
+    """``callback(message)`` (on the loop) instead of ``channel``'s queue, for the
+    ``table.changed`` notices of groups ``channel`` is in on the in-memory layer."""
+    _here[channel] = callback
+
+
+def stop_hearing_here(channel: str) -> None:
+    _here.pop(channel, None)
+
+
 def _deliver(group: str, message: dict) -> None:
     """On the server's loop: wake this process's long-polls, then tell the channel layer
     (the connections of this process and, through Redis, of the others)."""
@@ -119,12 +137,27 @@ def _deliver(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    if _here and message.get("type") == "table.changed" and _handed_here(layer, group, message):
+        return
     try:
         task = asyncio.ensure_future(layer.group_send(group, message))
     except Exception:
         log.warning("push to %s failed", group, exc_info=True)
         return
     task.add_done_callback(lambda done: _report(done, group))
+
+
+def _handed_here(layer, group: str, message: dict) -> bool:
+    """Hand ``message`` to this process's listeners in ``group`` (``hear_here``); True
+    when they are all its members (nothing left for the layer to send)."""
+    if not isinstance(layer, InMemoryChannelLayer):
+        return False
+    members = list(layer.groups.get(group, ()))
+    if not members or any(channel not in _here for channel in members):
+        return False
+    for channel in members:
+        _here[channel](message)
+    return True
 
 
 def _on_loop() -> bool:

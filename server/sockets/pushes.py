@@ -21,6 +21,7 @@ from collections import Counter
 
 from channels.db import database_sync_to_async
 
+from server.notices import presence
 from server.tables import answers, commits, projection, selectors
 from server.tables.models import Table
 
@@ -115,12 +116,15 @@ def _build_now(table: Table, wanted: list[Watch], state) -> tuple[int, dict[Watc
     table, seats = found
     holders = {s.number: s for s in seats if s.player_id is not None}
     texts: dict[Watch, str] = {}
+    here = None  # the table's presence, read once for all its seats (on Redis: a trip)
     for number, account in wanted:
         seat = holders.get(number)
         if seat is None or seat.player_id != account:
             continue  # not (or no longer) that account's seat: nothing to send
+        if here is None:
+            here = presence.presence_json(table=table)
         # the seat's answer at this version, as its GET and the action's answer give it
         # (built once for all of them: ``answers``), framed as a push
-        answer = answers.seat_answer(table, number, state, seat.player, seats)
+        answer = answers.seat_answer(table, number, state, seat.player, seats, presence_now=here)
         texts[(number, account)] = (VIEW_FRAME + answer.text[1:]).decode()
     return state.version, texts

@@ -82,14 +82,17 @@ def seat_answer(
     user: User | None,
     seats: list[Seat],
     keep: bool = True,
+    presence_now: dict | None = None,
 ) -> SeatAnswer:
     """Seat ``number``'s answer to ``user`` at ``state`` (kept, or built now).
 
     ``keep``: ``state`` is committed (read from the log, or after its commit) and the
     answer may serve later asks; an action's own answer inside its transaction is built
-    with ``keep=False`` and kept by its commit hook."""
+    with ``keep=False`` and kept by its commit hook. ``presence_now``: the table's
+    presence as just read (``presence.presence_json``) by a caller building several
+    seats' answers at once; None: read here."""
     generation = projection.generation()
-    here = presence.presence_json(table=table)
+    here = presence.presence_json(table=table) if presence_now is None else presence_now
     here_text = orjson.dumps(here)
     signature = selectors.seats_signature(table, seats)
     who = (number, None if user is None else user.pk)
