@@ -66,6 +66,19 @@ def _plain(value, *args, **kwargs):
     return value
 
 
+# What ``eager_write`` reads of Twisted's transport (``abstract.FileDescriptor``, some of
+# it private): a Twisted without one of them keeps its own writes.
+TRANSPORT_STATE = (
+    "connected",
+    "disconnecting",
+    "_writeDisconnected",
+    "_tempDataBuffer",
+    "offset",
+    "dataBuffer",
+    "writeSomeData",
+)
+
+
 def eager_write(transport, data: bytes) -> None:
     """``transport.write`` that sends at once when nothing is queued before ``data``
     (and queues the rest the kernel did not take, as Twisted's write would all of it)."""
@@ -119,7 +132,7 @@ def tune_websocket_wire() -> None:
             super().connectionMade()  # Autobahn turns Nagle's algorithm off here
             transport = self.transport
             plain_tcp = not getattr(transport, "TLS", True)  # TLS writes through its own layer
-            if plain_tcp and hasattr(transport, "writeSomeData"):
+            if plain_tcp and all(hasattr(transport, name) for name in TRANSPORT_STATE):
                 transport.write = lambda data: eager_write(transport, data)
 
         def connectionLost(self, reason):

@@ -99,3 +99,14 @@ def test_the_servers_daphne_is_tuned():
     assert protocol.hltype is wire._plain and twisted_websocket.hlval is wire._plain
     wire.tune_websocket_wire()  # again: nothing changes twice
     assert ws_protocol.WebSocketFactory.protocol.__mro__[1].__name__ == "WebSocketProtocol"
+
+
+def test_twisted_still_has_what_the_eager_write_reads():
+    """A Twisted upgrade that drops one of them turns the eager write off (connectionMade
+    checks): this says so here rather than through a slower server."""
+    from twisted.internet import abstract
+
+    from server.sockets.wire import TRANSPORT_STATE
+
+    transport = abstract.FileDescriptor()
+    assert [name for name in TRANSPORT_STATE if not hasattr(transport, name)] == []
