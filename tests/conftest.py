@@ -27,6 +27,48 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SCHEMA_CHECKER = conformance.Checker(conformance.served_schema)
 
+# The files that hold a test process longest (a full run's --durations, summed per file,
+# longest first). `make test` runs files whole in two processes (--dist loadfile) in the
+# order collected here (--no-loadscope-reorder): these start first, so the two processes
+# end together instead of one playing a browser match alone at the end. pytest-xdist's
+# own order (most tests first) put them last, being files of few tests.
+LONG_FILES = (
+    "tests/ladder/test_ladder_workers.py",  # backend run only
+    "tests/web/test_play_browser_more.py",
+    "tests/web/test_play_browser.py",
+    "tests/web/test_league_browser.py",
+    "tests/ladder/test_ladder_rounds.py",
+    "tests/league/test_duplicate_privacy.py",
+    "tests/league/test_league_api.py",
+    "tests/server/test_hardening_serve.py",
+    "tests/league/test_backups.py",
+    "tests/engine/test_bots.py",
+    "tests/server/test_ops_upgrade.py",
+    "tests/web/test_live_browser.py",
+    "tests/clients/test_bot_runner_live.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long files first, in LONG_FILES's order; then the others by their number of
+    tests, most first (what pytest-xdist's reordering did). A file's tests stay together
+    and in their own order."""
+    rank = {path: n for n, path in enumerate(LONG_FILES)}
+    sizes: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for n, item in enumerate(items):
+        path = item.nodeid.split("::", 1)[0]
+        sizes[path] = sizes.get(path, 0) + 1
+        first.setdefault(path, n)
+
+    def place(item: pytest.Item) -> tuple[int, int, int]:
+        path = item.nodeid.split("::", 1)[0]
+        if path in rank:
+            return (rank[path], 0, 0)
+        return (len(rank), -sizes[path], first[path])
+
+    items.sort(key=place)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def schema_checker():
