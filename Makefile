@@ -32,12 +32,15 @@ format: $(STAMP)
 # processes (pytest-xdist, one test file per process: JOBS=1 for one); then, when
 # DATABASE_URL / REDIS_URL are set (.ci/run sets them when the services answer), the
 # store and realtime tests again against PostgreSQL / Redis (also in two processes: each
-# gets its own test database and Redis key prefix, tests/settings.py).
+# gets its own test database and Redis key prefix, tests/settings.py). The longest files
+# are handed out first (tests/conftest.py, LONG_FILES; --no-loadscope-reorder keeps that
+# order).
+XDIST := -n $(or $(JOBS),2) --dist loadfile --no-loadscope-reorder
 test: $(STAMP) lint browser
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST)
 	@if [ -n "$$DATABASE_URL$$REDIS_URL" ]; then \
 	  echo "== backend run: DATABASE_URL=$${DATABASE_URL:-<unset>} REDIS_URL=$${REDIS_URL:-<unset>}"; \
-	  $(PY) -m pytest -n $(or $(JOBS),2) --dist loadfile -m backend tests/server tests/league tests/matchmaking tests/ladder; \
+	  $(PY) -m pytest $(XDIST) -m backend tests/server tests/league tests/matchmaking tests/ladder; \
 	else echo "== backend run skipped: DATABASE_URL and REDIS_URL unset (PostgreSQL/Redis not tested)"; fi
 
 # The club server on 127.0.0.1:8000 with the embedded default (var/dekabes.sqlite3),

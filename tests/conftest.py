@@ -27,6 +27,62 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SCHEMA_CHECKER = conformance.Checker(conformance.served_schema)
 
+# The files that hold a test process longest (two full runs' --durations, summed per
+# file, longest first; about 25 s and more). `make test` runs files whole in two
+# processes (--dist loadfile) in the order collected here (--no-loadscope-reorder): these
+# start first, so the two processes end together instead of one playing a browser match
+# alone at the end. pytest-xdist's own order (most tests first) put them last, being
+# files of few tests. A new long file belongs here.
+LONG_FILES = (
+    "tests/ladder/test_ladder_workers.py",  # backend run only
+    "tests/league/test_substitutes_workers.py",  # backend run only
+    "tests/web/test_play_browser_more.py",
+    "tests/web/test_play_browser.py",
+    "tests/league/test_league_api.py",
+    "tests/web/test_league_browser.py",
+    "tests/ladder/test_ladder_rounds.py",
+    "tests/league/test_duplicate_privacy.py",
+    "tests/server/test_hardening_serve.py",
+    "tests/league/test_backups.py",
+    "tests/engine/test_bots.py",
+    "tests/table/test_presence.py",
+    "tests/league/test_season_live.py",
+    "tests/server/test_hardening_fuzz.py",
+    "tests/league/test_seed_demo_league.py",
+    "tests/server/test_ops_upgrade.py",
+    "tests/web/test_browser.py",
+    "tests/web/test_organizer_browser.py",
+    "tests/clients/test_bot_runner_live.py",
+    "tests/web/test_live_browser.py",
+    "tests/web/test_table_doors_browser.py",
+    "tests/table/test_local_play.py",
+    "tests/server/test_bad_input.py",
+    "tests/mail/test_mail_live.py",
+    "tests/league/test_league_fuzz.py",
+    "tests/web/test_organizer_evening_browser.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long files first, in LONG_FILES's order; then the others by their number of
+    tests, most first (what pytest-xdist's reordering did). A file's tests stay together
+    and in their own order."""
+    rank = {path: n for n, path in enumerate(LONG_FILES)}
+    sizes: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for n, item in enumerate(items):
+        path = item.nodeid.split("::", 1)[0]
+        sizes[path] = sizes.get(path, 0) + 1
+        first.setdefault(path, n)
+
+    def place(item: pytest.Item) -> tuple[int, int, int]:
+        path = item.nodeid.split("::", 1)[0]
+        if path in rank:
+            return (rank[path], 0, 0)
+        return (len(rank), -sizes[path], first[path])
+
+    items.sort(key=place)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def schema_checker():

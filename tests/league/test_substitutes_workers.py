@@ -56,11 +56,12 @@ def two_workers(tmp_path):
     name = f"subst_live_{uuid.uuid4().hex[:8]}"
     _admin(f"CREATE DATABASE {name}")
     port = free_port()
-    redis = os.environ["REDIS_URL"].rsplit("/", 1)[0] + "/6"
     env = dict(
         os.environ,
         DATABASE_URL=_database(name),
-        REDIS_URL=redis,
+        # the run's own keys on the suite's Redis (a fixed database number was shared
+        # with any other checkout's run on the machine, under the same key prefix)
+        DEKABES_CHANNEL_PREFIX=name,
         DEKABES_VAR_DIR=str(tmp_path),
         PYTHONUNBUFFERED="1",
         DEKABES_RATE_REGISTER_ADDRESS="100000/hour",
