@@ -9,13 +9,16 @@ from django.db import IntegrityError, transaction
 
 from server.accounts import services as account_services
 from server.accounts.models import User
+from server.errors import UsernameTaken
 from server.ladder.models import Entry, Ladder, Version
 from server.ladder.rating import ANCHOR_MU, ANCHOR_SIGMA
 from server.league.actions.hosted import hosted_player_for
 from server.league.models import Club, Membership
 from server.league.ratings import Rating
+from server.tables.locking import writing
 
 LADDER_ID = 1  # the one row: a second server process making it at once meets the key
+RACE_TRIES = 5  # requests making the ladder at once: each loser reads the winner's
 
 
 def the_ladder() -> Ladder | None:
@@ -25,16 +28,24 @@ def the_ladder() -> Ladder | None:
 def ensure_ladder() -> Ladder:
     """The ladder, made with its club, house account and anchors when it is first needed
     (a bot's first opt-in): a server whose bots never join has none of it."""
-    ladder = the_ladder()
-    if ladder is None:
+    for _ in range(RACE_TRIES):
+        ladder = the_ladder()
+        if ladder is None:
+            try:
+                with writing(), transaction.atomic():
+                    ladder = _make_ladder()
+            except (IntegrityError, UsernameTaken):  # made meanwhile by another request
+                continue  # (several bots' first opt-ins at once): read it again
         try:
-            with transaction.atomic():
-                ladder = _make_ladder()
-        except IntegrityError:  # made meanwhile by another request
-            ladder = the_ladder()
-            assert ladder is not None
-    ensure_anchors(ladder)
-    return ladder
+            with writing(), transaction.atomic():
+                # the ladder's row locked: one request at a time adds the anchors (two at
+                # once would each add a house player of a missing level)
+                list(Ladder.objects.select_for_update().filter(pk=ladder.pk).values_list("pk"))
+                ensure_anchors(ladder)
+        except (IntegrityError, UsernameTaken):  # an anchor made meanwhile: see it
+            continue
+        return ladder
+    raise RuntimeError(f"the ladder could not be made in {RACE_TRIES} tries")
 
 
 def _free(name: str, taken) -> str:

@@ -343,3 +343,30 @@ def test_parallel_entries_of_one_bot_enter_it_once(league, pg):
         if created != 1 or others - {(409, "already_member")}:
             bad.append(codes(answers))
     assert not bad, f"{len(bad)} of {RUNS} runs bad: {bad}"
+
+
+def test_bots_joining_the_ladder_at_once_make_one_ladder(league, pg):
+    """The ladder is made by the first bot's opt-in: six at once, half to each server, all
+    answer 200 and there is one ladder, one house account and one anchor per level (a
+    loser of the race got 409 username_taken, and its runner stopped for good)."""
+    owners = league.people(6)
+    bots = [
+        league.ok("POST", "/api/bots", owner, {"name": f"b{uuid.uuid4().hex[:10]}"})["username"]
+        for owner in owners
+    ]
+    answers = league.fire(
+        [
+            ("POST", f"/api/ladder/bots/{bot}", owner, {"version": "1.0"})
+            for bot, owner in zip(bots, owners, strict=True)
+        ]
+    )
+    assert codes(answers) == [(200, None)] * 6, codes(answers)
+    assert sql(pg, "SELECT COUNT(*) FROM ladder_ladder") == [(1,)]
+    anchors = sql(
+        pg,
+        "SELECT house_level, COUNT(*) FROM ladder_entry WHERE house_level <> '' "
+        "GROUP BY house_level",
+    )
+    assert anchors and all(count == 1 for _, count in anchors), anchors
+    entrants = sql(pg, "SELECT COUNT(*) FROM ladder_entry WHERE house_level = '' AND active")
+    assert entrants == [(6,)]
