@@ -15,6 +15,9 @@ log = logging.getLogger("dekabes.bots.ladder")
 HEARTBEAT = 300.0  # seconds: well inside the server's quarter of an hour
 
 
+PERMANENT = (400, 401, 403, 404)  # refusals that the same request would meet again
+
+
 class LadderHeartbeat:
     def __init__(
         self,
@@ -54,9 +57,12 @@ class LadderHeartbeat:
                     entry["version"],
                     entry["rating"],
                 )
-            except ApiError as problem:  # refused (not a bot, bad version): say it, stop
-                log.error("the ladder refused us: %s %s", problem.code, problem.message)
-                return
+            except ApiError as problem:
+                if problem.status in PERMANENT:  # not a bot, a bad version...: say it, stop
+                    log.error("the ladder refused us: %s %s", problem.code, problem.message)
+                    return
+                # a conflict, a limit or the server's trouble: it may pass, so try again
+                log.warning("ladder: %s %s; trying again", problem.code, problem.message)
             except ConnectionLost:
                 log.warning("ladder: server unreachable; trying again")
             self.stop_event.wait(self.every)
