@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -213,7 +214,18 @@ def test_two_seats_of_one_person_hand_the_device_over_and_never_show_both(live, 
     open_table(page, server.url, code)
     assert page.locator("#seat-picker button").count() == 2
     watch = Watch(page, (1, 3))
-    play_to_the_end([watch], random.Random(17), look_first=True)
+    # the first hand-off screen: the hand box is empty, and an empty box carries no name
+    rng = random.Random(17)
+    deadline = time.monotonic() + 120
+    while page.get_attribute("#play", "data-handoff") != "true":
+        assert time.monotonic() < deadline, "no hand-off in two minutes"
+        watch.look()
+        if step(page, rng) is None:
+            page.wait_for_timeout(50)
+    watch.look()
+    assert serious_findings(page) == []
+    assert page.get_attribute("#hand", "aria-label") is None
+    play_to_the_end([watch], rng, look_first=True)
     handoffs = [dom for dom in watch.doms if dom["handoff"]]
     assert handoffs and all(not dom["hand"] for dom in handoffs)
     assert {dom["seat"] for dom in watch.doms} == {1, 3}

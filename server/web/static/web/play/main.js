@@ -298,10 +298,15 @@ function renderLine(v) {
     return node;
   });
   if (!nodes.length) nodes.push(el("p", { class: "empty", text: W.line_empty }));
-  // a list only while it has items (an empty list role is an error to screen readers)
-  if (v.line.length) box.setAttribute("role", "list");
-  else box.removeAttribute("role");
-  box.setAttribute("aria-label", W.line);
+  // a list only while it has items (an empty list role is an error to screen readers),
+  // and named only then (a name on a plain div is an ARIA error: axe's prohibited-attr)
+  if (v.line.length) {
+    box.setAttribute("role", "list");
+    box.setAttribute("aria-label", W.line);
+  } else {
+    box.removeAttribute("role");
+    box.removeAttribute("aria-label");
+  }
   box.replaceChildren(...nodes);
   box.drawn = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length, ghost]);
   const ends = [];
@@ -379,13 +384,14 @@ function renderPrompt(answer) {
 
 function renderHand(v) {
   const box = $("hand");
-  box.setAttribute("aria-label", W.your_tiles);
-  if (state.handoff || !v.hand.length) {
+  if (state.handoff || !v.hand.length) {  // no listbox, so no name (as the line's)
     box.removeAttribute("role");
+    box.removeAttribute("aria-label");
     box.removeAttribute("aria-orientation");
     fill(box, []);
     return;
   }
+  box.setAttribute("aria-label", W.your_tiles);
   box.setAttribute("role", "listbox");
   box.setAttribute("aria-orientation", "horizontal");
   const plays = v.phase === "play" ? legalPlays(v) : new Map();
