@@ -57,8 +57,7 @@ def rebuild() -> dict[str, int]:
             }
             score, points = margins(pair)
             decided = decide(seats, ratings, score, points)
-            if decided is None:  # its legs' results changed since: not rated after all
-                Pair.objects.filter(pk=pair.pk).update(rated=False, status="void")
+            if decided is None:  # never for a rated pair: who timed out is stored, not derived
                 continue
             apply_rating(seats, versions, ratings, decided)
             Pair.objects.filter(pk=pair.pk).update(result=decided[0], margin=score)

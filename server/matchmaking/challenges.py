@@ -261,26 +261,29 @@ def _close(user: User, challenge: Challenge, status: str, now, reason: str = "")
     return _read(user, challenge.pk)
 
 
+def _close_pending(pks: list[int], status: str, now: dt.datetime) -> None:
+    """Close the pending challenges among ``pks`` as ``status`` (in the caller's
+    transaction), and tell their players once it commits."""
+    if not pks:
+        return
+    Challenge.objects.filter(pk__in=pks, status="pending").update(status=status, closed_at=now)
+    ids = list(
+        ChallengeSeat.objects.filter(challenge_id__in=pks).values_list("player_id", flat=True)
+    )
+    transaction.on_commit(lambda: notify.challenges_changed(ids))
+
+
 def cancel_challenges_of(accounts: list[User]) -> int:
     """Closing an account (``member_data``): every pending challenge it made or was invited
     to is cancelled (no one waits on an account that is gone) and its bots' published
     terms are withdrawn. Runs in the caller's transaction; returns the challenges closed."""
-    now = timezone.now()
     BotTerms.objects.filter(bot__in=accounts).delete()
     pending = list(
         Challenge.objects.filter(status="pending", seats__player__in=accounts)
         .distinct()
         .values_list("pk", flat=True)
     )
-    if not pending:
-        return 0
-    Challenge.objects.filter(pk__in=pending, status="pending").update(
-        status="cancelled", closed_at=now
-    )
-    ids = list(
-        ChallengeSeat.objects.filter(challenge_id__in=pending).values_list("player_id", flat=True)
-    )
-    transaction.on_commit(lambda: notify.challenges_changed(ids))
+    _close_pending(pending, "cancelled", timezone.now())
     return len(pending)
 
 
@@ -293,14 +296,5 @@ def expire_due_challenges(now: dt.datetime | None = None) -> list[int]:
                 "pk", flat=True
             )
         )
-        if due:
-            Challenge.objects.filter(pk__in=due, status="pending").update(
-                status="expired", closed_at=now
-            )
-            ids = list(
-                ChallengeSeat.objects.filter(challenge_id__in=due).values_list(
-                    "player_id", flat=True
-                )
-            )
-            transaction.on_commit(lambda: notify.challenges_changed(ids))
+        _close_pending(due, "expired", now)
     return due

@@ -12,37 +12,26 @@ import pytest
 from django.apps import apps as django_apps
 from django.core.management import call_command
 from django.db import models
-from django.utils import timezone
 
 from server.ladder import rebuild as ladder_rebuild
-from server.ladder import tick
 from server.ladder.entries import do_enter
 from server.ladder.models import Pair, PairSeat, Version
 from server.ops import verify
-from tests.ladder.conftest import play_leg, playing_legs
-from tests.ladder.test_ladder_rounds import enter_bots
+from tests.ladder.test_ladder_rounds import enter_bots, run_rounds
 
 pytestmark = pytest.mark.django_db(transaction=False)
-
-
-def play_rounds(levels, rounds: int, rng: random.Random) -> None:
-    for _ in range(rounds):
-        tick.ladder_step(timezone.now(), rng)
-        while legs := playing_legs():
-            for leg in legs:
-                play_leg(leg, levels, rng)
 
 
 def test_rebuild_gives_back_the_ratings_the_ladder_wrote(fast_ladder, seeded_deals, capsys):
     rng = random.Random(11)
     levels = enter_bots([["random"], ["medium"], ["random"], ["medium"]])
-    play_rounds(levels, 2, rng)
+    run_rounds(levels, 2, rng)
     # one bot declares a new version: it starts from its rating then, wider
     changed = Version.objects.filter(entry__bot_id=next(iter(levels))).get()
     do_enter(user=changed.entry.bot.bot_owner, name=changed.entry.bot.username, version="2.0")
     new = Version.objects.get(entry=changed.entry, name="2.0")
     assert (new.start_mu, new.mu) == (changed.mu, changed.mu) and new.start_sigma > changed.sigma
-    play_rounds(levels, 2, rng)
+    run_rounds(levels, 2, rng)
     rated = Pair.objects.filter(rated=True).count()
     assert rated >= 3 and PairSeat.objects.filter(version=new, pair__rated=True).exists()
 

@@ -10,6 +10,7 @@ import pytest
 from server.accounts.models import User
 from server.ladder.models import Entry
 from server.matchmaking.models import BotTerms, Challenge, Seek
+from tests.matchmaking.test_challenges import publish
 from tests.server.conftest import PASSWORD, client_for, new_bot, new_member
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
@@ -22,22 +23,11 @@ def made(answer, status=201):
     return answer.json()
 
 
-def publish(bot) -> None:
-    made(
-        client_for(bot.bot_owner).put(
-            f"/api/bots/{bot.username}/terms",
-            {"opponents": "any", "partners": "any"},
-            format="json",
-        ),
-        200,
-    )
-
-
 def test_closing_an_account_closes_its_seeks_challenges_terms_and_ladder_entries():
     ann, bob, cid, dan = new_member(), new_member("bob"), new_member("cid"), new_member("dan")
     ann_bot, other_bot = new_bot(ann), new_bot(new_member("owner"))
     for bot in (ann_bot, other_bot):
-        publish(bot)
+        publish(bot, opponents="any", partners="any")
     api = client_for(ann)
     seek = made(api.post("/api/tables/open", {"wanted": "any"}, format="json"))
     hers = made(
