@@ -43,3 +43,36 @@ def horizontal_overflow(page) -> int:
     return page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
+
+
+def seeded_live_server(workdir: Path, seed_module: str):
+    """A live Daphne (``tests.conftest.LiveServer``, started) over a database that
+    ``python -m seed_module FACTS`` filled before it started; returns it and the seed's
+    facts (the JSON it wrote). Every browser test signs in afresh from one address, as a
+    handful of names: the login and registration limits are lifted (their sharing with
+    the API is tested in-process). The caller stops the server."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, LiveServer
+
+    server = LiveServer(
+        workdir,
+        env={
+            "DEKABES_RATE_LOGIN_ADDRESS": "100000/minute",
+            "DEKABES_RATE_LOGIN_NAME": "100000/minute",
+            "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour",
+        },
+    )
+    server.prepare()
+    facts = workdir / "facts.json"
+    subprocess.run(
+        [sys.executable, "-m", seed_module, str(facts)],
+        cwd=ROOT,
+        env=server.env,
+        check=True,
+        timeout=600,
+    )
+    server.start()
+    return server, json.loads(facts.read_text())

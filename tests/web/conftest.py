@@ -81,35 +81,12 @@ class Club:
 @pytest.fixture(scope="session")
 def web_club(tmp_path_factory) -> Club:
     """A live Daphne over a seeded league (made before it starts) and two casual tables."""
-    import json
-    import subprocess
-    import sys
-
-    from tests.conftest import ROOT, LiveServer
     from tests.web import seed
+    from tests.web.browser import seeded_live_server
 
-    workdir = tmp_path_factory.mktemp("web-live")
-    # Every browser test signs in afresh from one address, as a handful of names: lift the
-    # login and registration limits (their sharing with the API is tested in-process).
-    server = LiveServer(
-        workdir,
-        env={
-            "DEKABES_RATE_LOGIN_ADDRESS": "100000/minute",
-            "DEKABES_RATE_LOGIN_NAME": "100000/minute",
-            "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour",
-        },
+    server, league = seeded_live_server(
+        tmp_path_factory.mktemp("web-live"), "tests.web.league_seed"
     )
-    server.prepare()
-    facts = workdir / "league.json"
-    subprocess.run(
-        [sys.executable, "-m", "tests.web.league_seed", str(facts)],
-        cwd=ROOT,
-        env=server.env,
-        check=True,
-        timeout=600,
-    )
-    league = json.loads(facts.read_text())
-    server.start()
     try:
         owner = seed.DekabesClient(server.url)
         owner.login("ana", seed.PASSWORD)

@@ -5,9 +5,6 @@ fit a phone. A live server of this module's own (it annuls and starts rounds).""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import time
 
 import pytest
@@ -22,28 +19,13 @@ LIVE_DEADLINE_MS = 2000  # issue #21: within 2 s
 
 @pytest.fixture(scope="module")
 def live_league(tmp_path_factory):
-    from tests.conftest import ROOT, LiveServer
+    from tests.web.browser import seeded_live_server
 
-    workdir = tmp_path_factory.mktemp("web-live-pages")
-    server = LiveServer(
-        workdir,
-        env={
-            "DEKABES_RATE_LOGIN_ADDRESS": "100000/minute",
-            "DEKABES_RATE_LOGIN_NAME": "100000/minute",
-        },
+    server, league = seeded_live_server(
+        tmp_path_factory.mktemp("web-live-pages"), "tests.web.league_seed"
     )
-    server.prepare()
-    facts = workdir / "league.json"
-    subprocess.run(
-        [sys.executable, "-m", "tests.web.league_seed", str(facts)],
-        cwd=ROOT,
-        env=server.env,
-        check=True,
-        timeout=600,
-    )
-    server.start()
     try:
-        yield server.url, json.loads(facts.read_text())
+        yield server.url, league
     finally:
         server.stop()
 

@@ -6,10 +6,7 @@ another seat's tiles in any answer, frame or DOM the pages had (``play_driver``)
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 import time
 
 import pytest
@@ -73,29 +70,10 @@ class Casual:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    from tests.conftest import ROOT, LiveServer
+    from tests.web.browser import seeded_live_server
 
-    workdir = tmp_path_factory.mktemp("web-play")
-    server = LiveServer(
-        workdir,
-        env={
-            "DEKABES_RATE_LOGIN_ADDRESS": "100000/minute",
-            "DEKABES_RATE_LOGIN_NAME": "100000/minute",
-            "DEKABES_RATE_REGISTER_ADDRESS": "100000/hour",
-        },
-    )
-    server.prepare()
-    facts = workdir / "round.json"
-    subprocess.run(
-        [sys.executable, "-m", "tests.web.play_seed", str(facts)],
-        cwd=ROOT,
-        env=server.env,
-        check=True,
-        timeout=600,
-    )
-    server.start()
+    server, league = seeded_live_server(tmp_path_factory.mktemp("web-play"), "tests.web.play_seed")
     casual = None
-    league = json.loads(facts.read_text())
     try:
         casual = Casual(server.url, HOUSE_BOT, league["bot_token"])
         yield server, casual, league
