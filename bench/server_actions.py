@@ -39,7 +39,9 @@ Daphne processes, each on its own loopback port, with every table's requests
 alternating between the processes (seat view on one, the action on the next, as a load
 balancer would spread them): actions/s of each, 500s, version mismatches (a 409
 stale_version for a version just read, or a seat view older than an answer already
-given), and the CPU ratio. Every child process is stopped in a ``finally``.
+given), and the CPU ratio; the same over the seats' sockets; with ``--socket-extras``,
+for each process count, the socket moves' flatness with match length and with the number
+of tables. Every child process is stopped in a ``finally``.
 """
 
 from __future__ import annotations
@@ -987,9 +989,17 @@ def scale_out_run(args) -> dict:
                 for driver in socketed:
                     driver.close_sockets()
                 drivers += socketed
+                extras: dict[str, object] = {}
+                if args.socket_extras:  # flatness, on every process count measured
+                    extras["match_length"] = match_length(processes, urls, token, args)
+                    extras["socket_tables"] = per_table_count(
+                        processes, urls, token, args.table_counts, args.actions, args.gets // 2,
+                        args.seed, sockets=True,
+                    )  # fmt: skip
             finally:
                 stop(processes)
         runs[str(workers)] = {
+            **extras,
             "cpu": cpu,
             "closed_loop": throughput,
             "socket_cpu": socket_cpu,
@@ -1086,7 +1096,8 @@ def main(argv=None) -> int:
         "--socket-extras",
         action="store_true",
         help="with --quick: also the socket moves' flatness with match length and with the "
-        "number of tables, and the fsync's cost (a full run has them)",
+        "number of tables, and the fsync's cost (a full run has them); with --scale-out: "
+        "the same flatness for each process count",
     )
     parser.add_argument(
         "--long-moves", type=int, default=2000, help="moves of the match-length run"
