@@ -51,6 +51,7 @@ import itertools
 import json
 import os
 import random
+import resource
 import socket
 import subprocess
 import sys
@@ -688,8 +689,10 @@ def fsync_cost(args) -> dict:
     return out
 
 
-def closed_loop(drivers, seconds: float) -> dict:
-    """As many actions as the server answers in ``seconds`` (one client thread per table)."""
+def closed_loop(drivers, seconds: float, processes=()) -> dict:
+    """As many actions as the server answers in ``seconds`` (one client thread per table);
+    with ``processes``, also the servers' CPU and this client's per action: on a machine
+    whose cores the client shares, its own CPU bounds the figure too."""
     done = [0]
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
@@ -701,17 +704,31 @@ def closed_loop(drivers, seconds: float) -> dict:
                 done[0] += 1
 
     load = load_average()
+    server_before, client_before = cpu_seconds(processes), client_cpu_seconds()
     started = time.monotonic()
     threads = [threading.Thread(target=loop, args=(d,)) for d in drivers]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return {
+    out = {
         "actions": done[0],
         "actions_per_second": round(done[0] / (time.monotonic() - started), 1),
         "load_average": load,
     }
+    if processes and done[0]:
+        server = cpu_seconds(processes) - server_before
+        out["server_cpu_ms_per_action"] = round(server / done[0] * 1000, 3)
+        out["client_cpu_ms_per_action"] = round(
+            (client_cpu_seconds() - client_before) / done[0] * 1000, 3
+        )
+    return out
+
+
+def client_cpu_seconds() -> float:
+    """This bench process's own CPU time (every thread), user + system."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 # -- cold tables (child process with Django) --------------------------------------------------
@@ -976,7 +993,7 @@ def scale_out_run(args) -> dict:
                 token = register(urls[0])
                 drivers = [TableDriver(urls, token, i, args.seed) for i in range(args.tables)]
                 cpu = measure_cpu(processes, drivers[: args.cpu_tables], args.actions, args.gets)
-                throughput = closed_loop(drivers, args.seconds)
+                throughput = closed_loop(drivers, args.seconds, processes)
                 # the same over the seats' sockets (seat n on process n): every push read
                 socketed: list[TableDriver] = [
                     SocketTableDriver(urls, token, 80_000 + i, args.seed)
@@ -985,7 +1002,7 @@ def scale_out_run(args) -> dict:
                 socket_cpu = measure_cpu(
                     processes, socketed[: args.cpu_tables], args.actions, args.gets
                 )
-                socket_throughput = closed_loop(socketed, args.seconds)
+                socket_throughput = closed_loop(socketed, args.seconds, processes)
                 for driver in socketed:
                     driver.close_sockets()
                 drivers += socketed
