@@ -61,7 +61,10 @@ def test_my_next_table_play_now_reaches_the_play_page(web_club, open_page, viewp
     page.wait_for_url(PLAY_URL)
     assert PLAY_URL.match(page.url)[1] == code
     no_command_nor_token(page)
-    # The desktop app beside it: this server's address filled in, no command.
+    # The desktop app beside it: this server's address filled in, no command. Once the
+    # board is drawn: until then the link below it still moves (a click in that moment
+    # missed it on a loaded machine).
+    page.wait_for_selector("#play[data-state=ready]")
     page.click(".play-doors .desktop-app a")
     page.wait_for_selector(".download-server")
     assert page.inner_text(".download-server") == web_club.url
