@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
@@ -85,7 +86,11 @@ def _send(group: str, message: dict) -> None:
         if _on_loop():
             _deliver(group, message)
         else:  # a request thread: one hop to the loop for both (~60 µs of CPU each)
-            loop.call_soon_threadsafe(_deliver, group, message)
+            into = getattr(_collected, "into", None)
+            if into is not None and into[0] is loop:  # they go with the call's result
+                into[1].append((group, message))
+            else:
+                loop.call_soon_threadsafe(_deliver, group, message)
         return
     waits.notice(group, message.get("version"))  # no server loop (management commands)
     layer = get_channel_layer()
@@ -95,6 +100,34 @@ def _send(group: str, message: dict) -> None:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # a push is a courtesy: clients resync by version over REST
         log.warning("push to %s failed", group, exc_info=True)
+
+
+# A thread whose call hands its result to the loop anyway (the socket actions' thread,
+# ``server.sockets.action_thread``) collects its notices to hand over with it: one
+# wake-up of the loop per call instead of one more per notice.
+_collected = threading.local()
+
+
+def collecting(loop: asyncio.AbstractEventLoop) -> list[tuple[str, dict]]:
+    """From now on this thread's notices for ``loop`` (the server's) are appended to
+    the list returned, not sent, until ``stop_collecting``; the caller hands them to
+    ``deliver`` on the loop."""
+    notices: list[tuple[str, dict]] = []
+    _collected.into = (loop, notices)
+    return notices
+
+
+def stop_collecting() -> None:
+    _collected.into = None
+
+
+def deliver(notices: list[tuple[str, dict]]) -> None:
+    """On the server's loop: the notices collected (``collecting``), in their order."""
+    for group, message in notices:
+        try:
+            _deliver(group, message)
+        except Exception:  # a push is a courtesy: clients resync by version over REST
+            log.warning("push to %s failed", group, exc_info=True)
 
 
 def _anyone_listening(group: str) -> bool:

@@ -39,7 +39,7 @@ from server.league import spectate
 from server.league.serializers import league_tables_body
 from server.notices import notify, presence
 from server.notices.groups import account_group, spectate_group, table_group
-from server.sockets import pushes
+from server.sockets import action_thread, pushes
 from server.sockets.actions import SeatActions, answer_frame
 from server.tables import projection
 from server.tables.models import Seat, Table
@@ -154,8 +154,6 @@ class TableConsumer(AccountSocket):
             code=self.table.code,
             seats=self.seats,
         )
-        # built once: asgiref's wrapper costs as much to build as to call
-        self.answer_in_thread = database_sync_to_async(self.actions.answer)
         self.watching = [(n, self.user.pk) for n in self.seats]
         pushes.watch(self.table.pk, self.watching)
         self.in_hub = True
@@ -199,11 +197,12 @@ class TableConsumer(AccountSocket):
 
     async def _act(self, message: dict) -> None:
         # One action at a time per socket: the next message waits for this answer.
-        # database_sync_to_async: the request thread's stale connections are closed in
-        # the same trip (Channels' dispatch would make a trip of its own for that).
+        # One trip to the socket actions' thread, which closes stale database
+        # connections in the same trip (Channels' dispatch would make a trip of its own
+        # for that) and hands the commit's notices back with the answer.
         self.answering = True
         try:
-            frame, version = await self.answer_in_thread(message)
+            frame, version = await action_thread.run(self.actions.answer, message)
             await self.send(text_data=frame.decode())
             if version is not None and len(self.watching) == 1 and version > self.sent_version:
                 # its push of this version is this very answer: it is not sent again here

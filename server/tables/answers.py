@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
 
 import orjson
 from drf_orjson_renderer.renderers import ORJSONRenderer
@@ -37,23 +36,58 @@ TABLES_KEPT = 1024
 Who = tuple[int, int | None]  # (seat number, account id)
 
 
-@dataclass(frozen=True)
 class SeatAnswer:
     """An answer as JSON text only: a kept body (a view is hundreds of small objects)
     would be walked by every garbage collection until its table moves. The parts its
     version's answers share (``shared``) are kept once per table, with the newest
-    version's answers (``_Kept``), and dropped when the table moves."""
+    version's answers (``_Kept``), and dropped when the table moves.
 
-    version: int
-    seats: tuple  # selectors.seats_signature() of the seats it was built with
-    presence: bytes  # the presence it was built with, as JSON
-    text: bytes  # the answer as JSON
-    generation: int  # the projection's when it was built (``_follow_projection``)
-    # The parts every seat's answer at this version shares (``selectors.shared_parts``),
-    # built with it: kept with the version's answers until the table moves, so that the
-    # next seat to read (an action is the acting seat's answer, then the next seat's
-    # read) builds only its own view.
-    shared: selectors.SharedParts | None = field(default=None, compare=False, repr=False)
+    Read-only by convention (nothing assigns to an answer once built): a plain class
+    with slots, not a frozen dataclass, whose ``__init__`` (one ``object.__setattr__``
+    per field) and ``replace`` cost more than the rest of keeping an answer."""
+
+    __slots__ = ("version", "seats", "presence", "text", "generation", "shared")
+
+    def __init__(
+        self,
+        version: int,
+        seats: tuple,  # selectors.seats_signature() of the seats it was built with
+        presence: bytes,  # the presence it was built with, as JSON
+        text: bytes,  # the answer as JSON
+        generation: int,  # the projection's when it was built (``_follow_projection``)
+        # The parts every seat's answer at this version shares (``selectors.shared_parts``),
+        # built with it: kept with the version's answers until the table moves, so that
+        # the next seat to read (an action is the acting seat's answer, then the next
+        # seat's read) builds only its own view.
+        shared: selectors.SharedParts | None = None,
+    ) -> None:
+        self.version = version
+        self.seats = seats
+        self.presence = presence
+        self.text = text
+        self.generation = generation
+        self.shared = shared
+
+    def without_shared(self) -> SeatAnswer:
+        return SeatAnswer(self.version, self.seats, self.presence, self.text, self.generation)
+
+    def __eq__(self, other: object) -> bool:  # as the dataclass compared: not ``shared``
+        if not isinstance(other, SeatAnswer):
+            return NotImplemented
+        return (self.version, self.seats, self.presence, self.text, self.generation) == (
+            other.version,
+            other.seats,
+            other.presence,
+            other.text,
+            other.generation,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking: as an eq dataclass
+
+    def __repr__(self) -> str:
+        return (
+            f"SeatAnswer(version={self.version}, seats={self.seats!r}, text={self.text[:40]!r}...)"
+        )
 
     def body(self) -> dict:
         return orjson.loads(self.text)
@@ -145,7 +179,7 @@ def _keep(table_pk: int, who: Who, answer: SeatAnswer) -> None:
         if answer.shared is not None:
             if entry.shared is None or entry.shared[0] != answer.seats:
                 entry.shared = (answer.seats, answer.shared)
-            answer = replace(answer, shared=None)  # kept once per version, not per answer
+            answer = answer.without_shared()  # kept once per version, not per answer
         entry.answers[who] = answer
         _kept.move_to_end(table_pk)
         while len(_kept) > TABLES_KEPT:

@@ -83,7 +83,11 @@ class Event(models.Model):
 
     ACTOR_KINDS = (("human", "human"), ("bot", "bot"), ("server", "server"))
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: ``gap_free_seq`` (table, seq) serves every lookup by table,
+    # and one index less is one page less to write per commit (migration 0005).
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
     seq = models.PositiveIntegerField(help_text="1, 2, 3... per table, no gaps")
     type = models.CharField(max_length=20)
     payload = models.JSONField(help_text="the event in the engine's record format")

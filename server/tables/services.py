@@ -211,8 +211,28 @@ def do_join(*, user: User, table: Table, number: int) -> Table:
 
 # -- actions ---------------------------------------------------------------------------------
 def request_hash(seat: int, body: dict) -> str:
-    canonical = json.dumps({"seat": seat, **body}, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    """The SHA-256 of the body's canonical JSON (keys sorted, no spaces, ASCII): a
+    receipt stores it, so the text hashed never changes. orjson writes that same text
+    when the values are plain ASCII strings (printable, no quote or backslash to
+    escape), integers that fit 64 bits or null (a checked action body's: keys are its
+    field names); anything else goes through ``json.dumps`` as always."""
+    canonical = {"seat": seat, **body}
+    if all(
+        type(v) is int or v is None or (type(v) is str and _plain(v)) for v in canonical.values()
+    ):
+        try:
+            text = orjson.dumps(canonical, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # an integer past 64 bits (or a type json.dumps writes its way)
+            pass
+        else:
+            return hashlib.sha256(text).hexdigest()
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(text).hexdigest()
+
+
+def _plain(text: str) -> bool:
+    """Written alike by ``json.dumps`` and orjson: nothing to escape, nothing past ASCII."""
+    return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
 
 
 def check_holder(*, user: User, table: Table, number: int, seats: list[Seat] | None = None) -> Seat:

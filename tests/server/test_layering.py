@@ -67,6 +67,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.sockets.auth",
             "server.sockets.pushes",
             "server.sockets.actions",  # actions sent on a seat socket
+            "server.sockets.action_thread",  # the thread that runs them
             "server.sockets.wire",  # Daphne's WebSocket wire, per-frame costs cut
         ),
     ),
