@@ -373,6 +373,9 @@ WS_PING_SECONDS = float(os.environ.get("DEKABES_WS_PING_SECONDS", "20"))
 # up again (an action past this, and every ping, check it): a revoked token's socket
 # acts no more after this, and is closed (server/sockets/actions.py).
 WS_TOKEN_CHECK_SECONDS = float(os.environ.get("DEKABES_WS_TOKEN_CHECK_SECONDS", "5"))
+# Seconds a request for a seat (its view, a long-poll, an action) keeps the seat "here"
+# (server/notices/presence.py); a seat socket keeps it while it is open.
+PRESENCE_ACTIVITY_SECONDS = float(os.environ.get("DEKABES_PRESENCE_ACTIVITY_SECONDS", "60"))
 
 # Seconds between two ticks of the one ticking driver (server/league/tick.py: the automatic
 # substitutes after a round's deadline) in this server process; 0: none (manage.py tick).

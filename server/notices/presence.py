@@ -31,7 +31,8 @@ from typing import Any
 
 from django.conf import settings
 
-ACTIVITY_SECONDS = 60.0  # a request keeps its seat present this long
+# a request keeps its seat present this long (DEKABES_PRESENCE_ACTIVITY_SECONDS, 60)
+ACTIVITY_SECONDS = float(settings.PRESENCE_ACTIVITY_SECONDS)
 KEEP_SECONDS = 2 * 24 * 3600  # a table's leases are forgotten after two idle days
 SEATS = (1, 2, 3, 4)
 

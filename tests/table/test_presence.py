@@ -23,6 +23,7 @@ from clients.table.app import TableApp
 from clients.table.config import Settings
 from clients.table.connection import Connection, NewState, Ready
 from clients.table.render.seats import presence_text
+from tests.conftest import LiveServer
 from tests.table.answers import PRESENCE, SEATS, Answers, iso_minutes_ago
 from tests.table.driver import PASSWORD
 
@@ -74,16 +75,33 @@ def _account(url: str, prefix: str) -> DekabesClient:
     return client
 
 
-def test_a_player_who_closed_the_client_turns_away_without_a_push(live_server_url):
-    """Bob sits at seat 3 and goes (no socket, no more requests). About a minute later
-    the server's answer says he is away; no presence frame is pushed then (his request
-    lease just ran out), yet Ann's table shows it within a few seconds. Before issue
-    34 it said "● here" for as long as the table did not move."""
-    url = live_server_url
+# A request's lease on this test's server (DEKABES_PRESENCE_ACTIVITY_SECONDS; 60 by
+# default): long enough for Ann's client to show Bob here first on a loaded machine,
+# short enough not to hold a test process for a minute.
+ACTIVITY_SECONDS = 20
+
+
+@pytest.fixture
+def short_lease_server(tmp_path):
+    server = LiveServer(
+        tmp_path, env={"DEKABES_PRESENCE_ACTIVITY_SECONDS": str(ACTIVITY_SECONDS)}
+    ).start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def test_a_player_who_closed_the_client_turns_away_without_a_push(short_lease_server):
+    """Bob sits at seat 3 and goes (no socket, no more requests). Once his request's
+    lease runs out (a minute by default, 20 s on this server) the server's answer says he
+    is away; no presence frame is pushed then, yet Ann's table shows it within a few
+    seconds. Before issue 34 it said "● here" for as long as the table did not move."""
+    url = short_lease_server
     ann, bob = _account(url, "ann"), _account(url, "bob")
     code = ann.create_table({1: "human", 2: "human", 3: "human", 4: "human"}, join=[1]).code
     bob.join(code, 3)
-    bob.seat_view(code, 3)  # his last request: here for the server's ACTIVITY_SECONDS (60 s)
+    bob.seat_view(code, 3)  # his last request: here for ACTIVITY_SECONDS
     pygame.init()
     connection = Connection(url, ann.token, code, seats=[1], presence_look=2.0).start()
     app = TableApp(connection, Settings(lang="en", speed="instant"), save_settings=False)
