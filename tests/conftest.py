@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_CHECKER = conformance.Checker(conformance.served_schema)
 
 # The files that hold a test process longest (two full runs' --durations, summed per
-# file, longest first; about 25 s and more). `make test` runs files whole in two
+# file, longest first; about 25 s and more). `make test` runs files whole in three
 # processes (--dist loadfile) in the order collected here (--no-loadscope-reorder): these
-# start first, so the two processes end together instead of one playing a browser match
+# start first, so the processes end together instead of one playing a browser match
 # alone at the end. pytest-xdist's own order (most tests first) put them last, being
 # files of few tests. A new long file belongs here.
 LONG_FILES = (

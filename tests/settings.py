@@ -9,7 +9,7 @@ server does with passwords, not what the hash costs. Nothing else differs.
 
 import os
 
-if os.environ.get("PYTEST_XDIST_WORKER"):  # two processes on one Redis (backend run)
+if os.environ.get("PYTEST_XDIST_WORKER"):  # several processes on one Redis (backend run)
     os.environ.setdefault("DEKABES_CHANNEL_PREFIX", f"dekabes-{os.environ['PYTEST_XDIST_WORKER']}")
 
 from server.settings import *  # noqa: E402, F403

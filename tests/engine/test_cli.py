@@ -191,8 +191,16 @@ def test_any_other_line_is_left_to_argparse():
 
 
 def test_bench_prints_its_figures():
-    result = engine_cli("bench", "--seconds", "0.2", "--decisions", "4")
+    # Small counts: every figure is printed (the defaults' 5000 simulated hands and 100
+    # expert decisions cost 17 s of CPU, the printing path is the same).
+    result = engine_cli(
+        "bench", "--seconds", "0.2", "--decisions", "4", "--hands", "200", "--expert-decisions", "2"
+    )
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert figures["random_hands_per_second"] > 0 and figures["fold_1000_events_ms"] > 0
     assert figures["strong_decision"]["decisions"] == 4
+    assert figures["simulate_random"]["hands"] == 200
+    assert figures["simulate_random"]["hands_per_second_cpu"] > 0
+    assert figures["expert_decision"]["decisions"] == 2
+    assert figures["expert_worlds"]["worlds_per_second_cpu"] > 0

@@ -4,8 +4,9 @@ gets (recorded by an init script, before the page's own scripts run) and its DOM
 
 ``hidden_at`` tells which tiles a seat may not see at a version, from the table's log as
 it reads once the match is over (every deal whole, voided and undone ones included,
-RECORDS.md): the other seats' tiles of the deal in play at that version, less the tiles
-laid on the line by then.
+RECORDS.md) or, for a match still going, as the live server stored it (``stored_deals``:
+the test reads the server's database file, no page or API does): the other seats' tiles
+of the deal in play at that version, less the tiles laid on the line by then.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,6 +135,22 @@ def deals_of(client: DekabesClient, code: str, seat: int) -> list[tuple[int, dic
         after = page["events"][-1]["seq"]
 
 
+def stored_deals(server, code: str) -> list[tuple[int, dict]]:
+    """(seq, hands) of every deal of table ``code`` so far, whole, as the live server
+    (``tests.conftest.LiveServer``, SQLite) stored them: the truth a match still going
+    is checked against (read-only; the pages and the API never see it)."""
+    path = server.env["DEKABES_SQLITE_PATH"]
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30) as db:
+        rows = db.execute(
+            "SELECT e.seq, e.payload FROM tables_event e JOIN tables_table t ON t.id = e.table_id"
+            " WHERE t.code = ? AND e.type = 'deal' ORDER BY e.seq",
+            (code,),
+        ).fetchall()
+    deals = [(seq, json.loads(payload)["hands"]) for seq, payload in rows]
+    assert deals and all(h for _, hands in deals for h in hands.values()), deals
+    return deals
+
+
 def hidden_at(deals, seat: int, version: int, laid: set[str]) -> set[str]:
     current = [hands for seq, hands in deals if seq <= version]
     if not current:
@@ -190,9 +208,39 @@ def _pick(locator, rng: random.Random) -> bool:
     return bool(count) and _click(locator.nth(rng.randrange(count)))
 
 
+# What the page shows now, read in one round trip: whether it offers anything to do (a
+# dialog, a hand-off, a decision, a tile that fits) and whether its match is over. A page
+# waiting for the others answers this one question instead of one per control.
+SHOWS = """() => {
+  const shown = (n) => {
+    if (!n) return false;
+    const box = n.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && getComputedStyle(n).visibility !== 'hidden';
+  };
+  const play = document.getElementById('play');
+  const body = document.querySelector('#dialog .dialog-body');
+  return {
+    phase: play ? play.dataset.phase : null,
+    dialog: shown(document.getElementById('dialog')),
+    kind: body ? body.dataset.dialog : null,
+    handoff: !!play && play.dataset.handoff === 'true',
+    asked: document.querySelectorAll(
+      '#actions [data-action="accept"], #actions [data-action="choose_opener"]').length,
+    fits: document.querySelectorAll('#hand .tile-button.fits').length,
+  };
+}"""
+
+
+def shows(page) -> dict:
+    return page.evaluate(SHOWS)
+
+
 def step(page, rng: random.Random, takeback: str | None = "accept") -> str | None:
     """One thing a player does on this page now (None: nothing to do for now).
     ``takeback``: how another's takeback request is answered ("accept"/"decline"/None)."""
+    now = shows(page)
+    if not (now["dialog"] and now["kind"]) and not (now["handoff"] or now["asked"] or now["fits"]):
+        return None  # nothing offered: the others' turn (looked at each control below)
     dialog = page.locator("#dialog .dialog-body")
     if page.is_visible("#dialog") and dialog.count():
         kind = dialog.first.get_attribute("data-dialog")
@@ -227,12 +275,24 @@ def phase(page) -> str | None:
     return page.get_attribute("#play", "data-phase")
 
 
+def _over(now: dict, until: str) -> bool:
+    if until == "hand":  # the hand's end shown (its reveal, not closed), or the match's
+        return (now["dialog"] and now["kind"] == "reveal") or now["phase"] == "match_over"
+    return now["phase"] == "match_over" and not now["dialog"]
+
+
 def play_to_the_end(
-    watches: list[Watch], rng: random.Random, timeout: float = 420, look_first: bool = False
+    watches: list[Watch],
+    rng: random.Random,
+    timeout: float = 420,
+    look_first: bool = False,
+    until: str = "match",
 ) -> int:
-    """Every page plays what it may until each shows the match over (its dialog closed).
-    Returns the moves made. The DOM of each page is looked at after every move
-    (``look_first``: and before)."""
+    """Every page plays what it may until each shows the match over (its dialog closed);
+    ``until="hand"``: until each shows the end of the hand under way (its reveal, left
+    open) or the match over. Returns the moves made. The DOM of each page is looked at
+    after every move (``look_first``: and before)."""
+    assert until in ("match", "hand")
     deadline = time.monotonic() + timeout
     moves = 0
     while time.monotonic() < deadline:
@@ -240,6 +300,8 @@ def play_to_the_end(
         moved = False
         for watch in watches:
             page = watch.page
+            if until == "hand" and _over(shows(page), until):
+                continue  # this page is there: it waits for the others
             if look_first:  # the screen before each move too (a hand-off, say)
                 watch.look()
             did = step(page, rng)
@@ -247,7 +309,7 @@ def play_to_the_end(
                 moved = True
                 moves += 1
                 watch.look()
-            if phase(page) != "match_over" or page.is_visible("#dialog"):
+            if not _over(shows(page), until):
                 done = False
         if done:
             return moves
@@ -255,4 +317,4 @@ def play_to_the_end(
             watches[0].page.wait_for_timeout(50)  # waiting for the others (polling)
     for n, watch in enumerate(watches):
         screenshot(watch.page, f"play-stuck-{n}")
-    raise AssertionError("the match did not end in time")
+    raise AssertionError(f"the {until} did not end in time")

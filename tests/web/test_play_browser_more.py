@@ -1,8 +1,9 @@
 # ruff: noqa: F811 -- the fixtures live and open_page are imported from test_play_browser
 """The browser table in Chromium, continued (``test_play_browser.py`` holds the whole
-matches; a file of its own so that the suite's two processes share them): one hand by
-keyboard only, a server restart mid-hand, every stage in four languages with axe, and
-two seats of one person. Each file starts its own server (the module's ``live``)."""
+matches; a file of its own so that the suite's processes share them): one hand by
+keyboard only, a server restart mid-hand (played to that hand's end), every stage of a
+whole match in four languages with axe, and two seats of one person (one hand). Each file
+starts its own server (the module's ``live``)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from tests.web.browser import horizontal_overflow, screenshot
 from tests.web.play_driver import (
     Watch,
     check_privacy,
-    deals_of,
     open_table,
     play_to_the_end,
     step,
+    stored_deals,
 )
 from tests.web.test_play_browser import PHONE_TOUCH, live, open_page, person_page  # noqa: F401 (fixtures)
 
@@ -110,10 +111,11 @@ def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_tw
         "v => Number(document.getElementById('play').dataset.version) >= v", arg=version
     )
     phone.close()
-    play_to_the_end([watch], rng)
+    play_to_the_end([watch], rng, until="hand")  # the rest of the hand, on the new process
+    page.wait_for_function("() => !dekabesTable.link.pending")
     sent = page.evaluate("dekabesTable.link.decisions - dekabesTable.link.refusals")
     assert human_events(owner, code, 1) == sent  # each decision once, the offline one too
-    assert check_privacy(watch, deals_of(owner, code, 1)) > 10
+    assert check_privacy(watch, stored_deals(server, code)) > 10
 
 
 LANGUAGES = {"en": "en-US", "es": "es-ES", "ru": "ru-RU", "ms": "ms-MY"}
@@ -225,8 +227,8 @@ def test_two_seats_of_one_person_hand_the_device_over_and_never_show_both(live, 
     watch.look()
     assert serious_findings(page) == []
     assert page.get_attribute("#hand", "aria-label") is None
-    play_to_the_end([watch], rng, look_first=True)
+    play_to_the_end([watch], rng, look_first=True, until="hand")  # hand-offs at every turn
     handoffs = [dom for dom in watch.doms if dom["handoff"]]
     assert handoffs and all(not dom["hand"] for dom in handoffs)
     assert {dom["seat"] for dom in watch.doms} == {1, 3}
-    assert check_privacy(watch, deals_of(casual.person("joan"), code, 1)) > 10
+    assert check_privacy(watch, stored_deals(server, code)) > 10
