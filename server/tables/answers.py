@@ -71,19 +71,6 @@ class SeatAnswer:
     def without_shared(self) -> SeatAnswer:
         return SeatAnswer(self.version, self.seats, self.presence, self.text, self.generation)
 
-    def __eq__(self, other: object) -> bool:  # as the dataclass compared: not ``shared``
-        if not isinstance(other, SeatAnswer):
-            return NotImplemented
-        return (self.version, self.seats, self.presence, self.text, self.generation) == (
-            other.version,
-            other.seats,
-            other.presence,
-            other.text,
-            other.generation,
-        )
-
-    __hash__ = None  # type: ignore[assignment]  # mutable-looking: as an eq dataclass
-
     def __repr__(self) -> str:
         return (
             f"SeatAnswer(version={self.version}, seats={self.seats!r}, text={self.text[:40]!r}...)"
