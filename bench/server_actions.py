@@ -15,11 +15,13 @@ Redis from DATABASE_URL / REDIS_URL) on loopback and prints one JSON object:
    each followed by its trivial GETs, ``measure_modes``): as is (``cpu``), with an
    ``Idempotency-Key`` on every action as docs/api.md tells bots (``cpu_keys``, goal
    2.5x a trivial GET or less), and with keys and the four seats of every table
-   connected by WebSocket, each push read, as desktop clients are (``cpu_sockets``,
-   goal 7 ms or less). ``summary`` puts them side by side (and a table of them is
-   printed on stderr); ``--peer`` adds the peer's figures from the same run (``peer``:
-   boardgame.io 0.50.2 on Node, ``../shared/bench/boardgameio``, its in-memory store and
-   its default file store); ``--quick`` measures only these.
+   connected by WebSocket, each push read (``cpu_rest_sockets``), and the moves sent over
+   those sockets, as the clients do (``cpu_sockets``, goal: the peer's file store or
+   less). ``summary`` puts them side by side (and a table of them is printed on stderr);
+   ``--peer`` adds the peer's figures from the same run (``peer``: boardgame.io 0.50.2
+   on Node, ``../shared/bench/boardgameio``, its in-memory store and its default file
+   store); ``--floor`` the bare stack's (``bench.socket_floor``: Daphne and Channels
+   with no game, with and without the durable commit); ``--quick`` measures only these.
 2. **open_loop** — actions arrive on a fixed schedule (``--rate`` per second for
    ``--seconds``, spread over ``--tables`` tables, one action in flight per table).
    ``server_*`` percentiles are server-side: the two requests' times inside the server
@@ -64,6 +66,7 @@ from pathlib import Path
 
 import requests
 
+from bench import socket_floor
 from server.run import daphne_command
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -946,6 +949,7 @@ def embedded_run(args) -> dict:
         finally:
             stop(processes)
         peer = run_peer(args) if args.peer else None
+        floor = socket_floor.floor(args.floor_moves) if args.floor else None
         cold = (
             cold_tables(Path(tmp), args.cold_events, args.cold_repeats, scale_out=False)
             if args.cold_events and not args.quick
@@ -970,8 +974,10 @@ def embedded_run(args) -> dict:
             "goals": "keys <= 2.5x a trivial GET; a move over the socket <= the peer's "
             "file store (stretch: <= 1.5x its in-memory store)",
             **({"peer_ms_per_move": peer["ms_per_move"]} if peer else {}),
+            **({"floor_ms_per_move": floor} if floor else {}),
         },
         "peer": peer,
+        "floor": floor,
         **extras,
         "fsync": fsync,
         "open_loop": loop,
@@ -1110,6 +1116,13 @@ def main(argv=None) -> int:
     parser.add_argument("--peer-dir", help="the peer harness with its node_modules installed")
     parser.add_argument("--peer-moves", type=int, default=2000)
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also the bare stack's cost of a socket move in this run (bench.socket_floor: "
+        "Daphne + Channels with no game, with and without the durable commit)",
+    )
+    parser.add_argument("--floor-moves", type=int, default=2000)
+    parser.add_argument(
         "--socket-extras",
         action="store_true",
         help="with --quick: also the socket moves' flatness with match length and with the "
@@ -1156,6 +1169,12 @@ def summary_table(report: dict) -> str:
     peer = report.get("peer") or {}
     for storage, ms in (peer.get("ms_per_move") or {}).items():
         lines.append(f"  peer (boardgame.io), {storage} store{'':15} {ms} ms per move")
+    floor = report.get("floor") or {}
+    if floor:
+        lines.append(
+            f"  floor: Daphne + Channels, no game{'':5} {floor['transport_ms_per_move']} ms per"
+            f" move, with the durable commit {floor['transport_and_commit_ms_per_move']} ms"
+        )
     return "\n".join(lines)
 
 
