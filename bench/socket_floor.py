@@ -142,7 +142,10 @@ def measure(moves: int, tables: int = 4, commit: bool = False) -> dict:
                     time.sleep(0.1)
             url = f"ws://127.0.0.1:{port}/ws/"
             sockets = [
-                [websocket.create_connection(f"{url}T{t}", timeout=30) for _ in range(4)]
+                [
+                    websocket.create_connection(f"{url}T{t}", timeout=30, skip_utf8_validation=True)
+                    for _ in range(4)
+                ]
                 for t in range(tables)
             ]
 

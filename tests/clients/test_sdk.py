@@ -171,3 +171,114 @@ def test_a_registration_retried_after_a_timeout_signs_in_when_the_first_attempt_
         server.shutdown()
         server.server_close()
         thread.join(10)
+
+
+# -- the push socket's text frames, against a bare WebSocket server ---------------------------
+def _ws_handshake(conn: socket.socket) -> None:
+    import base64
+    import hashlib
+
+    request = b""
+    while b"\r\n\r\n" not in request:
+        request += conn.recv(4096)
+    key = next(
+        line.split(b":", 1)[1].strip()
+        for line in request.split(b"\r\n")
+        if line.lower().startswith(b"sec-websocket-key:")
+    )
+    accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+    conn.sendall(
+        b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n"
+    )
+
+
+def _text_frame(payload: bytes) -> bytes:  # a server's frame: unmasked
+    size = len(payload)
+    head = bytes([0x81, size]) if size < 126 else bytes([0x81, 126]) + size.to_bytes(2, "big")
+    return head + payload
+
+
+def _read_client_frame(conn: socket.socket) -> bytes:
+    def exactly(n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            chunk = conn.recv(n - len(data))
+            assert chunk, "the client closed"
+            data += chunk
+        return data
+
+    _, second = exactly(2)
+    size = second & 0x7F
+    if size == 126:
+        size = int.from_bytes(exactly(2), "big")
+    elif size == 127:
+        size = int.from_bytes(exactly(8), "big")
+    mask = exactly(4)
+    return bytes(b ^ mask[i % 4] for i, b in enumerate(exactly(size)))
+
+
+def test_push_socket_reads_utf8_and_fails_the_connection_on_a_frame_that_is_not():
+    """Pushes skip websocket-client's byte-by-byte UTF-8 check (slow in Python): text is
+    still decoded strictly, so an answer in any language arrives whole, and a text frame
+    that is not UTF-8 ends that connection (RFC 6455 §8.1) and the thread reconnects,
+    dropping whatever that connection sent after it."""
+    from clients.sdk.push import PushSubscription
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(2)
+    listener.settimeout(20)
+    port = listener.getsockname()[1]
+    second_connection = threading.Event()
+    problems: list[BaseException] = []
+
+    def serve() -> None:
+        try:
+            first, _ = listener.accept()
+            with first:
+                _ws_handshake(first)
+                action = json.loads(_read_client_frame(first))
+                answer = {
+                    "type": "answer",
+                    "command_id": action["command_id"],
+                    "status": 200,
+                    "body": {"note": "Dékabès ♠ 双六", "pad": "é" * 300},
+                }
+                first.sendall(_text_frame(json.dumps(answer, ensure_ascii=False).encode()))
+                first.sendall(_text_frame(b'{"type": "presence", "x": "\xff\xfe"}'))
+                first.sendall(_text_frame(b'{"type": "presence"}'))  # after it: dropped
+                second, _ = listener.accept()
+                with second:
+                    _ws_handshake(second)
+                    second_connection.set()
+                    second.settimeout(20)
+                    try:
+                        second.recv(1)  # until the client leaves
+                    except OSError:
+                        pass
+        except BaseException as problem:  # shown by the test's own assertions
+            problems.append(problem)
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    subscription = PushSubscription(f"http://127.0.0.1:{port}", "t0ken", "K7Q2MX", seat=1)
+    try:
+        subscription.start()
+        assert subscription.connected.wait(20)
+        status, body = subscription.send_action(
+            1, {"type": "pass", "expected_version": 3}, "c1", timeout=20
+        )
+        assert (status, body["note"], body["pad"]) == (200, "Dékabès ♠ 双六", "é" * 300)
+        assert second_connection.wait(20), problems
+        kinds = []
+        while (push := subscription.get(timeout=20)) is not None:
+            kinds.append(push.reason)
+            if push.reason == "reconnected":
+                break
+        assert kinds == ["connected", "reconnected"]  # the presence frames never arrived
+        assert subscription.connections == 2 and not problems
+    finally:
+        subscription.close()
+        listener.close()
+        server.join(timeout=10)
