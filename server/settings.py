@@ -171,14 +171,35 @@ def _database() -> dict:
 DATABASES = {"default": _database()}
 
 
+# How long a Redis stall may last before the channel layer's commands fail (and are
+# tried again: ``_channel_layers``), in seconds; docs/server.md "Production layout".
+REDIS_STALL_SECONDS = float(os.environ.get("DEKABES_REDIS_STALL_SECONDS", "10"))
+
+
 def _channel_layers() -> dict:
     url = os.environ.get("REDIS_URL")
     if url:
+        from channels_redis.core import RedisChannelLayer
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialWithJitterBackoff
+
+        host = {
+            "address": url,
+            # A receive blocks in Redis (BZPOPMIN) for up to brpop_timeout (5 s) with
+            # nothing to read: with redis-py's default read timeout, also 5 s, every
+            # receive that heard nothing failed ("Timeout reading from ...") and closed
+            # the socket whose consumer was reading. Reads wait past that block.
+            "socket_timeout": RedisChannelLayer.brpop_timeout + REDIS_STALL_SECONDS,
+            # A command whose connection timed out or dropped is sent again on a new
+            # one (redis-py's own retry, with the defaults redis.Redis() would have;
+            # channels_redis's pools get none): ten tries, backing off 10 ms to 1 s.
+            "retry": Retry(ExponentialWithJitterBackoff(base=0.01, cap=1), retries=10),
+        }
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {
-                    "hosts": [url],
+                    "hosts": [host],
                     "prefix": os.environ.get("DEKABES_CHANNEL_PREFIX", "dekabes"),
                 },
             }

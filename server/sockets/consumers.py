@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from urllib.parse import parse_qs
 
@@ -25,6 +26,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server import limits
 from server.errors import (
@@ -44,6 +47,8 @@ from server.sockets.actions import SeatActions, answer_frame
 from server.tables import projection
 from server.tables.models import Seat, Table
 from server.tables.services import lift_lapsed_pauses
+
+log = logging.getLogger(__name__)
 
 TABLE_CODE = re.compile(r"\A[A-Za-z0-9]{1,12}\Z")
 
@@ -141,6 +146,7 @@ class TableConsumer(AccountSocket):
         self.in_hub = False
         self.answering = False  # an action of this socket's is being answered
         self.held: tuple[int, dict] | None = None  # pushes that came meanwhile
+        self.lease_failed = False  # its last lease renewal failed (logged once)
         return None
 
     def groups_to_follow(self) -> list[str]:
@@ -165,7 +171,21 @@ class TableConsumer(AccountSocket):
         await sync_to_async(notify.presence_changed)(self.table.pk)
 
     async def pinged(self) -> None:
-        await self._lease(open_=True)
+        try:
+            await self._lease(open_=True)
+        except (RedisConnectionError, RedisTimeoutError) as error:
+            # Redis (the leases' store with REDIS_URL) stalled or dropped: the lease is
+            # renewed at the next ping; the socket and its pings go on (docs/server.md)
+            if not self.lease_failed:
+                log.warning(
+                    "table %s: a socket's lease not renewed: %s: %s",
+                    self.table.code,
+                    type(error).__name__,
+                    error,
+                )
+            self.lease_failed = True
+        else:
+            self.lease_failed = False
         try:  # a revoked token's socket closes within a ping (docs/api.md)
             await database_sync_to_async(self.actions.check_token)(
                 within=settings.WS_TOKEN_CHECK_SECONDS
