@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import orjson
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from rest_framework.test import APIClient
 
 from server.accounts.models import User
@@ -31,9 +32,26 @@ def token_for(user: User) -> str:
     return issue_token(user, f"test-{next(_names)}")
 
 
+def clear_own_cache() -> None:
+    """Empty this test process's cache, and only its. On Redis (the backend run)
+    ``cache.clear()`` is FLUSHDB: it emptied the whole database the test processes share,
+    the channel-layer groups and queued messages of the other process's tests and of the
+    live servers they run included. A two-worker server then lost its pushes (the ladder
+    test's bots and house players moved only at their poll timeouts: 37 s alone, 408 s in
+    the backend run). Its keys are this process's cache prefix's (tests/settings.py)."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        backend.clear()  # the process's own memory
+        return
+    client = backend._cache.get_client(None, write=True)
+    keys = list(client.scan_iter(match=backend.make_key("*"), count=1000))
+    if keys:
+        client.delete(*keys)
+
+
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
-    cache.clear()  # rate-limit counts live in the cache; each test starts at zero
+    clear_own_cache()  # rate-limit counts live in the cache; each test starts at zero
     yield
 
 
