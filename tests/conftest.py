@@ -27,40 +27,55 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SCHEMA_CHECKER = conformance.Checker(conformance.served_schema)
 
-# The files that hold a test process longest (two full runs' --durations, summed per
-# file, longest first; about 25 s and more). `make test` runs files whole in three
-# processes (--dist loadfile) in the order collected here (--no-loadscope-reorder): these
-# start first, so the processes end together instead of one playing a browser match
-# alone at the end. pytest-xdist's own order (most tests first) put them last, being
-# files of few tests. A new long file belongs here.
+# The files that hold a test process longest, longest first (each file's setup, call and
+# teardown summed over --durations; the SQLite run's figures at load 5-10, the backend
+# run's where it has the file: "pg"). `make test` runs files whole (--dist loadfile) in
+# the order collected here (--no-loadscope-reorder), handed out by tests/scheduling.py:
+# these start first, each on the first process free, so the processes end together
+# instead of one playing a browser match alone at the end. pytest-xdist's own order (most
+# tests first) put them last, being files of few tests. A new long file belongs here.
 LONG_FILES = (
-    "tests/ladder/test_ladder_workers.py",  # backend run only
-    "tests/league/test_substitutes_workers.py",  # backend run only
-    "tests/web/test_play_browser_more.py",
-    "tests/web/test_play_browser.py",
-    "tests/league/test_league_api.py",
-    "tests/web/test_league_browser.py",
-    "tests/ladder/test_ladder_rounds.py",
-    "tests/league/test_duplicate_privacy.py",
-    "tests/server/test_hardening_serve.py",
-    "tests/league/test_backups.py",
-    "tests/engine/test_bots.py",
-    "tests/table/test_presence.py",
-    "tests/league/test_season_live.py",
-    "tests/server/test_hardening_fuzz.py",
-    "tests/league/test_seed_demo_league.py",
-    "tests/server/test_ops_upgrade.py",
-    "tests/web/test_browser.py",
-    "tests/web/test_organizer_browser.py",
+    "tests/ladder/test_ladder_workers.py",  # pg only: 77 s
+    "tests/web/test_play_browser.py",  # 103 s
+    "tests/web/test_play_browser_more.py",  # 99 s
+    "tests/server/test_ops_upgrade.py",  # 91 s (32 s alone); pg 21 s
+    "tests/league/test_league_api.py",  # 83 s; pg 74 s
+    "tests/league/test_season_live.py",  # 62 s
+    "tests/server/test_hardening_fuzz.py",  # 56 s
+    "tests/server/test_hardening_serve.py",  # 50 s
+    "tests/ladder/test_ladder_rounds.py",  # 45 s; pg 12 s
+    "tests/web/test_browser.py",  # 42 s
+    "tests/league/test_backups.py",  # 22 s; pg 39 s
+    "tests/web/test_replay_browser.py",  # 37 s
+    "tests/web/test_league_browser.py",  # 32 s
+    "tests/web/test_organizer_browser.py",  # 30 s
+    "tests/league/test_seed_demo_league.py",  # 25 s
+    "tests/engine/test_bots.py",  # 25 s
+    "tests/table/test_local_play.py",  # 23 s
+    "tests/league/test_duplicate_privacy.py",  # 22 s; pg 17 s
+    "tests/table/test_presence.py",  # 22 s
+    "tests/web/test_live_browser.py",  # 21 s
+    "tests/server/test_bad_input.py",  # 20 s; pg 6 s
+    "tests/league/test_account_closure.py",  # 11 s; pg 19-34 s
+    "tests/mail/test_mail_live.py",  # 19 s
+    "tests/league/test_substitutes_workers.py",  # pg only: 15 s
+    "tests/web/test_organizer_evening_browser.py",  # 16 s
     "tests/clients/test_bot_runner_live.py",
-    "tests/web/test_live_browser.py",
-    "tests/web/test_table_doors_browser.py",
-    "tests/table/test_local_play.py",
-    "tests/server/test_bad_input.py",
-    "tests/mail/test_mail_live.py",
-    "tests/league/test_league_fuzz.py",
-    "tests/web/test_organizer_evening_browser.py",
+    "tests/web/test_table_doors_browser.py",  # 13 s
+    "tests/league/test_league_fuzz.py",  # 7 s
 )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile with the long files' own hand-out (tests/scheduling.py)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from tests.scheduling import LongFilesFirst
+
+    scheduler = LongFilesFirst(config, log)
+    scheduler.long_files = frozenset(LONG_FILES)
+    return scheduler
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
