@@ -59,9 +59,10 @@ LONG_FILES = (
     "tests/league/test_account_closure.py",  # 11 s; pg 19-34 s
     "tests/mail/test_mail_live.py",  # 19 s
     "tests/league/test_substitutes_workers.py",  # pg only: 15 s
-    "tests/web/test_organizer_evening_browser.py",  # 16 s
-    "tests/clients/test_bot_runner_live.py",
-    "tests/web/test_table_doors_browser.py",  # 13 s
+    "tests/clients/test_bot_runner_live.py",  # 29-38 s
+    "tests/web/test_table_doors_browser.py",  # 13-38 s
+    "tests/table/test_lobby_live.py",  # 22-32 s
+    "tests/web/test_organizer_evening_browser.py",  # 16-26 s
     "tests/league/test_league_fuzz.py",  # 7 s
 )
 
