@@ -79,6 +79,31 @@ def pytest_xdist_make_scheduler(config, log):
     return scheduler
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After the session's last test, before its fixtures' teardown drops the test
+    database: on PostgreSQL, the other sessions open on it end. Threads of this process
+    other than the test's (the socket actions' thread, the loops' executor threads that
+    ran a socket's last calls) keep their connections between calls, as request threads
+    do, and a database cannot be dropped while a session is open on it ("being accessed
+    by other users": the test database stayed behind). Each test process has a test
+    database of its own, so only its own threads' sessions end."""
+    if nextitem is not None or "django.db" not in sys.modules:
+        return
+    from django.db import connection
+    from pytest_django.plugin import blocking_manager_key
+
+    if connection.vendor != "postgresql" or not connection.settings_dict["NAME"].startswith(
+        "test_"
+    ):
+        return  # not on PostgreSQL, or no test database was made: nothing to drop
+    with item.config.stash[blocking_manager_key].unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The long files first, in LONG_FILES's order; then the others by their number of
     tests, most first (what pytest-xdist's reordering did). A file's tests stay together
