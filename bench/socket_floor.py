@@ -28,7 +28,6 @@ import queue
 import socket
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -106,14 +105,13 @@ def __getattr__(name: str):
 
 
 # -- the driver -------------------------------------------------------------------------------
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def measure(moves: int, tables: int = 4, commit: bool = False) -> dict:
     """Server CPU per move (ms) on the bare stack, with or without the durable commit."""
     import websocket  # websocket-client
+
+    # imported here: bench.server_actions imports this module (--floor)
+    from bench.server_actions import cpu_seconds, stop
+    from server.run import daphne_command
 
     with tempfile.TemporaryDirectory(prefix="dekabes-floor-") as tmp:
         probe = socket.socket()
@@ -124,8 +122,9 @@ def measure(moves: int, tables: int = 4, commit: bool = False) -> dict:
         env.pop("DJANGO_SETTINGS_MODULE", None)
         if commit:
             env["FLOOR_DATABASE"] = str(Path(tmp) / "floor.sqlite3")
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-        command += ["--access-log", os.devnull, "bench.socket_floor:application"]
+        command = daphne_command(
+            port=port, application="bench.socket_floor:application", access_log=False
+        )
         server = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
@@ -164,19 +163,14 @@ def measure(moves: int, tables: int = 4, commit: bool = False) -> dict:
 
             run(50)  # warm-up
             per_table = max(1, moves // tables)
-            before = _cpu_seconds(server.pid)
+            before = cpu_seconds([server])
             run(per_table)
-            spent = _cpu_seconds(server.pid) - before
+            spent = cpu_seconds([server]) - before
         finally:
             for seats in sockets:
                 for seat in seats:
                     seat.close()
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop([server])
     return {
         "commit": commit,
         "moves": per_table * tables,
