@@ -223,6 +223,23 @@ def action_path(request, monkeypatch):
     return request.param
 
 
+def owner_with_bot_table(url: str, **client_options):
+    """A new member at the live server ``url`` and a table of theirs: seat 1 theirs,
+    seats 2-4 their new bot's. (owner, the bot's grant, the table's code);
+    ``client_options`` go to the owner's ``DekabesClient``."""
+    from clients.sdk import DekabesClient
+
+    owner = DekabesClient(url, **client_options)
+    owner.register(f"ann{uuid.uuid4().hex[:8]}", PASSWORD)
+    bot = owner.register_bot(f"bot{uuid.uuid4().hex[:8]}")
+    table = owner.create_table(
+        {1: "human", 2: "bot", 3: "bot", 4: "bot"},
+        join=[1],
+        bots={2: bot.username, 3: bot.username, 4: bot.username},
+    )
+    return owner, bot, table.code
+
+
 @dataclass
 class RedisPair:
     """Two live servers on one SQLite file that hear each other through Redis, and a
@@ -237,7 +254,6 @@ class RedisPair:
 
 @pytest.fixture
 def redis_pair(tmp_path):
-    from clients.sdk import DekabesClient
     from tests.conftest import LiveServer
 
     if not os.environ.get("REDIS_URL"):
@@ -250,15 +266,8 @@ def redis_pair(tmp_path):
     try:
         started.append(LiveServer(tmp_path, env=env).start())
         started.append(LiveServer(tmp_path, env=env).start())  # same database file
-        owner = DekabesClient(started[0].url)
-        owner.register(f"ann{uuid.uuid4().hex[:8]}", "a long enough password 42")
-        bot = owner.register_bot(f"bot{uuid.uuid4().hex[:8]}")
-        table = owner.create_table(
-            {1: "human", 2: "bot", 3: "bot", 4: "bot"},
-            join=[1],
-            bots={2: bot.username, 3: bot.username, 4: bot.username},
-        )
-        yield RedisPair(started[0], started[1], owner, bot, table.code)
+        owner, bot, code = owner_with_bot_table(started[0].url)
+        yield RedisPair(started[0], started[1], owner, bot, code)
     finally:
         for server in started:
             server.stop()

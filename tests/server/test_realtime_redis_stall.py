@@ -26,6 +26,7 @@ import websocket
 from clients.sdk import DekabesClient
 from clients.sdk.push import ws_url
 from tests.conftest import LiveServer
+from tests.server.conftest import owner_with_bot_table
 from tests.server.redis_stall import StallingRelay
 
 pytestmark = pytest.mark.backend
@@ -92,14 +93,7 @@ def seated(stalled_server):
     is in Redis (the last thing a socket does on opening, after its process's hub joined
     the table's group)."""
     server, relay, prefix = stalled_server
-    owner = DekabesClient(server.url)
-    owner.register(f"ann{uuid.uuid4().hex[:8]}", "a long enough password 42")
-    bot = owner.register_bot(f"bot{uuid.uuid4().hex[:8]}")
-    code = owner.create_table(
-        {1: "human", 2: "bot", 3: "bot", 4: "bot"},
-        join=[1],
-        bots={2: bot.username, 3: bot.username, 4: bot.username},
-    ).code
+    owner, bot, code = owner_with_bot_table(server.url)
     sock = websocket.create_connection(
         ws_url(server.url, code, 1), header=[f"Authorization: Token {owner.token}"], timeout=1
     )

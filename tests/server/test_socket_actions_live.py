@@ -6,14 +6,13 @@ committed result and appends nothing."""
 from __future__ import annotations
 
 import json
-import uuid
 
 import pytest
 import websocket
 
-from clients.sdk import DekabesClient
 from clients.sdk.push import ws_url
 from tests.conftest import LiveServer
+from tests.server.conftest import owner_with_bot_table
 
 
 def open_seat_socket(url: str, code: str, seat: int, token: str) -> websocket.WebSocket:
@@ -41,14 +40,7 @@ def test_the_retry_after_a_kill_between_commit_and_answer_answers_the_commit(tmp
     sock = None
     try:
         server.start()
-        owner = DekabesClient(server.url, retries=0)
-        owner.register(f"ann{uuid.uuid4().hex[:8]}", "a long enough password 42")
-        bot = owner.register_bot(f"bot{uuid.uuid4().hex[:8]}")
-        code = owner.create_table(
-            {1: "human", 2: "bot", 3: "bot", 4: "bot"},
-            join=[1],
-            bots={2: bot.username, 3: bot.username, 4: bot.username},
-        ).code
+        owner, _, code = owner_with_bot_table(server.url, retries=0)
         before = owner.seat_view(code, 1)
         message = {
             "type": "action",
