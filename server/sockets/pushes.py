@@ -114,6 +114,9 @@ def _build_now(table: Table, wanted: list[Watch], state) -> tuple[int, dict[Watc
     if found is None:
         return state.version, {}
     table, seats = found
+    # kept seats may predate a handover written by another process (a ladder's
+    # substitute): without this its new holder's sockets here got no push at all
+    seats = selectors.fresh_seats(table, seats, state)
     holders = {s.number: s for s in seats if s.player_id is not None}
     texts: dict[Watch, str] = {}
     here = None  # the table's presence, read once for all its seats (on Redis: a trip)
