@@ -126,10 +126,12 @@ class Racers:
         return results
 
 
-@pytest.fixture
-def two_processes(tmp_path):
+@pytest.fixture(scope="module")
+def two_processes(tmp_path_factory):
     """Processes A and B, each on a port of its own, on a private PostgreSQL database
-    and the suite's Redis (a key prefix of their own)."""
+    and the suite's Redis (a key prefix of their own). Shared by the module's tests:
+    each plays a table of a new account of its own."""
+    tmp_path = tmp_path_factory.mktemp("race")
     name = f"sockrace_{uuid.uuid4().hex[:8]}"
     _admin(f"CREATE DATABASE {name}")
     env = {
