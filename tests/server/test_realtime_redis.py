@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+import websocket
 
 from clients.sdk import DekabesClient
+from clients.sdk.push import ws_url
 
 pytestmark = pytest.mark.backend
 
@@ -38,16 +42,23 @@ def next_view(listener, timeout: float = 10):
 
 def test_a_seat_handed_over_by_one_process_is_pushed_to_its_new_holder_by_another(redis_pair):
     """The second process keeps the full table's seats; the first hands seat 2 to another
-    bot (as a ladder's substitute is seated). The new holder's socket at the second gets
-    the table's next change: its pushes are built from the seats as they are now."""
+    bot (as a ladder's substitute is seated). At the second, the new holder's socket gets
+    the table's next change, and the former holder's socket, still open, no longer gets
+    the seat's view (its hand): pushes are built from the seats as they are now."""
     pair = redis_pair
     owner, code = pair.owner, pair.code
     old_holder = DekabesClient(pair.second.url, pair.bot.token)
     assert old_holder.seat_view(code, 2).seat == 2  # the second keeps the seats
-    spare = owner.register_bot("spare" + code.lower())
-    owner.replace_seat(code, 2, bot=spare.username)
-    listener = DekabesClient(pair.second.url, spare.token).subscribe(code, seat=2)
+    old_socket = websocket.create_connection(
+        ws_url(pair.second.url, code, 2),
+        timeout=30,
+        header=[f"Authorization: Token {pair.bot.token}"],
+    )
+    listener = None
     try:
+        spare = owner.register_bot("spare" + code.lower())
+        owner.replace_seat(code, 2, bot=spare.username)
+        listener = DekabesClient(pair.second.url, spare.token).subscribe(code, seat=2)
         assert listener.get(timeout=10).kind == "resync"
         start = owner.seat_view(code, 1)
         listener.observe(2, start.version)
@@ -56,5 +67,15 @@ def test_a_seat_handed_over_by_one_process_is_pushed_to_its_new_holder_by_anothe
         assert push is not None, "the new holder's socket got no push"
         assert push.seat == 2 and push.version == start.version + 1
         assert push.state.view["accepted"]["1"] is True
+        # the version has been pushed at the second: a pong after it on the former
+        # holder's socket comes after anything that process sent it of that version
+        old_socket.send(json.dumps({"type": "ping"}))
+        frames = []
+        while not frames or frames[-1].get("type") != "pong":
+            frames.append(json.loads(old_socket.recv()))
+        leaked = [f for f in frames if f.get("type") == "view" and f["version"] > start.version]
+        assert leaked == [], "the former holder was sent the seat's view"
     finally:
-        listener.close()
+        old_socket.close()
+        if listener is not None:
+            listener.close()
