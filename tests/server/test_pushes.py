@@ -71,3 +71,51 @@ def test_four_sockets_share_one_build_and_each_gets_only_its_seat(monkeypatch):
     # seats 1 and 3 for all sockets (server.tables.answers)
     assert sorted(built) == [1, 2, 3], built
     assert p.table.pk not in pushes._watchers and p.table.pk not in pushes._built
+
+
+def test_after_a_handover_the_former_holders_socket_gets_no_view_and_the_new_one_does():
+    """The seat's hand goes to whoever holds it now: the former holder's socket, still
+    open, gets no view of the seat from the handover on."""
+    from tests.server.conftest import client_for, new_bot
+
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    spare = new_bot(p.owner)
+    former_token, new_token = token_for(p.bot), token_for(spare)
+
+    def socket(seat: int, token: str) -> WebsocketCommunicator:
+        return WebsocketCommunicator(
+            application,
+            f"/ws/tables/{p.code}?seat={seat}",
+            headers=[(b"authorization", f"Token {token}".encode())],
+        )
+
+    async def views(ws: WebsocketCommunicator) -> list[dict]:
+        frames = []
+        while not await ws.receive_nothing(timeout=0.3):
+            frames.append(await ws.receive_json_from())
+        return [f for f in frames if f.get("type") == "view"]
+
+    def hand_over() -> None:
+        answer = client_for(p.owner).post(
+            f"/api/tables/{p.code}/seats/2/replace", {"bot": spare.username}, format="json"
+        )
+        assert answer.status_code == 200, answer.content
+
+    async def scenario():
+        former = socket(2, former_token)
+        assert (await former.connect())[0]
+        await sync_to_async(hand_over)()
+        new = socket(2, new_token)
+        assert (await new.connect())[0]
+        start = await sync_to_async(p.seat)(1)
+        response = await sync_to_async(p.act)(
+            1, {"type": "accept", "expected_version": start["version"]}
+        )
+        assert response.status_code == 200
+        got = await views(new)
+        assert [(v["seat"], v["version"]) for v in got] == [(2, start["version"] + 1)]
+        assert await views(former) == []
+        for ws in (former, new):
+            await ws.disconnect()
+
+    async_to_sync(scenario)()
