@@ -19,7 +19,9 @@ Who (``check_may_watch``):
 - a table of a club (a league match): its members for a ``members`` club, anyone for a
   ``public`` club (signed in or not);
 - a casual table: anyone signed in who holds its code — the players' *invitees* — once
-  its owner has marked it watchable (``POST /api/tables/{code}/watchable``).
+  its owner has marked it watchable (``POST /api/tables/{code}/watchable``), and only
+  while it stays so: an invitee's socket is closed (4403) at the version that unmarks it,
+  read off that version's kept frame (``open_to_invitees``), in every process.
 
 The answer is built once per table version and kept (``frame``): every spectator of a
 version gets the same bytes. While a spectator socket of this process follows a table
@@ -68,25 +70,27 @@ def may_watch(user: User | None, table: Table, state: TableState) -> bool:
 
 def check_may_watch(
     user: User | None, table: Table, state: TableState, asked: str | None = None
-) -> None:
+) -> str:
     """Refuses a watcher the module docstring does not let in. ``asked``: the code as the
-    caller wrote it, so that a refusal as an unknown table reads exactly as one."""
+    caller wrote it, so that a refusal as an unknown table reads exactly as one. Says why
+    the watcher is let in: ``"player"`` (the owner or a seat's holder), ``"club"``, or
+    ``"invitee"`` (a casual table's code holder, only while it is watchable)."""
     code = asked if asked is not None else table.code
     unknown = NotFound(f"no table {code!r}")
     match = league_match_of(table)
     if live_duplicate(match):
         raise unknown
     if user is not None and (table.owner_id == user.pk or selectors.seats_held(user, table)):
-        return
+        return "player"
     club = None if match is None else match.club
     if club is not None:
         if can_read_club(club, user):
-            return
+            return "club"
         if club.visibility == "members":
             raise unknown  # as an unknown code: nothing told
         raise NotWatchable()
     if user is not None and state.watchable:
-        return
+        return "invitee"
     raise NotWatchable()
 
 
@@ -110,13 +114,24 @@ def spectator_answer(table: Table, state: TableState) -> dict:
 
 # -- one frame per version ---------------------------------------------------------------------
 FRAMES_KEPT = 256
-_frames: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+# (table pk, version) -> (the frame, whether the table was watchable at that version)
+_frames: OrderedDict[tuple[int, int], tuple[bytes, bool]] = OrderedDict()
 _frames_lock = threading.Lock()
 
 
 def cached_frame(table_id: int, version: int) -> bytes | None:
     with _frames_lock:
-        return _frames.get((table_id, version))
+        kept = _frames.get((table_id, version))
+    return None if kept is None else kept[0]
+
+
+def open_to_invitees(table_id: int, version: int) -> bool | None:
+    """Whether the code's holders may watch the table at ``version`` (its owner's
+    ``watchable``), as kept with the version's frame, which a process builds before it
+    sends it; None: that frame is no longer kept (read the table's state)."""
+    with _frames_lock:
+        kept = _frames.get((table_id, version))
+    return None if kept is None else kept[1]
 
 
 def frame(table: Table) -> tuple[int, bytes]:
@@ -133,10 +148,10 @@ def _frame_of(table: Table, state: TableState) -> tuple[int, bytes]:
     with _frames_lock:
         found = _frames.get(key)
     if found is not None:
-        return state.version, found
+        return state.version, found[0]
     text = orjson.dumps({"type": "view", **spectator_answer(table, state)})
     with _frames_lock:
-        _frames[key] = text
+        _frames[key] = (text, state.watchable)
         while len(_frames) > FRAMES_KEPT:
             _frames.popitem(last=False)
     return state.version, text

@@ -465,11 +465,15 @@ class SpectatorConsumer(AccountSocket):
 
     async def subscribe(self) -> int | None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.table = await self._watchable(code, self.user)
-        if self.table is None:
+        found = await self._watchable(code, self.user)
+        if found is None:
             return CLOSE_NOT_FOUND
-        if self.table is False:
+        if found is False:
             return CLOSE_NOT_YOUR_SEAT
+        self.table, admitted = found
+        # let in only while the owner lets the code's holders watch (spectate.py): closed
+        # at the first version at which it no longer does, as it would be refused then
+        self.invitee = admitted == "invitee"
         self.sent_version = 0
         self.sent_presence: dict | None = None
         self.watching = False
@@ -483,12 +487,12 @@ class SpectatorConsumer(AccountSocket):
         if table is None:
             return None
         try:
-            spectate.check_may_watch(user, table, projection.project(table))
+            admitted = spectate.check_may_watch(user, table, projection.project(table))
         except NotFound:
             return None
         except NotWatchable:
             return False
-        return table
+        return table, admitted
 
     def groups_to_follow(self) -> list[str]:
         return []  # the hub follows the table's spectators' group for this process
@@ -548,10 +552,7 @@ class SpectatorHub(_TableHub):
 
     async def close_table(self, table_id: int) -> None:
         for consumer in list(self.members.get(table_id, ())):
-            try:
-                await consumer.close(code=CLOSE_NOT_FOUND)
-            except Exception:  # a socket closing under us: its disconnect removes it
-                pass
+            await _close(consumer, CLOSE_NOT_FOUND)
 
     async def send_view(self, table, version, only) -> bytes | None:
         """The frame of ``version`` (None: the current one) to ``only`` or to every
@@ -564,8 +565,17 @@ class SpectatorHub(_TableHub):
             version = built
         message = text.decode()
         sent = None
+        invitees = None  # whether the code's holders may watch at this version (read once)
         for consumer in list(only or self.members.get(table.pk, ())):
             if version > consumer.sent_version:
+                if consumer.invitee:
+                    if invitees is None:
+                        invitees = spectate.open_to_invitees(table.pk, version)
+                    if invitees is None:  # its frame no longer kept: the state now
+                        invitees = await database_sync_to_async(_watchable_now)(table)
+                    if not invitees:  # the owner stopped letting them watch
+                        await _close(consumer, CLOSE_NOT_YOUR_SEAT)
+                        continue
                 consumer.sent_version = version
                 await _write(consumer, message)
                 sent = text
@@ -616,6 +626,17 @@ class SpectatorHub(_TableHub):
             raise
         finally:
             self.building.pop(table.pk, None)
+
+
+def _watchable_now(table) -> bool:
+    return projection.project(table).watchable
+
+
+async def _close(consumer: SpectatorConsumer, code: int) -> None:
+    try:
+        await consumer.close(code=code)
+    except Exception:  # a socket closing under us: its disconnect removes it
+        pass
 
 
 async def _write(consumer: SpectatorConsumer, text: str) -> None:

@@ -6,13 +6,18 @@ stale one is never served (docs/server.md, "Every process is stateless but for c
 from __future__ import annotations
 
 import datetime as dt
+import json
+import uuid
 
 import pytest
+import websocket
 from django.utils import timezone
 
+from clients.sdk import DekabesClient
+from clients.sdk.errors import ApiError
 from server.tables import projection, selectors
 from server.tables import services as table_services
-from tests.server.conftest import client_for, new_bot, new_member
+from tests.server.conftest import PASSWORD, client_for, new_bot, new_member
 from tests.server.test_leave_replace import casual_table, error
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
@@ -68,3 +73,61 @@ def test_seats_read_before_a_handover_are_not_kept_over_those_read_after_it(monk
     assert kept is not None
     seats = selectors.fresh_seats(kept[0], kept[1], projection.project(table))
     assert seats[1].player_id == spare.pk, "seats read before the handover were kept after it"
+
+
+def spectator_socket(server, token: str, code: str):
+    url = server.url.replace("http://", "ws://") + f"/ws/tables/{code}/spectate"
+    return websocket.create_connection(url, header=[f"Authorization: Token {token}"], timeout=10)
+
+
+def views_until(sock, version: int) -> tuple[list[dict], int | None]:
+    """The view frames a spectator socket gets until one of ``version`` or later, or until
+    it is closed (then its close code)."""
+    views = []
+    while True:
+        opcode, data = sock.recv_data(control_frame=True)
+        if opcode == websocket.ABNF.OPCODE_CLOSE:
+            return views, int.from_bytes(data[:2], "big")
+        if opcode == websocket.ABNF.OPCODE_TEXT:
+            body = json.loads(data)
+            if body["type"] == "view":
+                views.append(body)
+                if body["version"] >= version:
+                    return views, None
+
+
+def test_a_code_holders_spectator_socket_on_another_process_closes_when_the_table_stops_being_watchable(
+    redis_pair,
+):
+    """A casual table's owner lets the code's holders watch, then stops (at the first
+    process). A holder's spectator socket at the second process was let in only because
+    the table was watchable: it is closed 4403 at that change, as it would be refused
+    now, and gets no frame of it; the owner's own spectator socket there goes on."""
+    pair = redis_pair
+    owner, code = pair.owner, pair.code
+    assert owner.set_watchable(code, True) is True
+    guest = DekabesClient(pair.second.url)
+    guest.register(f"eve{uuid.uuid4().hex[:8]}", PASSWORD)
+    sockets = []
+    try:
+        watcher = spectator_socket(pair.second, guest.token, code)
+        sockets.append(watcher)
+        own = spectator_socket(pair.second, owner.token, code)
+        sockets.append(own)
+        now = owner.seat_view(code, 1).version
+        for sock in sockets:
+            assert views_until(sock, now)[1] is None
+        assert owner.set_watchable(code, False) is False
+        after = owner.seat_view(code, 1).version
+        assert after > now
+        views, closed = views_until(watcher, after)
+        assert closed == 4403, "the code's holder still watches a table no longer watchable"
+        assert not views
+        views, closed = views_until(own, after)
+        assert closed is None and views[-1]["version"] == after
+        with pytest.raises(ApiError) as refused:  # as REST answers it
+            guest.spectate(code)
+        assert refused.value.code == "not_watchable"
+    finally:
+        for sock in sockets:
+            sock.close()

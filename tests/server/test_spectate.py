@@ -240,3 +240,45 @@ def test_spectators_told_of_a_presence_change_together_share_one_read(monkeypatc
     together, later = async_to_sync(scenario)()
     assert len(reads) == 2  # one for the 50 told together, one for the later caller
     assert all(body == together[0] for body in together) and later == together[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_code_holders_socket_is_closed_once_the_table_is_no_longer_watchable():
+    """A stranger let in because the owner marked the table watchable is closed 4403 at
+    the change that unmarks it, and gets no frame of it; the owner's socket goes on."""
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    p.owner_api.post(f"/api/tables/{p.code}/watchable", {"watchable": True}, format="json")
+    tokens = [token_for(new_member("eye")), token_for(p.owner)]
+
+    async def next_view_or_close(ws):
+        while True:
+            message = await ws.receive_output(timeout=10)
+            if message["type"] == "websocket.close":
+                return message
+            body = json.loads(message["text"])
+            if body["type"] == "view":
+                return body
+
+    async def scenario():
+        sockets = []
+        for token in tokens:
+            ws = WebsocketCommunicator(
+                application,
+                f"/ws/tables/{p.code}/spectate",
+                headers=[(b"authorization", f"Token {token}".encode())],
+            )
+            assert (await ws.connect())[0]
+            assert (await next_view_or_close(ws))["type"] == "view"
+            sockets.append(ws)
+        unmark = sync_to_async(p.owner_api.post)
+        answer = await unmark(
+            f"/api/tables/{p.code}/watchable", {"watchable": False}, format="json"
+        )
+        assert answer.status_code == 200, answer.content
+        stranger, own = [await next_view_or_close(ws) for ws in sockets]
+        await sockets[1].disconnect()
+        return stranger, own
+
+    stranger, own = async_to_sync(scenario)()
+    assert stranger == {"type": "websocket.close", "code": 4403}
+    assert own["type"] == "view" and own["version"] == projection.project(p.table).version
