@@ -43,7 +43,7 @@ from server.league.serializers import league_tables_body
 from server.notices import notify, presence
 from server.notices.groups import account_group, spectate_group, table_group
 from server.sockets import action_thread, pushes
-from server.sockets.actions import SeatActions, answer_frame
+from server.sockets.actions import SeatActions, answer_frame, still_signed_in
 from server.tables import projection
 from server.tables.models import Seat, Table
 from server.tables.services import lift_lapsed_pauses
@@ -474,6 +474,9 @@ class SpectatorConsumer(AccountSocket):
         # let in only while the owner lets the code's holders watch (spectate.py): closed
         # at the first version at which it no longer does, as it would be refused then
         self.invitee = admitted == "invitee"
+        # let in as a club's reader or a seat's holder: looked at again at every ping
+        # (removed from a members club, the seat handed over), as the token is
+        self.recheck = admitted != "invitee" and self.table.owner_id != self.user.pk
         self.sent_version = 0
         self.sent_presence: dict | None = None
         self.watching = False
@@ -496,6 +499,27 @@ class SpectatorConsumer(AccountSocket):
 
     def groups_to_follow(self) -> list[str]:
         return []  # the hub follows the table's spectators' group for this process
+
+    async def pinged(self) -> None:
+        """At every ping (docs/api.md): a revoked token's socket closes 4401; one that
+        may no longer watch (``recheck``) closes as it would be refused now."""
+        refused = await database_sync_to_async(self._refused_now)()
+        if refused is not None:
+            await self.close(code=refused)
+
+    def _refused_now(self) -> int | None:
+        if not still_signed_in(
+            self.user, self.scope.get("token_key"), self.scope.get("session_key")
+        ):
+            return CLOSE_NOT_AUTHENTICATED
+        if self.recheck:
+            try:
+                spectate.check_may_watch(self.user, self.table, projection.project(self.table))
+            except NotFound:
+                return CLOSE_NOT_FOUND
+            except NotWatchable:
+                return CLOSE_NOT_YOUR_SEAT
+        return None
 
     async def opened(self) -> None:
         self.watching = True

@@ -10,10 +10,13 @@ import random
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from engine.view import SPECTATOR_KEYS
+from server.accounts.models import AccessToken
+from server.accounts.services import key_hash
 from server.asgi import application
 from server.league import spectate
 from server.league.models import Club, LeagueMatch, Membership
@@ -282,3 +285,74 @@ def test_a_code_holders_socket_is_closed_once_the_table_is_no_longer_watchable()
     stranger, own = async_to_sync(scenario)()
     assert stranger == {"type": "websocket.close", "code": 4403}
     assert own["type"] == "view" and own["version"] == projection.project(p.table).version
+
+
+async def close_code(ws, pings: int = 20) -> int | None:
+    """The code a socket is closed with (frames before it skipped); None: still open
+    after ``pings`` pings."""
+    while pings > 0:
+        message = await ws.receive_output(timeout=10)
+        if message["type"] == "websocket.close":
+            return message["code"]
+        pings -= json.loads(message["text"])["type"] == "ping"
+    await ws.disconnect()
+    return None
+
+
+def spectator(token: str, code: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(
+        application,
+        f"/ws/tables/{code}/spectate",
+        headers=[(b"authorization", f"Token {token}".encode())],
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_members_spectator_socket_is_closed_at_a_ping_once_they_left_the_club():
+    """A members club's table, watched by a member: removed from the club (by another
+    process, or this one), their socket is closed 4404 at its next ping, as they would
+    be refused now; another member's goes on."""
+    p = Players(kinds=("human", "bot", "bot", "bot"), rated=True)
+    club = Club.objects.create(slug="gone", name="Gone", visibility="members", created_by=p.owner)
+    LeagueMatch.objects.create(table=p.table, club=club, started_at=timezone.now(), rated=True)
+    leaving, staying = new_member("mem"), new_member("mem")
+    gone = Membership.objects.create(club=club, user=leaving)
+    Membership.objects.create(club=club, user=staying)
+    tokens = [token_for(leaving), token_for(staying)]
+
+    def remove():
+        Membership.objects.filter(pk=gone.pk).update(active=False, removed_at=timezone.now())
+
+    async def scenario():
+        sockets = [spectator(token, p.code) for token in tokens]
+        for ws in sockets:
+            assert (await ws.connect())[0]
+            assert json.loads(await ws.receive_from(timeout=5))["type"] == "view"
+        await sync_to_async(remove)()
+        code = await close_code(sockets[0])
+        pinged = 0
+        while pinged < 2:  # the staying member's socket outlives two pings more
+            message = await sockets[1].receive_output(timeout=10)
+            assert message["type"] == "websocket.send", message
+            pinged += json.loads(message["text"])["type"] == "ping"
+        await sockets[1].disconnect()
+        return code
+
+    with override_settings(WS_PING_SECONDS=0.2):
+        assert async_to_sync(scenario)() == 4404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_spectator_socket_whose_token_is_revoked_is_closed_at_a_ping():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    token = token_for(p.owner)
+
+    async def scenario():
+        ws = spectator(token, p.code)
+        assert (await ws.connect())[0]
+        assert json.loads(await ws.receive_from(timeout=5))["type"] == "view"
+        await sync_to_async(AccessToken.objects.filter(key_hash=key_hash(token)).delete)()
+        return await close_code(ws)
+
+    with override_settings(WS_PING_SECONDS=0.2):
+        assert async_to_sync(scenario)() == 4401
