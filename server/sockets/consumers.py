@@ -684,6 +684,14 @@ class LobbyConsumer(AccountSocket):
     async def opened(self) -> None:
         await self.league_tables({})
 
+    async def pinged(self) -> None:
+        """A revoked token's (or logged-out session's) lobby closes 4401 at a ping."""
+        signed_in = await database_sync_to_async(still_signed_in)(
+            self.user, self.scope.get("token_key"), self.scope.get("session_key")
+        )
+        if not signed_in:
+            await self.close(code=CLOSE_NOT_AUTHENTICATED)
+
     async def league_tables(self, message):
         await self.send_json({"type": "league_tables", **await self._tables()})
 

@@ -11,14 +11,21 @@ import uuid
 
 import pytest
 import websocket
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import override_settings
 from django.utils import timezone
 
 from clients.sdk import DekabesClient
 from clients.sdk.errors import ApiError
+from server.accounts.models import AccessToken
+from server.accounts.services import key_hash
+from server.asgi import application
 from server.tables import projection, selectors
 from server.tables import services as table_services
-from tests.server.conftest import PASSWORD, client_for, new_bot, new_member
+from tests.server.conftest import PASSWORD, client_for, new_bot, new_member, token_for
 from tests.server.test_leave_replace import casual_table, error
+from tests.server.test_spectate import close_code
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
@@ -131,3 +138,23 @@ def test_a_code_holders_spectator_socket_on_another_process_closes_when_the_tabl
     finally:
         for sock in sockets:
             sock.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lobby_socket_whose_token_is_revoked_is_closed_at_a_ping():
+    """``/ws/me`` was signed in once, when it opened: a revoked token's went on getting
+    the account's league tables."""
+    member = new_member("lob")
+    token = token_for(member)
+
+    async def scenario():
+        ws = WebsocketCommunicator(
+            application, "/ws/me", headers=[(b"authorization", f"Token {token}".encode())]
+        )
+        assert (await ws.connect())[0]
+        assert json.loads(await ws.receive_from(timeout=5))["type"] == "league_tables"
+        await sync_to_async(AccessToken.objects.filter(key_hash=key_hash(token)).delete)()
+        return await close_code(ws)
+
+    with override_settings(WS_PING_SECONDS=0.2):
+        assert async_to_sync(scenario)() == 4401
