@@ -187,3 +187,6 @@ commits.on_table_commit(prebuild)
 def forget_frames() -> None:
     with _frames_lock:
         _frames.clear()
+
+
+projection.also_forget(forget_frames)  # their names: an account closed (projection.py)

@@ -120,6 +120,9 @@ def forget_full_tables() -> None:
         _forgets[0] += 1
 
 
+projection.also_forget(forget_full_tables)
+
+
 # A seat handover (server.tables.services.do_hand_over) changes a full table's seats: the
 # writing process forgets its entry at once; every process compares the epoch its entry
 # was read at with the table's fold (``fresh_seats``) and reads the seats again once.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 import uuid
 
 import pytest
@@ -158,3 +159,57 @@ def test_a_lobby_socket_whose_token_is_revoked_is_closed_at_a_ping():
 
     with override_settings(WS_PING_SECONDS=0.2):
         assert async_to_sync(scenario)() == 4401
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    """Two Daphne processes on one SQLite file (no Redis: nothing tells one of the
+    other's writes); the second looks for closed accounts every half second."""
+    from tests.conftest import LiveServer
+
+    started = []
+    try:
+        started.append(LiveServer(tmp_path).start())
+        env = {"DEKABES_CLOSED_ACCOUNTS_CHECK_SECONDS": "0.5"}
+        started.append(LiveServer(tmp_path, env=env).start())
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
+def test_a_name_closed_in_one_process_leaves_what_another_process_keeps(two_servers):
+    """A guest joins a table and leaves it (the handover names them), and the second
+    process folds the table; the guest closes their account at the first. The second
+    process's kept fold held the old name in the table's handovers, served to everyone
+    who read the table there until it restarted; it now drops what it keeps once it sees
+    an account closed, so the table shows the pseudonym."""
+    first, second = two_servers
+    owner = DekabesClient(first.url)
+    owner.register(f"own{uuid.uuid4().hex[:8]}", PASSWORD)
+    bot = owner.register_bot(f"bot{uuid.uuid4().hex[:8]}")
+    code = owner.create_table(
+        {1: "human", 2: "human", 3: "bot", 4: "bot"},
+        join=[1],
+        bots={3: bot.username, 4: bot.username},
+    ).code
+    guest = DekabesClient(first.url)
+    name = f"gus{uuid.uuid4().hex[:8]}"
+    guest.register(name, PASSWORD)
+    guest.join(code, 2)
+    guest.leave(code, 2)
+    reader = DekabesClient(second.url, owner.token)
+    assert reader.table(code).raw["handovers"][0]["from"] == name  # kept at the second
+
+    guest.request(
+        "POST", "/api/me/close", json={"password": PASSWORD, "confirm": "close my account"}
+    )
+    shown = name
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        shown = reader.table(code).raw["handovers"][0]["from"]
+        if shown != name:
+            break
+        time.sleep(0.1)  # the second's next look at closed accounts (0.5 s)
+    assert shown != name, "the second process still shows the closed account's name"
+    assert shown.startswith("ghost-")
