@@ -94,6 +94,22 @@ def check_may_watch(
     raise NotWatchable()
 
 
+def still_may_watch(user: User, table: Table, admitted: str) -> None:
+    """Refuses (as ``check_may_watch``) a spectator let in as ``admitted`` who may no
+    longer watch, reading only what can have changed for them (a spectator socket's
+    look at every ping): a club's reader, the club (its visibility) and their membership;
+    a seat's holder, their seats. The owner stays (a live duplicate round's table is
+    closed to all at its next change); a code holder is checked per version
+    (``open_to_invitees``)."""
+    if admitted == "club":
+        match = league_match_of(table)
+        if match is not None and match.club is not None and can_read_club(match.club, user):
+            return
+    elif admitted != "player" or table.owner_id == user.pk or selectors.seats_held(user, table):
+        return
+    check_may_watch(user, table, projection.project(table))  # no longer so: the full check
+
+
 def spectator_answer(table: Table, state: TableState) -> dict:
     """``GET /api/tables/{code}/spectate``: the same for every spectator of a version."""
     view = spectator_view(state.match)

@@ -476,7 +476,7 @@ class SpectatorConsumer(AccountSocket):
         self.invitee = admitted == "invitee"
         # let in as a club's reader or a seat's holder: looked at again at every ping
         # (removed from a members club, the seat handed over), as the token is
-        self.recheck = admitted != "invitee" and self.table.owner_id != self.user.pk
+        self.admitted = admitted
         self.sent_version = 0
         self.sent_presence: dict | None = None
         self.watching = False
@@ -502,7 +502,8 @@ class SpectatorConsumer(AccountSocket):
 
     async def pinged(self) -> None:
         """At every ping (docs/api.md): a revoked token's socket closes 4401; one that
-        may no longer watch (``recheck``) closes as it would be refused now."""
+        may no longer watch (``spectate.still_may_watch``) closes as it would be refused
+        now."""
         refused = await database_sync_to_async(self._refused_now)()
         if refused is not None:
             await self.close(code=refused)
@@ -512,9 +513,9 @@ class SpectatorConsumer(AccountSocket):
             self.user, self.scope.get("token_key"), self.scope.get("session_key")
         ):
             return CLOSE_NOT_AUTHENTICATED
-        if self.recheck:
+        if self.admitted != "invitee":  # an invitee's is checked per version (send_view)
             try:
-                spectate.check_may_watch(self.user, self.table, projection.project(self.table))
+                spectate.still_may_watch(self.user, self.table, self.admitted)
             except NotFound:
                 return CLOSE_NOT_FOUND
             except NotWatchable:

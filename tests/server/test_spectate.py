@@ -356,3 +356,30 @@ def test_a_spectator_socket_whose_token_is_revoked_is_closed_at_a_ping():
 
     with override_settings(WS_PING_SECONDS=0.2):
         assert async_to_sync(scenario)() == 4401
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_former_seat_holders_spectator_socket_is_closed_at_a_ping():
+    """A bot watches the table it plays at (its seats let it in; the table is not
+    watchable). The owner hands its seats to another bot: its socket is closed 4403 at
+    its next ping, as it would be refused now."""
+    from server.tables import services
+    from tests.server.conftest import new_bot
+
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    token = token_for(p.bot)
+    spare = new_bot(p.owner)
+
+    def hand_over():
+        for seat in (2, 3, 4):
+            services.do_replace(user=p.owner, table=p.table, seat=seat, bot=spare)
+
+    async def scenario():
+        ws = spectator(token, p.code)
+        assert (await ws.connect())[0]
+        assert json.loads(await ws.receive_from(timeout=5))["type"] == "view"
+        await sync_to_async(hand_over)()
+        return await close_code(ws)
+
+    with override_settings(WS_PING_SECONDS=0.2):
+        assert async_to_sync(scenario)() == 4403
