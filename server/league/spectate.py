@@ -24,7 +24,8 @@ Who (``check_may_watch``):
   read off that version's kept frame (``open_to_invitees``), in every process.
 
 The answer is built once per table version and kept (``frame``): every spectator of a
-version gets the same bytes. While a spectator socket of this process follows a table
+version gets the same bytes. Only a full table's: a free seat is taken without a new
+version (``do_join`` writes no event), so a table with one is built again for each ask. While a spectator socket of this process follows a table
 (``follow``/``unfollow``), the thread that commits a change builds that version's frame
 with the state it holds (``prebuild``, through ``commits.on_table_commit``): one build per
 version, whatever the number of spectators, and the socket fan-out then only writes it.
@@ -112,12 +113,18 @@ def still_may_watch(user: User, table: Table, admitted: str) -> None:
 
 def spectator_answer(table: Table, state: TableState) -> dict:
     """``GET /api/tables/{code}/spectate``: the same for every spectator of a version."""
+    return _answer(table, state)[0]
+
+
+def _answer(table: Table, state: TableState) -> tuple[dict, bool]:
+    """The spectate answer, and whether every seat of the table is taken."""
     view = spectator_view(state.match)
     # a full table's rows are kept in-process (selectors.table_and_seats): no read
     found = selectors.table_and_seats(table.code)
     seats = None
     if found is not None:
         table, seats = found[0], selectors.fresh_seats(found[0], found[1], state)
+    full = seats is not None and all(s.player_id is not None for s in seats)
     return {
         "version": state.version,
         "paused": state.paused,
@@ -125,7 +132,7 @@ def spectator_answer(table: Table, state: TableState) -> dict:
         "table": selectors.table_json(table, state, seats),
         "view": view,
         "presence": presence.presence_json(table=table),
-    }
+    }, full
 
 
 # -- one frame per version ---------------------------------------------------------------------
@@ -165,7 +172,10 @@ def _frame_of(table: Table, state: TableState) -> tuple[int, bytes]:
         found = _frames.get(key)
     if found is not None:
         return state.version, found[0]
-    text = orjson.dumps({"type": "view", **spectator_answer(table, state)})
+    answer, full = _answer(table, state)
+    text = orjson.dumps({"type": "view", **answer})
+    if not full:  # a free seat is taken without a new version: built again for each ask
+        return state.version, text
     with _frames_lock:
         _frames[key] = (text, state.watchable)
         while len(_frames) > FRAMES_KEPT:

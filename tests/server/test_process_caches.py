@@ -213,3 +213,22 @@ def test_a_name_closed_in_one_process_leaves_what_another_process_keeps(two_serv
         time.sleep(0.1)  # the second's next look at closed accounts (0.5 s)
     assert shown != name, "the second process still shows the closed account's name"
     assert shown.startswith("ghost-")
+
+
+def test_a_spectator_frame_shows_a_seat_taken_since_without_a_new_version():
+    """Taking a free seat writes no event: the table's version stays. A spectator frame
+    kept for that version (by this process or another) showed the seat free to every
+    spectator who opened a socket afterwards, until the table next moved."""
+    from server.league import spectate
+    from tests.server.conftest import Players
+
+    p = Players(kinds=("human", "human", "bot", "bot"), humans_joined=False)
+    table_services.do_join(user=p.owner, table=p.table, number=1)
+    spectate.forget_frames()
+    version, text = spectate.frame(p.table)  # kept for this version
+    assert json.loads(text)["table"]["seats"]["2"]["player"] is None
+    guest = new_member("gus")
+    table_services.do_join(user=guest, table=p.table, number=2)
+    again, text = spectate.frame(p.table)
+    assert again == version  # no new version
+    assert json.loads(text)["table"]["seats"]["2"]["player"] == guest.username
