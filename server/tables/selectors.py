@@ -149,6 +149,10 @@ def fresh_seats(table: Table, seats: list[Seat], state: TableState) -> list[Seat
     forget_full_table(table.code)
     found = table_and_seats(table.code)
     with _full_tables_lock:
+        if len(_seat_epochs) >= FULL_TABLES_KEPT and table.code not in _seat_epochs:
+            # one entry per table ever handed over: bounded as the tables kept are (a
+            # table whose epoch is dropped has its seats read once more, nothing else)
+            _seat_epochs.clear()
         _seat_epochs[table.code] = max(epoch, _seat_epochs.get(table.code, 0))
     return found[1] if found is not None else seats
 

@@ -232,3 +232,29 @@ def test_a_spectator_frame_shows_a_seat_taken_since_without_a_new_version():
     again, text = spectate.frame(p.table)
     assert again == version  # no new version
     assert json.loads(text)["table"]["seats"]["2"]["player"] == guest.username
+
+
+def test_the_seat_epochs_seen_are_bounded(monkeypatch):
+    """``selectors._seat_epochs`` had one entry per table ever handed over, for the
+    process's life; it is bounded as the kept tables are, and a table whose epoch was
+    dropped reads its seats once more (the new holder served, the old one refused)."""
+    owner, ann, bob = new_member("own"), new_member("ann"), new_member("bob")
+    table, _ = casual_table(owner, [ann, bob])
+    spare = new_bot(owner)
+    monkeypatch.setattr(
+        table_services, "away_since", lambda t, seat: timezone.now() - dt.timedelta(hours=1)
+    )
+    table_services.do_replace(user=owner, table=table, seat=2, bot=spare)
+    monkeypatch.setattr(selectors, "FULL_TABLES_KEPT", 3)
+    for n in range(10):
+        with selectors._full_tables_lock:
+            if len(selectors._seat_epochs) >= selectors.FULL_TABLES_KEPT:
+                break
+            selectors._seat_epochs[f"OTHER{n}"] = 1
+    kept = selectors.table_and_seats(table.code)
+    assert kept is not None
+    seats = selectors.fresh_seats(kept[0], kept[1], projection.project(table))
+    assert seats[1].player_id == spare.pk
+    assert len(selectors._seat_epochs) <= selectors.FULL_TABLES_KEPT
+    error(client_for(ann).get(f"/api/tables/{table.code}/seats/2"), 403, "not_your_seat")
+    assert client_for(spare).get(f"/api/tables/{table.code}/seats/2").status_code == 200
