@@ -397,6 +397,9 @@ WS_TOKEN_CHECK_SECONDS = float(os.environ.get("DEKABES_WS_TOKEN_CHECK_SECONDS", 
 # Seconds a request for a seat (its view, a long-poll, an action) keeps the seat "here"
 # (server/notices/presence.py); a seat socket keeps it while it is open.
 PRESENCE_ACTIVITY_SECONDS = float(os.environ.get("DEKABES_PRESENCE_ACTIVITY_SECONDS", "60"))
+# How often a process looks for accounts closed by another one, whose old names it may
+# keep (server/tables/projection.py; docs/server.md, "Members' data").
+CLOSED_ACCOUNTS_CHECK_SECONDS = float(os.environ.get("DEKABES_CLOSED_ACCOUNTS_CHECK_SECONDS", "60"))
 
 # Seconds between two ticks of the one ticking driver (server/league/tick.py: the automatic
 # substitutes after a round's deadline) in this server process; 0: none (manage.py tick).

@@ -19,10 +19,13 @@ Who (``check_may_watch``):
 - a table of a club (a league match): its members for a ``members`` club, anyone for a
   ``public`` club (signed in or not);
 - a casual table: anyone signed in who holds its code — the players' *invitees* — once
-  its owner has marked it watchable (``POST /api/tables/{code}/watchable``).
+  its owner has marked it watchable (``POST /api/tables/{code}/watchable``), and only
+  while it stays so: an invitee's socket is closed (4403) at the version that unmarks it,
+  read off that version's kept frame (``open_to_invitees``), in every process.
 
 The answer is built once per table version and kept (``frame``): every spectator of a
-version gets the same bytes. While a spectator socket of this process follows a table
+version gets the same bytes. Only a full table's: a free seat is taken without a new
+version (``do_join`` writes no event), so a table with one is built again for each ask. While a spectator socket of this process follows a table
 (``follow``/``unfollow``), the thread that commits a change builds that version's frame
 with the state it holds (``prebuild``, through ``commits.on_table_commit``): one build per
 version, whatever the number of spectators, and the socket fan-out then only writes it.
@@ -68,36 +71,60 @@ def may_watch(user: User | None, table: Table, state: TableState) -> bool:
 
 def check_may_watch(
     user: User | None, table: Table, state: TableState, asked: str | None = None
-) -> None:
+) -> str:
     """Refuses a watcher the module docstring does not let in. ``asked``: the code as the
-    caller wrote it, so that a refusal as an unknown table reads exactly as one."""
+    caller wrote it, so that a refusal as an unknown table reads exactly as one. Says why
+    the watcher is let in: ``"player"`` (the owner or a seat's holder), ``"club"``, or
+    ``"invitee"`` (a casual table's code holder, only while it is watchable)."""
     code = asked if asked is not None else table.code
     unknown = NotFound(f"no table {code!r}")
     match = league_match_of(table)
     if live_duplicate(match):
         raise unknown
     if user is not None and (table.owner_id == user.pk or selectors.seats_held(user, table)):
-        return
+        return "player"
     club = None if match is None else match.club
     if club is not None:
         if can_read_club(club, user):
-            return
+            return "club"
         if club.visibility == "members":
             raise unknown  # as an unknown code: nothing told
         raise NotWatchable()
     if user is not None and state.watchable:
-        return
+        return "invitee"
     raise NotWatchable()
+
+
+def still_may_watch(user: User, table: Table, admitted: str) -> None:
+    """Refuses (as ``check_may_watch``) a spectator let in as ``admitted`` who may no
+    longer watch, reading only what can have changed for them (a spectator socket's
+    look at every ping): a club's reader, the club (its visibility) and their membership;
+    a seat's holder, their seats. The owner stays (a live duplicate round's table is
+    closed to all at its next change); a code holder is checked per version
+    (``open_to_invitees``)."""
+    if admitted == "club":
+        match = league_match_of(table)
+        if match is not None and match.club is not None and can_read_club(match.club, user):
+            return
+    elif admitted != "player" or table.owner_id == user.pk or selectors.seats_held(user, table):
+        return
+    check_may_watch(user, table, projection.project(table))  # no longer so: the full check
 
 
 def spectator_answer(table: Table, state: TableState) -> dict:
     """``GET /api/tables/{code}/spectate``: the same for every spectator of a version."""
+    return _answer(table, state)[0]
+
+
+def _answer(table: Table, state: TableState) -> tuple[dict, bool]:
+    """The spectate answer, and whether every seat of the table is taken."""
     view = spectator_view(state.match)
     # a full table's rows are kept in-process (selectors.table_and_seats): no read
     found = selectors.table_and_seats(table.code)
     seats = None
     if found is not None:
         table, seats = found[0], selectors.fresh_seats(found[0], found[1], state)
+    full = seats is not None and all(s.player_id is not None for s in seats)
     return {
         "version": state.version,
         "paused": state.paused,
@@ -105,18 +132,29 @@ def spectator_answer(table: Table, state: TableState) -> dict:
         "table": selectors.table_json(table, state, seats),
         "view": view,
         "presence": presence.presence_json(table=table),
-    }
+    }, full
 
 
 # -- one frame per version ---------------------------------------------------------------------
 FRAMES_KEPT = 256
-_frames: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+# (table pk, version) -> (the frame, whether the table was watchable at that version)
+_frames: OrderedDict[tuple[int, int], tuple[bytes, bool]] = OrderedDict()
 _frames_lock = threading.Lock()
 
 
 def cached_frame(table_id: int, version: int) -> bytes | None:
     with _frames_lock:
-        return _frames.get((table_id, version))
+        kept = _frames.get((table_id, version))
+    return None if kept is None else kept[0]
+
+
+def open_to_invitees(table_id: int, version: int) -> bool | None:
+    """Whether the code's holders may watch the table at ``version`` (its owner's
+    ``watchable``), as kept with the version's frame, which a process builds before it
+    sends it; None: that frame is no longer kept (read the table's state)."""
+    with _frames_lock:
+        kept = _frames.get((table_id, version))
+    return None if kept is None else kept[1]
 
 
 def frame(table: Table) -> tuple[int, bytes]:
@@ -133,10 +171,13 @@ def _frame_of(table: Table, state: TableState) -> tuple[int, bytes]:
     with _frames_lock:
         found = _frames.get(key)
     if found is not None:
-        return state.version, found
-    text = orjson.dumps({"type": "view", **spectator_answer(table, state)})
+        return state.version, found[0]
+    answer, full = _answer(table, state)
+    text = orjson.dumps({"type": "view", **answer})
+    if not full:  # a free seat is taken without a new version: built again for each ask
+        return state.version, text
     with _frames_lock:
-        _frames[key] = text
+        _frames[key] = (text, state.watchable)
         while len(_frames) > FRAMES_KEPT:
             _frames.popitem(last=False)
     return state.version, text
@@ -172,3 +213,6 @@ commits.on_table_commit(prebuild)
 def forget_frames() -> None:
     with _frames_lock:
         _frames.clear()
+
+
+projection.also_forget(forget_frames)  # their names: an account closed (projection.py)

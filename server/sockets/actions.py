@@ -121,14 +121,21 @@ class SeatActions:
         self.checked_at = now
 
     def _still_valid(self) -> bool:
-        if self.token_key is not None:
-            found = token_owner(self.token_key)
-            return found is not None and found[0].pk == self.user.pk
-        if self.session_key is not None:  # still signed in by that session (not logged out)
-            session = import_module(settings.SESSION_ENGINE).SessionStore(self.session_key)
-            if str(session.get(SESSION_KEY)) != str(self.user.pk):
-                return False
-        return User.objects.filter(pk=self.user.pk, is_active=True).exists()
+        return still_signed_in(self.user, self.token_key, self.session_key)
+
+
+def still_signed_in(user: User, token_key: str | None, session_key: str | None) -> bool:
+    """Whether a socket opened as ``user`` by ``token_key`` (or by the site's session
+    ``session_key``) is still signed in: the token not revoked, the session not logged
+    out, the account not closed. One read (two for a session)."""
+    if token_key is not None:
+        found = token_owner(token_key)
+        return found is not None and found[0].pk == user.pk
+    if session_key is not None:  # still signed in by that session (not logged out)
+        session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+        if str(session.get(SESSION_KEY)) != str(user.pk):
+            return False
+    return User.objects.filter(pk=user.pk, is_active=True).exists()
 
 
 def answer_frame(command_id: object, status: int, body: bytes) -> bytes:

@@ -43,7 +43,7 @@ from server.league.serializers import league_tables_body
 from server.notices import notify, presence
 from server.notices.groups import account_group, spectate_group, table_group
 from server.sockets import action_thread, pushes
-from server.sockets.actions import SeatActions, answer_frame
+from server.sockets.actions import SeatActions, answer_frame, still_signed_in
 from server.tables import projection
 from server.tables.models import Seat, Table
 from server.tables.services import lift_lapsed_pauses
@@ -465,11 +465,18 @@ class SpectatorConsumer(AccountSocket):
 
     async def subscribe(self) -> int | None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.table = await self._watchable(code, self.user)
-        if self.table is None:
+        found = await self._watchable(code, self.user)
+        if found is None:
             return CLOSE_NOT_FOUND
-        if self.table is False:
+        if found is False:
             return CLOSE_NOT_YOUR_SEAT
+        self.table, admitted = found
+        # let in only while the owner lets the code's holders watch (spectate.py): closed
+        # at the first version at which it no longer does, as it would be refused then
+        self.invitee = admitted == "invitee"
+        # let in as a club's reader or a seat's holder: looked at again at every ping
+        # (removed from a members club, the seat handed over), as the token is
+        self.admitted = admitted
         self.sent_version = 0
         self.sent_presence: dict | None = None
         self.watching = False
@@ -483,15 +490,37 @@ class SpectatorConsumer(AccountSocket):
         if table is None:
             return None
         try:
-            spectate.check_may_watch(user, table, projection.project(table))
+            admitted = spectate.check_may_watch(user, table, projection.project(table))
         except NotFound:
             return None
         except NotWatchable:
             return False
-        return table
+        return table, admitted
 
     def groups_to_follow(self) -> list[str]:
         return []  # the hub follows the table's spectators' group for this process
+
+    async def pinged(self) -> None:
+        """At every ping (docs/api.md): a revoked token's socket closes 4401; one that
+        may no longer watch (``spectate.still_may_watch``) closes as it would be refused
+        now."""
+        refused = await database_sync_to_async(self._refused_now)()
+        if refused is not None:
+            await self.close(code=refused)
+
+    def _refused_now(self) -> int | None:
+        if not still_signed_in(
+            self.user, self.scope.get("token_key"), self.scope.get("session_key")
+        ):
+            return CLOSE_NOT_AUTHENTICATED
+        if self.admitted != "invitee":  # an invitee's is checked per version (send_view)
+            try:
+                spectate.still_may_watch(self.user, self.table, self.admitted)
+            except NotFound:
+                return CLOSE_NOT_FOUND
+            except NotWatchable:
+                return CLOSE_NOT_YOUR_SEAT
+        return None
 
     async def opened(self) -> None:
         self.watching = True
@@ -548,10 +577,7 @@ class SpectatorHub(_TableHub):
 
     async def close_table(self, table_id: int) -> None:
         for consumer in list(self.members.get(table_id, ())):
-            try:
-                await consumer.close(code=CLOSE_NOT_FOUND)
-            except Exception:  # a socket closing under us: its disconnect removes it
-                pass
+            await _close(consumer, CLOSE_NOT_FOUND)
 
     async def send_view(self, table, version, only) -> bytes | None:
         """The frame of ``version`` (None: the current one) to ``only`` or to every
@@ -564,8 +590,17 @@ class SpectatorHub(_TableHub):
             version = built
         message = text.decode()
         sent = None
+        invitees = None  # whether the code's holders may watch at this version (read once)
         for consumer in list(only or self.members.get(table.pk, ())):
             if version > consumer.sent_version:
+                if consumer.invitee:
+                    if invitees is None:
+                        invitees = spectate.open_to_invitees(table.pk, version)
+                    if invitees is None:  # its frame no longer kept: the state now
+                        invitees = await database_sync_to_async(_watchable_now)(table)
+                    if not invitees:  # the owner stopped letting them watch
+                        await _close(consumer, CLOSE_NOT_YOUR_SEAT)
+                        continue
                 consumer.sent_version = version
                 await _write(consumer, message)
                 sent = text
@@ -618,6 +653,17 @@ class SpectatorHub(_TableHub):
             self.building.pop(table.pk, None)
 
 
+def _watchable_now(table) -> bool:
+    return projection.project(table).watchable
+
+
+async def _close(consumer: SpectatorConsumer, code: int) -> None:
+    try:
+        await consumer.close(code=code)
+    except Exception:  # a socket closing under us: its disconnect removes it
+        pass
+
+
 async def _write(consumer: SpectatorConsumer, text: str) -> None:
     try:
         await consumer.write(text)
@@ -638,6 +684,14 @@ class LobbyConsumer(AccountSocket):
 
     async def opened(self) -> None:
         await self.league_tables({})
+
+    async def pinged(self) -> None:
+        """A revoked token's (or logged-out session's) lobby closes 4401 at a ping."""
+        signed_in = await database_sync_to_async(still_signed_in)(
+            self.user, self.scope.get("token_key"), self.scope.get("session_key")
+        )
+        if not signed_in:
+            await self.close(code=CLOSE_NOT_AUTHENTICATED)
 
     async def league_tables(self, message):
         await self.send_json({"type": "league_tables", **await self._tables()})

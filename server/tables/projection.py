@@ -22,15 +22,18 @@ import hashlib
 import logging
 import pickle
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
 import engine
 from engine import Match
+from server.accounts.models import User
 from server.tables import store
 from server.tables.locking import writing
 from server.tables.models import Event, Table, TableSnapshot
@@ -73,8 +76,42 @@ def generation() -> int:
     return _generation
 
 
+# What else is kept from folds, dropped with all of them (``forget()``): a full table's
+# seats (``selectors``), the spectators' frames (``server.league.spectate``).
+_also_forget: list[Callable[[], None]] = []
+
+
+def also_forget(hook: Callable[[], None]) -> None:
+    if hook not in _also_forget:
+        _also_forget.append(hook)
+
+
+# Closing an account rewrites its name in the log (a seat_handover's "from"/"to") and
+# drops what the closing process keeps (docs/server.md, "Members' data"); the other
+# processes' folds, kept seats, answers and frames held the old name until they
+# restarted. So every process counts the closed accounts (one read, at most every
+# ``CLOSED_ACCOUNTS_CHECK_SECONDS``, by the first fold asked after it is due) and drops
+# everything it keeps when the count moved: the old name is shown there that long at most.
+_closed = [-1, 0.0]  # [closed accounts at the last look (-1: none yet), next look at]
+
+
+def _look_for_closed_accounts() -> None:
+    now = time.monotonic()
+    if now < _closed[1]:
+        return
+    with _lock:
+        if now < _closed[1]:
+            return
+        _closed[1] = now + settings.CLOSED_ACCOUNTS_CHECK_SECONDS
+    count = User.objects.filter(is_active=False).count()
+    seen, _closed[0] = _closed[0], count
+    if seen >= 0 and count != seen:
+        forget()
+
+
 def project(table: Table, upto: int | None = None) -> TableState:
     """The state after the whole log (or after event ``upto``); callers get a private copy."""
+    _look_for_closed_accounts()
     with _lock:
         cached = _cache.get(table.pk)
         if cached is not None:
@@ -138,6 +175,9 @@ def forget(table: Table | None = None, snapshots: bool = False) -> None:
         else:
             _cache.pop(table.pk, None)
             _snapshot_seq.pop(table.pk, None)
+    if table is None:
+        for hook in _also_forget:
+            hook()
     if snapshots:
         rows = TableSnapshot.objects.all()
         (rows if table is None else rows.filter(table=table)).delete()

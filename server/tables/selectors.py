@@ -40,6 +40,9 @@ def load_seats(table: Table) -> list[Seat]:
 FULL_TABLES_KEPT = 4096
 _full_tables: OrderedDict[str, tuple[Table, list[Seat]]] = OrderedDict()
 _full_tables_lock = threading.Lock()
+# Counts the kept tables forgotten (``forget_full_table``): seats read before a forget
+# may predate the handover it is for, and are not kept after it.
+_forgets = [0]
 
 
 def table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
@@ -49,10 +52,16 @@ def table_and_seats(code: str) -> tuple[Table, list[Seat]] | None:
         if found is not None:
             _full_tables.move_to_end(code)
             return found
+        forgets = _forgets[0]
     found = _read_table_and_seats(code)
     if found is not None and all(seat.player_id is not None for seat in found[1]):
         _freeze_seats(*found)
         with _full_tables_lock:
+            if _forgets[0] != forgets:
+                # a table was forgotten while these were read (a handover met by another
+                # thread, which keeps the seats it read after it): kept, they were served
+                # as the new epoch's, to the old holder too, until the next handover
+                return found
             _full_tables[code] = found
             while len(_full_tables) > FULL_TABLES_KEPT:
                 _full_tables.popitem(last=False)
@@ -108,6 +117,10 @@ def forget_full_tables() -> None:
     with _full_tables_lock:
         _full_tables.clear()
         _seat_epochs.clear()
+        _forgets[0] += 1
+
+
+projection.also_forget(forget_full_tables)
 
 
 # A seat handover (server.tables.services.do_hand_over) changes a full table's seats: the
@@ -120,6 +133,7 @@ def forget_full_table(code: str) -> None:
     with _full_tables_lock:
         _full_tables.pop(code, None)
         _seat_epochs.pop(code, None)
+        _forgets[0] += 1
 
 
 def fresh_seats(table: Table, seats: list[Seat], state: TableState) -> list[Seat]:
@@ -135,6 +149,10 @@ def fresh_seats(table: Table, seats: list[Seat], state: TableState) -> list[Seat
     forget_full_table(table.code)
     found = table_and_seats(table.code)
     with _full_tables_lock:
+        if len(_seat_epochs) >= FULL_TABLES_KEPT and table.code not in _seat_epochs:
+            # one entry per table ever handed over: bounded as the tables kept are (a
+            # table whose epoch is dropped has its seats read once more, nothing else)
+            _seat_epochs.clear()
         _seat_epochs[table.code] = max(epoch, _seat_epochs.get(table.code, 0))
     return found[1] if found is not None else seats
 

@@ -10,10 +10,13 @@ import random
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from engine.view import SPECTATOR_KEYS
+from server.accounts.models import AccessToken
+from server.accounts.services import key_hash
 from server.asgi import application
 from server.league import spectate
 from server.league.models import Club, LeagueMatch, Membership
@@ -240,3 +243,143 @@ def test_spectators_told_of_a_presence_change_together_share_one_read(monkeypatc
     together, later = async_to_sync(scenario)()
     assert len(reads) == 2  # one for the 50 told together, one for the later caller
     assert all(body == together[0] for body in together) and later == together[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_code_holders_socket_is_closed_once_the_table_is_no_longer_watchable():
+    """A stranger let in because the owner marked the table watchable is closed 4403 at
+    the change that unmarks it, and gets no frame of it; the owner's socket goes on."""
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    p.owner_api.post(f"/api/tables/{p.code}/watchable", {"watchable": True}, format="json")
+    tokens = [token_for(new_member("eye")), token_for(p.owner)]
+
+    async def next_view_or_close(ws):
+        while True:
+            message = await ws.receive_output(timeout=10)
+            if message["type"] == "websocket.close":
+                return message
+            body = json.loads(message["text"])
+            if body["type"] == "view":
+                return body
+
+    async def scenario():
+        sockets = []
+        for token in tokens:
+            ws = WebsocketCommunicator(
+                application,
+                f"/ws/tables/{p.code}/spectate",
+                headers=[(b"authorization", f"Token {token}".encode())],
+            )
+            assert (await ws.connect())[0]
+            assert (await next_view_or_close(ws))["type"] == "view"
+            sockets.append(ws)
+        unmark = sync_to_async(p.owner_api.post)
+        answer = await unmark(
+            f"/api/tables/{p.code}/watchable", {"watchable": False}, format="json"
+        )
+        assert answer.status_code == 200, answer.content
+        stranger, own = [await next_view_or_close(ws) for ws in sockets]
+        await sockets[1].disconnect()
+        return stranger, own
+
+    stranger, own = async_to_sync(scenario)()
+    assert stranger == {"type": "websocket.close", "code": 4403}
+    assert own["type"] == "view" and own["version"] == projection.project(p.table).version
+
+
+async def close_code(ws, pings: int = 20) -> int | None:
+    """The code a socket is closed with (frames before it skipped); None: still open
+    after ``pings`` pings."""
+    while pings > 0:
+        message = await ws.receive_output(timeout=10)
+        if message["type"] == "websocket.close":
+            return message["code"]
+        pings -= json.loads(message["text"])["type"] == "ping"
+    await ws.disconnect()
+    return None
+
+
+def spectator(token: str, code: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(
+        application,
+        f"/ws/tables/{code}/spectate",
+        headers=[(b"authorization", f"Token {token}".encode())],
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_members_spectator_socket_is_closed_at_a_ping_once_they_left_the_club():
+    """A members club's table, watched by a member: removed from the club (by another
+    process, or this one), their socket is closed 4404 at its next ping, as they would
+    be refused now; another member's goes on."""
+    p = Players(kinds=("human", "bot", "bot", "bot"), rated=True)
+    club = Club.objects.create(slug="gone", name="Gone", visibility="members", created_by=p.owner)
+    LeagueMatch.objects.create(table=p.table, club=club, started_at=timezone.now(), rated=True)
+    leaving, staying = new_member("mem"), new_member("mem")
+    gone = Membership.objects.create(club=club, user=leaving)
+    Membership.objects.create(club=club, user=staying)
+    tokens = [token_for(leaving), token_for(staying)]
+
+    def remove():
+        Membership.objects.filter(pk=gone.pk).update(active=False, removed_at=timezone.now())
+
+    async def scenario():
+        sockets = [spectator(token, p.code) for token in tokens]
+        for ws in sockets:
+            assert (await ws.connect())[0]
+            assert json.loads(await ws.receive_from(timeout=5))["type"] == "view"
+        await sync_to_async(remove)()
+        code = await close_code(sockets[0])
+        pinged = 0
+        while pinged < 2:  # the staying member's socket outlives two pings more
+            message = await sockets[1].receive_output(timeout=10)
+            assert message["type"] == "websocket.send", message
+            pinged += json.loads(message["text"])["type"] == "ping"
+        await sockets[1].disconnect()
+        return code
+
+    with override_settings(WS_PING_SECONDS=0.2):
+        assert async_to_sync(scenario)() == 4404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_spectator_socket_whose_token_is_revoked_is_closed_at_a_ping():
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    token = token_for(p.owner)
+
+    async def scenario():
+        ws = spectator(token, p.code)
+        assert (await ws.connect())[0]
+        assert json.loads(await ws.receive_from(timeout=5))["type"] == "view"
+        await sync_to_async(AccessToken.objects.filter(key_hash=key_hash(token)).delete)()
+        return await close_code(ws)
+
+    with override_settings(WS_PING_SECONDS=0.2):
+        assert async_to_sync(scenario)() == 4401
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_former_seat_holders_spectator_socket_is_closed_at_a_ping():
+    """A bot watches the table it plays at (its seats let it in; the table is not
+    watchable). The owner hands its seats to another bot: its socket is closed 4403 at
+    its next ping, as it would be refused now."""
+    from server.tables import services
+    from tests.server.conftest import new_bot
+
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    token = token_for(p.bot)
+    spare = new_bot(p.owner)
+
+    def hand_over():
+        for seat in (2, 3, 4):
+            services.do_replace(user=p.owner, table=p.table, seat=seat, bot=spare)
+
+    async def scenario():
+        ws = spectator(token, p.code)
+        assert (await ws.connect())[0]
+        assert json.loads(await ws.receive_from(timeout=5))["type"] == "view"
+        await sync_to_async(hand_over)()
+        return await close_code(ws)
+
+    with override_settings(WS_PING_SECONDS=0.2):
+        assert async_to_sync(scenario)() == 4403
