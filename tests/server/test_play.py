@@ -56,6 +56,13 @@ def test_the_server_deals_and_writes_forced_passes_itself():
 def test_record_before_the_end_holds_finished_hands_only():
     p = Players()
     rng = random.Random(8)
+
+    def no_redeal(legal: list[dict]) -> dict:
+        # a deal shuffled away by a redeal claim stays hidden, and the record stops
+        # before it (RECORDS.md): a claim in the first hand left the record at
+        # match_started: this test failed in 1 of 60 runs, the one with a claim
+        return rng.choice([e for e in legal if e["type"] != "claim_redeal"] or legal)
+
     assert (
         Match.from_events(
             load_record(p.owner_api.get(f"/api/tables/{p.code}/record").content.decode())
@@ -63,7 +70,7 @@ def test_record_before_the_end_holds_finished_hands_only():
         == 0
     )
     while not p.seat(1)["view"]["results"]:
-        p.step(rng)
+        p.step(rng, choose=no_redeal)
     text = p.owner_api.get(f"/api/tables/{p.code}/record").content.decode()
     partial = Match.from_events(load_record(text))
     assert partial.phase == "deal" and len(partial.results) == 1
