@@ -40,6 +40,17 @@ def use_event_loop(loop: asyncio.AbstractEventLoop) -> None:
     _loop = loop
 
 
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The server's event loop while it runs (None in a management command)."""
+    loop = _loop
+    return loop if loop is not None and loop.is_running() else None
+
+
+def on_server_loop() -> bool:
+    """Whether the caller runs on the server's event loop (it must not wait on it)."""
+    return _on_loop()
+
+
 def table_changed(table_id: int, version: int | None) -> None:
     """The table moved (to ``version``; None: read it again). What the committing thread
     builds before this runs is ``server.tables.commits``'s."""

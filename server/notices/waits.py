@@ -166,7 +166,13 @@ class Waits:
                 return
             try:
                 if self._channel is None:
-                    self._channel = await layer.new_channel("longpoll.")
+                    # the layer's default prefix, as every socket's channel: channels_redis
+                    # has one receive at a time per process, and the receiver holding it
+                    # pops its own prefix's queue until a message comes. With "longpoll."
+                    # it held it for good once long-polls went quiet, and no socket of
+                    # the process got a push again (or, the other way round, no long-poll
+                    # heard another process's commit).
+                    self._channel = await layer.new_channel()
                     reader = self._read(layer, self._channel)
                     self._reader = asyncio.get_running_loop().create_task(reader)
                 await layer.group_add(group, self._channel)

@@ -14,6 +14,7 @@ process) has no such file, and those checks say "not configured".
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import functools
 import json
@@ -37,6 +38,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from server.league.models import MatchAnalysis
 from server.mail.selectors import queue_figures
+from server.notices import notify
 from server.ops.backup import last_backup
 from server.ops.version import code_commit, server_version
 from server.run import ROOT, daphne_command  # the one way server processes start
@@ -116,17 +118,24 @@ def check_channel_layer() -> Fact:
     if type(layer).__name__ == "InMemoryChannelLayer":
         return Fact("channel_layer", OK, "in-memory (one server process)")
     started = time.monotonic()
-    channel = async_to_sync(layer.new_channel)("healthz.")
     token = uuid.uuid4().hex
 
     async def round_trip() -> bool:
-        import asyncio
-
+        # the layer's default prefix, as every receiver of the process: channels_redis
+        # reads one prefix's queue at a time per process (server/notices/waits.py)
+        channel = await layer.new_channel()
         await layer.send(channel, {"type": "healthz", "token": token})
         message = await asyncio.wait_for(layer.receive(channel), timeout=3)
         return message.get("token") == token
 
-    ok = async_to_sync(round_trip)()
+    loop = notify.server_loop()
+    if loop is not None and not notify.on_server_loop():
+        # on the server's loop, where its sockets receive: channels_redis refuses a
+        # receive from a second loop while they do ("Two event loops are trying to
+        # receive()"), and /healthz answered 503 whenever a socket was open
+        ok = asyncio.run_coroutine_threadsafe(round_trip(), loop).result(timeout=10)
+    else:  # manage.py health, outside a server
+        ok = async_to_sync(round_trip)()
     ms = (time.monotonic() - started) * 1000
     if not ok:
         return Fact("channel_layer", FAIL, "Redis answered another message")

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import websocket
@@ -79,3 +82,79 @@ def test_a_seat_handed_over_by_one_process_is_pushed_to_its_new_holder_by_anothe
         old_socket.close()
         if listener is not None:
             listener.close()
+
+
+def listeners_of(server, group_prefix: str) -> list[bytes]:
+    """The channels in the server's channel-layer groups named ``group_prefix…`` (Redis)."""
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    found: list[bytes] = []
+    for key in client.scan_iter(f"{server.env['DEKABES_CHANNEL_PREFIX']}:group:{group_prefix}*"):
+        found += client.zrange(key, 0, -1)
+    return found
+
+
+def wait_until(condition, seconds: float, what: str):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+def test_a_quiet_long_poll_does_not_keep_its_process_from_pushing(redis_pair):
+    """channels_redis lets one receive at a time read a process's queue. A long-poll
+    that listened on a channel of a prefix of its own kept that turn while no notice
+    came for it, and no socket of the process got a push again (the 25 s moves of a
+    ladder substitute, seen in the two-worker ladder test)."""
+    pair = redis_pair
+    owner, code = pair.owner, pair.code
+    quiet = owner.create_table(
+        {1: "human", 2: "bot", 3: "bot", 4: "bot"},
+        join=[1],
+        bots={2: pair.bot.username, 3: pair.bot.username, 4: pair.bot.username},
+    )
+    poller = DekabesClient(pair.first.url, owner.token)
+    since = poller.seat_view(quiet.code, 1).version
+    assert listeners_of(pair.first, "table-") == []  # nothing listens yet
+    with ThreadPoolExecutor(1) as pool:
+        parked = pool.submit(poller.seat_view, quiet.code, 1, wait=20, after=since)
+        wait_until(lambda: listeners_of(pair.first, "table-"), 20, "the long-poll listening")
+        listener = DekabesClient(pair.first.url, owner.token).subscribe(code, seat=1)
+        try:
+            assert listener.get(timeout=10).kind == "resync"
+            start = owner.seat_view(code, 1)
+            listener.observe(1, start.version)
+            DekabesClient(pair.second.url, pair.bot.token).act(
+                code, 2, "accept", expected_version=start.version
+            )
+            push = next_view(listener)
+            assert push is not None, "no push while a long-poll of the process was quiet"
+            assert push.version == start.version + 1
+        finally:
+            listener.close()
+        DekabesClient(pair.second.url, pair.bot.token).act(
+            quiet.code, 2, "accept", expected_version=since
+        )
+        assert parked.result(timeout=60).version == since + 1
+
+
+def test_the_health_check_passes_while_a_socket_is_open(redis_pair):
+    """/healthz sends itself a message through the channel layer. It did so on a loop of
+    its own, which channels_redis refuses while the server's sockets receive on theirs:
+    503, ``channel_layer: RuntimeError``, whenever a socket was open."""
+    import requests
+
+    pair = redis_pair
+    listener = DekabesClient(pair.first.url, pair.owner.token).subscribe(pair.code, seat=1)
+    try:
+        assert listener.get(timeout=10).kind == "resync"
+        wait_until(lambda: listeners_of(pair.first, "table-"), 20, "the socket listening")
+        answer = requests.get(pair.first.url + "/healthz", timeout=30)
+        assert answer.json()["checks"]["channel_layer"]["status"] == "ok", answer.text
+        assert answer.status_code == 200, answer.text
+    finally:
+        listener.close()
