@@ -38,11 +38,12 @@ format: $(STAMP)
 # same CPU-seconds in 22% less time). The longest files are handed out first
 # (tests/conftest.py, LONG_FILES; --no-loadscope-reorder keeps that order).
 XDIST := -n $(or $(JOBS),3) --dist loadfile --no-loadscope-reorder
-# The backend run stays at two: with three processes on two cores its Redis reads timed
-# out and the two-worker ladder test could not finish in time. Both causes are mended
-# since (each server test's cache reset emptied the whole shared Redis database,
-# tests/server/conftest.py; the channel layer read with a timeout as long as its own
-# wait in Redis, docs/server.md "Redis stalls"); three was not measured again.
+# The backend run stays at two: it is CPU-bound (PostgreSQL, Redis and the servers on
+# the same two cores). Measured back to back on 1b1a2d8: two processes 207 s, each busy
+# 200 s of it; three 200 s, each busy 172-191 s (the same tests a third slower apiece).
+# Three once also stalled (Redis reads timing out, a ladder substitute's socket getting
+# no pushes); those are mended (tests/server/conftest.py, docs/server.md "Redis stalls",
+# server/sockets/pushes.py) and three passed, but bought only those 7 s.
 BACKEND_XDIST := -n $(or $(JOBS),2) --dist loadfile --no-loadscope-reorder
 test: $(STAMP) lint browser
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST)

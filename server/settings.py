@@ -387,8 +387,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
-# Seconds: the longest a long-poll may wait, and how often pushes ping.
-LONG_POLL_MAX = 30
+# Seconds: the longest a long-poll may wait (a longer ``?wait=`` is cut to it), and how
+# often pushes ping.
+LONG_POLL_MAX = float(os.environ.get("DEKABES_LONG_POLL_MAX", "30"))
 WS_PING_SECONDS = float(os.environ.get("DEKABES_WS_PING_SECONDS", "20"))
 # Seconds: the longest a seat socket acts on the token it opened with before looking it
 # up again (an action past this, and every ping, check it): a revoked token's socket

@@ -76,9 +76,10 @@ def _account(url: str, prefix: str) -> DekabesClient:
 
 
 # A request's lease on this test's server (DEKABES_PRESENCE_ACTIVITY_SECONDS; 60 by
-# default): long enough for Ann's client to show Bob here first on a loaded machine,
-# short enough not to hold a test process for a minute.
-ACTIVITY_SECONDS = 20
+# default): Bob renews it (a request a second) until Ann's client shows him here, so a
+# loaded machine cannot let it run out first; then he goes, and it runs out this soon
+# (it was 20 s, with his one request, and held a test process for that long).
+ACTIVITY_SECONDS = 6
 
 
 @pytest.fixture
@@ -94,24 +95,29 @@ def short_lease_server(tmp_path):
 
 def test_a_player_who_closed_the_client_turns_away_without_a_push(short_lease_server):
     """Bob sits at seat 3 and goes (no socket, no more requests). Once his request's
-    lease runs out (a minute by default, 20 s on this server) the server's answer says he
+    lease runs out (a minute by default, 6 s on this server) the server's answer says he
     is away; no presence frame is pushed then, yet Ann's table shows it within a few
     seconds. Before issue 34 it said "● here" for as long as the table did not move."""
     url = short_lease_server
     ann, bob = _account(url, "ann"), _account(url, "bob")
     code = ann.create_table({1: "human", 2: "human", 3: "human", 4: "human"}, join=[1]).code
     bob.join(code, 3)
-    bob.seat_view(code, 3)  # his last request: here for ACTIVITY_SECONDS
+    bob.seat_view(code, 3)  # here for ACTIVITY_SECONDS, renewed until Ann sees him
     pygame.init()
     connection = Connection(url, ann.token, code, seats=[1], presence_look=2.0).start()
     app = TableApp(connection, Settings(lang="en", speed="instant"), save_settings=False)
     app.open_window()
     try:
         deadline = time.monotonic() + 30
+        renewed = time.monotonic()
         while app.presence(3)[0] != "here":
             assert time.monotonic() < deadline, "Bob never shown here"
+            if time.monotonic() - renewed > 1:
+                bob.seat_view(code, 3)
+                renewed = time.monotonic()
             app.tick([])
             time.sleep(0.05)
+        # Bob goes now: no socket, no more requests; his lease runs out.
         assert connection._sub is not None  # the pushes flow: this is not the REST fallback
         away_on_server = None
         deadline = time.monotonic() + 150
