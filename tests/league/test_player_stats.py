@@ -79,7 +79,9 @@ def test_statistics_by_club_and_overall_over_what_the_reader_may_read():
     assert by_club[None]["matches"] == 1 and by_club[league.club.slug]["matches"] == 1
     overall = expected(player, [*club_matches, casual_match])
     assert numbers(body["overall"]) == overall and body["overall"]["club"] is None
-    assert overall["hands"] > 0 and overall["hands_won"] > 0
+    # the deals are the server's (random): in one full suite run the player won
+    # no hand of the eight played, so only the count of hands is sure to be positive
+    assert overall["hands"] > 0 and 0 <= overall["hands_won"] <= overall["hands"]
 
     # another member of the club sees the club's matches, not the casual one
     other = client_for(league.members[1]).get(f"/api/players/{player.username}/stats").json()
