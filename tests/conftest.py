@@ -152,6 +152,18 @@ def answers_conform_to_the_schema(request, schema_checker):
         )
 
 
+@pytest.fixture(autouse=True)
+def no_look_for_closed_accounts_in_process(monkeypatch):
+    """Within a test, the test process keeps its folds, seats and answers: its look for
+    accounts closed by another process (at most every minute, at whichever fold it falls
+    due, ``projection._look_for_closed_accounts``) drops all of them whenever other tests
+    of the process closed accounts, and so broke tests that count builds or statements
+    at random. The live servers the tests start look as the product does."""
+    from server.tables import projection
+
+    monkeypatch.setattr(projection, "_closed", [0, float("inf")])
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -28,13 +28,6 @@ SEAT_VIEW_MAX = 2
 ACTION_MAX = 5 if connection.vendor == "sqlite" else 6
 
 
-@pytest.fixture(autouse=True)
-def no_look_for_closed_accounts(monkeypatch):
-    """The process's look for closed accounts (one count, at most every minute: not per
-    action, ``projection._look_for_closed_accounts``) is not due during these counts."""
-    monkeypatch.setattr(projection, "_closed", [0, float("inf")])
-
-
 def counted(call):
     with CaptureQueriesContext(connection) as queries:
         response = call()
