@@ -486,6 +486,15 @@ def _lock_table(table: Table) -> Table:
 def _stale(
     table: Table, number: int, state: TableState, user: User, seats: list[Seat] | None = None
 ) -> StaleVersion:
+    """The refusal of a stale action, with the seat's view at ``state``. Only the seat's
+    holder at that state may read it: seats read before a handover that landed meanwhile
+    (a lapsed pause lifted, another writer first) are read again, and a former holder
+    is refused as such (``NotYourSeat``), not shown the seat's hand."""
+    if seats is not None:
+        fresh = selectors.fresh_seats(table, seats, state)
+        if fresh is not seats:
+            check_holder(user=user, table=table, number=number)
+            seats = fresh
     view = selectors.seat_response(table, number, state, user=user, seats=seats)
     return StaleVersion(state.version, view)
 

@@ -170,3 +170,30 @@ def test_a_process_that_kept_the_seats_reads_them_again_after_a_handover(monkeyp
         format="json",
     )
     error(answer, 403, "not_your_seat")
+
+
+def test_a_stale_refusal_never_shows_the_seat_to_its_former_holder(monkeypatch):
+    """A stale action's refusal carries the seat's view. Refused after a handover landed
+    under it (a lapsed pause lifted, another writer first: ``services._stale`` with the
+    seats read before), the former holder is told the seat is not theirs, not shown its
+    hand; the new holder gets the view."""
+    from server.errors import NotYourSeat
+    from server.tables import selectors
+
+    owner, ann, bob = new_member("own"), new_member("ann"), new_member("bob")
+    table, _ = casual_table(owner, [ann, bob])
+    kept = selectors.table_and_seats(table.code)
+    assert kept is not None and kept[1][1].player_id == ann.pk
+    spare = new_bot(owner)
+    monkeypatch.setattr(
+        table_services, "away_since", lambda t, seat: timezone.now() - dt.timedelta(hours=1)
+    )
+    answer = client_for(owner).post(
+        f"/api/tables/{table.code}/seats/2/replace", {"bot": spare.username}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    state = projection.project(table)
+    with pytest.raises(NotYourSeat):
+        table_services._stale(table, 2, state, ann, kept[1])
+    refusal = table_services._stale(table, 2, state, spare, kept[1])
+    assert refusal.version == state.version and refusal.view["seat"] == 2
