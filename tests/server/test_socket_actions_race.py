@@ -12,30 +12,18 @@ the other.
 from __future__ import annotations
 
 import json
-import os
 import threading
-import time
 import uuid
 
-import pytest
 import requests
 import websocket
 
 from clients.sdk.push import ws_url
-from tests.conftest import LiveServer
-from tests.league.test_substitutes_workers import _admin, _database
 
-pytestmark = [
-    pytest.mark.backend,
-    pytest.mark.skipif(
-        not (
-            os.environ.get("DATABASE_URL", "").startswith("postgres")
-            and os.environ.get("REDIS_URL")
-        ),
-        reason="two processes on PostgreSQL + Redis (DATABASE_URL, REDIS_URL)",
-    ),
-]
-PASSWORD = "a long enough password 42"
+# Processes A and B, each on a port of its own, on a private PostgreSQL database and the
+# suite's Redis: the league races' servers and their skip when either is missing.
+from tests.league.test_races import PASSWORD, pg, pytestmark, servers  # noqa: F401
+
 RACES = 12
 
 
@@ -126,43 +114,6 @@ class Racers:
         return results
 
 
-@pytest.fixture(scope="module")
-def two_processes(tmp_path_factory):
-    """Processes A and B, each on a port of its own, on a private PostgreSQL database
-    and the suite's Redis (a key prefix of their own). Shared by the module's tests:
-    each plays a table of a new account of its own."""
-    tmp_path = tmp_path_factory.mktemp("race")
-    name = f"sockrace_{uuid.uuid4().hex[:8]}"
-    _admin(f"CREATE DATABASE {name}")
-    env = {
-        "DATABASE_URL": _database(name),
-        "REDIS_URL": os.environ["REDIS_URL"],
-        "DEKABES_CHANNEL_PREFIX": name,
-    }
-    started: list[LiveServer] = []
-    try:
-        first = LiveServer(tmp_path / "a", env=env)
-        second = LiveServer(tmp_path / "b", env=env)
-        for server in (first, second):
-            server.workdir.mkdir()
-        started.append(first.start())
-        second.migrated = True  # the first migrated the shared database
-        started.append(second.start())
-        yield first.url, second.url
-    finally:
-        for server in started:
-            server.stop()
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                _admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(1)
-
-
 def to_act(view: dict) -> int:
     """The seat that decides next: the one to act, or the first that has not accepted."""
     if view["to_act"]:
@@ -170,8 +121,8 @@ def to_act(view: dict) -> int:
     return next(n for n in (1, 2, 3, 4) if not view["accepted"][str(n)])
 
 
-def test_two_decisions_for_one_version_one_is_applied_whichever_path(two_processes):
-    a, b = two_processes
+def test_two_decisions_for_one_version_one_is_applied_whichever_path(servers):  # noqa: F811
+    a, b = servers
     racers = Racers(a, b)
     try:
         seat, wins = 1, {"socket": 0, "rest": 0}
@@ -204,8 +155,8 @@ def test_two_decisions_for_one_version_one_is_applied_whichever_path(two_process
         racers.close()
 
 
-def test_one_decision_under_one_key_on_both_paths_is_applied_once(two_processes):
-    a, b = two_processes
+def test_one_decision_under_one_key_on_both_paths_is_applied_once(servers):  # noqa: F811
+    a, b = servers
     racers = Racers(a, b)
     try:
         seat = 1
