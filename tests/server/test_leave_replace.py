@@ -134,9 +134,10 @@ def test_leave_and_replace_are_for_casual_tables_only():
     )
 
 
-def test_a_process_that_kept_the_seats_reads_them_again_after_a_handover(monkeypatch):
-    """Another process keeps a full table's seats (``selectors.table_and_seats``): after a
-    handover written elsewhere, the old holder is refused and the new one served."""
+def seat_two_replaced_after_it_was_kept(monkeypatch):
+    """A full casual table whose seats this process keeps (``selectors.table_and_seats``),
+    then ann's seat 2 handed by the owner to a new bot of theirs. (table, the seats kept
+    before, ann, the bot)."""
     from server.tables import selectors
 
     owner, ann, bob = new_member("own"), new_member("ann"), new_member("bob")
@@ -151,6 +152,15 @@ def test_a_process_that_kept_the_seats_reads_them_again_after_a_handover(monkeyp
         f"/api/tables/{table.code}/seats/2/replace", {"bot": spare.username}, format="json"
     )
     assert answer.status_code == 200, answer.content
+    return table, kept, ann, spare
+
+
+def test_a_process_that_kept_the_seats_reads_them_again_after_a_handover(monkeypatch):
+    """Another process keeps a full table's seats (``selectors.table_and_seats``): after a
+    handover written elsewhere, the old holder is refused and the new one served."""
+    from server.tables import selectors
+
+    table, kept, ann, spare = seat_two_replaced_after_it_was_kept(monkeypatch)
     with selectors._full_tables_lock:  # as if the handover happened in another process
         selectors._full_tables[table.code] = kept
         selectors._seat_epochs.pop(table.code, None)
@@ -178,20 +188,8 @@ def test_a_stale_refusal_never_shows_the_seat_to_its_former_holder(monkeypatch):
     seats read before), the former holder is told the seat is not theirs, not shown its
     hand; the new holder gets the view."""
     from server.errors import NotYourSeat
-    from server.tables import selectors
 
-    owner, ann, bob = new_member("own"), new_member("ann"), new_member("bob")
-    table, _ = casual_table(owner, [ann, bob])
-    kept = selectors.table_and_seats(table.code)
-    assert kept is not None and kept[1][1].player_id == ann.pk
-    spare = new_bot(owner)
-    monkeypatch.setattr(
-        table_services, "away_since", lambda t, seat: timezone.now() - dt.timedelta(hours=1)
-    )
-    answer = client_for(owner).post(
-        f"/api/tables/{table.code}/seats/2/replace", {"bot": spare.username}, format="json"
-    )
-    assert answer.status_code == 200, answer.content
+    table, kept, ann, spare = seat_two_replaced_after_it_was_kept(monkeypatch)
     state = projection.project(table)
     with pytest.raises(NotYourSeat):
         table_services._stale(table, 2, state, ann, kept[1])
