@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -162,6 +163,18 @@ def no_look_for_closed_accounts_in_process(monkeypatch):
     from server.tables import projection
 
     monkeypatch.setattr(projection, "_closed", [0, float("inf")])
+
+
+def wait_for(condition: Callable[[], object], seconds: float, what: str, every: float = 0.2):
+    """``condition()``'s first true value, asked every ``every`` seconds; fails the test
+    naming ``what`` when none came within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"not within {seconds} s: {what}")
 
 
 def free_port() -> int:

@@ -8,25 +8,13 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable
 
 from clients.bots.host import Host, HostOptions
 from clients.sdk import ApiError, DekabesClient, StaleVersion
-from tests.conftest import ROOT
+from tests.conftest import ROOT, wait_for
 
 PASSWORD = "a long enough password 42"
-
-
-def wait_for(condition: Callable[[], object], seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"not within {seconds} s: {what}")
 
 
 def house_token(server) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -12,28 +11,9 @@ import websocket
 
 from clients.sdk import DekabesClient
 from clients.sdk.push import ws_url
+from tests.conftest import wait_for
 
 pytestmark = pytest.mark.backend
-
-
-def test_a_change_made_through_one_process_is_pushed_by_another(redis_pair):
-    pair = redis_pair
-    owner, code = pair.owner, pair.code
-    listener = DekabesClient(pair.second.url, owner.token).subscribe(code, seat=1)
-    try:
-        assert listener.get(timeout=10).kind == "resync"
-        start = owner.seat_view(code, 1)
-        listener.observe(1, start.version)
-        DekabesClient(pair.first.url, pair.bot.token).act(
-            code, 2, "accept", expected_version=start.version
-        )
-        push = listener.get(timeout=10)
-        while push is not None and push.kind != "view":
-            push = listener.get(timeout=10)
-        assert push is not None and push.version == start.version + 1
-        assert push.state.view["accepted"]["2"] is True and push.seat == 1
-    finally:
-        listener.close()
 
 
 def next_view(listener, timeout: float = 10):
@@ -41,6 +21,29 @@ def next_view(listener, timeout: float = 10):
     while push is not None and push.kind != "view":
         push = listener.get(timeout=timeout)
     return push
+
+
+def push_of_an_accept(listener, owner, code: str, actor, seat: int):
+    """Once ``listener`` (a new subscription) has connected, ``actor`` accepts the deal for
+    ``seat``: (the version before, the listener's next view: None when none came)."""
+    assert listener.get(timeout=10).kind == "resync"
+    start = owner.seat_view(code, 1).version
+    listener.observe(listener.seat, start)
+    actor.act(code, seat, "accept", expected_version=start)
+    return start, next_view(listener)
+
+
+def test_a_change_made_through_one_process_is_pushed_by_another(redis_pair):
+    pair = redis_pair
+    owner, code = pair.owner, pair.code
+    listener = DekabesClient(pair.second.url, owner.token).subscribe(code, seat=1)
+    try:
+        acting = DekabesClient(pair.first.url, pair.bot.token)
+        start, push = push_of_an_accept(listener, owner, code, acting, 2)
+        assert push is not None and push.version == start + 1
+        assert push.state.view["accepted"]["2"] is True and push.seat == 1
+    finally:
+        listener.close()
 
 
 def test_a_seat_handed_over_by_one_process_is_pushed_to_its_new_holder_by_another(redis_pair):
@@ -62,13 +65,9 @@ def test_a_seat_handed_over_by_one_process_is_pushed_to_its_new_holder_by_anothe
         spare = owner.register_bot("spare" + code.lower())
         owner.replace_seat(code, 2, bot=spare.username)
         listener = DekabesClient(pair.second.url, spare.token).subscribe(code, seat=2)
-        assert listener.get(timeout=10).kind == "resync"
-        start = owner.seat_view(code, 1)
-        listener.observe(2, start.version)
-        owner.act(code, 1, "accept", expected_version=start.version)
-        push = next_view(listener)
+        start, push = push_of_an_accept(listener, owner, code, owner, 1)
         assert push is not None, "the new holder's socket got no push"
-        assert push.seat == 2 and push.version == start.version + 1
+        assert push.seat == 2 and push.version == start + 1
         assert push.state.view["accepted"]["1"] is True
         # the version has been pushed at the second: a pong after it on the former
         # holder's socket comes after anything that process sent it of that version
@@ -76,7 +75,7 @@ def test_a_seat_handed_over_by_one_process_is_pushed_to_its_new_holder_by_anothe
         frames = []
         while not frames or frames[-1].get("type") != "pong":
             frames.append(json.loads(old_socket.recv()))
-        leaked = [f for f in frames if f.get("type") == "view" and f["version"] > start.version]
+        leaked = [f for f in frames if f.get("type") == "view" and f["version"] > start]
         assert leaked == [], "the former holder was sent the seat's view"
     finally:
         old_socket.close()
@@ -93,16 +92,6 @@ def listeners_of(server, group_prefix: str) -> list[bytes]:
     for key in client.scan_iter(f"{server.env['DEKABES_CHANNEL_PREFIX']}:group:{group_prefix}*"):
         found += client.zrange(key, 0, -1)
     return found
-
-
-def wait_until(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"not within {seconds} s: {what}")
 
 
 def test_a_quiet_long_poll_does_not_keep_its_process_from_pushing(redis_pair):
@@ -122,18 +111,13 @@ def test_a_quiet_long_poll_does_not_keep_its_process_from_pushing(redis_pair):
     assert listeners_of(pair.first, "table-") == []  # nothing listens yet
     with ThreadPoolExecutor(1) as pool:
         parked = pool.submit(poller.seat_view, quiet.code, 1, wait=20, after=since)
-        wait_until(lambda: listeners_of(pair.first, "table-"), 20, "the long-poll listening")
+        wait_for(lambda: listeners_of(pair.first, "table-"), 20, "the long-poll listening")
         listener = DekabesClient(pair.first.url, owner.token).subscribe(code, seat=1)
         try:
-            assert listener.get(timeout=10).kind == "resync"
-            start = owner.seat_view(code, 1)
-            listener.observe(1, start.version)
-            DekabesClient(pair.second.url, pair.bot.token).act(
-                code, 2, "accept", expected_version=start.version
-            )
-            push = next_view(listener)
+            acting = DekabesClient(pair.second.url, pair.bot.token)
+            start, push = push_of_an_accept(listener, owner, code, acting, 2)
             assert push is not None, "no push while a long-poll of the process was quiet"
-            assert push.version == start.version + 1
+            assert push.version == start + 1
         finally:
             listener.close()
         DekabesClient(pair.second.url, pair.bot.token).act(
@@ -152,7 +136,7 @@ def test_the_health_check_passes_while_a_socket_is_open(redis_pair):
     listener = DekabesClient(pair.first.url, pair.owner.token).subscribe(pair.code, seat=1)
     try:
         assert listener.get(timeout=10).kind == "resync"
-        wait_until(lambda: listeners_of(pair.first, "table-"), 20, "the socket listening")
+        wait_for(lambda: listeners_of(pair.first, "table-"), 20, "the socket listening")
         answer = requests.get(pair.first.url + "/healthz", timeout=30)
         assert answer.json()["checks"]["channel_layer"]["status"] == "ok", answer.text
         assert answer.status_code == 200, answer.text
