@@ -46,11 +46,6 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
     return loop if loop is not None and loop.is_running() else None
 
 
-def on_server_loop() -> bool:
-    """Whether the caller runs on the server's event loop (it must not wait on it)."""
-    return _on_loop()
-
-
 def table_changed(table_id: int, version: int | None) -> None:
     """The table moved (to ``version``; None: read it again). What the committing thread
     builds before this runs is ``server.tables.commits``'s."""
@@ -94,7 +89,7 @@ def _send(group: str, message: dict) -> None:
         return
     loop = _loop
     if loop is not None and loop.is_running():
-        if _on_loop():
+        if on_server_loop():
             _deliver(group, message)
         else:  # a request thread: one hop to the loop for both (~60 µs of CPU each)
             into = getattr(_collected, "into", None)
@@ -204,7 +199,8 @@ def _handed_here(layer, group: str, message: dict) -> bool:
     return True
 
 
-def _on_loop() -> bool:
+def on_server_loop() -> bool:
+    """Whether the caller runs on the server's event loop (it must not wait on it)."""
     try:
         return asyncio.get_running_loop() is _loop
     except RuntimeError:

@@ -115,7 +115,8 @@ def _build_now(table: Table, wanted: list[Watch], state) -> tuple[int, dict[Watc
         return state.version, {}
     table, seats = found
     # kept seats may predate a handover written by another process (a ladder's
-    # substitute): without this its new holder's sockets here got no push at all
+    # substitute): without this the new holder's sockets here got no push at all, and
+    # the former holder's went on getting the seat's view
     seats = selectors.fresh_seats(table, seats, state)
     holders = {s.number: s for s in seats if s.player_id is not None}
     texts: dict[Watch, str] = {}
