@@ -605,20 +605,38 @@ def per_table_count(
         else:
             drivers = [TableDriver(urls, token, 10_000 + i, seed) for i in range(count)]
         result = measure_cpu(processes, drivers, max(actions, count), gets)
+        idle = idle_cpu(processes, 4 * count) if sockets else {}
         for driver in drivers:
             driver.close_sockets()
         out.append(
             {
-                k: result[k]
-                for k in (
-                    "tables",
-                    "server_cpu_ms_per_action",
-                    "action_cpu_vs_trivial_get",
-                    "load_average",
-                )
+                **{
+                    k: result[k]
+                    for k in (
+                        "tables",
+                        "server_cpu_ms_per_action",
+                        "action_cpu_vs_trivial_get",
+                        "load_average",
+                    )
+                },
+                **idle,
             }
         )
     return out
+
+
+def idle_cpu(processes, sockets: int, seconds: float = 6.0) -> dict:
+    """The server's CPU while the tables' sockets stay open and nothing is played: what
+    their pings cost (lease renewals, token looks: ``server.sockets.pings``), apart
+    from the moves."""
+    time.sleep(1.0)  # the last moves' pushes are read
+    started = cpu_seconds(processes)
+    time.sleep(seconds)
+    per_second = (cpu_seconds(processes) - started) / seconds * 1000
+    return {
+        "idle_sockets": sockets,
+        "idle_cpu_ms_per_second": round(per_second, 2),
+    }
 
 
 def match_length(processes, urls, token, args) -> dict:

@@ -128,6 +128,21 @@ def _column_converters() -> list:
     return [kinds.get(f.get_internal_type()) for f in _USER_FIELDS]
 
 
+def token_owner_ids(keys) -> dict[str, int]:
+    """Of these keys, those still valid (the token not revoked, its account active), each
+    with its account's id: one query per 500 keys (a process's seat sockets at a ping
+    round: ``server.sockets.pings``)."""
+    digests = {key_hash(key): key for key in keys}
+    found: dict[str, int] = {}
+    listed = list(digests)
+    for start in range(0, len(listed), 500):
+        rows = AccessToken.objects.filter(
+            key_hash__in=listed[start : start + 500], user__is_active=True
+        ).values_list("key_hash", "user_id")
+        found.update((digests[digest], user_id) for digest, user_id in rows)
+    return found
+
+
 def token_owner(key: str) -> tuple[User, AccessToken] | None:
     """The active account a key belongs to, and its token row; None for a bad key."""
     digest = key_hash(key)

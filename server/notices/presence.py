@@ -73,6 +73,12 @@ class MemoryLeases:
         with self._lock:
             self._tables.setdefault(table_id, {})[member] = until
 
+    def put_many(self, leases: list[tuple[int, str, float]]) -> None:
+        self.taken = True
+        with self._lock:
+            for table_id, member, until in leases:
+                self._tables.setdefault(table_id, {})[member] = until
+
     def drop(self, table_id: int, member: str, seat_member: str, now: float) -> None:
         with self._lock:
             members = self._tables.setdefault(table_id, {})
@@ -112,6 +118,16 @@ class RedisLeases:
         pipe = self._redis.pipeline(transaction=False)
         pipe.zadd(key, {member: until})
         pipe.expire(key, KEEP_SECONDS)
+        pipe.execute()
+
+    def put_many(self, leases: list[tuple[int, str, float]]) -> None:
+        by_key: dict[str, dict[str, float]] = {}
+        for table_id, member, until in leases:
+            by_key.setdefault(self._key(table_id), {})[member] = until
+        pipe = self._redis.pipeline(transaction=False)
+        for key, members in by_key.items():
+            pipe.zadd(key, members)
+            pipe.expire(key, KEEP_SECONDS)
         pipe.execute()
 
     def drop(self, table_id: int, member: str, seat_member: str, now: float) -> None:
@@ -179,6 +195,19 @@ def socket_opened(*, table_id: int, seats, socket: str, now: float | None = None
     leases = store()
     for seat in seats:
         leases.put(table_id, f"{seat}|{socket}", now + socket_lease_seconds())
+
+
+def sockets_pinged(sockets, now: float | None = None) -> None:
+    """Sockets pinged together, each ``(table_id, seats, socket)``: their leases renewed
+    at once (one Redis round trip for all: ``server.sockets.pings``)."""
+    until = (time.time() if now is None else now) + socket_lease_seconds()
+    leases = [
+        (table_id, f"{seat}|{socket}", until)
+        for table_id, seats, socket in sockets
+        for seat in seats
+    ]
+    if leases:
+        store().put_many(leases)
 
 
 def socket_closed(*, table_id: int, seats, socket: str, now: float | None = None) -> None:

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 
 from server.accounts.models import User
-from server.accounts.services import token_owner
+from server.accounts.services import token_owner, token_owner_ids
 from server.errors import ApiError, NotAuthenticated, NotYourSeat, ServerError, ValidationError
 from server.tables import acting
 
@@ -122,6 +122,25 @@ class SeatActions:
 
     def _still_valid(self) -> bool:
         return still_signed_in(self.user, self.token_key, self.session_key)
+
+
+def look_at_tokens(sockets: list[SeatActions], within: float) -> list[SeatActions]:
+    """``check_token`` for many sockets at once (a ping round): the tokens whose last look
+    is older than ``within`` looked up in one query (a session's as ``still_signed_in``).
+    Returns those signed out, found now or before."""
+    now = time.monotonic()
+    due = [s for s in sockets if not s.revoked and now - s.checked_at >= within]
+    owners = token_owner_ids({s.token_key for s in due if s.token_key is not None})
+    for socket in due:
+        if socket.token_key is not None:
+            valid = owners.get(socket.token_key) == socket.user.pk
+        else:
+            valid = still_signed_in(socket.user, None, socket.session_key)
+        if valid:
+            socket.checked_at = now
+        else:
+            socket.revoked = True
+    return [s for s in sockets if s.revoked]
 
 
 def still_signed_in(user: User, token_key: str | None, session_key: str | None) -> bool:

@@ -33,7 +33,6 @@ from server import limits
 from server.errors import (
     ApiError,
     BodyTooLarge,
-    NotAuthenticated,
     NotFound,
     NotWatchable,
     ValidationError,
@@ -43,7 +42,8 @@ from server.league.serializers import league_tables_body
 from server.notices import notify, presence
 from server.notices.groups import account_group, spectate_group, table_group
 from server.sockets import action_thread, pushes
-from server.sockets.actions import SeatActions, answer_frame, still_signed_in
+from server.sockets.actions import SeatActions, answer_frame, look_at_tokens, still_signed_in
+from server.sockets.pings import PING_TEXT, pings
 from server.tables import projection
 from server.tables.models import Seat, Table
 from server.tables.services import lift_lapsed_pauses
@@ -66,7 +66,7 @@ class AccountSocket(AsyncJsonWebsocketConsumer):
 
     async def connect(self):
         self.groups_joined: list[str] = []
-        self.pinger = None
+        self.pinged_here = False  # in the process's ping round (``pings``)
         self.slot_of = None
         user = self.scope.get("user")
         if user is None:
@@ -82,7 +82,8 @@ class AccountSocket(AsyncJsonWebsocketConsumer):
         for group in self.groups_to_follow():
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
-        self.pinger = asyncio.ensure_future(self._ping_forever())
+        pings.add(self)
+        self.pinged_here = True
         await self.opened()
 
     async def subscribe(self) -> int | None:
@@ -101,14 +102,21 @@ class AccountSocket(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.close(code=code)
 
-    async def _ping_forever(self):
-        while True:
-            await asyncio.sleep(settings.WS_PING_SECONDS)
-            await self.send_json({"type": "ping"})
-            await self.pinged()
+    async def write_ping(self) -> None:
+        try:
+            await self.base_send({"type": "websocket.send", "text": PING_TEXT})
+        except Exception:  # noqa: S110 -- closing under us: its disconnect leaves the round
+            pass
+
+    @classmethod
+    async def pinged_together(cls, sockets: list) -> None:
+        """Called after a ping round with this kind's sockets it pinged (``pings``)."""
+        for socket in sockets:
+            await socket.pinged()
 
     async def pinged(self) -> None:
-        """Called after each ping sent (a table socket renews its seats' presence)."""
+        """Called after each ping sent, unless the kind's ``pinged_together`` does it
+        for all of a round's sockets at once."""
 
     async def closed(self) -> None:
         """Called once when an accepted socket closes."""
@@ -122,8 +130,9 @@ class AccountSocket(AsyncJsonWebsocketConsumer):
         if self.slot_of is not None:
             limits.sockets.give_back(self.slot_of)
             self.slot_of = None
-        if self.pinger is not None:
-            self.pinger.cancel()
+        if self.pinged_here:
+            pings.remove(self)
+            self.pinged_here = False
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if accepted:
@@ -146,7 +155,6 @@ class TableConsumer(AccountSocket):
         self.in_hub = False
         self.answering = False  # an action of this socket's is being answered
         self.held: tuple[int, dict] | None = None  # pushes that came meanwhile
-        self.lease_failed = False  # its last lease renewal failed (logged once)
         return None
 
     def groups_to_follow(self) -> list[str]:
@@ -170,28 +178,40 @@ class TableConsumer(AccountSocket):
         self.sent_presence = await self._presence()
         await sync_to_async(notify.presence_changed)(self.table.pk)
 
-    async def pinged(self) -> None:
+    # whether the last round's lease renewals failed (logged once until they work again)
+    leases_failed = False
+
+    @classmethod
+    async def pinged_together(cls, sockets: list) -> None:
+        """After a ping round, for all the seat sockets it pinged: their leases renewed
+        in one Redis round trip, and their tokens due a look looked at in one query; a
+        revoked token's socket closes (docs/api.md: within a ping)."""
+        sockets = [socket for socket in sockets if hasattr(socket, "actions")]  # opened
+        if not sockets:
+            return
         try:
-            await self._lease(open_=True)
+            await sync_to_async(presence.sockets_pinged, thread_sensitive=False)(
+                [(socket.table.pk, socket.seats, socket.channel_name) for socket in sockets]
+            )
         except (RedisConnectionError, RedisTimeoutError) as error:
-            # Redis (the leases' store with REDIS_URL) stalled or dropped: the lease is
-            # renewed at the next ping; the socket and its pings go on (docs/server.md)
-            if not self.lease_failed:
+            # Redis (the leases' store with REDIS_URL) stalled or dropped: the leases are
+            # renewed at the next ping; the sockets and their pings go on (docs/server.md)
+            if not cls.leases_failed:
                 log.warning(
-                    "table %s: a socket's lease not renewed: %s: %s",
-                    self.table.code,
+                    "%d sockets' leases not renewed: %s: %s",
+                    len(sockets),
                     type(error).__name__,
                     error,
                 )
-            self.lease_failed = True
+            cls.leases_failed = True
         else:
-            self.lease_failed = False
-        try:  # a revoked token's socket closes within a ping (docs/api.md)
-            await database_sync_to_async(self.actions.check_token)(
-                within=settings.WS_TOKEN_CHECK_SECONDS
-            )
-        except NotAuthenticated:
-            await self.close(code=CLOSE_NOT_AUTHENTICATED)
+            cls.leases_failed = False
+        signed_out = await database_sync_to_async(look_at_tokens)(
+            [socket.actions for socket in sockets], within=settings.WS_TOKEN_CHECK_SECONDS
+        )
+        for socket in sockets:
+            if socket.actions in signed_out:
+                await socket.close(code=CLOSE_NOT_AUTHENTICATED)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         """A ping, or an action (``server.sockets.actions``); other messages are ignored."""
