@@ -186,7 +186,7 @@ class TableConsumer(AccountSocket):
         """After a ping round, for all the seat sockets it pinged: their leases renewed
         in one Redis round trip, and their tokens due a look looked at in one query; a
         revoked token's socket closes (docs/api.md: within a ping)."""
-        sockets = [socket for socket in sockets if hasattr(socket, "actions")]  # opened
+        sockets = [s for s in sockets if hasattr(s, "actions") and pings.has(s)]  # open
         if not sockets:
             return
         try:
@@ -210,7 +210,7 @@ class TableConsumer(AccountSocket):
             [socket.actions for socket in sockets], within=settings.WS_TOKEN_CHECK_SECONDS
         )
         for socket in sockets:
-            if socket.actions in signed_out:
+            if socket.actions in signed_out and pings.has(socket):
                 await socket.close(code=CLOSE_NOT_AUTHENTICATED)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
@@ -259,6 +259,7 @@ class TableConsumer(AccountSocket):
         if self.in_hub:
             self.in_hub = False
             await seat_hub.leave(self)
+        await pings.settle(self)  # a renewal in flight must not outlive the lease's drop
         await self._lease(open_=False)
         await sync_to_async(notify.presence_changed)(self.table.pk)
         await sync_to_async(lift_lapsed_pauses, thread_sensitive=False)(table=self.table)

@@ -42,7 +42,7 @@ class PingRound:
         # per kind of socket: those pinged whose after-ping work has not started yet,
         # and the batch doing it (one at a time: a stalled Redis holds one batch only)
         self.waiting: dict[type, list] = {}
-        self.working: dict[type, asyncio.Task] = {}
+        self.working: dict[type, tuple[asyncio.Task, frozenset]] = {}
 
     def _use_loop(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.get_running_loop()
@@ -56,6 +56,17 @@ class PingRound:
         self.due[socket] = loop.time() + float(settings.WS_PING_SECONDS)
         if self.task is None or self.task.done():
             self.task = loop.create_task(self._run())
+
+    def has(self, socket) -> bool:
+        """Whether ``socket`` is still open (in the round)."""
+        return socket in self.due
+
+    async def settle(self, socket) -> None:
+        """Wait until the after-ping work in flight for ``socket``, if any, is done: a
+        closing socket's lease is dropped after a renewal that named it, not before."""
+        task, sockets = self.working.get(type(socket), (None, frozenset()))
+        if task is not None and not task.done() and socket in sockets:
+            await asyncio.wait({task})  # not cancelled if this wait is
 
     def remove(self, socket) -> None:
         if self.loop is not asyncio.get_running_loop():
@@ -88,10 +99,11 @@ class PingRound:
             if not waiting or not self._idle(kind):
                 continue
             self.waiting[kind] = []
-            self.working[kind] = asyncio.ensure_future(self._after_pings(kind, waiting))
+            task = asyncio.ensure_future(self._after_pings(kind, waiting))
+            self.working[kind] = (task, frozenset(waiting))
 
     def _idle(self, kind: type) -> bool:
-        task = self.working.get(kind)
+        task, _ = self.working.get(kind, (None, None))
         return task is None or task.done()
 
     async def _after_pings(self, kind: Any, sockets: list) -> None:

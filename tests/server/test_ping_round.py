@@ -5,6 +5,8 @@ and the others pinged on."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 
 import pytest
@@ -89,3 +91,38 @@ def test_a_round_closes_the_revoked_tokens_socket_and_pings_the_others_on(settin
         assert pings.due == {} and pings.task is None  # no task left behind
 
     async_to_sync(scenario)()
+
+
+def test_a_lease_renewal_in_flight_does_not_outlive_its_sockets_close(settings, monkeypatch):
+    """A socket that closes while its round's renewal is on its way to the store: the
+    lease is dropped after the renewal, so the seat is not left connected."""
+    settings.WS_PING_SECONDS = 0.2
+    p = Players()
+    owner = token_for(p.owner)
+    entered, release = threading.Event(), threading.Event()
+    real = presence.sockets_pinged
+
+    def slow_renewal(sockets, now=None):
+        entered.set()
+        release.wait(10)
+        real(sockets, now)
+
+    monkeypatch.setattr(presence, "sockets_pinged", slow_renewal)
+
+    async def scenario():
+        ws = socket(p, owner, seat=1)
+        assert (await ws.connect())[0]
+        for _ in range(200):  # the round's renewal has started, and waits
+            if entered.is_set():
+                break
+            await asyncio.sleep(0.05)
+        assert entered.is_set()
+        closing = asyncio.ensure_future(ws.disconnect(timeout=10))
+        await asyncio.sleep(0.5)  # time for the close to drop the lease, were it first
+        release.set()
+        await closing
+
+    async_to_sync(scenario)()
+    socket_leases = [m for m in presence.store().read(p.table.pk) if "|" in m]
+    assert socket_leases == []
+    assert not presence.seat_presence(table=p.table)[1].connected
