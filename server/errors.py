@@ -25,6 +25,8 @@ from typing import Any, ClassVar
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions
 from rest_framework.response import Response
 
@@ -186,8 +188,12 @@ class ServerError(ApiError):
 
 class ServerBusy(ApiError):
     code, status = "server_busy", 503
-    message = "too many logins at once; try again in a moment"
-    note = "too many logins waiting at once; `Retry-After`"
+    message = "the server is busy; try again in a moment"
+    note = (
+        "too many logins waiting at once, or the server's shared store (Redis) did not "
+        "answer within `DEKABES_REDIS_STALL_SECONDS`: nothing was done; `Retry-After`"
+    )
+    headers = {"Retry-After": "1"}
 
 
 # -- accounts ------------------------------------------------------------------------------------
@@ -693,10 +699,16 @@ def flatten(detail) -> str:
     return str(detail)
 
 
+# Redis stalled past DEKABES_REDIS_STALL_SECONDS, or down (server.redis_clients)
+REDIS_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError)
+
+
 def from_framework(exc: Exception) -> ApiError | None:
     """The refusal a DRF or Django exception means (None: not one of ours to answer)."""
     if isinstance(exc, ApiError):
         return exc
+    if isinstance(exc, REDIS_UNAVAILABLE):
+        return ServerBusy("the server's shared store did not answer; try again in a moment")
     if isinstance(exc, RequestDataTooBig):
         # Past the limit under a server that did not refuse it first (server.http_bridge).
         return BodyTooLarge()

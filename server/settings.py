@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 import orjson
 
+from server import redis_clients
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("DEKABES_VAR_DIR", BASE_DIR / "var"))
 
@@ -173,7 +175,7 @@ DATABASES = {"default": _database()}
 
 # How long a Redis stall may last before the channel layer's commands fail (and are
 # tried again: ``_channel_layers``), in seconds; docs/server.md "Production layout".
-REDIS_STALL_SECONDS = float(os.environ.get("DEKABES_REDIS_STALL_SECONDS", "10"))
+REDIS_STALL_SECONDS = redis_clients.stall_seconds()
 
 
 def _channel_layers() -> dict:
@@ -220,6 +222,7 @@ def _caches() -> dict:
                 "BACKEND": "django.core.cache.backends.redis.RedisCache",
                 "LOCATION": url,
                 "KEY_PREFIX": os.environ.get("DEKABES_CHANNEL_PREFIX", "dekabes"),
+                "OPTIONS": redis_clients.client_options(),  # waits out a stall, bounded
             }
         }
     return {

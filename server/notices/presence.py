@@ -100,7 +100,9 @@ class RedisLeases:
     def __init__(self, url: str, prefix: str) -> None:
         import redis
 
-        self._redis = redis.Redis.from_url(url)
+        from server.redis_clients import client_options
+
+        self._redis = redis.Redis.from_url(url, **client_options())
         self._prefix = prefix
 
     def _key(self, table_id: int) -> str:

@@ -27,7 +27,15 @@ from django.contrib.auth import SESSION_KEY
 
 from server.accounts.models import User
 from server.accounts.services import token_owner, token_owner_ids
-from server.errors import ApiError, NotAuthenticated, NotYourSeat, ServerError, ValidationError
+from server.errors import (
+    REDIS_UNAVAILABLE,
+    ApiError,
+    NotAuthenticated,
+    NotYourSeat,
+    ServerError,
+    ValidationError,
+    from_framework,
+)
 from server.tables import acting
 
 log = logging.getLogger(__name__)
@@ -74,6 +82,9 @@ class SeatActions:
             )
         except ApiError as refusal:
             return answer_frame(command_id, refusal.status, orjson.dumps(refusal.body())), None
+        except REDIS_UNAVAILABLE as error:  # as REST answers it (server.errors)
+            busy = from_framework(error) or ServerError()
+            return answer_frame(command_id, busy.status, orjson.dumps(busy.body())), None
         except Exception:  # as REST answers a fault: 500, logged (never sent: no detail)
             log.exception("socket action on %s failed", self.code)
             fault = orjson.dumps(ServerError().body())
