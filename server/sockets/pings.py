@@ -5,8 +5,8 @@ Redis round trip and one query for all of them, not one each.
 
 Why one task and not one per socket: with a task each, an idle seat socket cost 2.2 ms of
 server CPU per ping (a thread hop, a Redis pipeline and a query of its own, each), 13 %
-of a core for 200 tables' 800 sockets on PostgreSQL + Redis (``bench.server_actions
---scale-out --socket-extras``, "idle sockets"; docs/server.md).
+of a core for 200 tables' 800 sockets on PostgreSQL + Redis; ~0.07 ms with one round
+(``bench.server_actions --socket-extras``: ``idle_cpu_ms_per_second``; docs/server.md).
 
 A socket is pinged at the first round at or after its due time: rounds run every
 ``WS_PING_SECONDS / 4`` (at most every second), so a ping comes at most that late.
