@@ -69,6 +69,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.sockets.actions",  # actions sent on a seat socket
             "server.sockets.action_thread",  # the thread that runs them
             "server.sockets.wire",  # Daphne's WebSocket wire, per-frame costs cut
+            "server.sockets.pings",  # the process's ping round, its after-ping work batched
         ),
     ),
     (
@@ -92,6 +93,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "server.json_body",
             "server.ids_and_names",  # ids and names of the path and the query
             "server.limits",
+            "server.redis_clients",  # the server's own Redis clients wait out a stall
             "server.settings",
         ),
     ),
