@@ -340,3 +340,14 @@ def test_the_pages_speak_the_members_language(lang):
     assert expected[0] != "Make a challenge"
     assert expected[0] in browser.get("/challenges", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert expected[1] in browser.get("/bots/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+
+
+def test_the_pages_are_for_signed_in_members_and_linked_where_they_look():
+    from django.test import Client
+
+    for path in ("/challenges", "/bots/"):
+        answer = Client().get(path)
+        assert answer.status_code == 302 and "/signin" in answer["Location"]
+    browser = signed_in(new_member())
+    home = browser.get("/", **EN).content.decode()
+    assert home.count('href="/challenges"') >= 2  # the header and the home page's links
