@@ -116,3 +116,8 @@ def published_terms() -> list[BotTerms]:
         .select_related("bot")
         .order_by("bot__username")[:PUBLISHED_LISTED]
     )
+
+
+def terms_of(bots: list[User]) -> dict[int, BotTerms]:
+    """The published terms of ``bots``, by bot id (a bot without terms is absent)."""
+    return {t.bot_id: t for t in BotTerms.objects.filter(bot__in=bots)}

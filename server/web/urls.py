@@ -3,6 +3,7 @@ from django.urls import include, path
 from server.ids_and_names import register_converters
 from server.web.pages import (
     casual,
+    challenges,
     exports,
     ladder,
     league,
@@ -50,6 +51,12 @@ urlpatterns = [
     path("bots/", member.bots, name="bots"),
     path("bots/<name:name>/token", member.bot_token, name="bot_token"),
     path("bots/<name:name>/enter", member.enter_bot, name="enter_bot"),
+    path("bots/<name:name>/terms", member.publish_terms, name="publish_terms"),
+    path("bots/<name:name>/terms/withdraw", member.withdraw_terms, name="withdraw_terms"),
+    path("challenges", challenges.challenges_page, name="challenges"),
+    path("challenges/<id:challenge_id>/accept", challenges.accept, name="challenge_accept"),
+    path("challenges/<id:challenge_id>/decline", challenges.decline, name="challenge_decline"),
+    path("challenges/<id:challenge_id>/cancel", challenges.cancel, name="challenge_cancel"),
     path("clubs/<slug:slug>/", league.club, name="club"),
     path("clubs/<slug:slug>/standings", league.standings, name="standings"),
     path("clubs/<slug:slug>/ratings", league.ratings, name="ratings"),

@@ -10,6 +10,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -19,11 +20,17 @@ from server.accounts import services as account_services
 from server.errors import ApiError, NotFound
 from server.league import selectors as league
 from server.league.actions import members, roles, seasons
+from server.matchmaking import challenges
+from server.matchmaking import selectors as matchmaking
+from server.matchmaking.models import BotTerms
 from server.web import throttling
+from server.web.confirm import confirmation_page, confirmed
+from server.web.forms.challenges import TermsForm
 from server.web.forms.member import AvailabilityForm, BotNameForm, EnterBotForm, JoinClubForm
 from server.web.forms.public import DisplayNameForm, RegisterForm, SignInForm
 from server.web.once import once_per_form, sign_in_again
 from server.web.refusals import league_pages, refusal_text, shown_refusal, too_many_attempts
+from server.web.selectors import challenges as challenge_pages
 from server.web.visitor import person, viewer
 
 
@@ -184,9 +191,11 @@ def set_availability(request, slug: str, season_id: int):
 
 
 # -- a member's own bots ----------------------------------------------------------------------------
-def _bots_page(request, form=None, token=None, status=200, error=None):
+def _bots_page(request, form=None, token=None, status=200, error=None, terms_form=None):
+    """``terms_form``: a bot's terms form as posted (with its errors), kept on the page."""
     user = request.user
     bots = list(account_selectors.bots_of(user))
+    published = matchmaking.terms_of(bots)
     clubs = [
         (c.slug, c.name)
         for c in league.visible_clubs(user)
@@ -202,7 +211,15 @@ def _bots_page(request, form=None, token=None, status=200, error=None):
         request,
         "web/bots.html",
         {
-            "bots": [{"name": b.username, "clubs": entered[b.username]} for b in bots],
+            "bots": [
+                {
+                    "name": b.username,
+                    "clubs": entered[b.username],
+                    "terms": _terms_shown(published.get(b.pk)),
+                    "terms_form": _terms_form(b, published.get(b.pk), terms_form),
+                }
+                for b in bots
+            ],
             "form": form or BotNameForm(),
             "enter_form": EnterBotForm(clubs=clubs),
             "has_clubs": bool(clubs),
@@ -228,6 +245,17 @@ def bots(request):
             )
             return _bots_page(request, token={"name": grant.user.username, "key": grant.key})
     return _bots_page(request, form=form, status=400)
+
+
+def _terms_shown(terms: BotTerms | None) -> list[str] | None:
+    return None if terms is None else challenge_pages.terms_lines(terms)
+
+
+def _terms_form(bot, terms: BotTerms | None, posted: TermsForm | None) -> TermsForm:
+    if posted is not None and posted.bot == bot.username:
+        return posted
+    initial = {f: getattr(terms, f) for f in TermsForm.base_fields} if terms else None
+    return TermsForm(bot=bot.username, initial=initial)
 
 
 def _bot_refusal(err: ApiError) -> str:
@@ -267,3 +295,62 @@ def enter_bot(request, name: str):
         members.do_enter_bot(user=request.user, club=club, bot_name=name)
         return redirect("web:bots")
     return _bots_page(request, status=400, error=refusal.text)
+
+
+# -- a bot's terms: which challenges it takes ---------------------------------------------------
+def _own_bot(request, name: str):
+    """One of the member's own bots (the bots page lists no other), else 404."""
+    person(request)
+    bot = account_selectors.bots_of(request.user).filter(username=name).first()
+    if bot is None:
+        raise Http404("no such bot of yours")
+    return bot
+
+
+def _terms_refusal(err: ApiError) -> str:
+    if err.code == "validation_error":
+        return _(
+            "Take casual games, rated games or both, with the fewest seconds per move no "
+            "more than the most."
+        )
+    return refusal_text(err)
+
+
+@login_required
+@league_pages
+@require_POST
+def publish_terms(request, name: str):
+    """The bots page's terms form: publish or change what challenges the bot takes."""
+    bot = _own_bot(request, name)
+    form = TermsForm(request.POST, bot=bot.username)
+    status = 400
+    if form.is_valid():
+        with shown_refusal(form, text=_terms_refusal) as refusal:
+            challenges.do_publish_terms(user=request.user, bot=bot, terms=form.terms())
+            return redirect("web:bots")
+        status = refusal.status
+    return _bots_page(request, status=status, terms_form=form)
+
+
+@login_required
+@league_pages
+@require_POST
+def withdraw_terms(request, name: str):
+    """Withdraw the bot's terms (it takes no challenges), after a confirmation page."""
+    bot = _own_bot(request, name)
+    challenges.check_may_publish(request.user, bot)
+    if not confirmed(request):
+        return confirmation_page(
+            request,
+            title=_("Withdraw the terms of %(name)s?") % {"name": bot.username},
+            what_happens=[
+                _("%(name)s takes no challenges until you publish its terms again.")
+                % {"name": bot.username},
+                _("Challenges already made to it stay open for its answer."),
+            ],
+            button=_("Withdraw its terms"),
+            cancel=reverse("web:bots"),
+            fields={},
+        )
+    challenges.do_withdraw_terms(user=request.user, bot=bot)
+    return redirect("web:bots")
