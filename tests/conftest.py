@@ -199,6 +199,12 @@ def migrated_sqlite() -> Path:
     return Path(template.env["DEKABES_SQLITE_PATH"])
 
 
+# The SQLite files this test process made as copies of ``migrated_sqlite()``: a second
+# server on one of them (two processes on one file) finds it migrated by the same code,
+# and a ``manage.py migrate`` of its own would only start Django to find nothing to do.
+_COPIED_FROM_TEMPLATE: set[Path] = set()
+
+
 class LiveServer:
     """``manage.py migrate`` then ``daphne server.asgi:application`` on a free port (a
     new SQLite file starts as a copy of one migrated for the test process)."""
@@ -259,9 +265,13 @@ class LiveServer:
         if self.migrated:  # a restart, same code
             return
         self.migrated = True
-        if "DATABASE_URL" not in self.env and not database.exists():
-            shutil.copyfile(migrated_sqlite(), database)
-            return
+        if "DATABASE_URL" not in self.env:
+            if not database.exists():
+                shutil.copyfile(migrated_sqlite(), database)
+                _COPIED_FROM_TEMPLATE.add(database)
+                return
+            if database in _COPIED_FROM_TEMPLATE:  # another server's copy: migrated
+                return
         migrate(self.env)
 
     def _wait_until_up(self, deadline: float) -> None:
