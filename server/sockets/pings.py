@@ -86,9 +86,11 @@ class PingRound:
             now = loop.time()
             period = float(settings.WS_PING_SECONDS)
             pinged = [socket for socket, at in self.due.items() if at <= now]
-            for socket in pinged:
+            for socket in pinged:  # before any await: a socket closed meanwhile stays out
                 self.due[socket] = now + period
-                await socket.write_ping()
+            for socket in pinged:
+                if socket in self.due:
+                    await socket.write_ping()
             for socket in pinged:
                 if socket in self.due:  # not closed by its ping's failure
                     self.waiting.setdefault(type(socket), []).append(socket)

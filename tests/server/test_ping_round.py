@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from server.accounts.models import AccessToken
 from server.notices import presence
 from server.sockets.actions import SeatActions, look_at_tokens
-from server.sockets.pings import pings
+from server.sockets.pings import PingRound, pings
 from tests.server.conftest import Players, token_for
 from tests.server.test_socket_actions import socket
 
@@ -126,3 +126,45 @@ def test_a_lease_renewal_in_flight_does_not_outlive_its_sockets_close(settings, 
     socket_leases = [m for m in presence.store().read(p.table.pk) if "|" in m]
     assert socket_leases == []
     assert not presence.seat_presence(table=p.table)[1].connected
+
+
+class FakeSocket:
+    """What the round needs of a socket; its ping may close another (as a disconnect
+    arriving while the round writes)."""
+
+    def __init__(self, ping_round, closes=None):
+        self.round, self.closes, self.pings = ping_round, closes, 0
+
+    async def write_ping(self):
+        self.pings += 1
+        if self.closes is not None:
+            self.round.remove(self.closes)
+        await asyncio.sleep(0)
+
+    @classmethod
+    async def pinged_together(cls, sockets):
+        return None
+
+
+def test_a_socket_closed_while_a_round_writes_its_pings_is_not_taken_back(settings):
+    """A closed socket kept in the round would have its lease renewed for ever: its seat
+    shown connected after it left."""
+    settings.WS_PING_SECONDS = 0.2
+    ping_round = PingRound()
+
+    async def scenario():
+        closed = FakeSocket(ping_round)
+        closing = FakeSocket(ping_round, closes=closed)
+        ping_round.add(closing)
+        ping_round.add(closed)  # due in the same round, after the one that closes it
+        for _ in range(200):
+            if closing.pings:
+                break
+            await asyncio.sleep(0.02)
+        assert closing.pings >= 1
+        assert closed not in ping_round.due
+        await asyncio.sleep(0.5)  # rounds go on: the closed one is never pinged again
+        assert closed.pings == 0 and closing.pings >= 2
+        ping_round.remove(closing)
+
+    async_to_sync(scenario)()
