@@ -68,11 +68,6 @@ class MemoryLeases:
             members = self._tables.setdefault(table_id, {})
             members[member] = max(members.get(member, 0.0), until)
 
-    def put(self, table_id: int, member: str, until: float) -> None:
-        self.taken = True
-        with self._lock:
-            self._tables.setdefault(table_id, {})[member] = until
-
     def put_many(self, leases: list[tuple[int, str, float]]) -> None:
         self.taken = True
         with self._lock:
@@ -112,13 +107,6 @@ class RedisLeases:
         key = self._key(table_id)
         pipe = self._redis.pipeline(transaction=False)
         pipe.zadd(key, {member: until}, gt=True)
-        pipe.expire(key, KEEP_SECONDS)
-        pipe.execute()
-
-    def put(self, table_id: int, member: str, until: float) -> None:
-        key = self._key(table_id)
-        pipe = self._redis.pipeline(transaction=False)
-        pipe.zadd(key, {member: until})
         pipe.expire(key, KEEP_SECONDS)
         pipe.execute()
 
@@ -193,10 +181,7 @@ def touch(*, table, seats, extra_seconds: float = 0.0, now: float | None = None)
 
 def socket_opened(*, table_id: int, seats, socket: str, now: float | None = None) -> None:
     """A socket subscribed to ``seats`` opened (or pinged: the lease is renewed)."""
-    now = time.time() if now is None else now
-    leases = store()
-    for seat in seats:
-        leases.put(table_id, f"{seat}|{socket}", now + socket_lease_seconds())
+    sockets_pinged([(table_id, seats, socket)], now)
 
 
 def sockets_pinged(sockets, now: float | None = None) -> None:

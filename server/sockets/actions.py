@@ -121,15 +121,22 @@ class SeatActions:
     def check_token(self, within: float) -> None:
         """Raise ``NotAuthenticated`` if the token is gone (revoked, rotated, the account
         closed), looking it up only when the last look is older than ``within`` seconds."""
+        now = time.monotonic()
+        if self.due_a_look(now, within):
+            self.looked(self._still_valid(), now)
         if self.revoked:
             raise NotAuthenticated()
-        now = time.monotonic()
-        if now - self.checked_at < within:
-            return
-        if not self._still_valid():
+
+    def due_a_look(self, now: float, within: float) -> bool:
+        """Whether its token is to be looked up again (not found gone already)."""
+        return not self.revoked and now - self.checked_at >= within
+
+    def looked(self, valid: bool, now: float) -> None:
+        """What a look found: still signed in, or gone for good (the socket closes)."""
+        if valid:
+            self.checked_at = now
+        else:
             self.revoked = True
-            raise NotAuthenticated()
-        self.checked_at = now
 
     def _still_valid(self) -> bool:
         return still_signed_in(self.user, self.token_key, self.session_key)
@@ -140,17 +147,13 @@ def look_at_tokens(sockets: list[SeatActions], within: float) -> list[SeatAction
     is older than ``within`` looked up in one query (a session's as ``still_signed_in``).
     Returns those signed out, found now or before."""
     now = time.monotonic()
-    due = [s for s in sockets if not s.revoked and now - s.checked_at >= within]
+    due = [s for s in sockets if s.due_a_look(now, within)]
     owners = token_owner_ids({s.token_key for s in due if s.token_key is not None})
     for socket in due:
         if socket.token_key is not None:
-            valid = owners.get(socket.token_key) == socket.user.pk
+            socket.looked(owners.get(socket.token_key) == socket.user.pk, now)
         else:
-            valid = still_signed_in(socket.user, None, socket.session_key)
-        if valid:
-            socket.checked_at = now
-        else:
-            socket.revoked = True
+            socket.looked(socket._still_valid(), now)
     return [s for s in sockets if s.revoked]
 
 
