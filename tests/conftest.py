@@ -165,6 +165,30 @@ def no_look_for_closed_accounts_in_process(monkeypatch):
     monkeypatch.setattr(projection, "_closed", [0, float("inf")])
 
 
+@pytest.fixture(autouse=True)
+def a_redis_channel_layer_per_test():
+    """Each test gets a channel layer of its own on Redis (the backend run): see
+    ``drop_redis_channel_layers``."""
+    yield
+    drop_redis_channel_layers()
+
+
+def drop_redis_channel_layers() -> None:
+    """Forget the process's Redis channel layers: the next use builds a new one.
+
+    A channels_redis layer is made for one event loop (a server process has one), and a
+    test process runs a loop per test. Its per-channel receive lock outlives a receive
+    cancelled while waiting for it (the lock's waiter count is never taken back), stays
+    bound to the loop that test ran on, and the next test whose receives contend for it
+    fails with "Lock ... is bound to a different event loop" (CI of 7b1c44c: 5 socket
+    tests of one process; tests/server/test_channel_layer_per_test.py)."""
+    from channels.layers import InMemoryChannelLayer, channel_layers
+
+    for alias, layer in list(channel_layers.backends.items()):
+        if not isinstance(layer, InMemoryChannelLayer):
+            del channel_layers.backends[alias]
+
+
 def wait_for(condition: Callable[[], object], seconds: float, what: str, every: float = 0.2):
     """``condition()``'s first true value, asked every ``every`` seconds; fails the test
     naming ``what`` when none came within ``seconds``."""
