@@ -81,6 +81,7 @@ class RunnerStats:
     paused: int = 0  # paused answers
     rejected: int = 0  # rule rejections (should stay 0)
     outages: int = 0  # times the server could not be reached
+    discovery_errors: int = 0  # table lists the server answered with an error (carried on)
     refused_rated: int = 0  # rated tables left alone: a person's token (docs/bots.md)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -465,6 +466,18 @@ class Runner:
             tables = self.client.tables(mine=True)
         except ConnectionLost:
             self.stats.add("outages")
+            return False
+        except (NotAuthenticated, PermissionDenied):
+            raise  # the token is revoked: no later list will be answered (run's caller says so)
+        except ApiError as problem:  # e.g. a 500 while the server is unwell
+            self.stats.add("discovery_errors")
+            log.warning(
+                "tables not listed: server error %s (%s); carrying on", problem.code, problem.status
+            )
+            return False
+        except Exception:  # a bug must not end the discovery of every later table
+            self.stats.add("discovery_errors")
+            log.exception("tables not listed: unexpected error; carrying on")
             return False
         started = False
         for table in tables:

@@ -219,3 +219,51 @@ def test_a_persons_token_never_plays_a_rated_table(is_bot, monkeypatch):
         else:
             assert started == ["CASUAL"]
             assert runner.stats.as_dict().get("refused_rated") == 1
+
+
+class _UnwellServer(_FakeClient):
+    """A table list answered first with a 500, then with a reply the client cannot read,
+    then at last with the table."""
+
+    def __init__(self, tables: list):
+        super().__init__(True, tables)
+        self.answers = iter(["500", "garbled"])
+
+    def tables(self, mine=True):
+        from clients.sdk import ApiError
+
+        answer = next(self.answers, None)
+        if answer == "500":
+            raise ApiError("http_500", "Internal Server Error", status=500)
+        if answer == "garbled":
+            raise KeyError("seats")
+        return super().tables(mine)
+
+
+def test_a_table_list_refused_or_unreadable_does_not_end_the_discovery(monkeypatch):
+    from clients.bots.runner import Runner
+
+    runner = Runner(_UnwellServer([_table("LATER", False)]), RunnerOptions(discover_every=0.01))
+    started: list[str] = []
+
+    def start_worker(code, **_):
+        started.append(code)
+        runner.stop_event.set()
+
+    monkeypatch.setattr(runner, "_start_worker", start_worker)
+    runner.start()
+    assert runner.join(timeout=30), "the runner did not find the table"
+    assert started == ["LATER"]
+    assert runner.stats.discovery_errors == 2
+
+
+def test_a_revoked_token_ends_the_discovery_with_its_refusal():
+    from clients.bots.runner import Runner
+    from clients.sdk import NotAuthenticated
+
+    class Revoked(_FakeClient):
+        def tables(self, mine=True):
+            raise NotAuthenticated("not_authenticated", "Invalid token.", status=401)
+
+    with pytest.raises(NotAuthenticated):
+        Runner(Revoked(True, []), RunnerOptions(discover_every=0.01)).run()
