@@ -663,6 +663,14 @@ class OutsideTerms(MatchmakingError):
         "bots, partners, time per move, games per day, hours), or to a bot that publishes none"
     )
 
+    def __init__(self, *, player: str, why: str, term: str):
+        super().__init__(player=player, why=why)
+        self.player = player
+        # which of the terms refused it (None: the bot publishes none), for pages that
+        # say it in the reader's language: "kinds", "players", "seconds", "games_per_day",
+        # "hours"
+        self.term = term or None
+
 
 class NoLongerOpen(MatchmakingError):
     code, status = "no_longer_open", 409

@@ -87,34 +87,35 @@ def check_terms(
     """Whether the bot at seat ``number`` of ``seats`` takes this challenge by its terms."""
     terms = BotTerms.objects.filter(bot=bot).first()
 
-    def outside(why: str) -> OutsideTerms:
-        return OutsideTerms(player=bot.username, why=why)
+    def outside(term: str, why: str) -> OutsideTerms:
+        return OutsideTerms(player=bot.username, why=why, term=term)
 
     if terms is None:
-        raise outside("it publishes no terms (it takes no challenges)")
+        raise outside("", "it publishes no terms (it takes no challenges)")
     if rated and not terms.rated:
-        raise outside("it plays casual games only")
+        raise outside("kinds", "it plays casual games only")
     if not rated and not terms.casual:
-        raise outside("it plays rated games only")
+        raise outside("kinds", "it plays rated games only")
     partner = seats[PARTNER_OF[number]]
     if not _kind_fits(terms.partners, partner):
-        raise outside(f"it partners {terms.partners} only")
+        raise outside("players", f"it partners {terms.partners} only")
     for n, opponent in seats.items():
         if n not in (number, PARTNER_OF[number]) and not _kind_fits(terms.opponents, opponent):
-            raise outside(f"it plays against {terms.opponents} only")
+            raise outside("players", f"it plays against {terms.opponents} only")
     if not terms.min_seconds_per_move <= seconds <= terms.max_seconds_per_move:
         raise outside(
+            "seconds",
             f"it plays {terms.min_seconds_per_move} to {terms.max_seconds_per_move} "
-            "seconds per move"
+            "seconds per move",
         )
     if challenge_games_today(bot, now) >= terms.games_per_day:
-        raise outside(f"it plays {terms.games_per_day} challenge games a day")
+        raise outside("games_per_day", f"it plays {terms.games_per_day} challenge games a day")
     low, high = terms.hours_from, terms.hours_to
     if low != high:
         hour = now.astimezone(dt.UTC).hour
         inside = low <= hour < high if low < high else (hour >= low or hour < high)
         if not inside:
-            raise outside(f"it takes challenges from {low:02d}:00 to {high:02d}:00 UTC")
+            raise outside("hours", f"it takes challenges from {low:02d}:00 to {high:02d}:00 UTC")
 
 
 # -- making, answering, closing -------------------------------------------------------------

@@ -121,3 +121,8 @@ def published_terms() -> list[BotTerms]:
 def terms_of(bots: list[User]) -> dict[int, BotTerms]:
     """The published terms of ``bots``, by bot id (a bot without terms is absent)."""
     return {t.bot_id: t for t in BotTerms.objects.filter(bot__in=bots)}
+
+
+def terms_of_bot(username: str) -> BotTerms | None:
+    """The published terms of the bot named ``username``, None when it publishes none."""
+    return BotTerms.objects.filter(bot__username=username).first()

@@ -189,13 +189,63 @@ def test_a_challenge_outside_a_bots_terms_is_refused_in_a_sentence_and_writes_no
     refused = browser.post("/challenges", challenge_post(bob, casual_only, cat, kind="rated"), **EN)
     body = refused.content.decode()
     assert refused.status_code == 409
-    assert "does not take this challenge by its published terms" in body
+    # the bot by name, and the one of its terms the challenge fell outside
+    assert (
+        f"{casual_only.username} does not take this challenge by its published terms: "
+        "Casual games only."
+    ) in body
     assert "outside_terms" not in body and "Traceback" not in body
     no_terms = new_bot(new_member("yan"))
     refused = browser.post("/challenges", challenge_post(bob, no_terms, cat), **EN)
     assert refused.status_code == 409
-    assert "does not take this challenge by its published terms" in refused.content.decode()
+    assert (
+        f"{no_terms.username} publishes no terms: it takes no challenges."
+        in refused.content.decode()
+    )
     assert not Challenge.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("terms", "challenge", "sentence"),
+    [
+        ({"opponents": "bots"}, {}, "Opponents: bots only. Partners: anyone."),
+        (
+            {"min_seconds_per_move": 20, "max_seconds_per_move": 25},
+            {"seconds_per_move": 30},
+            "20 to 25 seconds per move.",
+        ),
+    ],
+)
+def test_the_refusal_names_the_term_the_challenge_fell_outside(terms, challenge, sentence):
+    ann, bob, cat = new_member("ann"), new_member("bob"), new_member("cat")
+    bot = new_bot(new_member("zed"))
+    published = client_for(bot.bot_owner).put(
+        f"/api/bots/{bot.username}/terms", {"casual": True, **terms}, format="json"
+    )
+    assert published.status_code == 200, published.content
+    post = challenge_post(bob, bot, cat, **challenge)
+    refused = signed_in(ann).post("/challenges", post, **EN)
+    assert refused.status_code == 409
+    expected = f"{bot.username} does not take this challenge by its published terms: {sentence}"
+    assert expected in refused.content.decode()
+
+
+def test_the_refusal_names_the_bot_and_its_term_in_the_members_language():
+    ann, bob, cat = new_member("ann"), new_member("bob"), new_member("cat")
+    bot = new_bot(new_member("zed"))
+    client_for(bot.bot_owner).put(
+        f"/api/bots/{bot.username}/terms", {"casual": True}, format="json"
+    )
+    browser = signed_in(ann)
+    browser.cookies["django_language"] = "es"
+    refused = browser.post(
+        "/challenges", challenge_post(bob, bot, cat, kind="rated"), HTTP_ACCEPT_LANGUAGE="es"
+    )
+    assert refused.status_code == 409
+    assert (
+        f"{bot.username} no acepta este desafío según sus condiciones publicadas: "
+        "Solo partidas amistosas."
+    ) in refused.content.decode()
 
 
 def test_wrong_names_are_refused_in_a_sentence():

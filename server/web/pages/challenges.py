@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from server.errors import ApiError
+from server.errors import ApiError, OutsideTerms
 from server.matchmaking import challenges
 from server.matchmaking.models import Challenge
 from server.web.confirm import confirmation_page, confirmed
@@ -28,11 +28,14 @@ from server.web.visitor import person
 def challenge_refusal(err: ApiError) -> str:
     """The challenge services' refusals as a member reads them (their own messages are
     for programs: names, codes and English)."""
-    if err.code == "outside_terms":
-        return _(
-            "A bot you invited does not take this challenge by its published terms: check "
-            "them in the list of bots that take challenges."
-        )
+    if isinstance(err, OutsideTerms):
+        term = page_reads.refused_term(err.player, err.term)
+        if term is None:
+            return _("%(bot)s publishes no terms: it takes no challenges.") % {"bot": err.player}
+        return _("%(bot)s does not take this challenge by its published terms: %(term)s") % {
+            "bot": err.player,
+            "term": term,
+        }
     if err.code == "validation_error":
         return _(
             "Check the names: four different accounts (you, your partner and two "

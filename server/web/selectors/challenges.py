@@ -32,6 +32,12 @@ WHO = dict(WHO_CHOICES)
 
 def terms_lines(terms: BotTerms) -> list[str]:
     """A bot's published terms as sentences."""
+    return list(terms_by_name(terms).values())
+
+
+def terms_by_name(terms: BotTerms) -> dict[str, str]:
+    """A bot's published terms as sentences, by the name a refusal gives the term
+    (``OutsideTerms.term``)."""
     if terms.casual and terms.rated:
         kinds = _("Casual and rated games.")
     elif terms.rated:
@@ -44,15 +50,24 @@ def terms_lines(terms: BotTerms) -> list[str]:
         else _("From %(low)02d:00 to %(high)02d:00 UTC.")
         % {"low": terms.hours_from, "high": terms.hours_to}
     )
-    return [
-        kinds,
-        _("Opponents: %(who)s. Partners: %(partners)s.")
+    return {
+        "kinds": kinds,
+        "players": _("Opponents: %(who)s. Partners: %(partners)s.")
         % {"who": WHO[terms.opponents], "partners": WHO[terms.partners]},
-        _("%(low)s to %(high)s seconds per move.")
+        "seconds": _("%(low)s to %(high)s seconds per move.")
         % {"low": terms.min_seconds_per_move, "high": terms.max_seconds_per_move},
-        _("At most %(n)s challenge games a day.") % {"n": terms.games_per_day},
-        hours,
-    ]
+        "games_per_day": _("At most %(n)s challenge games a day.") % {"n": terms.games_per_day},
+        "hours": hours,
+    }
+
+
+def refused_term(bot_name: str, term: str | None) -> str | None:
+    """The sentence of ``bot_name``'s published terms that a challenge fell outside,
+    None when it publishes none (any more)."""
+    terms = matchmaking.terms_of_bot(bot_name)
+    if terms is None or term is None:
+        return None
+    return terms_by_name(terms).get(term)
 
 
 def challengeable() -> list[tuple[str, list[str]]]:
