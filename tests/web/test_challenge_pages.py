@@ -401,3 +401,22 @@ def test_the_pages_are_for_signed_in_members_and_linked_where_they_look():
     browser = signed_in(new_member())
     home = browser.get("/", **EN).content.decode()
     assert home.count('href="/challenges"') >= 2  # the header and the home page's links
+
+
+@pytest.mark.parametrize(
+    ("lang", "games", "seconds", "expected"),
+    [
+        ("en", 1, 1, ["1 to 1 second per move.", "At most 1 challenge game a day."]),
+        ("en", 5, 30, ["1 to 30 seconds per move.", "At most 5 challenge games a day."]),
+        ("ru", 1, 21, ["От 1 до 21 секунды на ход.", "Не более 1 игры по вызову в день."]),
+        ("ru", 3, 22, ["От 1 до 22 секунд на ход.", "Не более 3 игр по вызову в день."]),
+        ("ru", 11, 25, ["От 1 до 25 секунд на ход.", "Не более 11 игр по вызову в день."]),
+    ],
+)
+def test_counts_in_the_terms_take_the_languages_plural_forms(lang, games, seconds, expected):
+    from server.web.selectors.challenges import terms_by_name
+
+    terms = BotTerms(games_per_day=games, min_seconds_per_move=1, max_seconds_per_move=seconds)
+    with translation.override(lang):
+        said = terms_by_name(terms)
+    assert [said["seconds"], said["games_per_day"]] == expected

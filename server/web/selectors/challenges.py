@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django_stubs_ext import StrOrPromise
 
 from server.accounts.models import User
@@ -54,9 +54,18 @@ def terms_by_name(terms: BotTerms) -> dict[str, str]:
         "kinds": kinds,
         "players": _("Opponents: %(who)s. Partners: %(partners)s.")
         % {"who": WHO[terms.opponents], "partners": WHO[terms.partners]},
-        "seconds": _("%(low)s to %(high)s seconds per move.")
+        "seconds": ngettext(
+            "%(low)s to %(high)s second per move.",
+            "%(low)s to %(high)s seconds per move.",
+            terms.max_seconds_per_move,
+        )
         % {"low": terms.min_seconds_per_move, "high": terms.max_seconds_per_move},
-        "games_per_day": _("At most %(n)s challenge games a day.") % {"n": terms.games_per_day},
+        "games_per_day": ngettext(
+            "At most %(n)s challenge game a day.",
+            "At most %(n)s challenge games a day.",
+            terms.games_per_day,
+        )
+        % {"n": terms.games_per_day},
         "hours": hours,
     }
 
