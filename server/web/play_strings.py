@@ -6,6 +6,9 @@ replay's msgids (``templatetags/dekabes.py``)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from engine.tiles import ALL_TILES
 
 # Numbers as a screen reader says a tile: "five-three".
 NUMBER_WORDS = (
@@ -26,7 +29,6 @@ STRINGS = {
     "bot": _("computer"),
     "here": _("here"),
     "away": _("away"),
-    "tiles_left": _("%(n)s tiles"),
     "to_act": _("to play"),
     "hand_no": _("Hand %(n)s"),
     "base": _("Base %(n)s"),
@@ -65,7 +67,6 @@ STRINGS = {
     "sent": _("Sending…"),
     # the end of a hand and of the match
     "hand_over": _("Hand %(n)s is over"),
-    "pips": _("%(n)s pips"),
     "why_dekabes": _("%(tile)s fitted both ends (%(left)s and %(right)s): Dékabès, double points."),
     "why_not_dekabes": _(
         "Last tile %(tile)s on ends %(left)s and %(right)s: no Dékabès "
@@ -156,8 +157,19 @@ STRINGS = {
 }
 
 
+# The most tiles and pips one seat can hold: a hand of seven, the seven heaviest tiles.
+TILES_IN_HAND = 7
+MOST_PIPS_IN_HAND = sum(sorted((t.pips for t in ALL_TILES), reverse=True)[:TILES_IN_HAND])
+
+
 def play_strings() -> dict:
     """The words in the active language, as plain strings (for ``json_script``)."""
     words: dict[str, object] = {key: str(value) for key, value in STRINGS.items()}
     words["numbers"] = [str(n) for n in NUMBER_WORDS]
+    # counts by number, each in the language's plural form for it (Russian has three):
+    # the script takes list[n] and fills in %(n)s, and so holds no plural rule of its own
+    words["tiles_left"] = [
+        ngettext("%(n)s tile", "%(n)s tiles", n) for n in range(TILES_IN_HAND + 1)
+    ]
+    words["pips"] = [ngettext("%(n)s pip", "%(n)s pips", n) for n in range(MOST_PIPS_IN_HAND + 1)]
     return words

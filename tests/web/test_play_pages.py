@@ -83,6 +83,35 @@ def test_the_page_speaks_the_visitor_s_language(language, word):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "tiles", "pips"),
+    [
+        (
+            "en",
+            {1: "%(n)s tile", 2: "%(n)s tiles", 0: "%(n)s tiles"},
+            {1: "%(n)s pip", 21: "%(n)s pips"},
+        ),
+        ("es", {1: "%(n)s ficha", 5: "%(n)s fichas"}, {1: "%(n)s punto", 69: "%(n)s puntos"}),
+        (
+            "ru",
+            {1: "%(n)s кость", 3: "%(n)s кости", 5: "%(n)s костей", 0: "%(n)s костей"},
+            {21: "%(n)s очко", 22: "%(n)s очка", 11: "%(n)s очков", 69: "%(n)s очков"},
+        ),
+    ],
+)
+def test_counts_on_the_page_take_the_language_s_plural_forms(language, tiles, pips):
+    """The script picks the words of a count by its number (it holds no plural rule):
+    every count a hand can show has its words, 0-7 tiles and 0-69 pips."""
+    p = Players(kinds=("human", "bot", "bot", "bot"))
+    client = signed_in(p.owner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    words = page_setup(client, p.code)["words"]
+    assert (len(words["tiles_left"]), len(words["pips"])) == (8, 70)
+    assert {n: words["tiles_left"][n] for n in tiles} == tiles
+    assert {n: words["pips"][n] for n in pips} == pips
+
+
+@pytest.mark.django_db
 def test_the_session_acts_only_with_the_page_s_csrf_token_and_from_the_site():
     p = Players(kinds=("human", "bot", "bot", "bot"))
     browser = csrf_client(p.owner)

@@ -33,6 +33,12 @@ function fmt(text, values) {
   return text.replace(/%\(([a-z]+)\)s/g, (m, name) => (values && name in values ? values[name] : m));
 }
 
+// A count in its words: the server sends them by number, in the language's plural forms.
+function count(forms, n) {
+  if (!Number.isInteger(n) || n < 0) return "";
+  return fmt(forms[Math.min(n, forms.length - 1)], { n });
+}
+
 function el(tag, attrs, children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
@@ -235,7 +241,7 @@ function seatBox(answer, seat) {
     );
   }
   if (seat !== v.seat) {
-    parts.push(el("span", { class: "count", text: fmt(W.tiles_left, { n: v.tile_counts[String(seat)] }) }));
+    parts.push(el("span", { class: "count", text: count(W.tiles_left, v.tile_counts[String(seat)]) }));
   }
   if (acting) parts.push(el("span", { class: "acting", text: `▶ ${W.to_act}` }));
   if (passed) parts.push(el("span", { class: "passed", text: W.log_pass.replace("%(s)s", String(seat)) }));
@@ -501,7 +507,7 @@ function revealDialog(answer) {
     return el("tr", { class: `team-${team}`, "data-seat": seat }, [
       el("th", { scope: "row", text: `${seatTitle(answer, seat)} · ${fmt(W.team, { team })}` }),
       el("td", {}, [el("div", { class: "tiles" }, tiles)]),
-      el("td", { class: "pips", text: fmt(W.pips, { n: (last.pips || {})[String(seat)] || 0 }) }),
+      el("td", { class: "pips", text: count(W.pips, (last.pips || {})[String(seat)] || 0) }),
     ]);
   });
   const lines = [el("p", { class: `banner${last.dekabes ? " dekabes" : ""}`, "data-result": last.result, text: resultText(last) })];
