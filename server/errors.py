@@ -663,13 +663,13 @@ class OutsideTerms(MatchmakingError):
         "bots, partners, time per move, games per day, hours), or to a bot that publishes none"
     )
 
-    def __init__(self, *, player: str, why: str, term: str):
+    def __init__(self, *, player: str, why: str, term: str | None):
         super().__init__(player=player, why=why)
         self.player = player
         # which of the terms refused it (None: the bot publishes none), for pages that
         # say it in the reader's language: "kinds", "players", "seconds", "games_per_day",
         # "hours"
-        self.term = term or None
+        self.term = term
 
 
 class NoLongerOpen(MatchmakingError):

@@ -87,11 +87,11 @@ def check_terms(
     """Whether the bot at seat ``number`` of ``seats`` takes this challenge by its terms."""
     terms = BotTerms.objects.filter(bot=bot).first()
 
-    def outside(term: str, why: str) -> OutsideTerms:
+    def outside(term: str | None, why: str) -> OutsideTerms:
         return OutsideTerms(player=bot.username, why=why, term=term)
 
     if terms is None:
-        raise outside("", "it publishes no terms (it takes no challenges)")
+        raise outside(None, "it publishes no terms (it takes no challenges)")
     if rated and not terms.rated:
         raise outside("kinds", "it plays casual games only")
     if not rated and not terms.casual:

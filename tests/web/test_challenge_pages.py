@@ -52,6 +52,16 @@ def make_challenge(ann, bob, cat, dan) -> Challenge:
     return Challenge.objects.get(challenger=ann)
 
 
+def bot_with_terms(**terms):
+    """A bot of a new member's that publishes ``terms`` (casual games, unless told)."""
+    bot = new_bot(new_member("zed"))
+    published = client_for(bot.bot_owner).put(
+        f"/api/bots/{bot.username}/terms", {"casual": True, **terms}, format="json"
+    )
+    assert published.status_code == 200, published.content
+    return bot
+
+
 # -- a bot's terms on the bots page ---------------------------------------------------------
 def test_terms_published_from_the_bots_page_are_the_apis():
     ann = new_member()
@@ -179,10 +189,7 @@ def test_a_challenge_made_from_the_page_has_its_four_seats():
 
 def test_a_challenge_outside_a_bots_terms_is_refused_in_a_sentence_and_writes_nothing():
     ann, bob, cat = new_member("ann"), new_member("bob"), new_member("cat")
-    casual_only = new_bot(new_member("zed"))
-    client_for(casual_only.bot_owner).put(
-        f"/api/bots/{casual_only.username}/terms", {"casual": True}, format="json"
-    )
+    casual_only = bot_with_terms()
     browser = signed_in(ann)
     page = browser.get("/challenges", **EN).content.decode()
     assert f'<option value="{casual_only.username}">' in page  # the datalist offers it
@@ -218,11 +225,7 @@ def test_a_challenge_outside_a_bots_terms_is_refused_in_a_sentence_and_writes_no
 )
 def test_the_refusal_names_the_term_the_challenge_fell_outside(terms, challenge, sentence):
     ann, bob, cat = new_member("ann"), new_member("bob"), new_member("cat")
-    bot = new_bot(new_member("zed"))
-    published = client_for(bot.bot_owner).put(
-        f"/api/bots/{bot.username}/terms", {"casual": True, **terms}, format="json"
-    )
-    assert published.status_code == 200, published.content
+    bot = bot_with_terms(**terms)
     post = challenge_post(bob, bot, cat, **challenge)
     refused = signed_in(ann).post("/challenges", post, **EN)
     assert refused.status_code == 409
@@ -232,10 +235,7 @@ def test_the_refusal_names_the_term_the_challenge_fell_outside(terms, challenge,
 
 def test_the_refusal_names_the_bot_and_its_term_in_the_members_language():
     ann, bob, cat = new_member("ann"), new_member("bob"), new_member("cat")
-    bot = new_bot(new_member("zed"))
-    client_for(bot.bot_owner).put(
-        f"/api/bots/{bot.username}/terms", {"casual": True}, format="json"
-    )
+    bot = bot_with_terms()
     browser = signed_in(ann)
     browser.cookies["django_language"] = "es"
     refused = browser.post(
