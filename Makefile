@@ -112,6 +112,11 @@ bench-league: $(STAMP)
 bench-ladder: $(STAMP)
 	$(PY) -m bench.ladder
 
+# What a server process keeps for the tables it served, bounded (docs/server.md, "Memory").
+.PHONY: bench-memory
+bench-memory: $(STAMP)
+	$(PY) -m bench.process_memory
+
 # A login flood and a 400 MB body against a bystander's game actions (issue 11 figures).
 bench-abuse: $(STAMP)
 	$(PY) -m bench.abuse

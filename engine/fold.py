@@ -771,6 +771,14 @@ class Match:
     def can_undo(self) -> bool:
         return bool(self._checkpoints) and not self.rated
 
+    def kept_size(self) -> int:
+        """How many events and undo points this match holds (its events since the last
+        restart or new match, a state before each undoable one, what undo took back):
+        what its memory grows with, about 1 KB each. For callers that bound how many
+        matches they keep by size, not count."""
+        taken_back = sum(len(segment) for segment in self._redo_stack)
+        return len(self._effective) + len(self._checkpoints) + taken_back
+
     def can_redo(self) -> bool:
         return bool(self._redo_stack) and not self.rated
 

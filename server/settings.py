@@ -401,6 +401,9 @@ WS_TOKEN_CHECK_SECONDS = float(os.environ.get("DEKABES_WS_TOKEN_CHECK_SECONDS", 
 # Seconds a request for a seat (its view, a long-poll, an action) keeps the seat "here"
 # (server/notices/presence.py); a seat socket keeps it while it is open.
 PRESENCE_ACTIVITY_SECONDS = float(os.environ.get("DEKABES_PRESENCE_ACTIVITY_SECONDS", "60"))
+# The folds a process keeps (server/tables/projection.py): at most this many events and
+# undo points in all (~1 KB each), the least recently read tables leaving first.
+PROJECTION_EVENTS = _env_int("DEKABES_PROJECTION_EVENTS", 100_000)
 # How often a process looks for accounts closed by another one, whose old names it may
 # keep (server/tables/projection.py; docs/server.md, "Members' data").
 CLOSED_ACCOUNTS_CHECK_SECONDS = float(os.environ.get("DEKABES_CLOSED_ACCOUNTS_CHECK_SECONDS", "60"))

@@ -42,7 +42,10 @@ from server.tables.table_state import TableState
 log = logging.getLogger(__name__)
 
 # Least recently used tables leave first: a club with more active tables than this still
-# hits the cache for every table in play (a miss starts from the newest snapshot).
+# hits the cache for every table in play (a miss starts from the newest snapshot). And the
+# folds kept hold at most ``settings.PROJECTION_EVENTS`` events and undo points in all
+# (``Match.kept_size``, ~1 KB each): a finished match's fold is ~300 KB, so 1,024 of them
+# held ~300 MB in a process that had served that many tables, and kept it.
 CACHE_SIZE = 1024
 # A snapshot once a table's log has grown this many events past its newest one: a cold
 # read then unpickles one state (~7 ms of CPU for a long match's, undo history included)
@@ -64,6 +67,9 @@ SNAPSHOT_FORMAT = _source_hash()
 
 
 _cache: OrderedDict[int, TableState] = OrderedDict()
+# Per cached table: its fold's ``kept_size()`` when kept, and their sum.
+_sizes: dict[int, int] = {}
+_kept_size = [0]
 # Per cached table: the seq of its newest snapshot (known to this process).
 _snapshot_seq: dict[int, int] = {}
 _lock = threading.Lock()
@@ -153,9 +159,16 @@ def remember(table: Table, state: TableState, owned: bool = False) -> None:
         current = _cache.get(table.pk)
         if current is None or current.version < state.version:
             _cache[table.pk] = state if owned else state.copy()
+            size = state.match.kept_size()
+            _kept_size[0] += size - _sizes.get(table.pk, 0)
+            _sizes[table.pk] = size
         _cache.move_to_end(table.pk)
-        while len(_cache) > CACHE_SIZE:
+        # the table just kept stays, however large: it is the one being read
+        while len(_cache) > 1 and (
+            len(_cache) > CACHE_SIZE or _kept_size[0] > settings.PROJECTION_EVENTS
+        ):
             gone, _ = _cache.popitem(last=False)
+            _kept_size[0] -= _sizes.pop(gone, 0)
             _snapshot_seq.pop(gone, None)
         due = state.version - _snapshot_seq.get(table.pk, 0) >= SNAPSHOT_EVERY
         if due:
@@ -171,9 +184,12 @@ def forget(table: Table | None = None, snapshots: bool = False) -> None:
         _generation += 1
         if table is None:
             _cache.clear()
+            _sizes.clear()
+            _kept_size[0] = 0
             _snapshot_seq.clear()
         else:
             _cache.pop(table.pk, None)
+            _kept_size[0] -= _sizes.pop(table.pk, 0)
             _snapshot_seq.pop(table.pk, None)
     if table is None:
         for hook in _also_forget:

@@ -56,3 +56,19 @@ def test_a_copy_taken_after_undo_is_independent(seed):
             break
         m.apply(random_event(m, rng))
     assert [copy.seat_view(s) for s in (1, 2, 3, 4)] == before
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_kept_size_counts_what_a_match_holds_and_what_undo_moves(seed):
+    """``kept_size``: what a kept match's memory grows with (the server bounds its folds
+    by it): each event since the match began, a state per undoable one, taken-back ones."""
+    assert Match().kept_size() == 0
+    events, m = _at_an_undoable_point(seed)
+    held = m.kept_size()
+    assert held >= len(events) and m.copy().kept_size() == held
+    m.apply(UNDO)  # one checkpoint used up; its events move to the redo stack
+    assert m.kept_size() == held - 1
+    m.apply({"type": "redo", "seat": 1})
+    assert m.kept_size() == held  # the segment and its checkpoint are back
+    m.apply({"type": "new_match", "seat": 1})
+    assert m.kept_size() <= 1  # a new match holds nothing of the old one

@@ -142,3 +142,31 @@ def test_the_cache_drops_the_least_recently_used_table(monkeypatch):
     assert set(projection._cache) == {tables[0].pk, tables[2].pk, tables[3].pk}
     for table in tables:  # a miss folds the log again to the same state
         assert projection.project(table).version == selectors.current_version(table)
+
+
+def test_the_cache_holds_at_most_its_budget_of_events_and_undo_points(settings):
+    """A finished match's fold is ~300 KB: bounded by count alone, the cache of a process
+    that had served 1,024 tables held ~300 MB for good."""
+    played = []
+    for _ in range(4):
+        p = Players()
+        for seat in (1, 2, 3, 4):
+            p.act(seat, {"type": "accept", "expected_version": p.seat(seat)["version"]})
+        played.append(p.table)
+    projection.forget()
+    sizes = [projection.project(table).match.kept_size() for table in played]
+    assert min(sizes) > 0
+    assert projection._kept_size[0] == sum(sizes)  # all four kept: the budget is large
+    settings.PROJECTION_EVENTS = sizes[0] + sizes[3]  # room for two of them only
+    projection.project(played[0])  # read again: the newest, so it stays
+    projection.project(played[3])
+    assert list(projection._cache) == [played[0].pk, played[3].pk]
+    assert projection._kept_size[0] == sizes[0] + sizes[3] <= sum(sizes)
+    settings.PROJECTION_EVENTS = 1  # smaller than any fold: the one read now is kept
+    projection.project(played[1])
+    assert list(projection._cache) == [played[1].pk]
+    assert projection._kept_size[0] == sizes[1]
+    for table in played:  # a table that left is folded again to the same state
+        assert projection.project(table).version == selectors.current_version(table)
+    projection.forget(played[3])
+    assert projection._kept_size[0] == 0 and not projection._cache
