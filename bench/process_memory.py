@@ -16,6 +16,13 @@ and 1,024 tables' answers, whatever their size). With
 tables played hold, the bounded child shows the budget holding.
 
     .venv/bin/python -m bench.process_memory --tables 40 --budget 4000
+
+``--live ACTIONS``: also on the path members use, two Daphne servers (``bench.server_actions``'
+embedded default, loopback), one with ``--budget`` and one with no budget, each played the
+same number of keyed REST actions by four tables' drivers (a finished match: a new table);
+their resident sizes at the end. Python does not give freed memory back to the system, so
+this shows the growth the bound stops, not the caches alone. Every server is stopped in a
+``finally``.
 """
 
 from __future__ import annotations
@@ -124,11 +131,58 @@ def child(tables: int, mode: str, budget: int | None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def live(actions: int, budget: int) -> dict:
+    """Resident size of a live server after ``actions`` keyed REST actions, with the
+    budget and with none (the same drivers' seeds on both)."""
+    from bench import server_actions as bench
+
+    class Counted(bench.TableDriver):
+        tables = 0
+
+        def _new_table(self) -> str:
+            Counted.tables += 1
+            return super()._new_table()
+
+    out = {}
+    saved = os.environ.get("DEKABES_PROJECTION_EVENTS")
+    try:
+        for name, events in (("bounded", budget), ("no_budget", 10**12)):
+            os.environ["DEKABES_PROJECTION_EVENTS"] = str(events)
+            Counted.tables = 0
+            with tempfile.TemporaryDirectory(prefix="dekabes-memory-live-") as tmp:
+                processes, urls = bench.start_server(Path(tmp))
+                try:
+                    token = bench.register(urls[0])
+                    drivers = [Counted(urls, token, i, 1, keys=True) for i in range(4)]
+                    bench.run_split([[d] for d in drivers], actions, Counted.act)
+                    with open(f"/proc/{processes[0].pid}/status") as status:
+                        rss = next(int(x.split()[1]) for x in status if x.startswith("VmRSS"))
+                    errors = sum(d.errors for d in drivers)
+                finally:
+                    bench.stop(processes)
+            out[name] = {
+                "budget": events,
+                "actions": actions,
+                "tables": Counted.tables,
+                "rss_kb": rss,
+                "non_200": errors,
+            }
+    finally:
+        if saved is None:
+            os.environ.pop("DEKABES_PROJECTION_EVENTS", None)
+        else:
+            os.environ["DEKABES_PROJECTION_EVENTS"] = saved
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=40, help="matches played to their end")
     parser.add_argument(
         "--budget", type=int, help="DEKABES_PROJECTION_EVENTS for the bounded child"
+    )
+    parser.add_argument(
+        "--live", type=int, metavar="ACTIONS", help="also two live servers, this many actions each"
     )
     args = parser.parse_args(argv)
     bounded = child(args.tables, "bounded", args.budget)
@@ -142,6 +196,8 @@ def main(argv=None) -> int:
         "by_count_at_1024_tables_mb": round(per_table * 1024 / 1024),
         "kb_per_event_kept": round(by_count["caches_kb"] / by_count["events"], 2),
     }
+    if args.live:
+        report["live"] = live(args.live, args.budget or 4000)
     print(json.dumps(report))
     return 0
 
