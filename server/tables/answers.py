@@ -30,9 +30,10 @@ from server.tables.models import Seat, Table
 from server.tables.table_state import TableState
 
 # Tables whose newest answers are kept (least recently used leave first). A table's are
-# ~90 KB (four seats' texts and the parts they share), and they serve only the moments
-# after its last move (the pushes, the next seat's read): 256 tables, ~22 MB at most,
-# where 1,024 held ~90 MB in a process that had served that many.
+# ~90-115 KB (four seats' texts and the parts they share), and they serve only the
+# moments after its last move (the pushes, the next seat's read): 256 tables, ~25-30 MB
+# at most, where 1,024 held ~100 MB in a process that had served that many
+# (docs/server.md, "Memory").
 TABLES_KEPT = 256
 
 Who = tuple[int, int | None]  # (seat number, account id)
