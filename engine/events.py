@@ -13,7 +13,7 @@ from typing import Any, Literal, TypeGuard, cast
 from engine.core import LEFT, RIGHT, deal_masks
 from engine.errors import IllegalEventError
 from engine.seats import SEAT_KEYS, seat_key
-from engine.tiles import ALL_TILES_MASK, TILE_ID, mask_texts, tile_id
+from engine.tiles import ALL_TILES_MASK, TILE_ID, TILES_IN_HAND, mask_texts, tile_id
 
 EventType = Literal[
     "match_started",
@@ -111,12 +111,12 @@ def parse_deal(event: dict[str, Any]) -> list[int]:
         raise IllegalEventError("bad_deal", "a deal has exactly four hands")
     for i in range(4):
         tiles = hands.get(seat_key(i))
-        if not isinstance(tiles, list) or len(tiles) != 7:
+        if not isinstance(tiles, list) or len(tiles) != TILES_IN_HAND:
             raise IllegalEventError("bad_deal", "each hand has seven tiles")
         mask = 0
         for text in tiles:
             mask |= 1 << TILE_ID[text]
-        if mask.bit_count() != 7 or mask & seen:
+        if mask.bit_count() != TILES_IN_HAND or mask & seen:
             raise IllegalEventError("bad_deal", "a tile appears twice in the deal")
         seen |= mask
         masks.append(mask)

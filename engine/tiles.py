@@ -29,6 +29,7 @@ for _i, (_a, _b) in enumerate(TILE_PAIRS):
     TILE_ID[f"{_b}-{_a}"] = _i
 
 ALL_TILES_MASK = (1 << 28) - 1
+TILES_IN_HAND = 7  # a deal gives each of the four seats seven of the 28 tiles
 DOUBLE_MASK = sum(1 << i for i, (a, b) in enumerate(TILE_PAIRS) if a == b)
 DOUBLE_SIX = _ID_OF_PAIR[(6, 6)]
 # NUM_MASK[n]: every tile showing the number n.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from engine.tiles import ALL_TILES
+from engine.tiles import ALL_TILES, TILES_IN_HAND
 
 # Numbers as a screen reader says a tile: "five-three".
 NUMBER_WORDS = (
@@ -157,8 +157,7 @@ STRINGS = {
 }
 
 
-# The most tiles and pips one seat can hold: a hand of seven, the seven heaviest tiles.
-TILES_IN_HAND = 7
+# The most pips one seat can hold: the seven heaviest tiles.
 MOST_PIPS_IN_HAND = sum(sorted((t.pips for t in ALL_TILES), reverse=True)[:TILES_IN_HAND])
 
 
