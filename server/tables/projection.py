@@ -67,7 +67,10 @@ SNAPSHOT_FORMAT = _source_hash()
 
 
 _cache: OrderedDict[int, TableState] = OrderedDict()
-# Per cached table: its fold's ``kept_size()`` when kept, and their sum.
+# Per cached table: its fold's ``kept_size()`` when kept, and their sum. Kept here beside
+# the OrderedDict, not with a library's sized cache (cachetools' ``getsizeof``): an
+# eviction must also drop the table's snapshot mark under the same lock as the snapshot
+# claim, and the whole bound is these ten lines, no dependency for them.
 _sizes: dict[int, int] = {}
 _kept_size = [0]
 # Per cached table: the seq of its newest snapshot (known to this process).
