@@ -99,12 +99,17 @@ def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_tw
     page.locator('#actions [data-action^="play"]').first.click()
     page.wait_for_selector('#connection[data-status="offline"]')  # kept, to be sent
     server.start()
+    # A process that has just started folds the table again and the pages retry at most
+    # every 4 s: on a busy machine (the whole suite beside other work) that took longer
+    # than Playwright's default 30 s once, so these waits allow a minute.
     for each in (page, phone):  # both back, with the move made once
         each.wait_for_function(
             "t => [...document.querySelectorAll('#line .laid')].some(n => n.dataset.tile === t)",
             arg=tile,
+            timeout=60_000,
         )
-        each.wait_for_selector('#connection[data-status="live"]')
+        # Live again at once, not at the socket's next attempt (up to 15 s away).
+        each.wait_for_selector('#connection[data-status="live"]', timeout=60_000)
     owner = casual.person("hana")
     version = owner.request("GET", f"/api/tables/{code}/seats/1")["version"]
     phone.wait_for_function(

@@ -34,6 +34,8 @@ export class SeatLink {
     this.versions = {};
     this.socket = null;
     this.socketFailures = 0;
+    this.socketTimer = null; // the socket's next attempt, while it is down
+    this.unreachable = false; // the last request found no server (down, restarting)
     this.polling = false;
     this.pending = null; // {seat, body, key}: the one decision on its way
     this.answers = new Map(); // command_id -> resolve, for decisions sent over the socket
@@ -82,7 +84,9 @@ export class SeatLink {
   }
 
   openSocket() {
-    if (this.stopped) return;
+    clearTimeout(this.socketTimer);
+    this.socketTimer = null;
+    if (this.stopped || this.socket) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     let opened = false;
     let socket;
@@ -136,7 +140,21 @@ export class SeatLink {
     // Long-poll meanwhile (and for good when sockets never open here).
     if (!this.polling) this.pollAll();
     const delay = RETRY_MS[Math.min(this.socketFailures, RETRY_MS.length - 1)];
-    setTimeout(() => this.openSocket(), this.socketFailures > 3 ? 15000 : delay);
+    this.socketTimer = setTimeout(() => this.openSocket(), this.socketFailures > 3 ? 15000 : delay);
+  }
+
+  // A request's outcome says whether the server can be reached. When it answers again
+  // after it could not be (a restart), the socket is tried at once rather than at its
+  // next attempt, up to 15 s away. Where sockets never open but requests are answered
+  // (a proxy without WebSockets), this never fires: nothing was unreachable.
+  reached(answered) {
+    if (!answered) {
+      this.unreachable = true;
+      return;
+    }
+    if (!this.unreachable) return;
+    this.unreachable = false;
+    if (this.socketTimer !== null) this.openSocket();
   }
 
   async pollAll() {
@@ -190,6 +208,7 @@ export class SeatLink {
         cache: "no-store",
         signal: abort.signal,
       });
+      this.reached(response.status < 500);
       let parsed = null;
       try {
         parsed = await response.json();
@@ -198,6 +217,7 @@ export class SeatLink {
       }
       return { ok: response.ok, status: response.status, body: parsed };
     } catch (e) {
+      this.reached(false);
       return { ok: false, status: 0, body: null };
     } finally {
       clearTimeout(timer);
