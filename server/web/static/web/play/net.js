@@ -146,7 +146,7 @@ export class SeatLink {
   // A request's outcome says whether the server can be reached. When it answers again
   // after it could not be (a restart), the socket is tried at once rather than at its
   // next attempt, up to 15 s away. Where sockets never open but requests are answered
-  // (a proxy without WebSockets), this never fires: nothing was unreachable.
+  // (a proxy without WebSockets), it fires only once after each outage, not per request.
   reached(answered) {
     if (!answered) {
       this.unreachable = true;
