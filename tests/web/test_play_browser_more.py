@@ -1,7 +1,8 @@
 # ruff: noqa: F811 -- the fixtures live and open_page are imported from test_play_browser
 """The browser table in Chromium, continued (``test_play_browser.py`` holds the whole
 matches; a file of its own so that the suite's processes share them): one hand by
-keyboard only, a server restart mid-hand (played to that hand's end), every stage of a
+keyboard only, a server restart mid-hand (played to that hand's end), the page live again
+as soon as the restarted server answers its kept decision, every stage of a
 whole match in four languages with axe, and two seats of one person (one hand). Each file
 starts its own server (the module's ``live``)."""
 
@@ -14,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from clients.sdk import DekabesClient
 from tests.web.browser import horizontal_overflow, screenshot
@@ -121,6 +123,56 @@ def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_tw
     sent = page.evaluate("dekabesTable.link.decisions - dekabesTable.link.refusals")
     assert human_events(owner, code, 1) == sent  # each decision once, the offline one too
     assert check_privacy(watch, stored_deals(server, code)) > 10
+
+
+def test_after_a_restart_the_page_is_live_once_the_server_answers_not_at_the_sockets_next_try(
+    live, open_page
+):
+    """The page's own timers run on Playwright's clock, paused while the server comes
+    back: the socket's next attempt (15 s away after four failures) cannot fire, so the
+    page is live again only because the decision it kept was answered."""
+    server, casual, _ = live
+    code = casual.table("iris", {1: "iris"})
+    page = person_page(open_page, server.url, "iris")
+    page.clock.install()  # fake timers that still follow the real time until paused
+    open_table(page, server.url, code)
+    rng = random.Random(12)
+    while not (
+        page.locator("#hand .tile-button.fits").count()
+        and not page.is_visible("#dialog")
+        and page.evaluate("!dekabesTable.link.pending")
+    ):
+        if step(page, rng) is None:
+            page.wait_for_timeout(50)
+    page.wait_for_selector('#connection[data-status="live"]')
+    server.stop()
+    page.wait_for_selector('#connection[data-status="lost"]')
+    tile = page.locator("#hand .tile-button.fits").first.get_attribute("data-tile")
+    page.click(f'#hand [data-tile="{tile}"]')
+    page.locator('#actions [data-action^="play"]').first.click()
+    page.wait_for_selector('#connection[data-status="offline"]')
+    # ½ + 1 + 2 + 4 s of failed attempts: the socket's next one is 15 s away
+    page.wait_for_function("() => dekabesTable.link.socketFailures > 3", timeout=60_000)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+    server.start()
+    # At most 12 s of the page's time, the socket's own try being 15 s away. The kept
+    # decision is tried again every 4 s at most; a try that failed just as the clock
+    # paused waits 4 s more of it.
+    for _ in range(3):
+        page.clock.run_for(4_000)
+        try:
+            page.wait_for_function("() => !dekabesTable.link.pending", timeout=20_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    else:
+        raise AssertionError("the kept decision was not answered in 12 s of the page's time")
+    page.wait_for_selector('#connection[data-status="live"]', timeout=60_000)
+    page.clock.resume()
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('#line .laid')].some(n => n.dataset.tile === t)",
+        arg=tile,
+    )
 
 
 LANGUAGES = {"en": "en-US", "es": "es-ES", "ru": "ru-RU", "ms": "ms-MY"}
