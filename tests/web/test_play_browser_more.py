@@ -106,7 +106,7 @@ def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_tw
     # than Playwright's default 30 s once, so these waits allow a minute.
     for each in (page, phone):  # both back, with the move made once
         each.wait_for_function(
-            "t => [...document.querySelectorAll('#line .laid')].some(n => n.dataset.tile === t)",
+            "t => [...document.querySelectorAll('#line .laid:not(.ghost)')].some(n => n.dataset.tile === t)",
             arg=tile,
             timeout=60_000,
         )
@@ -170,7 +170,7 @@ def test_after_a_restart_the_page_is_live_once_the_server_answers_not_at_the_soc
     page.wait_for_selector('#connection[data-status="live"]', timeout=60_000)
     page.clock.resume()
     page.wait_for_function(
-        "t => [...document.querySelectorAll('#line .laid')].some(n => n.dataset.tile === t)",
+        "t => [...document.querySelectorAll('#line .laid:not(.ghost)')].some(n => n.dataset.tile === t)",
         arg=tile,
     )
 
