@@ -48,8 +48,9 @@ call_command("migrate", verbosity=0)
 import orjson
 from server.accounts.models import User
 from server.sockets import pushes
-from server.tables import acting, answers, projection, selectors, services
+from server.tables import acting, answers, projection, services
 from server.notices import presence
+from bench.server_actions import seat_after
 
 if by_count:  # the bounds before: 1,024 tables, whatever their folds hold
     settings.PROJECTION_EVENTS = 10**12
@@ -82,10 +83,7 @@ for _ in range(tables_wanted):
         action = {k: v for k, v in rng.choice(view["legal"]).items() if k != "seat"}
         action["expected_version"] = body["version"]
         done = acting.act(user=user, code=table.code, seat=str(seat), data=action, key=None)
-        after = orjson.loads(done.text)["view"]
-        seat = after["to_act"] or next(
-            (n for n in (1, 2, 3, 4) if not after["accepted"][str(n)]), seat % 4 + 1
-        )
+        seat = seat_after(orjson.loads(done.text)["view"], seat)
         body = answer(table, seat)
     events += body["version"]
     pushes.unwatch(table.pk, [(n, user.pk) for n in (1, 2, 3, 4)])

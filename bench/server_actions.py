@@ -183,6 +183,14 @@ def register(url: str) -> str:
     return response.json()["token"]
 
 
+def seat_after(view: dict, seat: int) -> int:
+    """The seat to act next, from the view an action's answer gave ``seat``: the one whose
+    turn it is, else one that has not accepted the deal yet, else the next seat round."""
+    return view["to_act"] or next(
+        (n for n in (1, 2, 3, 4) if not view["accepted"][str(n)]), seat % 4 + 1
+    )
+
+
 class TableDriver:
     """One table whose four seats one account holds, playing random legal actions.
 
@@ -305,10 +313,7 @@ class TableDriver:
                 return
             answer = response.json()
             self.seen = max(self.seen, answer["version"])
-            after = answer["view"]
-            self.seat = after["to_act"] or next(
-                (n for n in (1, 2, 3, 4) if not after["accepted"][str(n)]), self.seat % 4 + 1
-            )
+            self.seat = seat_after(answer["view"], self.seat)
             return
         raise RuntimeError("no seat could act in 20 looks")
 
@@ -442,10 +447,7 @@ class SocketTableDriver(TableDriver):
         answer = frame["body"]
         self._keep(seat, answer)
         self.seen = max(self.seen, answer["version"])
-        after = answer["view"]
-        self.seat = after["to_act"] or next(
-            (n for n in (1, 2, 3, 4) if not after["accepted"][str(n)]), seat % 4 + 1
-        )
+        self.seat = seat_after(answer["view"], seat)
 
 
 def run_split(groups: list[list[TableDriver]], total: int, work) -> None:
