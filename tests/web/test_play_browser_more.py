@@ -74,6 +74,37 @@ def human_events(client: DekabesClient, code: str, seat: int) -> int:
         after = page["events"][-1]["seq"]
 
 
+# Tile ``t`` laid on the line: not the ghost the page shows of a decision on its way.
+LAID = (
+    "t => [...document.querySelectorAll('#line .laid:not(.ghost)')].some(n => n.dataset.tile === t)"
+)
+
+
+def to_our_move(page, rng: random.Random) -> None:
+    """Play on (``step``) until it is this page's seat's turn, with a tile that fits and
+    tiles on the line, and no decision on its way."""
+    while not (
+        page.locator("#hand .tile-button.fits").count()
+        and page.locator("#line .laid").count()
+        and not page.is_visible("#dialog")
+        and page.evaluate("!dekabesTable.link.pending")
+    ):
+        if step(page, rng) is None:
+            page.wait_for_timeout(50)
+
+
+def play_while_down(page, server) -> str:
+    """Stop the server, then play a tile that fits: the page keeps the decision to send
+    it again ("offline"). The tile played."""
+    server.stop()
+    page.wait_for_selector('#connection[data-status="lost"]')
+    tile = page.locator("#hand .tile-button.fits").first.get_attribute("data-tile")
+    page.click(f'#hand [data-tile="{tile}"]')
+    page.locator('#actions [data-action^="play"]').first.click()
+    page.wait_for_selector('#connection[data-status="offline"]')  # kept, to be sent
+    return tile
+
+
 def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_twice(
     live, open_page
 ):
@@ -85,31 +116,14 @@ def test_after_a_server_restart_mid_hand_the_pages_resync_and_nothing_is_sent_tw
     open_table(phone, server.url, code)
     watch = Watch(page, (1,))
     rng = random.Random(11)
-    # Into the hand: our turn with tiles on the line.
-    while not (
-        page.locator("#hand .tile-button.fits").count()
-        and page.locator("#line .laid").count()
-        and not page.is_visible("#dialog")
-        and page.evaluate("!dekabesTable.link.pending")
-    ):
-        if step(page, rng) is None:
-            page.wait_for_timeout(50)
-    server.stop()
-    page.wait_for_selector('#connection[data-status="lost"]')
-    tile = page.locator("#hand .tile-button.fits").first.get_attribute("data-tile")
-    page.click(f'#hand [data-tile="{tile}"]')
-    page.locator('#actions [data-action^="play"]').first.click()
-    page.wait_for_selector('#connection[data-status="offline"]')  # kept, to be sent
+    to_our_move(page, rng)
+    tile = play_while_down(page, server)
     server.start()
     # A process that has just started folds the table again and the pages retry at most
     # every 4 s: on a busy machine (the whole suite beside other work) that took longer
     # than Playwright's default 30 s once, so these waits allow a minute.
     for each in (page, phone):  # both back, with the move made once
-        each.wait_for_function(
-            "t => [...document.querySelectorAll('#line .laid:not(.ghost)')].some(n => n.dataset.tile === t)",
-            arg=tile,
-            timeout=60_000,
-        )
+        each.wait_for_function(LAID, arg=tile, timeout=60_000)
         # Live again at once, not at the socket's next attempt (up to 15 s away).
         each.wait_for_selector('#connection[data-status="live"]', timeout=60_000)
     owner = casual.person("hana")
@@ -136,21 +150,9 @@ def test_after_a_restart_the_page_is_live_once_the_server_answers_not_at_the_soc
     page = person_page(open_page, server.url, "iris")
     page.clock.install()  # fake timers that still follow the real time until paused
     open_table(page, server.url, code)
-    rng = random.Random(12)
-    while not (
-        page.locator("#hand .tile-button.fits").count()
-        and not page.is_visible("#dialog")
-        and page.evaluate("!dekabesTable.link.pending")
-    ):
-        if step(page, rng) is None:
-            page.wait_for_timeout(50)
+    to_our_move(page, random.Random(12))
     page.wait_for_selector('#connection[data-status="live"]')
-    server.stop()
-    page.wait_for_selector('#connection[data-status="lost"]')
-    tile = page.locator("#hand .tile-button.fits").first.get_attribute("data-tile")
-    page.click(f'#hand [data-tile="{tile}"]')
-    page.locator('#actions [data-action^="play"]').first.click()
-    page.wait_for_selector('#connection[data-status="offline"]')
+    tile = play_while_down(page, server)
     # ½ + 1 + 2 + 4 s of failed attempts: the socket's next one is 15 s away
     page.wait_for_function("() => dekabesTable.link.socketFailures > 3", timeout=60_000)
     page.clock.pause_at(page.evaluate("Date.now()") + 1)
@@ -169,10 +171,7 @@ def test_after_a_restart_the_page_is_live_once_the_server_answers_not_at_the_soc
         raise AssertionError("the kept decision was not answered in 12 s of the page's time")
     page.wait_for_selector('#connection[data-status="live"]', timeout=60_000)
     page.clock.resume()
-    page.wait_for_function(
-        "t => [...document.querySelectorAll('#line .laid:not(.ghost)')].some(n => n.dataset.tile === t)",
-        arg=tile,
-    )
+    page.wait_for_function(LAID, arg=tile)
 
 
 LANGUAGES = {"en": "en-US", "es": "es-ES", "ru": "ru-RU", "ms": "ms-MY"}
