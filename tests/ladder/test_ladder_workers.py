@@ -69,6 +69,17 @@ def stop(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
             process.wait(10)
 
 
+def outcome(pair: dict, seat: dict) -> str:
+    """What a rated pair did to one of its seats' rating: "kept" for the partner of a
+    substituted bot (it keeps its rating), else "tie", "won" or "lost"."""
+    out = {s["team"] for s in pair["seats"] if s["substituted"]}
+    if seat["team"] in out and not seat["substituted"]:
+        return "kept"
+    if pair["result"] == "tie":
+        return "tie"
+    return "won" if pair["result"] == seat["team"] else "lost"
+
+
 def test_eight_bots_on_two_workers(tmp_path):
     name = f"ladder_live_{uuid.uuid4().hex[:8]}"
     _admin(f"CREATE DATABASE {name}")
@@ -184,18 +195,9 @@ def test_eight_bots_on_two_workers(tmp_path):
         for pair in pairs:
             if not pair["rated"]:
                 continue
-            out = {s["team"] for s in pair["seats"] if s["substituted"]}
             for s in pair["seats"]:
                 if s["bot"] in others:
-                    outcomes[s["bot"]].add(
-                        "kept"
-                        if s["team"] in out and not s["substituted"]
-                        else "tie"
-                        if pair["result"] == "tie"
-                        else "won"
-                        if pair["result"] == s["team"]
-                        else "lost"
-                    )
+                    outcomes[s["bot"]].add(outcome(pair, s))
         mu = {row["bot"]: row["mu"] for row in reader.ladder_standings()}
         decided = 0
         for bot in others:
