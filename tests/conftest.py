@@ -201,6 +201,14 @@ def wait_for(condition: Callable[[], object], seconds: float, what: str, every: 
     raise AssertionError(f"not within {seconds} s: {what}")
 
 
+# ``python -c IGNORING_SIGINT -m module ...``: the module started as a non-interactive
+# shell starts a background job (`cmd &`, `nohup ... &`): with SIGINT ignored, then exec.
+IGNORING_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

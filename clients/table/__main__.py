@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
+
+from clients.table.stopping import stop_on_signals
 
 LEVELS = ("random", "greedy", "medium", "strong", "expert")
 
@@ -112,9 +113,7 @@ def networked_table(args) -> tuple[str, list[int] | None]:
 
 def main(argv=None) -> int:
     args = parse(argv)
-    # SIGTERM (a closed terminal, a service manager) ends the loop like closing the
-    # window, so the server and bots this started are stopped too.
-    signal.signal(signal.SIGTERM, _interrupt)
+    stop_on_signals()  # SIGTERM and Ctrl-C end the loop as closing the window does
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from clients.table import config
 
@@ -215,10 +214,6 @@ def run_lobby(args, settings, size) -> int:
         shell.close()
         pygame.quit()
     return 0
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 from pathlib import Path
+
+from clients.table.stopping import stop_on_signals
 
 ICON = Path(__file__).resolve().parents[1] / "assets" / "icon.png"
 
@@ -85,7 +86,7 @@ def first_window() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    signal.signal(signal.SIGTERM, _interrupt)
+    stop_on_signals()  # SIGTERM and Ctrl-C end the loop as closing the window does
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "dekabes")  # the desktop entry's
     if os.environ.get("DEKABES_NO_LINK_HANDLER") != "1":
@@ -111,10 +112,6 @@ def main(argv: list[str] | None = None) -> int:
         shell.close()
         pygame.quit()
     return 0
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from pathlib import Path
 import requests
 
 from server import run
-from tests.conftest import ROOT, free_port
+from tests.conftest import IGNORING_SIGINT, ROOT, free_port
 
 
 def mode(path: Path) -> int:
@@ -109,14 +109,6 @@ def command_line(pid: int) -> bytes:
 
 def hosts_among(pids: set[int]) -> set[int]:
     return {p for p in pids if alive(p) and b"clients.bots.host" in command_line(p)}
-
-
-# What a non-interactive shell does to a background job (`cmd &`, `nohup ... &`): the job
-# starts with SIGINT ignored. Then exec, as that shell does.
-IGNORING_SIGINT = (
-    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
-    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
-)
 
 
 def start_serve(tmp_path: Path, port: int, log, sigint_ignored: bool = False) -> subprocess.Popen:

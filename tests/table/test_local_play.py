@@ -3,6 +3,7 @@ the player, and quitting stops everything that was started."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 
 import pygame
+import pytest
 import requests
 
 from clients.sdk import DekabesClient
@@ -20,6 +22,7 @@ from clients.table.app import TableApp
 from clients.table.config import Settings
 from clients.table.connection import Connection
 from clients.table.local import HOUSE_BOT, start_local
+from tests.conftest import IGNORING_SIGINT
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,7 +72,12 @@ def test_start_local_seats_the_player_and_quitting_the_window_stops_it(tmp_path)
         pygame.quit()
 
 
-def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
+@pytest.mark.parametrize(
+    ("stop", "start"),
+    [(signal.SIGTERM, ["-m"]), (signal.SIGINT, ["-c", IGNORING_SIGINT, "-m"])],
+    ids=["sigterm", "sigint-after-starting-with-it-ignored"],
+)
+def test_the_command_line_starts_the_local_table_and_a_signal_stops_it(tmp_path, stop, start):
     env = dict(
         os.environ,
         SDL_VIDEODRIVER="dummy",
@@ -83,7 +91,7 @@ def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
     process = subprocess.Popen(
         [
             sys.executable,
-            "-m",
+            *start,
             "clients.table",
             "--local",
             "--humans",
@@ -100,6 +108,7 @@ def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        start_new_session=True,  # its own process group, the server and bots in it
     )
     url = None
     try:
@@ -125,14 +134,18 @@ def test_the_command_line_starts_the_local_table_and_sigterm_stops_it(tmp_path):
         assert moments[0]["t"] < deal["t"]
         time.sleep(1.0)  # the window is up and the loop runs
         assert process.poll() is None
-        process.send_signal(signal.SIGTERM)
+        if stop == signal.SIGINT:
+            os.killpg(process.pid, stop)  # Ctrl-C: the terminal signals the whole group
+        else:
+            process.send_signal(stop)  # a service manager signals the process
         assert process.wait(30) == 0
         assert not _answers(url), "the embedded server outlived the client"
         saved = (tmp_path / "config" / "table.json").read_text()
         assert '"lang": "es"' in saved, "settings are remembered"
     finally:
-        if process.poll() is None:
-            process.kill()
+        with contextlib.suppress(ProcessLookupError):  # whatever of the group is left
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
         process.stdout.close()
 
 
