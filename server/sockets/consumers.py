@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import re
+import uuid
 from urllib.parse import parse_qs
 
 import orjson
@@ -56,18 +57,34 @@ CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_NOT_YOUR_SEAT = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_RECONNECT = 4503  # its hub stopped hearing Redis for a while: reconnect, read again
+
+
+# No socket receives from the channel layer itself: the process's hubs do (``SeatHub``,
+# ``SpectatorHub``, ``LobbyHub``), each with one receive that lasts as long as the
+# process. On Redis, channels_redis has one receive at a time per process pop the
+# process's one queue for all its channels, and a receive cancelled when its socket
+# closed could take with it a message meant for another: a table's change, and its
+# sockets in that process missed that version's push (django/channels#1683; measured in
+# docs/server.md, "Pushes lost"). An alias that names no layer gives a consumer none
+# (``channels.layers.get_channel_layer``).
+NO_CHANNEL_LAYER = "dekabes.sockets-receive-through-hubs"
 
 
 class AccountSocket(AsyncJsonWebsocketConsumer):
     """What every socket of an account does alike: it must be signed in, it counts
     against the account's socket cap (``DEKABES_MAX_SOCKETS``) until it closes, it is
-    refused with a close code the client can read, it joins the groups its kind asks for,
-    and it is pinged every ``WS_PING_SECONDS`` (and answers a ping with a pong)."""
+    refused with a close code the client can read, it follows what its kind follows
+    through the process's hub before its handshake completes, and it is pinged every
+    ``WS_PING_SECONDS`` (and answers a ping with a pong)."""
+
+    channel_layer_alias = NO_CHANNEL_LAYER
 
     async def connect(self):
-        self.groups_joined: list[str] = []
         self.pinged_here = False  # in the process's ping round (``pings``)
         self.slot_of = None
+        self.open = False  # accepted: the hubs write to it from then on
+        self.channel_name = f"socket.{uuid.uuid4().hex}"  # its name in presence leases
         user = self.scope.get("user")
         if user is None:
             return await self._refuse(CLOSE_NOT_AUTHENTICATED)
@@ -78,10 +95,11 @@ class AccountSocket(AsyncJsonWebsocketConsumer):
         if not limits.sockets.take(user.pk, settings.DEKABES_MAX_SOCKETS):
             return await self._refuse(CLOSE_TOO_MANY_SOCKETS)
         self.slot_of = user.pk
+        # In its hub before the handshake completes: a change committed once the client
+        # holds the open socket (and then reads its view) is pushed to it.
+        await self.follow()
         await self.accept()
-        for group in self.groups_to_follow():
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_joined.append(group)
+        self.open = True
         pings.add(self)
         self.pinged_here = True
         await self.opened()
@@ -90,11 +108,11 @@ class AccountSocket(AsyncJsonWebsocketConsumer):
         """What this socket follows, found before it is accepted; a close code refuses it."""
         return None
 
-    def groups_to_follow(self) -> list[str]:
-        raise NotImplementedError
+    async def follow(self) -> None:
+        """Join the process's hub for what it follows (before it is accepted)."""
 
     async def opened(self) -> None:
-        """Called once the socket is open and in its groups (what to send first)."""
+        """Called once the socket is open and in its hub (what to send first)."""
 
     async def _refuse(self, code: int) -> None:
         # Accept first: a close before the handshake completes reaches the client as a
@@ -133,8 +151,7 @@ class AccountSocket(AsyncJsonWebsocketConsumer):
         if self.pinged_here:
             pings.remove(self)
             self.pinged_here = False
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        self.open = False
         if accepted:
             await self.closed()
 
@@ -157,8 +174,11 @@ class TableConsumer(AccountSocket):
         self.held: tuple[int, dict] | None = None  # pushes that came meanwhile
         return None
 
-    def groups_to_follow(self) -> list[str]:
-        return []  # the process's seat hub follows the table's group (SeatHub)
+    async def follow(self) -> None:
+        self.watching = [(n, self.user.pk) for n in self.seats]
+        pushes.watch(self.table.pk, self.watching)
+        self.in_hub = True
+        await seat_hub.join(self)
 
     async def opened(self) -> None:
         self.actions = SeatActions(
@@ -168,10 +188,6 @@ class TableConsumer(AccountSocket):
             code=self.table.code,
             seats=self.seats,
         )
-        self.watching = [(n, self.user.pk) for n in self.seats]
-        pushes.watch(self.table.pk, self.watching)
-        self.in_hub = True
-        await seat_hub.join(self)
         await self._lease(open_=True)
         # What this socket's client knows: presence comes with the views it fetches;
         # a presence frame follows only when it changes from this.
@@ -270,12 +286,9 @@ class TableConsumer(AccountSocket):
             table_id=self.table.pk, seats=self.seats, socket=self.channel_name
         )
 
-    async def presence_changed(self, message):
-        """A seat's player came or went: ``{"type": "presence", "presence": {...}}``."""
-        await self.show_presence(await self._presence())
-
     async def show_presence(self, body: dict) -> None:
-        if body == self.sent_presence:
+        """A seat's player came or went: ``{"type": "presence", "presence": {...}}``."""
+        if not self.open or body == self.sent_presence:
             return
         self.sent_presence = body
         await self.write(json.dumps({"type": "presence", "presence": body}))
@@ -311,25 +324,21 @@ class TableConsumer(AccountSocket):
     # message it dispatches: a hop to that thread and back (~0.1 ms of CPU). A message
     # from the client (an action, a ping) is dispatched directly: an action makes its
     # one trip to a request thread itself (``_act``), which closes them in the same trip.
-    # (A table's changes reach the socket through the process's ``SeatHub``, not as
-    # messages of its own; the two handlers stay for a message sent to its channel.)
-    DIRECT = frozenset({"table.changed", "presence.changed", "websocket.receive"})
+    # (A table's changes reach the socket through the process's ``SeatHub``.)
+    DIRECT = frozenset({"websocket.receive"})
 
     async def dispatch(self, message):
         if message.get("type") in self.DIRECT:
             return await getattr(self, get_handler_name(message))(message)
         return await super().dispatch(message)
 
-    async def table_changed(self, message):
-        """Its seats' views, once per version: built once in this process for every
-        socket that follows the table (``pushes``), sent as the same text."""
-        version, texts = await pushes.pushes(self.table, message.get("version"))
-        await self.push_views(version, texts)
-
     async def push_views(self, version: int, texts: dict) -> None:
         """The views of the seats it follows at ``version`` (the hub calls it), unless
         it has sent that version; while one of its actions is being answered they wait
-        for the answer (which is its seat's view: then not sent again)."""
+        for the answer (which is its seat's view: then not sent again). Not yet open:
+        nothing (its client reads its view once it is)."""
+        if not self.open:
+            return
         if self.answering:
             if self.held is None or version > self.held[0]:
                 self.held = (version, texts)
@@ -343,11 +352,12 @@ class TableConsumer(AccountSocket):
                 await self.write(text)
 
 
-class _TableHub:
-    """This process's sockets of one kind, by table, and its one listener per table
-    followed: one channel in the table's group for the whole process (on the in-memory
-    layer as on Redis), so a version costs one channel message per process, not one per
-    socket. Subclasses name the group and say what a message of that group does."""
+class _Hub:
+    """This process's sockets of one kind, by table (or account), and its one listener:
+    one channel of the whole process in the group of each table followed (on the
+    in-memory layer as on Redis), so a version costs one channel message per process, not
+    one per socket, and no socket receives on the layer itself (``NO_CHANNEL_LAYER``).
+    Subclasses name the group and say what a message of that group does."""
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -358,8 +368,13 @@ class _TableHub:
         if channel is not None:
             notify.stop_hearing_here(channel)
         self.members: dict[int, set] = {}
+        self.joining: dict[int, asyncio.Future] = {}  # the group_add under way, by key
         self.channel: str | None = None
         self.reader: asyncio.Task | None = None
+
+    def key(self, consumer) -> int:
+        """What the hub files ``consumer`` under: the id its group is named after."""
+        return consumer.table.pk
 
     def group(self, table_id: int) -> str:
         raise NotImplementedError
@@ -377,26 +392,41 @@ class _TableHub:
             self.reset()
 
     async def join(self, consumer) -> None:
+        """Once this returns, the hub hears the group ``consumer`` follows (a socket
+        joining while the first one's ``group_add`` is under way waits for it too)."""
         self._use_loop()
-        table_id = consumer.table.pk
+        table_id = self.key(consumer)
         first = table_id not in self.members
         self.members.setdefault(table_id, set()).add(consumer)
         if first:
-            layer = get_channel_layer()
-            if layer is None:
-                return
-            if self.channel is None:
-                # the layer's default prefix, as the sockets' own channels: with a prefix
-                # of its own, 200 spectators on Redis saw sockets' receives fail with Redis
-                # read timeouts (channels_redis has one receive at a time per process)
-                self.channel = await layer.new_channel()
-                self.reader = asyncio.ensure_future(self._read(layer, self.channel))
-                if self.hears_here and isinstance(layer, InMemoryChannelLayer):
-                    notify.hear_here(self.channel, self._heard)
-            await layer.group_add(self.group(table_id), self.channel)
+            listening = self.joining[table_id] = asyncio.ensure_future(self._listen(table_id))
+            listening.add_done_callback(lambda done: self._joined(table_id, done))
+        pending = self.joining.get(table_id)
+        if pending is not None:
+            await asyncio.shield(pending)
+
+    def _joined(self, table_id: int, future: asyncio.Future) -> None:
+        if self.joining.get(table_id) is future:
+            del self.joining[table_id]
+        if not future.cancelled():
+            future.exception()  # retrieved: the joiners awaiting it get it
+
+    async def _listen(self, table_id: int) -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        if self.channel is None:
+            # the layer's default prefix, as the other hubs' channels: with a prefix of
+            # its own, 200 spectators on Redis saw receives fail with Redis read timeouts
+            # (channels_redis has one receive at a time per process)
+            self.channel = await layer.new_channel()
+            self.reader = asyncio.ensure_future(self._read(layer, self.channel))
+            if self.hears_here and isinstance(layer, InMemoryChannelLayer):
+                notify.hear_here(self.channel, self._heard)
+        await layer.group_add(self.group(table_id), self.channel)
 
     async def leave(self, consumer) -> None:
-        table_id = consumer.table.pk
+        table_id = self.key(consumer)
         members = self.members.get(table_id)
         if members is None:
             return
@@ -416,10 +446,24 @@ class _TableHub:
                 message = await layer.receive(channel)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # Redis away for a moment: listen again shortly
+            except Exception as error:
+                # Redis away past the layer's retries (a stall of up to
+                # DEKABES_REDIS_STALL_SECONDS is waited out): what was sent meanwhile is
+                # lost, so the sockets close and their clients reconnect and read their
+                # views again. Then listen again shortly.
+                log.warning("%s stopped hearing Redis: %r", type(self).__name__, error)
+                await self.close_all(CLOSE_RECONNECT)
                 await asyncio.sleep(1)
                 continue
             await self._take(message)
+
+    async def close_all(self, code: int) -> None:
+        for members in list(self.members.values()):
+            for consumer in list(members):
+                try:
+                    await consumer.close(code=code)
+                except Exception:  # noqa: S110 -- closing under us already
+                    pass
 
     async def _take(self, message: dict) -> None:
         try:
@@ -441,8 +485,8 @@ class _TableHub:
         asyncio.ensure_future(self._take(message))
 
 
-class SeatHub(_TableHub):
-    """This process's seat sockets, by table (``_TableHub``).
+class SeatHub(_Hub):
+    """This process's seat sockets, by table (``_Hub``).
 
     A seat socket does not join the table's channel-layer group itself: the hub gets each
     version's pushes once (``pushes``) and hands each socket of the table the texts of its
@@ -518,9 +562,6 @@ class SpectatorConsumer(AccountSocket):
             return False
         return table, admitted
 
-    def groups_to_follow(self) -> list[str]:
-        return []  # the hub follows the table's spectators' group for this process
-
     async def pinged(self) -> None:
         """At every ping (docs/api.md): a revoked token's socket closes 4401; one that
         may no longer watch (``spectate.still_may_watch``) closes as it would be refused
@@ -543,10 +584,12 @@ class SpectatorConsumer(AccountSocket):
                 return CLOSE_NOT_YOUR_SEAT
         return None
 
-    async def opened(self) -> None:
+    async def follow(self) -> None:
         self.watching = True
         spectate.follow(self.table.pk)  # the committing thread builds its frames
         await hub.join(self)
+
+    async def opened(self) -> None:
         try:
             shown = await hub.send_view(self.table, None, [self])
         except NotFound:  # closed to watchers since the check (spectate.watch_closed)
@@ -570,8 +613,8 @@ class SpectatorConsumer(AccountSocket):
         await self.base_send({"type": "websocket.send", "text": text})
 
 
-class SpectatorHub(_TableHub):
-    """This process's spectators, by table (``_TableHub``), each version's frame built
+class SpectatorHub(_Hub):
+    """This process's spectators, by table (``_Hub``), each version's frame built
     once and the same text written to every spectator of the table here."""
 
     def reset(self) -> None:
@@ -613,7 +656,8 @@ class SpectatorHub(_TableHub):
         sent = None
         invitees = None  # whether the code's holders may watch at this version (read once)
         for consumer in list(only or self.members.get(table.pk, ())):
-            if version > consumer.sent_version:
+            # one not yet open is sent the frame of its version when it is (``opened``)
+            if consumer.open and version > consumer.sent_version:
                 if consumer.invitee:
                     if invitees is None:
                         invitees = spectate.open_to_invitees(table.pk, version)
@@ -634,7 +678,8 @@ class SpectatorHub(_TableHub):
         self.presence_sent[table.pk] = body
         text = json.dumps({"type": "presence", "presence": body})
         for consumer in list(self.members.get(table.pk, ())):
-            await _write(consumer, text)
+            if consumer.open:
+                await _write(consumer, text)
 
     async def presence_once(self, table) -> dict:
         """The table's presence, one read at a time per table: the hub's fan-out of a
@@ -700,11 +745,19 @@ class LobbyConsumer(AccountSocket):
     (or one of its league matches ends) it receives ``{"type": "league_tables",
     "version", "tables"}`` — the same body as ``GET /api/me/league-tables``."""
 
-    def groups_to_follow(self) -> list[str]:
-        return [account_group(self.user.pk)]
+    in_hub = False
+
+    async def follow(self) -> None:
+        self.in_hub = True
+        await lobby_hub.join(self)
 
     async def opened(self) -> None:
         await self.league_tables({})
+
+    async def closed(self) -> None:
+        if self.in_hub:
+            self.in_hub = False
+            await lobby_hub.leave(self)
 
     async def pinged(self) -> None:
         """A revoked token's (or logged-out session's) lobby closes 4401 at a ping."""
@@ -715,8 +768,29 @@ class LobbyConsumer(AccountSocket):
             await self.close(code=CLOSE_NOT_AUTHENTICATED)
 
     async def league_tables(self, message):
+        if not self.open:  # it sends its tables once open (``opened``)
+            return
         await self.send_json({"type": "league_tables", **await self._tables()})
 
     @database_sync_to_async
     def _tables(self):
         return league_tables_body(self.user)
+
+
+class LobbyHub(_Hub):
+    """This process's lobby sockets, by account (``_Hub``): one channel of the
+    process in each of their accounts' groups."""
+
+    def key(self, consumer) -> int:
+        return consumer.user.pk
+
+    def group(self, user_id: int) -> str:
+        return account_group(user_id)
+
+    async def handle(self, user_id: int, message: dict) -> None:
+        if message.get("type") == "league.tables":
+            for consumer in list(self.members.get(user_id, ())):
+                await consumer.league_tables(message)
+
+
+lobby_hub = LobbyHub()

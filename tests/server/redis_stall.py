@@ -26,6 +26,7 @@ class StallingRelay:
         self.url = urlunsplit(parts._replace(netloc=netloc))  # same db, same options
         self._flowing = threading.Event()
         self._flowing.set()
+        self._refusing = threading.Event()
         self._closed = threading.Event()
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
@@ -37,7 +38,14 @@ class StallingRelay:
         self._flowing.clear()
 
     def resume(self) -> None:
+        self._refusing.clear()
         self._flowing.set()
+
+    def refuse(self) -> None:
+        """Reset every connection open now, and each new one at once, until ``resume``:
+        a Redis down for a while."""
+        self._refusing.set()
+        self.cut()
 
     def cut(self) -> None:
         """Reset every connection open now, as a Redis restart would (new ones pass)."""
@@ -65,6 +73,9 @@ class StallingRelay:
         while not self._closed.is_set():
             try:
                 client, _ = self._listener.accept()
+                if self._refusing.is_set():
+                    client.close()
+                    continue
                 upstream = socket.create_connection(self.target)
             except OSError:
                 return  # the listener closed (or Redis refused: the client sees a reset)

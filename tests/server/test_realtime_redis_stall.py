@@ -101,7 +101,7 @@ def seated(stalled_server):
     try:
         deadline = time.monotonic() + 20
         while not any(
-            b"|specific." in member
+            b"|socket." in member
             for key in direct.scan_iter(f"{prefix}:presence:*")
             for member in direct.zrange(key, 0, -1)
         ):
@@ -146,4 +146,41 @@ def test_a_seat_socket_outlives_a_redis_stall_and_gets_the_next_version(stalled_
 def test_a_seat_socket_outlives_its_redis_connections_reset(stalled_server, seated):
     _, relay, _ = stalled_server
     relay.cut()  # as a Redis restart: the connections reading (and the others) reset
+    next_version_pushed(seated)
+
+
+def close_code_within(sock, within: float) -> int:
+    """The code ``sock`` is closed with (the frames before it skipped)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            opcode, data = sock.recv_data(control_frame=True)
+        except websocket.WebSocketTimeoutException:
+            continue
+        if opcode == websocket.ABNF.OPCODE_CLOSE:
+            return int.from_bytes(data[:2], "big")
+    raise AssertionError(f"not closed within {within} s")
+
+
+def test_a_seat_socket_closes_4503_when_redis_stays_away_and_a_new_one_hears_again(
+    stalled_server, seated
+):
+    """Redis refusing connections past the channel layer's retries: the process's hub
+    stops hearing the table, and what is sent meanwhile is lost. So its sockets close
+    with 4503 (docs/api.md: reconnect, read the view again), as a socket whose own
+    receive failed closed before sockets listened through the hub. Once Redis is back,
+    a new socket gets the next version."""
+    server, relay, _ = stalled_server
+    relay.refuse()
+    try:
+        code = close_code_within(seated.sock, within=60)
+    finally:
+        relay.resume()
+    assert code == 4503
+    seated.sock.close()
+    seated.sock = websocket.create_connection(
+        ws_url(server.url, seated.code, 1),
+        header=[f"Authorization: Token {seated.owner.token}"],
+        timeout=1,
+    )
     next_version_pushed(seated)

@@ -1,0 +1,136 @@
+"""No socket receives from the channel layer itself; only the process's hubs do.
+
+On Redis, channels_redis has one receive at a time per process pop the process's one
+queue for all its channels. A receive cancelled when its socket closed could take with it
+a message meant for another receiver of the process: a table's change, whose push the
+table's sockets there then never got (measured: 1-2 lost pushes in ~14,000 socket moves
+at two processes while sockets came and went; docs/server.md, "Pushes lost"). So the
+sockets follow their tables and accounts through hubs that live as long as the process,
+and they are in their hub before their handshake completes.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+
+from server.asgi import application
+from server.sockets.consumers import hub as spectator_hub
+from server.sockets.consumers import lobby_hub, seat_hub
+from server.tables import projection
+from server.tables.models import Table
+from tests.server.conftest import client_for, new_member, token_for
+from tests.server.test_leave_replace import casual_table
+
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
+
+KINDS = ("seat", "spectator", "lobby")
+
+
+def paths(code: str) -> dict[str, str]:
+    return {
+        "seat": f"/ws/tables/{code}?seat=1",
+        "spectator": f"/ws/tables/{code}/spectate",
+        "lobby": "/ws/me",
+    }
+
+
+async def opened(path: str, token: str) -> WebsocketCommunicator:
+    ws = WebsocketCommunicator(
+        application, path, headers=[(b"authorization", f"Token {token}".encode())]
+    )
+    connected, code = await ws.connect(timeout=10)
+    assert connected, code
+    return ws
+
+
+def receives() -> int:
+    """The receives under way on the layer's process-local channels (channels_redis)."""
+    return get_channel_layer().receive_count
+
+
+@pytest.fixture
+def redis_layer():
+    layer = get_channel_layer()
+    if type(layer).__name__ != "RedisChannelLayer":
+        pytest.skip("REDIS_URL not set: Redis channel layer not tested")
+    return layer
+
+
+def test_sockets_add_no_receive_of_their_own_and_closing_them_cancels_none(redis_layer):
+    """Six more sockets of each kind (seat, spectator, lobby) on tables and an account
+    the hubs already hear: not one more receive on the layer. Before, each socket ran
+    its own, and each close cancelled one."""
+    owner, ann, bob = new_member("own"), new_member("ann"), new_member("bob")
+    table, _ = casual_table(owner, [ann, bob])
+    token = token_for(owner)
+    where = paths(table.code)
+
+    async def scenario():
+        first = {kind: await opened(where[kind], token) for kind in KINDS}
+        hubs = receives()
+        assert 1 <= hubs <= len(KINDS) + 1  # the hubs' readers (and the long-polls')
+        more = [await opened(where[kind], token) for kind in KINDS for _ in range(6)]
+        assert receives() == hubs, "a socket receives from the layer itself"
+        for ws in more:
+            await ws.disconnect()
+        assert receives() == hubs
+        for ws in first.values():
+            await ws.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_socket_is_in_its_hub_when_its_handshake_completes(redis_layer):
+    """The hub has joined the group (its ``group_add`` done) before the socket is
+    accepted: a change made as soon as the client holds an open socket, before anything
+    else it does, reaches it. Then two changes made over REST reach a seat socket and a
+    spectator socket of this process through the hubs."""
+    owner, ann, bob = new_member("own"), new_member("ann"), new_member("bob")
+    table, _ = casual_table(owner, [ann, bob])
+    token = token_for(owner)
+    where = paths(table.code)
+
+    def accept_for(seat: int, member) -> int:
+        version = projection.project(Table.objects.get(pk=table.pk)).version
+        answer = client_for(member).post(
+            f"/api/tables/{table.code}/seats/{seat}/actions",
+            {"type": "accept", "expected_version": version},
+            format="json",
+        )
+        assert answer.status_code == 200, answer.content
+        return answer.json()["version"]
+
+    async def next_view(ws) -> int:
+        while True:
+            body = json.loads(await ws.receive_from(timeout=10))
+            if body["type"] == "view":
+                return body["version"]
+
+    async def scenario():
+        sockets = {}
+        for kind, hub, key in (
+            ("seat", seat_hub, table.pk),
+            ("spectator", spectator_hub, table.pk),
+            ("lobby", lobby_hub, owner.pk),
+        ):
+            sockets[kind] = await opened(where[kind], token)
+            assert hub.members.get(key), kind
+            assert key not in hub.joining, f"{kind}: accepted before its hub heard the group"
+        seat, watcher = sockets["seat"], sockets["spectator"]
+        assert await next_view(watcher) >= 1  # a spectator's first frame, on opening
+        for member, number in ((ann, 2), (bob, 3)):
+            version = await sync_to_async(accept_for)(number, member)
+            assert await next_view(seat) == version
+            assert await next_view(watcher) == version
+        for ws in sockets.values():
+            await ws.disconnect()
+
+    async_to_sync(scenario)()
+    assert not seat_hub.members.get(table.pk)
+    assert not spectator_hub.members.get(table.pk)
+    assert not lobby_hub.members.get(owner.pk)
