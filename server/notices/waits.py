@@ -62,8 +62,10 @@ class Waits:
         self._waiting: dict[str, set[_Waiter]] = {}
         self._listening: Counter = Counter()  # group -> long-polls subscribed to it
         self._subscribing = asyncio.Lock()  # group_add/discard in order
+        self._layer = None  # the layer its channel is on
         self._channel: str | None = None
         self._reader: asyncio.Task | None = None
+        self._refresher: asyncio.Task | None = None
 
     # -- notices ---------------------------------------------------------------------
     def notice(self, group: str, version: int | None) -> None:
@@ -153,6 +155,7 @@ class Waits:
             self._waiting.clear()
             self._listening.clear()
             self._subscribing = asyncio.Lock()
+            self._layer = None
             self._channel = None
             self._reader = None
 
@@ -161,6 +164,8 @@ class Waits:
         if layer is None:
             return
         async with self._subscribing:
+            if self._layer is not layer:  # another layer (tests override it): start on it
+                self._layer, self._channel = layer, None
             self._listening[group] += 1
             if self._listening[group] > 1:
                 return
@@ -173,8 +178,9 @@ class Waits:
                     # the process got a push again (or, the other way round, no long-poll
                     # heard another process's commit).
                     self._channel = await layer.new_channel()
-                    reader = self._read(layer, self._channel)
-                    self._reader = asyncio.get_running_loop().create_task(reader)
+                    loop = asyncio.get_running_loop()
+                    self._reader = loop.create_task(self._read(layer, self._channel))
+                    self._refresher = loop.create_task(self._refresh(layer, self._channel))
                 await layer.group_add(group, self._channel)
             except Exception:  # no layer to hear: this process's own commits still wake
                 log.warning("long-poll cannot listen on %s", group, exc_info=True)
@@ -192,6 +198,23 @@ class Waits:
                 await layer.group_discard(group, self._channel)
             except Exception:
                 log.warning("long-poll cannot leave %s", group, exc_info=True)
+
+    async def _refresh(self, layer, channel: str) -> None:
+        """Join the groups listened to again, four times per the layer's
+        ``group_expiry`` (a day by default; at most every hour): the layer drops a
+        member that joined longer ago, and on a busy server some long-poll waits on a
+        group (the open seats', a busy table's) day after day."""
+        every = min(3600.0, getattr(layer, "group_expiry", 86400) / 4)
+        while self._channel == channel:
+            await asyncio.sleep(every)
+            async with self._subscribing:
+                if self._channel != channel:
+                    return  # listening afresh on another layer or loop
+                for group in list(self._listening):
+                    try:
+                        await layer.group_add(group, channel)
+                    except Exception:  # Redis away: joined again at the next round
+                        log.warning("long-poll cannot rejoin %s", group, exc_info=True)
 
     async def _read(self, layer, channel: str) -> None:
         while True:

@@ -367,10 +367,18 @@ class _Hub:
         channel = getattr(self, "channel", None)
         if channel is not None:
             notify.stop_hearing_here(channel)
+        refresher = getattr(self, "refresher", None)
+        if refresher is not None and not refresher.done():
+            try:
+                refresher.cancel()
+            except RuntimeError:  # its loop is closed: it runs no more anyway
+                pass
         self.members: dict[int, set] = {}
         self.joining: dict[int, asyncio.Future] = {}  # the group_add under way, by key
+        self.layer = None  # the layer its channel is on
         self.channel: str | None = None
         self.reader: asyncio.Task | None = None
+        self.refresher: asyncio.Task | None = None
 
     def key(self, consumer) -> int:
         """What the hub files ``consumer`` under: the id its group is named after."""
@@ -387,7 +395,9 @@ class _Hub:
 
     def _use_loop(self) -> None:
         loop = asyncio.get_running_loop()
-        if self.loop is not loop:  # a new loop (tests run several): start afresh
+        layer = get_channel_layer()
+        # a new loop or layer (tests run several): start afresh
+        if self.loop is not loop or (self.layer is not None and self.layer is not layer):
             self.loop = loop
             self.reset()
 
@@ -419,11 +429,29 @@ class _Hub:
             # the layer's default prefix, as the other hubs' channels: with a prefix of
             # its own, 200 spectators on Redis saw receives fail with Redis read timeouts
             # (channels_redis has one receive at a time per process)
+            self.layer = layer
             self.channel = await layer.new_channel()
             self.reader = asyncio.ensure_future(self._read(layer, self.channel))
+            self.refresher = asyncio.ensure_future(self._refresh(layer, self.channel))
             if self.hears_here and isinstance(layer, InMemoryChannelLayer):
                 notify.hear_here(self.channel, self._heard)
         await layer.group_add(self.group(table_id), self.channel)
+
+    async def _refresh(self, layer, channel: str) -> None:
+        """Join every group followed again, four times per the layer's ``group_expiry``
+        (a day by default; at most every hour). Both layers drop a group's member that
+        joined longer ago, and the hub stays in a group as long as a socket here follows
+        it: a lobby or a table left open past a day got no push again."""
+        every = min(3600.0, getattr(layer, "group_expiry", 86400) / 4)
+        while True:
+            await asyncio.sleep(every)
+            for key in list(self.members):
+                try:
+                    await layer.group_add(self.group(key), channel)
+                    if key not in self.members:  # its last socket left meanwhile
+                        await layer.group_discard(self.group(key), channel)
+                except Exception as error:  # Redis away: joined again at the next round
+                    log.warning("%s could not rejoin %s: %r", type(self).__name__, key, error)
 
     async def leave(self, consumer) -> None:
         table_id = self.key(consumer)

@@ -3,22 +3,28 @@
 On Redis, channels_redis has one receive at a time per process pop the process's one
 queue for all its channels. A receive cancelled when its socket closed could take with it
 a message meant for another receiver of the process: a table's change, whose push the
-table's sockets there then never got (measured: 1-2 lost pushes in ~14,000 socket moves
-at two processes while sockets came and went; docs/server.md, "Pushes lost"). So the
-sockets follow their tables and accounts through hubs that live as long as the process,
-and they are in their hub before their handshake completes.
+table's sockets there then never got (docs/server.md, "Pushes lost"). So the sockets
+follow their tables and accounts through hubs that live as long as the process, and
+they are in their hub before their handshake completes. A hub follows a group for as
+long as a socket here does, days on end, as the long-polls' listener does for theirs:
+both join again before the layer's ``group_expiry`` drops them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import override_settings
 
 from server.asgi import application
+from server.notices.groups import account_group
 from server.sockets.consumers import hub as spectator_hub
 from server.sockets.consumers import lobby_hub, seat_hub
 from server.tables import projection
@@ -134,3 +140,91 @@ def test_a_socket_is_in_its_hub_when_its_handshake_completes(redis_layer):
     assert not seat_hub.members.get(table.pk)
     assert not spectator_hub.members.get(table.pk)
     assert not lobby_hub.members.get(owner.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_and_a_lobby_followed_past_the_layers_group_expiry_are_still_pushed():
+    """The layer (in-memory in the SQLite run, Redis in the backend run) drops a group
+    member that joined more than ``group_expiry`` ago (a day by default): a seat socket or
+    a lobby left open that long got no push again. With a 4 s expiry, a change made 6 s
+    after the sockets opened (other traffic meanwhile: a message to another group, as a
+    server always has) still reaches both: the hubs joined again."""
+    owner, ann, bob = new_member("own"), new_member("ann"), new_member("bob")
+    table, _ = casual_table(owner, [ann, bob])
+    token = token_for(owner)
+    where = paths(table.code)
+    default = settings.CHANNEL_LAYERS["default"]
+    layers = {"default": {**default, "CONFIG": {**default.get("CONFIG", {}), "group_expiry": 4}}}
+
+    def accept(seat: int, member) -> int:
+        version = projection.project(Table.objects.get(pk=table.pk)).version
+        answer = client_for(member).post(
+            f"/api/tables/{table.code}/seats/{seat}/actions",
+            {"type": "accept", "expected_version": version},
+            format="json",
+        )
+        assert answer.status_code == 200, answer.content
+        return answer.json()["version"]
+
+    async def next_of(ws, kind: str) -> dict:
+        while True:
+            body = json.loads(await ws.receive_from(timeout=10))
+            if body["type"] == kind:
+                return body
+
+    async def scenario():
+        seat = await opened(where["seat"], token)
+        lobby = await opened(where["lobby"], token)
+        await next_of(lobby, "league_tables")  # its first, on opening
+        ends = time.monotonic() + 6  # past the expiry, whatever the machine's speed
+        while time.monotonic() < ends:
+            await get_channel_layer().group_send("elsewhere", {"type": "noise"})
+            await asyncio.sleep(0.5)
+        version = await sync_to_async(accept)(2, ann)
+        assert (await next_of(seat, "view"))["version"] == version
+        group = account_group(owner.pk)  # as notify.league_tables_changed sends it
+        await get_channel_layer().group_send(group, {"type": "league.tables", "group": group})
+        assert "tables" in await next_of(lobby, "league_tables")
+        for ws in (seat, lobby):
+            await ws.disconnect()
+
+    with override_settings(CHANNEL_LAYERS=layers):
+        async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_poll_group_listened_to_past_the_layers_group_expiry_still_wakes():
+    """Long-polls of a process wait on a group (the open seats', a busy table's) day
+    after day on a busy server, one after another: its channel stays in the group, and
+    the layer dropped it after ``group_expiry``; another process's commit then woke none
+    of them (each waited out its deadline). With a 4 s expiry, a notice sent 6 s after
+    the wait began still wakes it."""
+    from server.notices.longpoll import Wait
+    from server.notices.waits import waits
+
+    default = settings.CHANNEL_LAYERS["default"]
+    layers = {"default": {**default, "CONFIG": {**default.get("CONFIG", {}), "group_expiry": 4}}}
+    group = f"expiry-{time.monotonic_ns()}"
+    version = [0]
+
+    async def in_thread(read):
+        return read()
+
+    async def scenario():
+        gone = asyncio.get_running_loop().create_future()
+        waiting = asyncio.ensure_future(
+            waits.wait(Wait(group, 0, lambda: version[0]), 120, in_thread, gone)
+        )
+        ends = time.monotonic() + 6  # past the expiry, whatever the machine's speed
+        while time.monotonic() < ends:
+            await get_channel_layer().group_send("elsewhere", {"type": "noise"})
+            await asyncio.sleep(0.5)
+        assert not waiting.done()
+        version[0] = 1  # as another process commits, then tells the group
+        await get_channel_layer().group_send(
+            group, {"type": "table.changed", "version": 1, "group": group}
+        )
+        await asyncio.wait_for(waiting, timeout=30)  # woken, not at its 120 s deadline
+
+    with override_settings(CHANNEL_LAYERS=layers):
+        async_to_sync(scenario)()
