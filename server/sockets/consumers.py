@@ -502,8 +502,15 @@ class _Hub:
             return
         try:
             await self.handle(table_id, message)
-        except Exception:  # noqa: S110 -- one table's trouble must not stop the others'
-            pass
+        except Exception as error:  # one table's trouble must not stop the others'
+            # its sockets here missed this change (they catch up at the table's next)
+            log.warning(
+                "%s: %s of %s not passed on: %r",
+                type(self).__name__,
+                message.get("type"),
+                message.get("group"),
+                error,
+            )
 
     # Whether a table's change is handed over directly on the in-memory layer
     # (``notify.hear_here``): no task, copy and queue of the layer's per change.

@@ -25,8 +25,8 @@ from django.test import override_settings
 
 from server.asgi import application
 from server.notices.groups import account_group
+from server.sockets.consumers import _Hub, lobby_hub, seat_hub
 from server.sockets.consumers import hub as spectator_hub
-from server.sockets.consumers import lobby_hub, seat_hub
 from server.tables import projection
 from server.tables.models import Table
 from tests.server.conftest import client_for, new_member, token_for
@@ -223,3 +223,34 @@ def test_a_long_poll_group_listened_to_past_the_layers_group_expiry_still_wakes(
 
     with override_settings(CHANNEL_LAYERS=layers):
         async_to_sync(scenario)()
+
+
+def test_a_change_a_hub_fails_to_pass_on_is_logged_and_the_next_is_passed_on(caplog):
+    """A hub's handling of one table's change that fails (a build or presence read that
+    raised) was dropped without a word: the table's sockets here missed that version and
+    nobody could tell. It is logged, and the hub goes on with the next message."""
+    handled = []
+
+    class Hub(_Hub):
+        def group(self, key: int) -> str:
+            return f"table-{key}"
+
+        async def handle(self, key: int, message: dict) -> None:
+            if message["version"] == 1:
+                raise RuntimeError("presence unreadable")
+            handled.append((key, message["version"]))
+
+    async def scenario():
+        hub = Hub()
+        hub.members[7] = {object()}  # one socket of table 7 here
+        for version in (1, 2):
+            await hub._take({"type": "table.changed", "version": version, "group": "table-7"})
+
+    with caplog.at_level("WARNING", logger="server.sockets.consumers"):
+        async_to_sync(scenario)()
+    assert handled == [(7, 2)]
+    assert any(
+        "table.changed of table-7 not passed on" in r.getMessage()
+        and "presence unreadable" in r.getMessage()
+        for r in caplog.records
+    ), [r.getMessage() for r in caplog.records]
