@@ -29,3 +29,10 @@ def challenges_group(user_id: int) -> str:
     """One account's long-polls of its challenges (``GET /api/challenges``): told when a
     challenge to or by it is made, answered or closed."""
     return f"challenges-{user_id}"
+
+
+def rejoin_seconds(layer) -> float:
+    """How often a listener that stays in a group joins it again (the sockets' hubs, the
+    long-polls'): four times per the layer's ``group_expiry`` (a day by default; at most
+    every hour). Both layers drop a member that joined longer ago than that."""
+    return min(3600.0, getattr(layer, "group_expiry", 86400) / 4)

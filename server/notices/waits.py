@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable
 
 from channels.layers import get_channel_layer
 
+from server.notices.groups import rejoin_seconds
 from server.notices.longpoll import Wait
 
 log = logging.getLogger(__name__)
@@ -200,11 +201,10 @@ class Waits:
                 log.warning("long-poll cannot leave %s", group, exc_info=True)
 
     async def _refresh(self, layer, channel: str) -> None:
-        """Join the groups listened to again, four times per the layer's
-        ``group_expiry`` (a day by default; at most every hour): the layer drops a
-        member that joined longer ago, and on a busy server some long-poll waits on a
-        group (the open seats', a busy table's) day after day."""
-        every = min(3600.0, getattr(layer, "group_expiry", 86400) / 4)
+        """Join the groups listened to again (``rejoin_seconds``): on a busy server some
+        long-poll waits on a group (the open seats', a busy table's) day after day, past
+        the layer's ``group_expiry``."""
+        every = rejoin_seconds(layer)
         while self._channel == channel:
             await asyncio.sleep(every)
             async with self._subscribing:

@@ -41,7 +41,7 @@ from server.errors import (
 from server.league import spectate
 from server.league.serializers import league_tables_body
 from server.notices import notify, presence
-from server.notices.groups import account_group, spectate_group, table_group
+from server.notices.groups import account_group, rejoin_seconds, spectate_group, table_group
 from server.sockets import action_thread, pushes
 from server.sockets.actions import SeatActions, answer_frame, look_at_tokens, still_signed_in
 from server.sockets.pings import PING_TEXT, pings
@@ -438,11 +438,10 @@ class _Hub:
         await layer.group_add(self.group(table_id), self.channel)
 
     async def _refresh(self, layer, channel: str) -> None:
-        """Join every group followed again, four times per the layer's ``group_expiry``
-        (a day by default; at most every hour). Both layers drop a group's member that
-        joined longer ago, and the hub stays in a group as long as a socket here follows
-        it: a lobby or a table left open past a day got no push again."""
-        every = min(3600.0, getattr(layer, "group_expiry", 86400) / 4)
+        """Join every group followed again (``rejoin_seconds``): the hub stays in a group
+        as long as a socket here follows it, and a lobby or a table left open past the
+        layer's ``group_expiry`` (a day) got no push again."""
+        every = rejoin_seconds(layer)
         while True:
             await asyncio.sleep(every)
             for key in list(self.members):
@@ -488,10 +487,7 @@ class _Hub:
     async def close_all(self, code: int) -> None:
         for members in list(self.members.values()):
             for consumer in list(members):
-                try:
-                    await consumer.close(code=code)
-                except Exception:  # noqa: S110 -- closing under us already
-                    pass
+                await _close(consumer, code)
 
     async def _take(self, message: dict) -> None:
         try:
@@ -758,7 +754,7 @@ def _watchable_now(table) -> bool:
     return projection.project(table).watchable
 
 
-async def _close(consumer: SpectatorConsumer, code: int) -> None:
+async def _close(consumer: AccountSocket, code: int) -> None:
     try:
         await consumer.close(code=code)
     except Exception:  # a socket closing under us: its disconnect removes it
