@@ -121,18 +121,20 @@ def check_channel_layer() -> Fact:
     token = uuid.uuid4().hex
 
     async def round_trip() -> bool:
-        # the layer's default prefix, as every receiver of the process: channels_redis
-        # reads one prefix's queue at a time per process (server/notices/waits.py)
-        channel = await layer.new_channel()
+        # A channel of its own, not one of the process's ("name!suffix", which every
+        # hub's receive shares: channels_redis pops the process's one queue for all of
+        # them, and this receive, cancelled after 3 s on a slow Redis, could take a
+        # table's change with it). A plain name is read from its own key in Redis.
+        channel = f"dekabes.healthz.{token}"
         await layer.send(channel, {"type": "healthz", "token": token})
         message = await asyncio.wait_for(layer.receive(channel), timeout=3)
         return message.get("token") == token
 
     loop = notify.server_loop()
     if loop is not None and not notify.on_server_loop():
-        # on the server's loop, where its sockets receive: channels_redis refuses a
-        # receive from a second loop while they do ("Two event loops are trying to
-        # receive()"), and /healthz answered 503 whenever a socket was open
+        # on the server's loop, whose Redis connections channels_redis keeps: a loop
+        # of its own per check would open a pool per check (and on a process's channel
+        # it was refused: "Two event loops are trying to receive()", a 503)
         ok = asyncio.run_coroutine_threadsafe(round_trip(), loop).result(timeout=10)
     else:  # manage.py health, outside a server
         ok = async_to_sync(round_trip)()
