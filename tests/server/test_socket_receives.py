@@ -263,3 +263,24 @@ def test_a_change_a_hub_fails_to_pass_on_is_logged_and_the_next_is_passed_on(cap
         and "presence unreadable" in r.getMessage()
         for r in caplog.records
     ), [r.getMessage() for r in caplog.records]
+
+
+def test_the_health_checks_round_trip_receives_on_a_channel_of_its_own(redis_layer, monkeypatch):
+    """``/healthz`` sends itself a message through Redis and waits 3 s for it. On one of
+    the process's channels its receive shared the process's one queue with the hubs':
+    cancelled on a slow Redis, it could take a table's change with it. It receives on a
+    plain channel, read from a key of its own."""
+    from server.ops import health
+
+    received: list[str] = []
+    receive = redis_layer.receive
+
+    async def recorded(channel):
+        received.append(channel)
+        return await receive(channel)
+
+    monkeypatch.setattr(redis_layer, "receive", recorded)
+    fact = health.check_channel_layer()
+    assert fact.status == health.OK, fact
+    assert len(received) == 1
+    assert "!" not in received[0]  # not a process-local channel (channels_redis)
