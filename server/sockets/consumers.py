@@ -39,13 +39,14 @@ from server.errors import (
     ValidationError,
 )
 from server.league import spectate
+from server.league.selectors import league_tables_version
 from server.league.serializers import league_tables_body
 from server.notices import notify, presence
 from server.notices.groups import account_group, rejoin_seconds, spectate_group, table_group
 from server.sockets import action_thread, pushes
 from server.sockets.actions import SeatActions, answer_frame, look_at_tokens, still_signed_in
 from server.sockets.pings import PING_TEXT, pings
-from server.tables import projection
+from server.tables import projection, selectors
 from server.tables.models import Seat, Table
 from server.tables.services import lift_lapsed_pauses
 
@@ -163,7 +164,7 @@ class TableConsumer(AccountSocket):
         found = await self._seats(code, self.user, query.get("seat", [None])[0])
         if found is None:
             return CLOSE_NOT_FOUND
-        self.table, self.seats = found
+        self.table, self.seats, self.opened_version = found
         if not self.seats:
             return CLOSE_NOT_YOUR_SEAT
         self.sent_version = 0
@@ -222,12 +223,32 @@ class TableConsumer(AccountSocket):
             cls.leases_failed = True
         else:
             cls.leases_failed = False
-        signed_out = await database_sync_to_async(look_at_tokens)(
-            [socket.actions for socket in sockets], within=settings.WS_TOKEN_CHECK_SECONDS
-        )
+        signed_out, versions = await database_sync_to_async(_after_ping_reads)(sockets)
         for socket in sockets:
             if socket.actions in signed_out and pings.has(socket):
                 await socket.close(code=CLOSE_NOT_AUTHENTICATED)
+        await cls.catch_up([s for s in sockets if pings.has(s)], versions)
+
+    @classmethod
+    async def catch_up(cls, sockets: list, versions: dict[int, int]) -> None:
+        """Push the newest views to the sockets whose table has moved past what they
+        were sent (or read when they opened): a push lost on its way (a hub that failed
+        to pass a change on, a channel message Redis lost) is made good within a ping,
+        not at the table's next move, which may never come (docs/api.md)."""
+        behind: dict[int, list] = {}
+        for socket in sockets:
+            newest = versions.get(socket.table.pk, 0)
+            if newest > max(socket.sent_version, socket.opened_version):
+                behind.setdefault(socket.table.pk, []).append(socket)
+        for table_id, lagging in behind.items():
+            try:
+                built, texts = await pushes.pushes(lagging[0].table, versions[table_id])
+            except Exception as error:  # tried again at the next ping
+                log.warning("table-%s: views not caught up: %r", table_id, error)
+                continue
+            sent = [socket for socket in lagging if await socket.push_views(built, texts)]
+            if sent:
+                log.info("table-%s: %d seat sockets caught up to %s", table_id, len(sent), built)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         """A ping, or an action (``server.sockets.actions``); other messages are ignored."""
@@ -312,7 +333,8 @@ class TableConsumer(AccountSocket):
         held = list(Seat.objects.filter(table=table, player=user).values_list("number", flat=True))
         if asked is not None:
             held = [n for n in held if str(n) == asked]
-        return table, sorted(held)
+        # the version its client reads at the latest once open: no catch-up owed below it
+        return table, sorted(held), selectors.current_version(table) if held else 0
 
     async def disconnect(self, code):
         if getattr(self, "watching", None):
@@ -332,24 +354,36 @@ class TableConsumer(AccountSocket):
             return await getattr(self, get_handler_name(message))(message)
         return await super().dispatch(message)
 
-    async def push_views(self, version: int, texts: dict) -> None:
+    async def push_views(self, version: int, texts: dict) -> bool:
         """The views of the seats it follows at ``version`` (the hub calls it), unless
         it has sent that version; while one of its actions is being answered they wait
         for the answer (which is its seat's view: then not sent again). Not yet open:
-        nothing (its client reads its view once it is)."""
+        nothing (its client reads its view once it is). Whether it wrote a view."""
         if not self.open:
-            return
+            return False
         if self.answering:
             if self.held is None or version > self.held[0]:
                 self.held = (version, texts)
-            return
+            return False
         if version <= self.sent_version:
-            return
+            return False
         self.sent_version = version
+        wrote = False
         for pair in self.watching:
             text = texts.get(pair)
             if text is not None:
                 await self.write(text)
+                wrote = True
+        return wrote
+
+
+def _after_ping_reads(sockets: list) -> tuple[list, dict[int, int]]:
+    """What a ping round's seat sockets need read, in one trip to a request thread: the
+    ``SeatActions`` whose token is revoked, and each of their tables' newest version."""
+    signed_out = look_at_tokens(
+        [socket.actions for socket in sockets], within=settings.WS_TOKEN_CHECK_SECONDS
+    )
+    return signed_out, selectors.current_versions({socket.table.pk for socket in sockets})
 
 
 class _Hub:
@@ -484,6 +518,10 @@ class _Hub:
                 continue
             await self._take(message)
 
+    async def take_change(self, key: int, version: int) -> None:
+        """Handle ``key``'s change to ``version`` as if its group had told it."""
+        await self._take({"type": "table.changed", "version": version, "group": self.group(key)})
+
     async def close_all(self, code: int) -> None:
         for members in list(self.members.values()):
             for consumer in list(members):
@@ -597,23 +635,30 @@ class SpectatorConsumer(AccountSocket):
         """At every ping (docs/api.md): a revoked token's socket closes 4401; one that
         may no longer watch (``spectate.still_may_watch``) closes as it would be refused
         now."""
-        refused = await database_sync_to_async(self._refused_now)()
+        refused, newest = await database_sync_to_async(self._refused_now)()
         if refused is not None:
             await self.close(code=refused)
+        elif self.open and newest > self.sent_version:
+            # a frame lost on its way (as a seat socket's view: ``catch_up``): the
+            # table's spectators here are sent the newest as the hub sends a change's
+            log.info("spectate-%s: caught up to %s", self.table.pk, newest)
+            await hub.take_change(self.table.pk, newest)
 
-    def _refused_now(self) -> int | None:
+    def _refused_now(self) -> tuple[int | None, int]:
+        """The close code it would be refused with now (None: none), and the table's
+        newest version."""
         if not still_signed_in(
             self.user, self.scope.get("token_key"), self.scope.get("session_key")
         ):
-            return CLOSE_NOT_AUTHENTICATED
+            return CLOSE_NOT_AUTHENTICATED, 0
         if self.admitted != "invitee":  # an invitee's is checked per version (send_view)
             try:
                 spectate.still_may_watch(self.user, self.table, self.admitted)
             except NotFound:
-                return CLOSE_NOT_FOUND
+                return CLOSE_NOT_FOUND, 0
             except NotWatchable:
-                return CLOSE_NOT_YOUR_SEAT
-        return None
+                return CLOSE_NOT_YOUR_SEAT, 0
+        return None, selectors.current_version(self.table)
 
     async def follow(self) -> None:
         self.watching = True
@@ -790,18 +835,32 @@ class LobbyConsumer(AccountSocket):
             self.in_hub = False
             await lobby_hub.leave(self)
 
+    sent_tables_version: int | None = None  # the ``version`` of the last tables sent
+
     async def pinged(self) -> None:
-        """A revoked token's (or logged-out session's) lobby closes 4401 at a ping."""
-        signed_in = await database_sync_to_async(still_signed_in)(
-            self.user, self.scope.get("token_key"), self.scope.get("session_key")
-        )
+        """A revoked token's (or logged-out session's) lobby closes 4401 at a ping; one
+        whose tables have changed since it was sent them (the account's notice lost on
+        its way) is sent them again."""
+        signed_in, version = await database_sync_to_async(self._looked_at)()
         if not signed_in:
             await self.close(code=CLOSE_NOT_AUTHENTICATED)
+        elif self.sent_tables_version is not None and version != self.sent_tables_version:
+            log.info("account-%s: lobby caught up to %s", self.user.pk, version)
+            await self.league_tables({})
+
+    def _looked_at(self) -> tuple[bool, int | None]:
+        if not still_signed_in(
+            self.user, self.scope.get("token_key"), self.scope.get("session_key")
+        ):
+            return False, None
+        return True, league_tables_version(self.user)
 
     async def league_tables(self, message):
         if not self.open:  # it sends its tables once open (``opened``)
             return
-        await self.send_json({"type": "league_tables", **await self._tables()})
+        body = await self._tables()
+        self.sent_tables_version = body["version"]
+        await self.send_json({"type": "league_tables", **body})
 
     @database_sync_to_async
     def _tables(self):

@@ -14,7 +14,6 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import Max
 
 from engine import dump_record, seat_view, spectator_view, steps
 from engine.bots import decide
@@ -237,7 +236,13 @@ def _handover_json(h: dict) -> dict:
 
 def current_version(table: Table) -> int:
     """The seq of the table's newest event, read from the log (not the cache)."""
-    return Event.objects.filter(table=table).aggregate(v=Max("seq"))["v"] or 0
+    return store.newest_seqs([table.pk]).get(table.pk, 0)
+
+
+def current_versions(table_ids: set[int]) -> dict[int, int]:
+    """``current_version`` of each table, in one query. Hand-written (``store``): a ping
+    round runs it every second, and the ORM's compilation of it cost ~1 ms."""
+    return store.newest_seqs(sorted(table_ids))
 
 
 def hint(state: TableState, number: int) -> dict | None:

@@ -93,6 +93,28 @@ def events_after(table_id: int, seq: int) -> list[tuple[int, dict]]:
     ]
 
 
+# The newest seq of each of several tables (a ping round's: ``selectors.current_versions``),
+# one backward step on the (table, seq) index per table, however long its log.
+_NEWEST: dict[int, str] = {}  # tables asked -> the SELECT
+
+
+def newest_seqs(table_ids: Sequence[int]) -> dict[int, int]:
+    """table id -> the seq of its newest event (0: none yet), for those that exist."""
+    if not table_ids:
+        return {}
+    return {pk: seq or 0 for pk, seq in rows(newest_statement(len(table_ids)), list(table_ids))}
+
+
+def newest_statement(tables: int) -> str:
+    sql = _NEWEST.get(tables)
+    if sql is None:
+        sql = _NEWEST[tables] = (
+            f"SELECT t.id, (SELECT MAX(e.seq) FROM {_EVENTS} e WHERE e.table_id = t.id) "
+            f"FROM {Table._meta.db_table} t WHERE t.id IN ({', '.join(['%s'] * tables)})"
+        )
+    return sql
+
+
 # The columns an appended log row fills (the same rows bulk_create writes).
 _COLUMNS = (
     "table_id",
@@ -232,11 +254,11 @@ def newest_snapshot(table_id: int, format: str, upto: int | None) -> tuple[int, 
 
 
 def statements(db) -> set[str]:
-    """Every statement above on ``db``'s backend (the INSERT of one row), for the test
-    that runs each on both branches of the runner."""
+    """Every statement above on ``db``'s backend (the INSERT of one row, the newest seqs
+    of two tables), for the test that runs each on both branches of the runner."""
     fixed = {EVENTS_AFTER, RECEIPT_ON_EVENT, TABLE_AND_SEATS, NEWEST_SNAPSHOT}
     return (
         fixed
-        | {insert_events(db, 1), open_pauses(db)}
+        | {insert_events(db, 1), open_pauses(db), newest_statement(2)}
         | ({LOCK_TABLE} if db.vendor != "sqlite" else set())
     )

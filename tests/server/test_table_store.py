@@ -89,6 +89,7 @@ def test_every_statement_runs_on_both_branches_with_the_same_answer(table, ran):
         "no table": each_branch(lambda: store.table_and_seat_rows("NOSUCH")),
         "snapshot": each_branch(lambda: store.newest_snapshot(pk, "test format", None)),
         "snapshot upto": each_branch(lambda: store.newest_snapshot(pk, "test format", 1)),
+        "newest seqs": each_branch(lambda: store.newest_seqs([pk, pk + 1000])),  # one is none
     }
     for name, (first, *others) in answers.items():
         assert all(other == first for other in others), name
@@ -104,6 +105,7 @@ def test_every_statement_runs_on_both_branches_with_the_same_answer(table, ran):
     assert answers["no table"][0] == []
     assert answers["snapshot"][0] == (len(events), b"\x00pickled\xff")
     assert answers["snapshot upto"][0] is None
+    assert answers["newest seqs"][0] == {pk: len(events)}
 
     # the append: the same rows written on each branch read back the same
     written = []
