@@ -49,19 +49,22 @@ def lose_the_next_change(monkeypatch, hub) -> list[int]:
     return lost
 
 
-async def frames_until_view(ws: WebsocketCommunicator, seconds: float) -> tuple[dict | None, int]:
-    """The first view frame within ``seconds`` (None: none), and the pings before it."""
-    pings = 0
+async def first_frame(
+    ws: WebsocketCommunicator, seconds: float = 20, pings: int | None = None, kind: str = "view"
+) -> tuple[dict | None, int]:
+    """The first frame of ``kind`` (None: none came), and the pings before it; it waits at
+    most ``seconds``, and no longer than ``pings`` pings when given."""
+    seen = 0
     loop_time = asyncio.get_running_loop().time
     ends = loop_time() + seconds
-    while loop_time() < ends:
+    while loop_time() < ends and (pings is None or seen < pings):
         if await ws.receive_nothing(timeout=0.1):
             continue
         frame = json.loads(await ws.receive_from())
-        if frame["type"] == "view":
-            return frame, pings
-        pings += frame["type"] == "ping"
-    return None, pings
+        if frame["type"] == kind:
+            return frame, seen
+        seen += frame["type"] == "ping"
+    return None, seen
 
 
 def accept(p: Players, seat: int) -> int:
@@ -80,7 +83,7 @@ def test_a_seat_socket_that_missed_a_push_gets_the_newest_view_at_its_next_ping(
         ws = socket(p, token, seat=1)
         assert (await ws.connect())[0]
         version = await sync_to_async(accept)(p, 2)  # the bot's move; its push is lost
-        frame, pings = await frames_until_view(ws, 15)
+        frame, pings = await first_frame(ws)
         await ws.disconnect()
         return version, frame, pings
 
@@ -104,18 +107,18 @@ def test_a_socket_at_the_tables_version_is_sent_nothing_at_its_pings():
     async def scenario():
         ws = socket(p, token, seat=1)
         assert (await ws.connect())[0]
-        quiet, pings_before = await frames_until_view(ws, 6 * PING)
+        quiet, pings_before = await first_frame(ws, pings=3)
         version = await sync_to_async(accept)(p, 4)
-        pushed, _ = await frames_until_view(ws, 15)
-        after, pings_after = await frames_until_view(ws, 6 * PING)
+        pushed, _ = await first_frame(ws)
+        after, pings_after = await first_frame(ws, pings=3)
         await ws.disconnect()
         return quiet, pings_before, version, pushed, after, pings_after
 
     with override_settings(WS_PING_SECONDS=PING):
         quiet, pings_before, version, pushed, after, pings_after = async_to_sync(scenario)()
-    assert quiet is None and pings_before >= 2
+    assert quiet is None and pings_before == 3
     assert pushed is not None and pushed["version"] == version
-    assert after is None and pings_after >= 2
+    assert after is None and pings_after == 3
 
 
 def test_a_spectator_that_missed_a_frame_gets_the_newest_at_its_next_ping(monkeypatch):
@@ -128,7 +131,7 @@ def test_a_spectator_that_missed_a_frame_gets_the_newest_at_its_next_ping(monkey
         assert (await ws.connect())[0]
         first = json.loads(await ws.receive_from(timeout=5))
         version = await sync_to_async(accept)(p, 2)
-        frame, pings = await frames_until_view(ws, 15)
+        frame, pings = await first_frame(ws)
         await ws.disconnect()
         return first, version, frame, pings
 
@@ -182,15 +185,7 @@ def test_a_lobby_that_missed_its_tables_gets_them_at_its_next_ping(monkeypatch):
         assert (await ws.connect())[0]
         first = await ws.receive_json_from(timeout=10)
         await sync_to_async(league.start_round)()
-        pings, frame = 0, None
-        ends = asyncio.get_running_loop().time() + 15
-        while frame is None and asyncio.get_running_loop().time() < ends:
-            if await ws.receive_nothing(timeout=0.1):
-                continue
-            message = await ws.receive_json_from()
-            if message["type"] == "league_tables":
-                frame = message
-            pings += message["type"] == "ping"
+        frame, pings = await first_frame(ws, kind="league_tables")
         await ws.disconnect()
         return first, frame, pings
 
