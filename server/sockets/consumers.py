@@ -537,7 +537,7 @@ class _Hub:
         try:
             await self.handle(table_id, message)
         except Exception as error:  # one table's trouble must not stop the others'
-            # its sockets here missed this change (they catch up at the table's next)
+            # its sockets here missed this change (they catch up at their next ping)
             log.warning(
                 "%s: %s of %s not passed on: %r",
                 type(self).__name__,

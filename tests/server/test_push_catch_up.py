@@ -26,6 +26,7 @@ from server.tables import selectors
 from server.tables.models import Event
 from tests.server.conftest import Players, client_for, token_for
 from tests.server.test_socket_actions import socket
+from tests.server.test_socket_receives import accept
 from tests.server.test_spectate import spectator
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
@@ -67,13 +68,6 @@ async def first_frame(
     return None, seen
 
 
-def accept(p: Players, seat: int) -> int:
-    version = p.seat(seat)["version"]
-    answer = p.act(seat, {"type": "accept", "expected_version": version})
-    assert answer.status_code == 200, answer.content
-    return answer.json()["version"]
-
-
 def test_a_seat_socket_that_missed_a_push_gets_the_newest_view_at_its_next_ping(monkeypatch):
     p = Players(kinds=("human", "bot", "human", "bot"))
     lost = lose_the_next_change(monkeypatch, consumers.seat_hub)
@@ -82,7 +76,7 @@ def test_a_seat_socket_that_missed_a_push_gets_the_newest_view_at_its_next_ping(
     async def scenario():
         ws = socket(p, token, seat=1)
         assert (await ws.connect())[0]
-        version = await sync_to_async(accept)(p, 2)  # the bot's move; its push is lost
+        version = await sync_to_async(accept)(p.table, 2, p.bot)  # its push is lost
         frame, pings = await first_frame(ws)
         await ws.disconnect()
         return version, frame, pings
@@ -101,14 +95,14 @@ def test_a_socket_at_the_tables_version_is_sent_nothing_at_its_pings():
     """No catch-up is owed for the version its client read once it opened, nor for a
     version it was pushed: pings only."""
     p = Players(kinds=("human", "bot", "human", "bot"))
-    accept(p, 2)  # the table is past its first version when the socket opens
+    accept(p.table, 2, p.bot)  # the table is past its first version when the socket opens
     token = token_for(p.owner)
 
     async def scenario():
         ws = socket(p, token, seat=1)
         assert (await ws.connect())[0]
         quiet, pings_before = await first_frame(ws, pings=3)
-        version = await sync_to_async(accept)(p, 4)
+        version = await sync_to_async(accept)(p.table, 4, p.bot)
         pushed, _ = await first_frame(ws)
         after, pings_after = await first_frame(ws, pings=3)
         await ws.disconnect()
@@ -130,7 +124,7 @@ def test_a_spectator_that_missed_a_frame_gets_the_newest_at_its_next_ping(monkey
         ws = spectator(token, p.code)
         assert (await ws.connect())[0]
         first = json.loads(await ws.receive_from(timeout=5))
-        version = await sync_to_async(accept)(p, 2)
+        version = await sync_to_async(accept)(p.table, 2, p.bot)
         frame, pings = await first_frame(ws)
         await ws.disconnect()
         return first, version, frame, pings
@@ -149,7 +143,7 @@ def test_a_spectator_that_missed_a_frame_gets_the_newest_at_its_next_ping(monkey
 
 def test_a_rounds_newest_versions_are_one_query_whatever_the_number_of_tables():
     tables = [Players() for _ in range(3)]
-    accept(tables[0], 1)
+    accept(tables[0].table, 1, tables[0].owner)
     ids = {t.table.pk for t in tables}
     with CaptureQueriesContext(connection) as queries:
         versions = selectors.current_versions(ids)
