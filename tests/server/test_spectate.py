@@ -19,7 +19,7 @@ from server.accounts.models import AccessToken
 from server.accounts.services import key_hash
 from server.asgi import application
 from server.league import spectate
-from server.league.models import Club, LeagueMatch, Membership
+from server.league.models import Club, Membership
 from server.notices import presence
 from server.tables import projection
 from tests.server.conftest import Players, client_for, new_member, token_for
@@ -79,7 +79,7 @@ def test_who_may_watch_a_casual_table():
 def test_who_may_watch_a_club_table():
     p = Players(kinds=("human", "bot", "bot", "bot"), rated=True)
     club = Club.objects.create(slug="spec", name="Spec", visibility="public", created_by=p.owner)
-    LeagueMatch.objects.create(table=p.table, club=club, started_at=timezone.now(), rated=True)
+    p.club_match(club)
     url = f"/api/tables/{p.code}/spectate"
     assert APIClient().get(url).status_code == 200  # a public club: anyone
     club.visibility = "members"
@@ -314,7 +314,7 @@ def test_a_members_spectator_socket_is_closed_at_a_ping_once_they_left_the_club(
     be refused now; another member's goes on."""
     p = Players(kinds=("human", "bot", "bot", "bot"), rated=True)
     club = Club.objects.create(slug="gone", name="Gone", visibility="members", created_by=p.owner)
-    LeagueMatch.objects.create(table=p.table, club=club, started_at=timezone.now(), rated=True)
+    p.club_match(club)
     leaving, staying = new_member("mem"), new_member("mem")
     gone = Membership.objects.create(club=club, user=leaving)
     Membership.objects.create(club=club, user=staying)

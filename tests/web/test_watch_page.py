@@ -8,9 +8,8 @@ import re
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
-from server.league.models import Club, LeagueMatch
+from server.league.models import Club
 from server.tables import projection
 from tests.server.conftest import Players, new_member
 from tests.web.conftest import signed_in
@@ -41,7 +40,7 @@ def test_a_casual_table_is_watched_once_its_owner_allows_it():
 def test_a_public_club_table_shows_no_hidden_tile_to_anyone_in_every_language():
     p = Players(kinds=("human", "bot", "bot", "bot"), rated=True)
     club = Club.objects.create(slug="watchers", name="W", visibility="public", created_by=p.owner)
-    LeagueMatch.objects.create(table=p.table, club=club, started_at=timezone.now(), rated=True)
+    p.club_match(club)
     rng = random.Random(3)
     anyone = Client()
     for _ in range(60):
