@@ -7,6 +7,8 @@ but HTTP, so what passes here passes against a server on another machine.
 from __future__ import annotations
 
 import functools
+import hashlib
+import itertools
 import os
 import shutil
 import socket
@@ -151,6 +153,36 @@ def answers_conform_to_the_schema(request, schema_checker):
             + "\n".join(str(v) for v in found[:20]),
             pytrace=False,
         )
+
+
+# The deals of the tables a test makes in this process: see ``deals_of_this_test``.
+DEALS = os.environ.get("DEKABES_TEST_DEALS", "")
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if DEALS:  # a failure of such a run is replayed with the same text
+        terminalreporter.write_line(f"deals: DEKABES_TEST_DEALS={DEALS!r}")
+
+
+@pytest.fixture(autouse=True)
+def deals_of_this_test(request, monkeypatch):
+    """The secrets behind the deals of the tables a test makes in this process (a new
+    table's seed, a duplicate round's or a ladder pair's shared one) are drawn from the
+    test's node id, not from the system's generator: the same deals in every run, on
+    every machine, in whichever test process. A test that a rare deal breaks then fails
+    every time, and its failure can be replayed; before, one did so once in many runs
+    (the CI of 105ae0a: a watched match ended within its 60 random steps). Set
+    ``DEKABES_TEST_DEALS`` to any text to play other deals (the run's summary repeats it).
+    The live servers tests start are other processes and deal as the product does."""
+    from server.tables import seeds
+
+    drawn = itertools.count()
+    test = request.node.nodeid
+
+    def new_seed() -> str:
+        return hashlib.sha256(f"{DEALS}:{test}:{next(drawn)}".encode()).hexdigest()
+
+    monkeypatch.setattr(seeds, "new_seed", new_seed)
 
 
 @pytest.fixture(autouse=True)

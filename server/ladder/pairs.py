@@ -20,7 +20,6 @@ into the bot's action.
 from __future__ import annotations
 
 import logging
-import secrets
 
 from django.db import transaction
 from django.utils import timezone
@@ -34,6 +33,7 @@ from server.league.actions.tell import tell_after_commit
 from server.league.match_rows import seat_players
 from server.league.models import LeagueMatch
 from server.league.ratings import Rating
+from server.tables import seeds
 from server.tables import services as table_services
 from server.tables.locking import writing
 from server.tables.models import Table
@@ -52,9 +52,7 @@ def open_pair(ladder: Ladder, foursome: Foursome, entries: dict[int, Entry], rou
     """Draw ``foursome`` into a pair and open its first leg."""
     shared = foursome.shared_owner
     with writing(), transaction.atomic():
-        pair = Pair.objects.create(
-            round=round_, deal_seed=secrets.token_hex(32), shared_owner=shared
-        )
+        pair = Pair.objects.create(round=round_, deal_seed=seeds.new_seed(), shared_owner=shared)
         for key, seat in zip(foursome.keys, FIRST_SEATS, strict=True):
             entry = entries[key]
             assert entry.version is not None

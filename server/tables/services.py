@@ -42,7 +42,7 @@ from server.errors import (
     rule_rejection,
 )
 from server.notices import presence
-from server.tables import answers, commits, projection, selectors, store, table_state
+from server.tables import answers, commits, projection, seeds, selectors, store, table_state
 from server.tables.locking import writing
 from server.tables.models import ActionReceipt, NewEvent, Seat, Table
 from server.tables.signals import match_ended, seat_joined, seat_offer_rules
@@ -147,7 +147,7 @@ def _create(
             code=_new_code(),
             owner=owner,
             rated=rated,
-            secret_seed=secrets.token_hex(32),
+            secret_seed=seeds.new_seed(),
             deal_seed=deal_seed,
         )
         for n in (1, 2, 3, 4):

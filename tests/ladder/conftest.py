@@ -7,9 +7,8 @@ import random
 import pytest
 
 from engine.bots import decide
-from server.ladder import pairs
 from server.ladder.models import Leg
-from server.tables import projection, selectors
+from server.tables import projection, seeds, selectors
 from server.tables import services as table_services
 from server.tables.models import Seat
 
@@ -25,9 +24,11 @@ def fresh_projection_cache():
 
 @pytest.fixture
 def seeded_deals(monkeypatch):
-    """The pairs' deal seeds from a seeded generator: a reproducible ladder."""
+    """The pairs' deal seeds (and the tables') from a generator seeded alike in every
+    test that asks: the same ladder whatever the test's name (each test's own deals are
+    reproducible anyway: tests/conftest.py, ``deals_of_this_test``)."""
     rng = random.Random(2026)
-    monkeypatch.setattr(pairs.secrets, "token_hex", lambda n: f"{rng.getrandbits(8 * n):0{2 * n}x}")
+    monkeypatch.setattr(seeds, "new_seed", lambda: f"{rng.getrandbits(256):064x}")
 
 
 @pytest.fixture

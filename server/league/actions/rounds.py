@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 
 from django.conf import settings
 from django.db import transaction
@@ -35,6 +34,7 @@ from server.league.actions.tell import tell_after_commit
 from server.league.match_rows import seat_players
 from server.league.models import CheckIn, LeagueMatch, Pair, Round, Season
 from server.league.pairing import draw_individual, draw_pairs
+from server.tables import seeds
 from server.tables import services as table_services
 from server.tables.locking import writing
 from server.tables.services import controller_of
@@ -160,7 +160,7 @@ def do_start_round(*, user: User, round_: Round) -> list[LeagueMatch]:
         if not seatings:
             raise NotEnoughPlayers()
         # Duplicate rounds: one deal seed for every table of the round (docs/league.md).
-        deal_seed = secrets.token_hex(32) if season.duplicate else ""
+        deal_seed = seeds.new_seed() if season.duplicate else ""
         matches = [
             _open_match(user, round_, number, seats, pairs, fillers, deal_seed)
             for number, (seats, pairs, fillers) in enumerate(seatings, start=1)
