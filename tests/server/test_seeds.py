@@ -17,6 +17,7 @@ from tests.server.conftest import Players
 def test_the_products_seeds_are_256_fresh_bits(monkeypatch):
     monkeypatch.undo()  # the module's own function, not the suite's
     product = seeds.new_seed
+    assert product.__module__ == "server.tables.seeds"
     drawn = {product() for _ in range(200)}
     assert len(drawn) == 200
     assert all(re.fullmatch(r"[0-9a-f]{64}", seed) for seed in drawn)
