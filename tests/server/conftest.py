@@ -12,13 +12,11 @@ import orjson
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from server.accounts.models import User
 from server.accounts.services import issue_token
-from server.league.match_rows import seat_players
-from server.league.models import LeagueMatch
+from server.league.match_rows import casual_match
 from server.notices import presence
 from server.sockets.actions import SeatActions
 from server.tables import projection, selectors
@@ -143,13 +141,12 @@ class Players:
         self.table = Table.objects.get(code=self.code)
 
     def club_match(self, club):
-        """The table made a rated match of ``club``, with a seat row per seated player as
-        the services write them: a rated match without them cannot be rated at its end."""
-        match = LeagueMatch.objects.create(
-            table=self.table, club=club, started_at=timezone.now(), rated=True
-        )
-        seats = {s.number: s.player for s in self.table.seats.select_related("player")}
-        seat_players(match, {n: player for n, player in seats.items() if player})
+        """The table made a match of ``club`` with a seat row per seated player, by the
+        services' own helper (``match_rows.casual_match``): a rated match without them
+        cannot be rated at its end."""
+        match = casual_match(self.table)
+        match.club = club
+        match.save(update_fields=["club"])
         return match
 
     def api(self, seat: int) -> APIClient:
