@@ -157,15 +157,19 @@ bots: $(STAMP)
 	@$(if $(TOKEN),DEKABES_TOKEN='$(TOKEN)') $(PY) -m clients.bots $(if $(TOKEN_FILE),--token-file "$(TOKEN_FILE)") \
 	  --server "$(or $(SERVER),http://127.0.0.1:8000)" --level "$(or $(LEVEL),strong)" --delay "$(or $(DELAY),0.7)"
 
-# The browser the web page tests drive (Playwright launches it by path, never downloads
-# one): Debian's chromium, installed only when /usr/bin/chromium is missing.
+# The browsers (Playwright launches them by path, never downloads one), from Debian,
+# each installed only when missing: chromium-headless-shell, which the web page tests
+# drive (the same Blink for a third of the CPU: tests/web/browser.py), and chromium, the
+# whole browser the benches time pages in (bench/web_table.py).
+BROWSER_PACKAGES := chromium-headless-shell chromium
 browser:
-	@if [ -x /usr/bin/chromium ]; then echo "browser: /usr/bin/chromium present"; \
+	@missing=""; for p in $(BROWSER_PACKAGES); do [ -x /usr/bin/$$p ] || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then echo "browser: /usr/bin/chromium-headless-shell and /usr/bin/chromium present"; \
 	elif command -v apt-get >/dev/null 2>&1; then \
-	  echo "browser: installing Debian's chromium for the web page tests"; \
-	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
-	  || { echo "browser: installing Debian's chromium failed (the web page tests need it)"; exit 1; }; \
-	else echo "browser: /usr/bin/chromium missing and no apt-get: install chromium (the web page tests need it)"; exit 1; fi
+	  echo "browser: installing Debian's$$missing for the web page tests"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } \
+	  || { echo "browser: installing Debian's$$missing failed (the web page tests need it)"; exit 1; }; \
+	else echo "browser:$$missing missing and no apt-get: install them (the web page tests need them)"; exit 1; fi
 
 # The web pages' catalogues (locale/): merge new page strings into the .po files, then
 # compile the .mo files Django reads (Babel; no gettext tools needed). See docs/web.md.

@@ -106,7 +106,10 @@ def browser():
     if not chromium_available():
         # A failure, not a skip: `make test` installs the browser, so a missing one is a
         # broken setup that must not pass as green.
-        pytest.fail(f"{CHROMIUM} missing: run `make browser` (apt-get install -y chromium)")
+        pytest.fail(
+            f"{CHROMIUM} missing: run `make browser` "
+            "(apt-get install -y chromium-headless-shell chromium)"
+        )
     from playwright.sync_api import sync_playwright
 
     playwright = sync_playwright().start()
