@@ -159,7 +159,7 @@ bots: $(STAMP)
 
 # The browsers (Playwright launches them by path, never downloads one), from Debian,
 # each installed only when missing: chromium-headless-shell, which the web page tests
-# drive (the same Blink for a third of the CPU: tests/web/browser.py), and chromium, the
+# drive (the same Blink for about half the CPU: tests/web/browser.py), and chromium, the
 # whole browser the benches time pages in (bench/web_table.py).
 BROWSER_PACKAGES := chromium-headless-shell chromium
 browser:

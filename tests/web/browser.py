@@ -14,9 +14,9 @@ from pathlib import Path
 FULL_CHROMIUM = "/usr/bin/chromium"
 # The tests drive Chromium's headless shell, the same Blink and V8 without the full
 # browser's windowing, GPU and compositor processes (Playwright's own default for
-# headless runs). Measured on two browser test files, twice each: 19-24 s of Chromium
-# CPU against 71-77 s, on two cores that the suite otherwise waits for. Without it
-# (a machine set up before ``make browser`` installed it): the whole browser.
+# headless runs). Chromium's CPU on two browser test files, twice each: 19-24 s against
+# 71-77 s; over the SQLite run 117 s against 221 s (docs/web.md). Without it (a machine
+# set up before ``make browser`` installed it): the whole browser.
 HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 CHROMIUM = os.environ.get("DEKABES_CHROMIUM") or (
     HEADLESS_SHELL if Path(HEADLESS_SHELL).exists() else FULL_CHROMIUM
