@@ -33,6 +33,9 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "test-artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
+# What a browser on such a phone leaves to the page with its bars shown (Safari on a
+# 390 x 844 iPhone: 664): the height a player's first screen really has.
+PHONE_SCREEN = {"width": 390, "height": 664}
 DESKTOP = {"width": 1280, "height": 900}
 # Generous: two cores shared with other work.
 ACTION_TIMEOUT_MS = 30_000
@@ -42,11 +45,37 @@ def chromium_available() -> bool:
     return Path(CHROMIUM).exists()
 
 
-def screenshot(page, name: str) -> Path:
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    """The whole page (``full_page=False``: only what its screen shows, as it is scrolled)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+# The controls a player needs now that are not wholly on the screen as it stands
+# (scrolled where the page left it), or that something else covers at their centre.
+OFF_SCREEN = """(selectors) => {
+  const out = [];
+  for (const selector of selectors) {
+    for (const node of document.querySelectorAll(selector)) {
+      const box = node.getBoundingClientRect();
+      if (!box.width || !box.height) continue;
+      const label = selector + ' ' + (node.dataset.tile || node.dataset.action || '');
+      if (box.top < 0 || box.bottom > window.innerHeight) out.push(label + ' off the screen');
+      else {
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        if (!(hit === node || node.contains(hit))) out.push(label + ' covered');
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def off_screen(page, *selectors: str) -> list[str]:
+    """Which of these controls a player would have to scroll to (or could not tap)."""
+    return page.evaluate(OFF_SCREEN, list(selectors))
 
 
 def horizontal_overflow(page) -> int:

@@ -161,7 +161,8 @@ function render() {
   root.dataset.version = String(answer.version);
   root.dataset.seat = String(state.shown);
   root.dataset.handoff = state.handoff ? "true" : "false";
-  if (!state.drawnOnce) {
+  const first = !state.drawnOnce;
+  if (first) {
     state.drawnOnce = true;
     requestAnimationFrame(() => performance.mark("dekabes-board-drawn")); // bench/web_table.py
   }
@@ -174,10 +175,19 @@ function render() {
   renderTools(answer);
   renderDialog(answer);
   renderNotices();
+  if (first) bringTableIntoView();
   const turn = myTurn();
   document.title = (turn ? `▶ ${W.your_turn_title} · ` : "") + setup.title;
   if (turn && !state.wasMyTurn) signalTurn();
   state.wasMyTurn = turn;
+}
+
+// On a phone the site's header stands above the table and pushes it down: the first
+// drawing scrolls the header away (it is one swipe up), unless the reader scrolled first.
+function bringTableIntoView() {
+  if (window.scrollY > 0 || !matchMedia("(max-width: 999px)").matches) return;
+  if (document.documentElement.scrollHeight <= window.innerHeight) return;
+  root.scrollIntoView({ block: "start" });
 }
 
 function renderScoreboard(answer) {
