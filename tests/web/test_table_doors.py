@@ -200,6 +200,51 @@ def test_a_seat_offered_by_link_is_taken_by_a_signed_in_friend():
     assert third.get(f"/tables/{code}/watch").status_code == 404
 
 
+def test_a_friend_without_an_account_registers_from_the_link_and_lands_on_the_seat():
+    person("rosa")
+    code = create(client("rosa"), "medium", friends=(3,))
+    visitor = Client()
+    asked = visitor.get(f"/tables/{code}/join?seat=3")
+    assert asked.status_code == 302
+    signin = visitor.get(asked["Location"])
+    page = text(signin)
+    # the sign-in page says what waits behind it, and its way to register keeps the link
+    assert f"A seat at table {code} waits for you" in page
+    to_register = re.search(r'href="(/register\?next=[^"]+)"', page)
+    assert to_register, page
+    assert page.count(f'href="{to_register.group(1)}"') == 2  # the form's and the header's
+    register_url = to_register.group(1).replace("&amp;", "&")
+    form = text(visitor.get(register_url))
+    assert f"A seat at table {code} waits for you" in form
+    assert f'value="/tables/{code}/join?seat=3"' in form  # the hidden next
+    assert f'href="/signin?next=/tables/{code}/join%3Fseat%3D3"' in form  # and back
+    token = re.search(r'name="form_token" value="([^"]+)"', form).group(1)
+    made = visitor.post(
+        register_url,
+        {
+            "username": "sami",
+            "password": PASSWORD,
+            "next": f"/tables/{code}/join?seat=3",
+            "form_token": token,
+        },
+    )
+    assert made.status_code == 302 and made["Location"] == f"/tables/{code}/join?seat=3"
+    assert "Take seat 3 and play" in text(visitor.get(made["Location"]))
+    taken = visitor.post(f"/tables/{code}/join?seat=3", {"seat": "3"})
+    assert taken["Location"] == f"/tables/{code}/play" and seats_of(code)[3] == "sami"
+
+
+def test_the_forms_name_no_table_for_a_next_that_is_not_a_seat_link_nor_this_site():
+    for target in ("/clubs/x/", "https://elsewhere.example/tables/ABCDEF/join", "/tables/open"):
+        for form in ("/signin", "/register"):
+            page = text(Client().get(form, {"next": target}))
+            assert "waits for you" not in page, (form, target)
+    # an outside next is dropped by the registration form, not carried on
+    page = text(Client().get("/register", {"next": "https://elsewhere.example/x"}))
+    assert '<input type="hidden" name="next" value="">' in page
+    assert "/signin?next=" not in page
+
+
 def test_join_by_code_from_the_home_page():
     person("nora"), person("omar")
     code = create(client("nora"), "random", friends=(2, 4))

@@ -4,10 +4,13 @@ write through the accounts service, render."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
@@ -52,10 +55,26 @@ def me_live(request):
     )
 
 
+def offered_table(target: str) -> str | None:
+    """The table code of a seat link (``/tables/<code>/join``) a visitor is sent to once
+    signed in or registered: the form says what waits behind it. Only the link's own
+    text is echoed, nothing read about the table."""
+    try:
+        match = resolve(urlsplit(target).path)
+    except Resolver404:
+        return None
+    return match.kwargs.get("code") if match.view_name == "web:table_join" else None
+
+
 class SignInView(auth_views.LoginView):
     template_name = "web/signin.html"
     authentication_form = SignInForm
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["offered_table"] = offered_table(context.get("next") or "")
+        return context
 
     def post(self, request, *args, **kwargs):
         wait = throttling.wait_seconds(
@@ -85,4 +104,11 @@ def register(request):
             target = request.POST.get("next", "")
             safe = url_has_allowed_host_and_scheme(target, {request.get_host()})
             return redirect(target if target and safe else "web:home")
-    return render(request, "web/register.html", {"form": form, "next": request.GET.get("next", "")})
+    target = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        target = ""
+    return render(
+        request,
+        "web/register.html",
+        {"form": form, "next": target, "offered_table": offered_table(target)},
+    )
