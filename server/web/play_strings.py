@@ -27,6 +27,7 @@ STRINGS = {
     "you": _("you"),
     "team": _("Team %(team)s"),
     "bot": _("computer"),
+    "seat_free": _("free"),  # a human seat nobody has taken yet
     "here": _("here"),
     "away": _("away"),
     "to_act": _("to play"),

@@ -89,6 +89,13 @@ def test_a_casual_table_vs_computers_a_seat_by_link_and_one_by_code(web_club, op
     code = PLAY_URL.match(owner.url)[1]
     no_command_nor_token(owner)
     fits(owner, viewport)
+    owner.wait_for_selector("#play[data-state=ready]")
+    names = owner.locator("#board .seat-card .name")
+    assert sorted(names.all_inner_texts()) == [
+        "Seat 2 · computer-greedy",
+        "Seat 3 · free",
+        "Seat 4 · free",
+    ]
     link = owner.locator('.share-links li[data-seat="3"] input.share-link').input_value()
     assert link == f"{web_club.url}/tables/{code}/join?seat=3"
     screenshot(owner, f"{viewport}-play-share")
@@ -111,6 +118,12 @@ def test_a_casual_table_vs_computers_a_seat_by_link_and_one_by_code(web_club, op
     friend.click("button.take-offered")
     friend.wait_for_url(PLAY_URL)
     assert PLAY_URL.match(friend.url)[1] == code
+    # the owner's table names the friend at once, no reload
+    owner.wait_for_function(
+        "name => [...document.querySelectorAll('#board .seat-card .name')]"
+        ".some(n => n.textContent === 'Seat 3 · ' + name)",
+        arg=web_club.owner,
+    )
 
     # Another member types the code on the home page and takes the last free seat.
     third_name = web_club.league["members"][-1]

@@ -118,7 +118,7 @@ function player(answer, seat) {
 
 function seatTitle(answer, seat) {
   const s = player(answer, seat);
-  const name = s.player || "—";
+  const name = s.player || (s.kind === "human" ? W.seat_free : "—");
   return `${fmt(W.seat, { n: seat })} · ${name}`;
 }
 
