@@ -50,6 +50,11 @@ from engine.phases import MATCH_OVER
 log = logging.getLogger("dekabes.bots")
 
 DEFAULT_DELAY = 0.7  # seconds before each computer action, so people can follow
+# ...but not before its answer to a deal: there is nothing on the board to follow, and
+# the paced answers of three computer seats kept a person's new table (or next hand)
+# waiting 2-3 s. A claim goes at once too, so that a computer seat's answer takes the
+# same time whatever its hand.
+UNPACED = frozenset({"accept", "claim_redeal"})
 DEFAULT_POLL_WAIT = 25.0  # long-poll length; the server caps it at 30
 MAX_OUTAGE_BACKOFF = 5.0
 EARLY_ANSWER = 0.25  # a long-poll answered faster than this brought no news...
@@ -231,7 +236,8 @@ class TableWorker:
                 return None
             decision = Decision(version, new_action_key(), event)
             self.decisions[seat] = decision
-            pacing = self.options.delay - (time.monotonic() - started)
+            pacing = 0.0 if event["type"] in UNPACED else self.options.delay
+            pacing -= time.monotonic() - started
             if pacing > 0 and self.stop.wait(pacing):
                 return None
         try:

@@ -73,6 +73,48 @@ def test_a_seat_with_nothing_to_do_sends_nothing():
     assert choose_event(match.seat_view(1), "strong", random.Random(3)) is None
 
 
+class WaitsRecorded(threading.Event):
+    """A stop event that records each pause it is asked for and returns at once."""
+
+    def __init__(self):
+        super().__init__()
+        self.pauses: list[float] = []
+
+    def wait(self, timeout=None):
+        self.pauses.append(timeout)
+        return False
+
+
+class SendsRecorded:
+    def __init__(self, answer: SeatState):
+        self.answer = answer
+        self.sent: list[dict] = []
+
+    def send_event(self, code, event, expected_version=None, key=None, socket=None):
+        self.sent.append(event)
+        return self.answer
+
+
+def paced_before(state: SeatState, level: str = "greedy") -> list[float]:
+    stop = WaitsRecorded()
+    client = SendsRecorded(state)
+    options = RunnerOptions(level=level, delay=30.0)
+    worker = TableWorker(client, "T", "bot", options, RunnerStats(), stop, follow_forever=False)
+    assert worker._act(state) is state and len(client.sent) == 1
+    return stop.pauses
+
+
+def test_a_deal_is_answered_at_once_and_a_move_after_the_delay():
+    # Accepting a deal leaves nothing on the board to follow: no pause, nor before a
+    # claim (an answer to a deal takes the same time whatever the hand).
+    dealt = match_after(REDEAL_DEAL)
+    assert paced_before(state_of(dealt, 1)) == []  # accept
+    assert paced_before(state_of(dealt, 2)) == []  # claim_redeal (five doubles)
+    accepts = [{"type": "accept", "seat": n} for n in (1, 2, 3, 4)]
+    pauses = paced_before(state_of(match_after(REDEAL_DEAL, *accepts), 3))  # the 6-6
+    assert len(pauses) == 1 and 29 < pauses[0] <= 30
+
+
 def test_a_decision_outside_the_legal_list_is_never_sent():
     legal = [
         {"type": "play", "seat": 2, "tile": "3-4", "end": "left"},
