@@ -93,3 +93,30 @@ def test_seeding_a_fresh_database_plays_two_rounds_that_standings_and_replay_agr
 
     again = manage(db, "seed_demo_league", "--level", "random", timeout=120)
     assert "already seeded" in again, again
+
+
+def test_a_server_on_another_database_is_refused_at_once_with_what_to_do(tmp_path):
+    from tests.conftest import LiveServer
+
+    (tmp_path / "server").mkdir()
+    server = LiveServer(tmp_path / "server")  # its own database, not the command's
+    server.start()
+    try:
+        db = tmp_path / "demo.sqlite3"
+        shutil.copyfile(migrated_sqlite(), db)
+        env = {**os.environ, "DEKABES_SQLITE_PATH": str(db)}
+        env.pop("DATABASE_URL", None)
+        done = subprocess.run(
+            [sys.executable, "manage.py", "seed_demo_league", "--server", server.url],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,  # before: the runners died in their threads, the rounds waited 900 s
+        )
+    finally:
+        server.stop()
+    assert done.returncode != 0
+    assert "does not use this command's database" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert "round 1: playing" not in done.stdout  # nothing started on the wrong server

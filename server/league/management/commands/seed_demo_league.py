@@ -60,6 +60,7 @@ class Command(BaseCommand):
             # Runners log every move at INFO; the command reports per round instead.
             logging.getLogger("dekabes.bots").setLevel(logging.ERROR)
             tokens = [issue_token(b, "seed-demo") for b in bots]
+            _check_same_database(server, tokens[0])
             with bot_runner_threads(
                 server,
                 tokens,
@@ -130,6 +131,25 @@ def _demo_club():
         user=organizer, club=club, name="Demo season", format="individual", seed=1
     )
     return organizer, bots, season
+
+
+def _check_same_database(server: str, token: str) -> None:
+    """The bots' tokens were just written to this command's database: a server that
+    does not know them reads another one, and its runners would fail in their threads
+    while the rounds wait until the timeout."""
+    try:
+        answer = requests.get(
+            server.rstrip("/") + "/api/me", headers={"Authorization": f"Token {token}"}, timeout=10
+        )
+    except requests.RequestException as err:
+        raise CommandError(f"no server answers at {server}: {err}") from err
+    if answer.status_code == 401:
+        raise CommandError(
+            f"the server at {server} does not use this command's database: run it with "
+            "the server's own settings (DEKABES_VAR_DIR, DEKABES_SQLITE_PATH or DATABASE_URL)"
+        )
+    if answer.status_code != 200:
+        raise CommandError(f"the server at {server} answered {answer.status_code} to /api/me")
 
 
 def _free_port() -> int:
