@@ -36,6 +36,7 @@ PHONE = {"width": 390, "height": 844}
 # What a browser on such a phone leaves to the page with its bars shown (Safari on a
 # 390 x 844 iPhone: 664): the height a player's first screen really has.
 PHONE_SCREEN = {"width": 390, "height": 664}
+PHONE_SIDEWAYS = {"width": 844, "height": 390}  # the same phone held sideways
 DESKTOP = {"width": 1280, "height": 900}
 # Generous: two cores shared with other work.
 ACTION_TIMEOUT_MS = 30_000

@@ -18,7 +18,13 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from clients.sdk import DekabesClient
-from tests.web.browser import PHONE_SCREEN, horizontal_overflow, off_screen, screenshot
+from tests.web.browser import (
+    PHONE_SCREEN,
+    PHONE_SIDEWAYS,
+    horizontal_overflow,
+    off_screen,
+    screenshot,
+)
 from tests.web.play_driver import (
     Watch,
     check_privacy,
@@ -281,6 +287,22 @@ def test_every_stage_in_four_languages_and_on_a_phone_with_no_serious_accessibil
     play_to_the_end([Watch(driver, (1,))], rng)
     stage("match-over")
     assert not any(findings.values()), findings
+
+
+def test_a_phone_held_sideways_shows_the_deal_s_buttons_and_tiles_beside_the_board(live, open_page):
+    server, casual, _ = live
+    code = casual.table("kay", {1: "kay"})
+    page = person_page(
+        open_page, server.url, "kay", viewport=PHONE_SIDEWAYS, has_touch=True, is_mobile=True
+    )
+    open_table(page, server.url, code)
+    page.wait_for_selector('#actions [data-action="accept"]')
+    assert horizontal_overflow(page) == 0
+    assert page.locator("#hand .tile-button").count() == 7
+    assert off_screen(page, "#actions button", "#hand .tile-button") == []
+    dock, board = (page.locator(q).bounding_box() for q in ("#dock", "#board"))
+    assert dock["x"] >= board["x"] + board["width"]  # beside the board, not under it
+    screenshot(page, "play-accept-sideways", full_page=False)
 
 
 def test_two_seats_of_one_person_hand_the_device_over_and_never_show_both(live, open_page):
