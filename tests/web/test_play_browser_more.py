@@ -19,6 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from clients.sdk import DekabesClient
 from tests.web.browser import (
+    OFF_SCREEN,
     PHONE_SCREEN,
     PHONE_SIDEWAYS,
     horizontal_overflow,
@@ -303,6 +304,54 @@ def test_a_phone_held_sideways_shows_the_deal_s_buttons_and_tiles_beside_the_boa
     dock, board = (page.locator(q).bounding_box() for q in ("#dock", "#board"))
     assert dock["x"] >= board["x"] + board["width"]  # beside the board, not under it
     screenshot(page, "play-accept-sideways", full_page=False)
+
+
+# The line's last tile, how far down the line it sits, and whether it is out of sight.
+LAST_LAID = (
+    "() => { const n = document.querySelector('#line .laid.last'); if (!n) return null;"
+    " return {tile: n.dataset.tile, top: n.offsetTop,"
+    " dialog: !document.getElementById('dialog').hidden, off: ("
+    + OFF_SCREEN
+    + ")(['#line .laid.last'])}; }"
+)
+
+
+def test_on_a_phone_each_tile_laid_is_in_sight_above_the_dock(live, open_page):
+    # The dock covers the board's foot: a tile laid there is scrolled into sight, whoever
+    # laid it. Played until a line has grown past what the first screen shows above the
+    # dock (rows from 200 px down: at 390x664 the dock begins ~150 px below the line's top).
+    server, casual, _ = live
+    code = casual.table("lena", {1: "lena"})
+    page = person_page(
+        open_page, server.url, "lena", viewport=PHONE_SCREEN, has_touch=True, is_mobile=True
+    )
+    open_table(page, server.url, code)
+    rng = random.Random(23)
+    looked = 0
+    lowest = 0
+    deadline = time.monotonic() + 300
+    while lowest < 200:
+        assert time.monotonic() < deadline, f"no line reached 200 px in 300 s ({lowest})"
+        seen = page.evaluate(LAST_LAID)  # in one look: the page redraws between two
+        if seen and not seen["dialog"]:
+            assert seen["off"] == [], (seen, looked)
+            looked += 1
+            lowest = max(lowest, seen["top"])
+        if page.get_attribute("#play", "data-phase") == "match_over":
+            # a match can end first: play the next one (from its dialog, or the tools)
+            if page.locator('#dialog [data-action="new_match"]').count():
+                page.click('#dialog [data-action="new_match"]')
+            elif page.is_visible("#dialog"):
+                step(page, rng)  # the last hand's reveal comes first
+                continue
+            else:
+                page.click('[data-tool="new_match"]')
+                page.click('#dialog [data-action="yes"]')
+            page.wait_for_function(
+                "() => document.getElementById('play').dataset.phase !== 'match_over'"
+            )
+        elif step(page, rng) is None:
+            page.wait_for_timeout(50)
 
 
 def test_two_seats_of_one_person_hand_the_device_over_and_never_show_both(live, open_page):

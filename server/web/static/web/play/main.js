@@ -176,6 +176,8 @@ function render() {
   renderDialog(answer);
   renderNotices();
   if (first) bringTableIntoView();
+  else if (state.newTile && $("dialog").hidden) keepNewTileInSight();
+  state.newTile = false;
   const turn = myTurn();
   document.title = (turn ? `▶ ${W.your_turn_title} · ` : "") + setup.title;
   if (turn && !state.wasMyTurn) signalTurn();
@@ -188,6 +190,20 @@ function bringTableIntoView() {
   if (window.scrollY > 0 || !matchMedia("(max-width: 999px)").matches) return;
   if (document.documentElement.scrollHeight <= window.innerHeight) return;
   root.scrollIntoView({ block: "start" });
+}
+
+// On a phone the dock covers the board's foot (or, sideways, the screen ends under the
+// board): a tile just laid out of sight is scrolled into it, by the least scroll that
+// shows it between the screen's top and the dock.
+function keepNewTileInSight() {
+  const tile = document.querySelector("#line .laid.last");
+  if (!tile || !matchMedia("(max-width: 999px)").matches) return;
+  const box = tile.getBoundingClientRect();
+  const dock = $("dock").getBoundingClientRect();
+  const beside = dock.left >= box.right || dock.right <= box.left;
+  const bottom = beside ? window.innerHeight : Math.min(window.innerHeight, dock.top);
+  if (box.bottom > bottom - 4) window.scrollBy(0, box.bottom - bottom + 8);
+  else if (box.top < 4) window.scrollBy(0, box.top - 8);
 }
 
 function renderScoreboard(answer) {
@@ -325,6 +341,9 @@ function renderLine(v) {
   }
   box.replaceChildren(...nodes);
   box.drawn = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length, ghost]);
+  const laid = last ? `${v.hand_no}:${last.tile}` : null;
+  if (laid !== state.lastLaid) state.newTile = laid !== null; // a tile laid since the last drawing
+  state.lastLaid = laid;
   const ends = [];
   if (v.ends) {
     ends.push(el("span", { class: "end left", text: fmt(W.left_end, { n: v.ends[0] }) }));
