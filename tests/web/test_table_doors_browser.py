@@ -96,6 +96,8 @@ def test_a_casual_table_vs_computers_a_seat_by_link_and_one_by_code(web_club, op
         "Seat 3 · free",
         "Seat 4 · free",
     ]
+    free = owner.locator('#board .seat-card[data-seat="3"]')
+    assert free.locator(".presence").count() == 0  # nobody there to be here or away
     link = owner.locator('.share-links li[data-seat="3"] input.share-link').input_value()
     assert link == f"{web_club.url}/tables/{code}/join?seat=3"
     screenshot(owner, f"{viewport}-play-share")

@@ -261,7 +261,8 @@ function seatBox(answer, seat) {
     el("span", { class: `team team-${team}`, text: fmt(W.team, { team }) }),
   ];
   if (s.is_bot) parts.push(el("span", { class: "tag", text: W.bot }));
-  if (here) {
+  if (here && s.player) {
+    // nobody holds a free seat: no one to be here or away
     parts.push(
       el("span", { class: `presence ${here.connected ? "here" : "away"}`, text: here.connected ? `● ${W.here}` : `○ ${W.away}` }),
     );
