@@ -290,13 +290,18 @@ def test_every_stage_in_four_languages_and_on_a_phone_with_no_serious_accessibil
     assert not any(findings.values()), findings
 
 
-def test_a_phone_held_sideways_shows_the_deal_s_buttons_and_tiles_beside_the_board(live, open_page):
+def phone_at_own_table(live, open_page, name: str, screen: dict):
+    """``name``'s casual table (seat 1, the house bot at the others), open on a touch
+    phone with this screen."""
     server, casual, _ = live
-    code = casual.table("kay", {1: "kay"})
-    page = person_page(
-        open_page, server.url, "kay", viewport=PHONE_SIDEWAYS, has_touch=True, is_mobile=True
-    )
+    code = casual.table(name, {1: name})
+    page = person_page(open_page, server.url, name, **dict(PHONE_TOUCH, viewport=screen))
     open_table(page, server.url, code)
+    return page
+
+
+def test_a_phone_held_sideways_shows_the_deal_s_buttons_and_tiles_beside_the_board(live, open_page):
+    page = phone_at_own_table(live, open_page, "kay", PHONE_SIDEWAYS)
     page.wait_for_selector('#actions [data-action="accept"]')
     assert horizontal_overflow(page) == 0
     assert page.locator("#hand .tile-button").count() == 7
@@ -320,12 +325,7 @@ def test_on_a_phone_each_tile_laid_is_in_sight_above_the_dock(live, open_page):
     # The dock covers the board's foot: a tile laid there is scrolled into sight, whoever
     # laid it. Played until a line has grown past what the first screen shows above the
     # dock (rows from 200 px down: at 390x664 the dock begins ~150 px below the line's top).
-    server, casual, _ = live
-    code = casual.table("lena", {1: "lena"})
-    page = person_page(
-        open_page, server.url, "lena", viewport=PHONE_SCREEN, has_touch=True, is_mobile=True
-    )
-    open_table(page, server.url, code)
+    page = phone_at_own_table(live, open_page, "lena", PHONE_SCREEN)
     rng = random.Random(23)
     looked = 0
     lowest = 0

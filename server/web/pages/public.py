@@ -66,6 +66,11 @@ def offered_table(target: str) -> str | None:
     return match.kwargs.get("code") if match.view_name == "web:table_join" else None
 
 
+def _on_this_site(request, target: str) -> str:
+    """``target`` if it is a page of this site, else "" (never sent elsewhere)."""
+    return target if url_has_allowed_host_and_scheme(target, {request.get_host()}) else ""
+
+
 class SignInView(auth_views.LoginView):
     template_name = "web/signin.html"
     authentication_form = SignInForm
@@ -101,12 +106,8 @@ def register(request):
         user = form.register()
         if user is not None:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            target = request.POST.get("next", "")
-            safe = url_has_allowed_host_and_scheme(target, {request.get_host()})
-            return redirect(target if target and safe else "web:home")
-    target = request.GET.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
-        target = ""
+            return redirect(_on_this_site(request, request.POST.get("next", "")) or "web:home")
+    target = _on_this_site(request, request.GET.get("next", ""))
     return render(
         request,
         "web/register.html",

@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 const protoH = $("tile-h").content.firstElementChild;
 const protoV = $("tile-v").content.firstElementChild;
 const STORE = "dekabes-play-" + setup.code;
+const NARROW = matchMedia("(max-width: 999px)"); // below play.css's desktop grid
 const prefs = JSON.parse(localStorage.getItem("dekabes-play-prefs") || "{}");
 
 const state = {
@@ -169,15 +170,14 @@ function render() {
   renderScoreboard(answer);
   renderPicker();
   renderSeats(answer);
-  renderLine(v);
+  const laidNew = renderLine(v);
   renderPrompt(answer);
   renderHand(v);
   renderTools(answer);
   renderDialog(answer);
   renderNotices();
   if (first) bringTableIntoView();
-  else if (state.newTile && $("dialog").hidden) keepNewTileInSight();
-  state.newTile = false;
+  else if (laidNew && $("dialog").hidden) keepNewTileInSight();
   const turn = myTurn();
   document.title = (turn ? `▶ ${W.your_turn_title} · ` : "") + setup.title;
   if (turn && !state.wasMyTurn) signalTurn();
@@ -187,7 +187,7 @@ function render() {
 // On a phone the site's header stands above the table and pushes it down: the first
 // drawing scrolls the header away (it is one swipe up), unless the reader scrolled first.
 function bringTableIntoView() {
-  if (window.scrollY > 0 || !matchMedia("(max-width: 999px)").matches) return;
+  if (window.scrollY > 0 || !NARROW.matches) return;
   if (document.documentElement.scrollHeight <= window.innerHeight) return;
   root.scrollIntoView({ block: "start" });
 }
@@ -197,7 +197,7 @@ function bringTableIntoView() {
 // shows it between the screen's top and the dock.
 function keepNewTileInSight() {
   const tile = document.querySelector("#line .laid.last");
-  if (!tile || !matchMedia("(max-width: 999px)").matches) return;
+  if (!tile || !NARROW.matches) return;
   const box = tile.getBoundingClientRect();
   const dock = $("dock").getBoundingClientRect();
   const beside = dock.left >= box.right || dock.right <= box.left;
@@ -289,6 +289,7 @@ function renderSeats(answer) {
   $("seat-bottom").replaceChildren(seatBox(answer, v.seat));
 }
 
+// Whether a tile was laid since the last drawing (the line drawn only when it changed).
 function renderLine(v) {
   const box = $("line");
   const area = $("line-area");
@@ -297,7 +298,7 @@ function renderLine(v) {
   // chosen from `legal`) until the server's answer draws the line as it is.
   const ghost = state.ghost && !v.line.some((t) => t.tile === state.ghost.tile) ? state.ghost : null;
   const key = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length, ghost]);
-  if (box.drawn === key) return;
+  if (box.drawn === key) return false;
   let drawn = v;
   if (ghost) {
     const [a, b] = ghost.tile.split("-").map(Number);
@@ -343,7 +344,7 @@ function renderLine(v) {
   box.replaceChildren(...nodes);
   box.drawn = JSON.stringify([v.line, v.ends, state.lineWidth, v.turns.length, ghost]);
   const laid = last ? `${v.hand_no}:${last.tile}` : null;
-  if (laid !== state.lastLaid) state.newTile = laid !== null; // a tile laid since the last drawing
+  const laidNew = laid !== null && laid !== state.lastLaid;
   state.lastLaid = laid;
   const ends = [];
   if (v.ends) {
@@ -352,6 +353,7 @@ function renderLine(v) {
     ends.push(el("span", { class: "end right", text: fmt(W.right_end, { n: v.ends[1] }) }));
   }
   fill($("ends"), ends);
+  return laidNew;
 }
 
 function renderPrompt(answer) {
