@@ -4,8 +4,8 @@ The member's name is replaced by a pseudonym (``ghost-`` and 8 hex digits, as he
 does) wherever the server shows it: the account row itself, so every page, answer and
 record reading it shows the pseudonym; and the places that keep a name as text — the
 clubs' action-log entries and the tables' ``seat_handover`` events (who took a seat from
-whom) and the stored answers of idempotent actions (receipts) — are rewritten the same
-way. Their tokens, web sessions, password and email address are gone; their bots are
+whom) and the answers the oldest receipts of idempotent actions stored whole
+(``ActionReceipt``) — are rewritten the same way. Their tokens, web sessions, password and email address are gone; their bots are
 closed with them. What stays, and why (docs/server.md, "Members' data"): the
 account row under its pseudonym with its matches, seats, results, standings and
 ratings — the league's record, which the other players' results depend on (a match
@@ -19,7 +19,6 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-import orjson
 from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -141,7 +140,8 @@ def _end_sessions(account_ids: set[int]) -> int:
 
 
 def _rename_in_logs(accounts: list[User], renamed: dict[str, str]) -> None:
-    """The names kept as text: the clubs' action logs, the seat handovers, the receipts."""
+    """The names kept as text: the clubs' action logs, the seat handovers, the answers
+    kept by the oldest receipts (``ActionReceipt``)."""
     ids = [a.pk for a in accounts]
     clubs = Membership.objects.filter(user__in=accounts).values("club")
     for entry in ClubAction.objects.filter(Q(club__in=clubs) | Q(actor__in=accounts)):
@@ -162,12 +162,8 @@ def _rename_in_logs(accounts: list[User], renamed: dict[str, str]) -> None:
             Event.objects.filter(pk=handover.pk).update(payload=_renamed(handover.payload, renamed))
             tables.add(handover.table_id)
             projection.forget(Table(pk=handover.table_id), snapshots=True)
-    receipts = Event.objects.filter(table_id__in=tables, receipt__isnull=False)
-    for pk, text in receipts.values_list("pk", "receipt"):
-        body = orjson.loads(text or "null")
-        new = _renamed(body, renamed)
-        if new != body:
-            Event.objects.filter(pk=pk).update(receipt=orjson.dumps(new).decode())
+    # A receipt on an event is a version, no name (a retry's answer is built from the
+    # log and the accounts as they are now); only the oldest kind stored whole answers.
     for receipt in ActionReceipt.objects.filter(table_id__in=tables):
         response = _renamed(receipt.response, renamed)
         if response != receipt.response:

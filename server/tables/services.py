@@ -299,14 +299,13 @@ def do_action(
                 # built and encoded once: the answer, the receipt and this seat's push
                 answer = answers.seat_answer(locked, seat, state, user, seats, keep=False)
                 if key:  # the receipt rides on the event its key names: no row of its own
-                    receipt = answer.text.decode()
-                    rows[0] = rows[0]._replace(request_hash=digest, receipt=receipt)
+                    rows[0] = rows[0]._replace(request_hash=digest, receipt=receipt(state))
                 store.append_events(rows)
             except ApiError:
                 # A retry of an action already applied is refused as it now stands (its
                 # version is stale, the match may be over): its receipt answers it. A new
                 # key has none, so the accepted path never looks receipts up.
-                replayed = _replayed(locked, key, digest, user) if key else None
+                replayed = _replayed(locked, seat, key, digest, user) if key else None
                 if replayed is not None:
                     return replayed
                 raise
@@ -324,7 +323,7 @@ def do_action(
         # Another writer got the same seq or command id first: the table moved, or this
         # key was used (a concurrent retry: its answer; another body: refused).
         projection.forget(table)
-        replayed = _replayed(table, key, digest, user) if key else None
+        replayed = _replayed(table, seat, key, digest, user) if key else None
         if replayed is not None:
             return replayed
         current = projection.project(table)
@@ -450,10 +449,18 @@ def lift_due_pauses(*, now: datetime | None = None) -> list[tuple[str, int, str]
     return lifted
 
 
-def _replayed(table: Table, key: str, digest: str, user: User) -> ActionResult | None:
-    """The stored first answer to ``key``, or None when the key is new: the receipt on
-    the event the key wrote, or (an action written before receipts moved there) its
-    ``ActionReceipt`` row."""
+def receipt(state: TableState) -> str:
+    """What an action's key keeps beside its request hash: the version its answer is at.
+    A retry is answered by the seat's answer at that version, built again from the log
+    (``_replayed``): the answer is a projection like every other read, so it is not stored
+    (it was ~4.6 KB an action, 68x the log itself; docs/server.md, "Receipts")."""
+    return f'{{"version":{state.version}}}'
+
+
+def _replayed(table: Table, seat: int, key: str, digest: str, user: User) -> ActionResult | None:
+    """The first answer to ``key``, or None when the key is new: the seat's answer at the
+    version its action made (the receipt on the event the key wrote), or the whole answer
+    as an older server stored it (on that event, or in an ``ActionReceipt`` row)."""
     row = store.receipt_on_event(table.pk, key)
     if row is None:
         return None
@@ -468,7 +475,12 @@ def _replayed(table: Table, key: str, digest: str, user: User) -> ActionResult |
     if hash_ != digest or account_id != user.pk:
         raise IdempotencyKeyReused()
     body = orjson.loads(text)
-    return ActionResult(body.get("version", 0), body, status, True, text=text.encode())
+    if "view" in body:  # a whole answer, stored by an older server: given as it was
+        return ActionResult(body.get("version", 0), body, status, True, text=text.encode())
+    version = body["version"]
+    state = projection.project(table, upto=version)
+    answer = answers.seat_answer(table, seat, state, user, selectors.load_seats(table), keep=False)
+    return ActionResult(version, None, status, True, text=answer.text)
 
 
 def _lock_table(table: Table) -> Table:
