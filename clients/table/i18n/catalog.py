@@ -845,6 +845,12 @@ MESSAGES: dict[str, dict[str, object]] = {
     },
     "lobby.username": {"en": "Name", "es": "Nombre", "ru": "Имя", "ms": "Nama"},
     "lobby.password": {"en": "Password", "es": "Contraseña", "ru": "Пароль", "ms": "Kata laluan"},
+    "lobby.server_invite": {
+        "en": "Invite code (from the club)",
+        "es": "Código de invitación (del club)",
+        "ru": "Код приглашения (от клуба)",
+        "ms": "Kod jemputan (daripada kelab)",
+    },
     "lobby.fill_in": {
         "en": "Fill in the server, your name and your password.",
         "es": "Rellena el servidor, tu nombre y tu contraseña.",
@@ -1068,6 +1074,18 @@ MESSAGES: dict[str, dict[str, object]] = {
         "es": "No aceptado: un nombre tiene 3–40 letras, cifras o . _ -, y una contraseña al menos 8 caracteres, no una común.",
         "ru": "Не принято: имя — 3–40 букв, цифр или . _ -, пароль — от 8 символов и не из распространённых.",
         "ms": "Tidak diterima: nama 3–40 huruf, angka atau . _ -, kata laluan sekurang-kurangnya 8 aksara dan bukan yang biasa.",
+    },
+    "lobby.err.registration_closed": {
+        "en": "This server registers new members by invite only: type the code the club gave you under “Invite code”, then Register again (no code: ask the club).",
+        "es": "Este servidor solo registra miembros nuevos con invitación: escribe el código que te dio el club en «Código de invitación» y vuelve a pulsar Registrarse (sin código: pídelo al club).",
+        "ru": "Этот сервер регистрирует новых участников только по приглашению: введите код от клуба в поле «Код приглашения» и снова нажмите «Регистрация» (кода нет — попросите у клуба).",
+        "ms": "Pelayan ini mendaftar ahli baharu dengan jemputan sahaja: taip kod daripada kelab di ruangan “Kod jemputan”, kemudian Daftar semula (tiada kod: minta daripada kelab).",
+    },
+    "lobby.err.bad_invite": {
+        "en": "That invite code is unknown or already used: check it, or ask the club for a new one.",
+        "es": "Ese código de invitación no existe o ya se usó: revísalo o pide uno nuevo al club.",
+        "ru": "Такого кода приглашения нет или он уже использован: проверьте его или попросите у клуба новый.",
+        "ms": "Kod jemputan itu tidak dikenali atau sudah digunakan: semak semula, atau minta kod baharu daripada kelab.",
     },
     "lobby.sign_in_to_open": {
         "en": "Sign in to open table {code}.",
