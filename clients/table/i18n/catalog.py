@@ -1141,6 +1141,48 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "На этом сервере нет клубных компьютеров: выберите уровень, и они будут играть на этой машине.",
         "ms": "Pelayan ini tiada komputer kelab: pilih tahap, dan ia bermain di mesin ini.",
     },
+    "err.match_forfeited": {
+        "en": "This match ended by forfeit: nothing more is played in it.",
+        "es": "Esta partida terminó por abandono: ya no se juega más en ella.",
+        "ru": "Этот матч завершён неявкой: в нём больше не играют.",
+        "ms": "Perlawanan ini tamat kerana tarik diri: tiada lagi permainan di dalamnya.",
+    },
+    "err.takeback_pending": {
+        "en": "Another request is waiting for the players' answers: wait for it first.",
+        "es": "Otra petición espera la respuesta de los jugadores: espera a que termine.",
+        "ru": "Другая просьба ждёт ответа игроков: сначала дождитесь её.",
+        "ms": "Permintaan lain sedang menunggu jawapan pemain: tunggu ia selesai dahulu.",
+    },
+    "err.no_takeback_request": {
+        "en": "That request is no longer open: it was answered already.",
+        "es": "Esa petición ya no está abierta: ya se respondió.",
+        "ru": "Эта просьба уже закрыта: на неё уже ответили.",
+        "ms": "Permintaan itu sudah ditutup: ia sudah dijawab.",
+    },
+    "err.not_a_voter": {
+        "en": "This request is not yours to answer (you asked it, or you have answered).",
+        "es": "No te toca responder a esta petición (la hiciste tú o ya respondiste).",
+        "ru": "Не вам отвечать на эту просьбу (это ваша просьба или вы уже ответили).",
+        "ms": "Bukan anda yang menjawab permintaan ini (anda memintanya, atau sudah menjawab).",
+    },
+    "err.seat_not_away": {
+        "en": "That player is back, or not away long enough: the seat stays theirs.",
+        "es": "Ese jugador ha vuelto o no lleva ausente lo bastante: el asiento sigue siendo suyo.",
+        "ru": "Этот игрок вернулся или отсутствует недолго: место остаётся за ним.",
+        "ms": "Pemain itu sudah kembali, atau belum cukup lama tiada: tempat itu kekal miliknya.",
+    },
+    "err.not_watchable": {
+        "en": "This table is not open to spectators.",
+        "es": "Esta mesa no está abierta a espectadores.",
+        "ru": "Этот стол закрыт для зрителей.",
+        "ms": "Meja ini tidak dibuka kepada penonton.",
+    },
+    "err.server_busy": {
+        "en": "The server is busy: try again in a moment.",
+        "es": "El servidor está ocupado: inténtalo de nuevo en un momento.",
+        "ru": "Сервер занят: попробуйте ещё раз через минуту.",
+        "ms": "Pelayan sibuk: cuba lagi sebentar nanti.",
+    },
     "err.match_annulled": {
         "en": "The club's organizer annulled this match.",
         "es": "El organizador del club anuló esta partida.",
