@@ -139,16 +139,19 @@ class DekabesClient(MatchmakingCalls, LadderCalls):  # clients/sdk/matchmaking.p
         return response.json()
 
     # ------------------------------------------------------------------ accounts
-    def register(self, username: str, password: str) -> Account:
-        """A new account and its token. If the request had to be sent again (a timeout: the
+    def register(self, username: str, password: str, invite: str | None = None) -> Account:
+        """A new account and its token. ``invite``: the server's one-time invite code, for a
+        server that registers by invite (``403 registration_closed`` / ``bad_invite``
+        otherwise). If the request had to be sent again (a timeout: the
         password hash runs at low priority on a busy server) and the retry is told the name
         is taken, the first attempt may have created it: signing in with the same password
         tells, and then the account is ours."""
         sent_before = self.request_count
+        fields = {"username": username, "password": password}
+        if invite:
+            fields["invite"] = invite
         try:
-            body = self.request(
-                "POST", "/api/auth/register", json={"username": username, "password": password}
-            )
+            body = self.request("POST", "/api/auth/register", json=fields)
         except ApiError as refused:
             if refused.code != "username_taken" or self.request_count - sent_before < 2:
                 raise

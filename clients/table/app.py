@@ -362,6 +362,8 @@ class TableApp:
             return True
         if toast.lang and toast.lang != self.tr.lang:
             return False  # written in the language left behind
+        if toast.lasts == "language":
+            return True  # "Language: …": its time, or until the language changes again
         newest = self.newest
         if newest is None:
             return True
@@ -670,7 +672,9 @@ class TableApp:
     def set_language(self, lang: str) -> None:
         self.settings.lang = Translator(lang).lang
         self.apply_settings()
-        self.toast(self.tr("lang.switched", name=self.tr("lang.name")), public=True, lasts="always")
+        self.toast(
+            self.tr("lang.switched", name=self.tr("lang.name")), public=True, lasts="language"
+        )
         self.save()
 
     def apply_settings(self) -> None:

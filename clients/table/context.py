@@ -53,6 +53,7 @@ class LobbyView(Protocol):
     username: str | None
     fields: dict[str, TextField]
     focus: str
+    invite_needed: bool
     busy: bool
     status: str
     message: tuple[str, bool] | None

@@ -166,7 +166,11 @@ class Lobby:
             "password": TextField("password", secret=True),
             "code": TextField("code"),
             "invite": TextField("invite"),
+            # the server's invite code, for registering on a server that registers by
+            # invite: shown once the server said so (``invite_needed``)
+            "server_invite": TextField("server_invite"),
         }
+        self.invite_needed = False
         self.focus = "username" if self.server else "server"  # the text field typed into
         # The control the keyboard is on (Tab / Shift+Tab move it over every control of
         # the screen in drawing order; Enter or Space uses it); a field's is its FocusField.
@@ -289,6 +293,8 @@ class Lobby:
         self.settings.server = server
         self.settings.accounts[server] = {"username": username, "token": token}
         self.fields["password"].value = ""  # never kept
+        self.fields["server_invite"].value = ""  # used once
+        self.invite_needed = False
         self.say(None)
         self._save()
         if self.pending_table:  # opened from a link: that table now
@@ -359,12 +365,18 @@ class Lobby:
             return self.tr("lobby.err.no_house")  # no "house" bot account there
         if code in ("invite_invalid", "not_found") and context == "join_club":
             return self.tr("lobby.err.invite_invalid")
+        if code in ("registration_closed", "bad_invite") and context == "sign_in":
+            return self.tr(f"lobby.err.{code}")
         return self.tr.error(code, code)
 
     def _error(self, code: str, context: str) -> None:
         self.busy = False
         self._waiting_bot = None
         text = self.error_text(code, context)
+        if code in ("registration_closed", "bad_invite") and context == "sign_in":
+            # registering here needs the server's invite code: its field comes into sight
+            self.invite_needed = True
+            self.focus = "server_invite"
         if code == "not_authenticated" and context in ("resume", "refresh"):
             self.settings.accounts.pop(self.server, None)  # the token is dead
             self.username = None
@@ -389,7 +401,8 @@ class Lobby:
         self.fields["server"].value = server
         self.busy = True
         self.say(self.tr("lobby.connecting"))
-        self.service.sign_in(server, username, password, register=register)
+        invite = self.fields["server_invite"].value.strip() if register else ""
+        self.service.sign_in(server, username, password, register=register, invite=invite)
 
     def sign_out(self) -> None:
         self.busy = True
@@ -545,7 +558,9 @@ class Lobby:
 
     def _field_visible(self, name: str) -> bool:
         if self.username is None:
-            return name in ("server", "username", "password")
+            return name in ("server", "username", "password") or (
+                name == "server_invite" and self.invite_needed
+            )
         return name == ("invite" if self.page == "league" else "code")
 
     def hit_at(self, pos) -> LobbyTap | None:
@@ -599,7 +614,8 @@ class Lobby:
             self.tap(current)  # a button, a seat, a setting: as if tapped
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             if self.username is None:
-                self.submit_sign_in()
+                # an invite code is for registering: Enter there registers
+                self.submit_sign_in(register=self.focus == "server_invite")
             elif self.focus == "code":
                 self.join()
             elif self.focus == "invite":

@@ -162,6 +162,7 @@ class _SignIn:
     username: str
     password: str = field(repr=False)
     register: bool
+    invite: str = field(default="", repr=False)  # the server's invite code (registering)
 
 
 @dataclass(frozen=True)
@@ -256,8 +257,10 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
         self._begin()
         return self
 
-    def sign_in(self, server: str, username: str, password: str, register: bool = False) -> None:
-        self._send(_SignIn(server, username, password, register))
+    def sign_in(
+        self, server: str, username: str, password: str, register: bool = False, invite: str = ""
+    ) -> None:
+        self._send(_SignIn(server, username, password, register, invite))
 
     def resume(self, server: str, username: str, token: str) -> None:
         """Use a remembered token (checked with ``GET /api/me``)."""
@@ -330,10 +333,13 @@ class LobbyService(Worker[_LobbyCommand, LobbyUpdate]):
 
     def _do(self, command: _LobbyCommand) -> None:
         match command:
-            case _SignIn(server, username, password, register):
+            case _SignIn(server, username, password, register, invite):
                 self._session = _Session(server)
                 with self._factory(server, None) as client:
-                    account = (client.register if register else client.login)(username, password)
+                    if register:
+                        account = client.register(username, password, invite=invite or None)
+                    else:
+                        account = client.login(username, password)
                 self._session.token, self._session.username = account.token, account.username
                 self._emit(SignedIn(server, account.username, account.token or ""))
                 self._refresh()

@@ -250,7 +250,8 @@ class Flight:
 class Toast:
     """A short message. It goes when its time is up, and earlier when the state it
     describes is gone (``lasts``): "hand" when a hand ends, "version" when the seat's view
-    moves on, "turn" when it is the seat's turn again, "always" on time only."""
+    moves on, "turn" when it is the seat's turn again, "language" when the language
+    changes again (the language just chosen, said), "always" on time only."""
 
     text: str
     until: float

@@ -395,6 +395,19 @@ def test_switching_the_language_leaves_no_toast_in_the_old_one():
     assert texts == [app.tr("lang.switched", name=app.tr("lang.name"))]
 
 
+def test_switching_the_language_twice_says_only_the_one_chosen_last():
+    """G pressed twice: "Idioma: Español" goes with Spanish, only "Язык: Русский" stays
+    (not three toasts in three languages)."""
+    m = match_where(lambda m: m.phase == "play" and m.to_act == 2)
+    app, conn = app_for(m, [1])
+    _key(app, pygame.K_g)  # English -> Spanish
+    _key(app, pygame.K_g)  # Spanish -> Russian
+    assert app.tr.lang == "ru"
+    app.tick([])
+    texts = [t.text for t in app.effects.toasts]
+    assert texts == [app.tr("lang.switched", name=app.tr("lang.name"))]
+
+
 # ---------------------------------------------------------------------------- the log
 def test_the_log_opens_at_its_newest_entry_with_results_and_without_pauses():
     rng = random.Random(8)

@@ -235,6 +235,26 @@ def test_every_engine_rejection_code_has_a_message(code):
     assert f"err.{code}" in MESSAGES, code
 
 
+def _server_codes_at_a_table() -> list[str]:
+    """Every code the server answers an action at a table with (``server/errors.py``:
+    the ``TableError`` classes, the engine's rejections among them), and a busy server."""
+    from server import errors
+
+    found = {
+        cls.code
+        for cls in vars(errors).values()
+        if isinstance(cls, type) and issubclass(cls, errors.TableError) and "code" in vars(cls)
+    }
+    return sorted(found | {errors.ServerBusy.code})
+
+
+@pytest.mark.parametrize("code", _server_codes_at_a_table())
+def test_every_code_the_server_answers_at_a_table_is_a_sentence(code):
+    """A refusal is said in the player's language, never as the server's English text in
+    a "The server refused: …" (seat_not_away, takeback_pending, no_takeback_request…)."""
+    assert f"err.{code}" in MESSAGES, code
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_error_texts_for_known_and_unknown_codes(lang):
     tr = Translator(lang)

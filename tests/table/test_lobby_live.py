@@ -317,6 +317,54 @@ def test_a_remembered_sign_in_opens_the_lobby_directly(lobby_factory, tmp_path):
     assert again.lobby.username == name
 
 
+def test_a_server_that_registers_by_invite_asks_for_its_code_and_takes_it(tmp_path, monkeypatch):
+    """A club server run as docs/server.md advises (DEKABES_REGISTRATION=invite): Register
+    says what to do in words, no code like "registration_closed"; the invite code's field
+    comes into sight, a wrong code is explained, the right one registers (Enter there)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, LiveServer
+
+    server = LiveServer(tmp_path / "srv", env={"DEKABES_REGISTRATION": "invite"})
+    (tmp_path / "srv").mkdir()
+    server.start()
+    monkeypatch.setenv("DEKABES_CONFIG_DIR", str(tmp_path))
+    drv = LobbyDriver(server.url, tmp_path / "cfg", lang="ru")
+    try:
+        assert not drv.has_hit(FocusField("server_invite")), "no invite field until needed"
+        name = f"iv{uuid.uuid4().hex[:10]}"
+        drv.type("username", name)
+        drv.type("password", PASSWORD)
+        drv.tap(Register())
+        closed = drv.lobby.tr("lobby.err.registration_closed")
+        drv.until(lambda: drv.lobby.message == (closed, True), what="the invite sentence")
+        assert "registration_closed" not in closed and closed.startswith("Этот сервер")
+        drv.tick()
+        assert drv.has_hit(FocusField("server_invite")) and drv.lobby.focus == "server_invite"
+        drv.screenshot("lobby-register-by-invite")
+        drv.type("server_invite", "not-a-code")
+        drv.tap(Register())
+        unknown = drv.lobby.tr("lobby.err.bad_invite")
+        drv.until(lambda: drv.lobby.message == (unknown, True), what="the bad code sentence")
+        made = subprocess.run(
+            [sys.executable, "manage.py", "invite"],
+            cwd=ROOT,
+            env=server.env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        drv.type("server_invite", made.stdout.strip().splitlines()[-1])
+        drv.key(pygame.K_RETURN)  # Enter in the invite code's field registers
+        drv.until(lambda: drv.screen.kind == "lobby", what="registered and in the lobby")
+        assert drv.lobby.username == name
+        assert drv.lobby.fields["server_invite"].value == "" and not drv.lobby.invite_needed
+    finally:
+        drv.close()
+        server.stop()
+
+
 def test_losing_the_server_is_shown_and_the_lobby_recovers(
     restartable_server, tmp_path, monkeypatch
 ):

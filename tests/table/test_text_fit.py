@@ -224,6 +224,14 @@ def test_the_lobby_keeps_its_texts_in_their_boxes(drawn, lang, size):
         drawn.clear()
         assert lobby.tick([]).kind == "signin"
         _check(drawn, size, (lang, "signin"))
+        # a server that registers by invite: the code's field and the sentence saying so
+        lobby.invite_needed = True
+        lobby.say(lobby.tr("lobby.err.registration_closed"), error=True)
+        drawn.clear()
+        assert lobby.tick([]).kind == "signin"
+        _check(drawn, size, (lang, "signin-invite"))
+        assert all(rect.bottom <= size[1] for _, rect, _, _ in drawn), (lang, "signin-invite")
+        lobby.invite_needed = False
         lobby.username = "a-rather-long-username-of-forty-chars"
         table = _bot_table("K7Q2MX")
         done = Table(

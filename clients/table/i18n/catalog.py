@@ -845,6 +845,12 @@ MESSAGES: dict[str, dict[str, object]] = {
     },
     "lobby.username": {"en": "Name", "es": "Nombre", "ru": "Имя", "ms": "Nama"},
     "lobby.password": {"en": "Password", "es": "Contraseña", "ru": "Пароль", "ms": "Kata laluan"},
+    "lobby.server_invite": {
+        "en": "Invite code (from the club)",
+        "es": "Código de invitación (del club)",
+        "ru": "Код приглашения (от клуба)",
+        "ms": "Kod jemputan (daripada kelab)",
+    },
     "lobby.fill_in": {
         "en": "Fill in the server, your name and your password.",
         "es": "Rellena el servidor, tu nombre y tu contraseña.",
@@ -1069,6 +1075,18 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Не принято: имя — 3–40 букв, цифр или . _ -, пароль — от 8 символов и не из распространённых.",
         "ms": "Tidak diterima: nama 3–40 huruf, angka atau . _ -, kata laluan sekurang-kurangnya 8 aksara dan bukan yang biasa.",
     },
+    "lobby.err.registration_closed": {
+        "en": "This server registers new members by invite only: type the code the club gave you under “Invite code”, then Register again (no code: ask the club).",
+        "es": "Este servidor solo registra miembros nuevos con invitación: escribe el código que te dio el club en «Código de invitación» y vuelve a pulsar Registrarse (sin código: pídelo al club).",
+        "ru": "Этот сервер регистрирует новых участников только по приглашению: введите код от клуба в поле «Код приглашения» и снова нажмите «Регистрация» (кода нет — попросите у клуба).",
+        "ms": "Pelayan ini mendaftar ahli baharu dengan jemputan sahaja: taip kod daripada kelab di ruangan “Kod jemputan”, kemudian Daftar semula (tiada kod: minta daripada kelab).",
+    },
+    "lobby.err.bad_invite": {
+        "en": "That invite code is unknown or already used: check it, or ask the club for a new one.",
+        "es": "Ese código de invitación no existe o ya se usó: revísalo o pide uno nuevo al club.",
+        "ru": "Такого кода приглашения нет или он уже использован: проверьте его или попросите у клуба новый.",
+        "ms": "Kod jemputan itu tidak dikenali atau sudah digunakan: semak semula, atau minta kod baharu daripada kelab.",
+    },
     "lobby.sign_in_to_open": {
         "en": "Sign in to open table {code}.",
         "es": "Inicia sesión para abrir la mesa {code}.",
@@ -1122,6 +1140,48 @@ MESSAGES: dict[str, dict[str, object]] = {
         "es": "Este servidor no tiene ordenadores del club: elige un nivel y jugarán en esta máquina.",
         "ru": "На этом сервере нет клубных компьютеров: выберите уровень, и они будут играть на этой машине.",
         "ms": "Pelayan ini tiada komputer kelab: pilih tahap, dan ia bermain di mesin ini.",
+    },
+    "err.match_forfeited": {
+        "en": "This match ended by forfeit: nothing more is played in it.",
+        "es": "Esta partida terminó por abandono: ya no se juega más en ella.",
+        "ru": "Этот матч завершён неявкой: в нём больше не играют.",
+        "ms": "Perlawanan ini tamat kerana tarik diri: tiada lagi permainan di dalamnya.",
+    },
+    "err.takeback_pending": {
+        "en": "Another request is waiting for the players' answers: wait for it first.",
+        "es": "Otra petición espera la respuesta de los jugadores: espera a que termine.",
+        "ru": "Другая просьба ждёт ответа игроков: сначала дождитесь её.",
+        "ms": "Permintaan lain sedang menunggu jawapan pemain: tunggu ia selesai dahulu.",
+    },
+    "err.no_takeback_request": {
+        "en": "That request is no longer open: it was answered already.",
+        "es": "Esa petición ya no está abierta: ya se respondió.",
+        "ru": "Эта просьба уже закрыта: на неё уже ответили.",
+        "ms": "Permintaan itu sudah ditutup: ia sudah dijawab.",
+    },
+    "err.not_a_voter": {
+        "en": "This request is not yours to answer (you asked it, or you have answered).",
+        "es": "No te toca responder a esta petición (la hiciste tú o ya respondiste).",
+        "ru": "Не вам отвечать на эту просьбу (это ваша просьба или вы уже ответили).",
+        "ms": "Bukan anda yang menjawab permintaan ini (anda memintanya, atau sudah menjawab).",
+    },
+    "err.seat_not_away": {
+        "en": "That player is back, or not away long enough: the seat stays theirs.",
+        "es": "Ese jugador ha vuelto o no lleva ausente lo bastante: el asiento sigue siendo suyo.",
+        "ru": "Этот игрок вернулся или отсутствует недолго: место остаётся за ним.",
+        "ms": "Pemain itu sudah kembali, atau belum cukup lama tiada: tempat itu kekal miliknya.",
+    },
+    "err.not_watchable": {
+        "en": "This table is not open to spectators.",
+        "es": "Esta mesa no está abierta a espectadores.",
+        "ru": "Этот стол закрыт для зрителей.",
+        "ms": "Meja ini tidak dibuka kepada penonton.",
+    },
+    "err.server_busy": {
+        "en": "The server is busy: try again in a moment.",
+        "es": "El servidor está ocupado: inténtalo de nuevo en un momento.",
+        "ru": "Сервер занят: попробуйте ещё раз через минуту.",
+        "ms": "Pelayan sibuk: cuba lagi sebentar nanti.",
     },
     "err.match_annulled": {
         "en": "The club's organizer annulled this match.",

@@ -91,7 +91,14 @@ def focus_ring(lobby: LobbyView, surface: pygame.Surface, frame: Frame) -> None:
 def draw_sign_in(lobby: LobbyView, surface: pygame.Surface, frame: Frame) -> None:
     w, h = surface.get_size()
     tr = lobby.tr
-    card = pygame.Rect(0, 0, min(560, w - 24), min(h - 24, 470))
+    fields = [
+        ("server", "lobby.server"),
+        ("username", "lobby.username"),
+        ("password", "lobby.password"),
+    ]
+    if lobby.invite_needed:  # the server registers by invite: a field for its code
+        fields.append(("server_invite", "lobby.server_invite"))
+    card = pygame.Rect(0, 0, min(560, w - 24), min(h - 24, 470 + 78 * (len(fields) - 3)))
     card.center = (w // 2, h // 2)
     pygame.draw.rect(surface, d.FELT_DARK, card, border_radius=16)
     inner = card.inflate(-40, 0)
@@ -111,13 +118,10 @@ def draw_sign_in(lobby: LobbyView, surface: pygame.Surface, frame: Frame) -> Non
     if settings.x > 8:
         lobby_button(surface, frame, settings, tr("btn.settings"), OpenSettings())
     y = card.y + 86
-    field_h = 44 if card.h >= 440 else 38
-    step = field_h + 34 if card.h >= 440 else field_h + 28
-    for name, key in (
-        ("server", "lobby.server"),
-        ("username", "lobby.username"),
-        ("password", "lobby.password"),
-    ):
+    roomy = card.h >= 440 + 78 * (len(fields) - 3)
+    field_h = 44 if roomy else 38
+    step = field_h + 34 if roomy else field_h + 28
+    for name, key in fields:
         text_field(lobby, surface, frame, pygame.Rect(inner.x, y, inner.w, field_h), name, tr(key))
         y += step
     buttons = pygame.Rect(inner.x, y - 10, inner.w, 50)
