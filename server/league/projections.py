@@ -485,10 +485,11 @@ def rated_in_order(club: Club):
 
 
 def round_rated_in_order(round_id: int):
-    """A finished duplicate round's rated matches, as they finished (rated at its end)."""
-    return LeagueMatch.objects.filter(round_id=round_id, rated=True, status="finished").order_by(
-        "finished_at", "id"
-    )
+    """A finished duplicate round's rated matches, as they finished (rated at its end).
+    A forfeit is not rated, here as in ``rated_in_order`` (a rebuild's order)."""
+    return LeagueMatch.objects.filter(
+        round_id=round_id, rated=True, status="finished", forfeited_by__isnull=True
+    ).order_by("finished_at", "id")
 
 
 # -- rebuild ---------------------------------------------------------------------------------

@@ -361,6 +361,24 @@ def seat_holder(match: LeagueMatch, seat: int) -> str | None:
     return row.player.shown_name if row is not None and row.player is not None else None
 
 
+def forfeit_of(match: LeagueMatch) -> dict | None:
+    """How a forfeited match ended (its table's ``forfeit`` server event): the absent
+    ``seat``, who held it (``player``), the ``team`` that lost and the organizer's
+    ``reason``; None for a match not forfeited."""
+    if match.forfeited_by is None:
+        return None
+    event = Event.objects.filter(table_id=match.table_id, type="forfeit").order_by("-seq").first()
+    if event is None:
+        return None
+    seat = event.payload["seat"]
+    return {
+        "seat": seat,
+        "player": seat_holder(match, seat),
+        "team": event.payload["team"],
+        "reason": event.payload.get("reason", ""),
+    }
+
+
 def is_removed(club: Club, user: User | None) -> bool:
     """Whether ``user`` is on the club's removed list (no invite code lets them back)."""
     return (
@@ -421,6 +439,37 @@ def availability_of(season: Season) -> dict[int, Availability]:
         a.player_id: a
         for a in Availability.objects.filter(season=season).select_related("player", "set_by")
     }
+
+
+def seated_in_round(round_: Round) -> set[int]:
+    """Everyone drawn into the round and everyone holding one of its seats now."""
+    drawn = set(
+        LeagueMatchSeat.objects.filter(match__round=round_).values_list("player_id", flat=True)
+    )
+    holding = set(
+        Seat.objects.filter(table__league_match__round=round_, player__isnull=False).values_list(
+            "player_id", flat=True
+        )
+    )
+    return drawn | holding
+
+
+def overseer_of_duplicate_round(membership: Membership, season: Season | None) -> bool:
+    """An organizer seated nowhere in a duplicate round oversees all its tables (their
+    scores, finished records): seated now, they would play deals they may have seen."""
+    return membership.role == "organizer" and season is not None and season.duplicate
+
+
+def substitute_candidates(round_: Round) -> list[str]:
+    """The people an organizer may hand a seat of the round to (``actions.matches``'s
+    rule, the round page's list): active members of the club, no bot, seated nowhere in
+    the round, and no overseer of a duplicate round."""
+    seated = seated_in_round(round_)
+    return [
+        m.user.username
+        for m in members_of(round_.season.club).filter(user__is_bot=False)
+        if m.user_id not in seated and not overseer_of_duplicate_round(m, round_.season)
+    ]
 
 
 def available_entrants(season: Season) -> list:

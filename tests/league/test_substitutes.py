@@ -277,6 +277,36 @@ def test_a_round_with_one_absentee_finishes_by_substitution_and_another_by_forfe
     assert full_snapshot() == kept
 
 
+def test_a_forfeit_in_a_duplicate_round_is_not_rated(tmp_path):
+    """A duplicate round rates its matches together at its end: the forfeited one is left
+    out there too, as everywhere (docs/league.md), and a rebuild agrees."""
+    league = League(members=8)
+    answer = league.org_api.post(
+        league.url("/seasons"),
+        {"name": "Same deals", "format": "individual", "seed": 5, "duplicate": True},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    league.season = answer.json()["id"]
+    league.start_round()
+    played, forfeited = LeagueMatch.objects.filter(season_id=league.season).order_by("table_number")
+    past = (timezone.now() - dt.timedelta(seconds=1)).isoformat()
+    league.org_api.patch(league.season_url("/rounds/1"), {"deadline": past}, format="json")
+    answer = league.org_api.post(
+        f"/api/matches/{forfeited.pk}/forfeit", {"seat": 2, "reason": "gone"}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    play_out(played.table, random.Random(4))  # the round ends: its matches are rated now
+    assert league.org_api.get(league.season_url("/rounds/1")).json()["status"] == "finished"
+    assert RatingPoint.objects.filter(match=played).count() == 4
+    assert not RatingPoint.objects.filter(match=forfeited).exists()
+    absent = forfeited.seats.values_list("player_id", flat=True)
+    assert not Rating.objects.filter(player_id__in=absent).exists()
+    kept = full_snapshot()
+    rebuild()
+    assert full_snapshot() == kept
+
+
 @pytest.fixture
 def served_here(monkeypatch):
     """This process has served seats (it took their leases), as the server process that

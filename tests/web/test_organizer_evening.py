@@ -216,7 +216,8 @@ def test_the_round_page_shows_presence_links_watching_and_opens_forms_on_the_abs
     assert f'href="/tables/{match.table.code}/watch"' in shown  # each table to watch
     assert f'data-presence="{match.pk}:1"' in shown and "presence.js" in shown
     # Nobody is connected in this test: the forms open, on the first absent seat.
-    assert f'<details class="match-actions" data-match="{match.pk}" open>' in shown
+    opened = f'data-match="{match.pk}" id="match-actions-{match.pk}" open>'
+    assert f'<details class="match-actions" {opened}' in shown
     assert '<option value="1" selected>' in shown
     club_page = body(client(None).get(f"/clubs/{lg['club']}/"))
     assert f'href="/tables/{match.table.code}/watch"' in club_page

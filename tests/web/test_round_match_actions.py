@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.league.models import ClubAction, LeagueMatch
+from server.league.models import ClubAction, LeagueMatch, Season
 from server.tables.models import Event, Seat
 from tests.web.league_seed import seed_league
 from tests.web.test_league_pages import client
@@ -68,3 +68,117 @@ def test_a_forfeited_match_page_and_record_still_answer():
     )
     for path in (f"/matches/{match.pk}", f"/matches/{match.pk}/record", f"/clubs/{lg['club']}/"):
         assert client("ana").get(path).status_code == 200, path
+
+
+def _card(html: str, match_id: int | None = None) -> str:
+    """The part of the round page's card a refusal lands on: the deadline form, or one
+    table's substitute and forfeit forms."""
+    if match_id is None:
+        return html.split('class="stack deadline"', 1)[1].split("</form>", 1)[0]
+    return html.split(f'id="match-actions-{match_id}"', 1)[1].split("</details>", 1)[0]
+
+
+def test_a_refusal_of_the_card_is_the_round_page_again_with_what_was_typed():
+    """In the middle of an evening a refused deadline, substitute or forfeit says why
+    beside its form on the round page, keeps what was typed and changes nothing: never a
+    bare error page whose only way on is the home page."""
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    match = LeagueMatch.objects.get(pk=lg["playing"][0])
+    page_url = f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    org = client(lg["organizer"])
+    before = org.get(page_url).content.decode()
+    assert f'action="{page_url}/deadline#round-actions"' in before
+    assert f'action="/matches/{match.pk}/substitute#match-actions-{match.pk}"' in before
+
+    past = org.post(page_url + "/deadline", {"action": "set", "deadline": "2020-01-01T20:00"})
+    html = past.content.decode()
+    assert past.status_code == 400 and "Back to the home page" not in html
+    assert 'id="round-actions"' in html and "<h1>" in html and lg["club"] in html
+    deadline_form = _card(html)
+    assert 'role="alert"' in deadline_form and "in the past" in deadline_form
+    assert 'value="2020-01-01T20:00"' in deadline_form
+    empty = org.post(page_url + "/deadline", {"action": "set", "deadline": ""})
+    assert empty.status_code == 400
+    assert "Type the date and time of the deadline." in _card(empty.content.decode())
+
+    typed = {"seat": "3", "by": "level:expert", "reason": "Farid's train is late"}
+    unticked = org.post(f"/matches/{match.pk}/substitute", typed)
+    html = unticked.content.decode()
+    assert unticked.status_code == 400 and "Back to the home page" not in html
+    card = _card(html, match.pk)
+    assert "Tick the confirmation box to hand the seat over." in card
+    assert 'value="Farid&#x27;s train is late"' in card
+    assert (
+        '<option value="3" selected>' in card and '<option value="level:expert" selected>' in card
+    )
+    assert not Event.objects.filter(table=match.table, type="seat_handover").exists()
+
+    early = org.post(
+        f"/matches/{match.pk}/forfeit", {"seat": 2, "reason": "never came", "confirm": "yes"}
+    )
+    html = early.content.decode()
+    assert early.status_code == 409 and "Back to the home page" not in html
+    assert "The round&#x27;s deadline has not passed yet." in html
+    assert 'id="round-actions"' in html
+    match.refresh_from_db()
+    assert match.status == "playing"
+    assert not ClubAction.objects.filter(verb__in=("match.substitute", "match.forfeit")).exists()
+    assert not ClubAction.objects.filter(verb="round.deadline").exists()
+
+
+def test_the_substitute_list_offers_only_whom_the_server_accepts():
+    """In a duplicate round the organizer oversees every table: the server refuses them
+    as a substitute, so the round page does not offer them; a refusal all the same (an
+    old page) is the round page with the reason typed kept."""
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    match = LeagueMatch.objects.get(pk=lg["playing"][0])
+    page_url = f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    org = client(lg["organizer"])
+    option = f'<option value="user:{lg["organizer"]}"'
+    assert option in _card(org.get(page_url).content.decode(), match.pk)
+    Season.objects.filter(pk=lg["season"]).update(duplicate=True)
+    assert option not in _card(org.get(page_url).content.decode(), match.pk)
+    refused = org.post(
+        f"/matches/{match.pk}/substitute",
+        {"seat": 1, "by": f"user:{lg['organizer']}", "reason": "I will sit in", "confirm": "yes"},
+    )
+    html = refused.content.decode()
+    assert refused.status_code == 409 and "Back to the home page" not in html
+    card = _card(html, match.pk)
+    assert "cannot take the seat" in card and 'value="I will sit in"' in card
+    assert not Event.objects.filter(table=match.table, type="seat_handover").exists()
+
+
+def test_a_forfeit_reads_as_a_forfeit_on_the_match_and_standings_pages():
+    """A forfeited match is over: its page says who was absent, which team lost and why
+    (never "still being played"), the standings count it in a Forfeits column, and the
+    question before it does not promise a rating it will not get."""
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    match = LeagueMatch.objects.get(pk=lg["playing"][0])
+    page_url = f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    org = client(lg["organizer"])
+    org.post(page_url + "/deadline", {"action": "now"})
+    absent = Seat.objects.get(table=match.table, number=2).player.username
+    ask = org.post(f"/matches/{match.pk}/forfeit", {"seat": 2, "reason": "never came"})
+    assert "not in the ratings" in ask.content.decode()
+    done = org.post(
+        f"/matches/{match.pk}/forfeit", {"seat": 2, "reason": "never came", "confirm": "yes"}
+    )
+    assert done.status_code == 302
+    for reader in (client("ana"), client(None)):
+        html = reader.get(f"/matches/{match.pk}").content.decode()
+        assert "still being played" not in html
+        assert (
+            f"This match ended by forfeit: seat 2 ({absent}) was absent, so team B lost it." in html
+        )
+        assert "<q>never came</q>" in html and f"/matches/{match.pk}/record" in html
+    standings = client(None).get(f"/clubs/{lg['club']}/standings?season={lg['season']}")
+    html = standings.content.decode()
+    assert ">Forfeits</th>" in html
+    forfeits = dict(
+        (row.split('data-entrant="', 1)[1].split('"', 1)[0], row.split('"num forfeits">')[1][0])
+        for row in html.split("<tr ")[1:]
+        if '"num forfeits">' in row
+    )
+    losers = set(match.seats.filter(team="B").values_list("player__username", flat=True))
+    assert forfeits and all((n == "1") == (name in losers) for name, n in forfeits.items())

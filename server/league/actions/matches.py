@@ -29,12 +29,13 @@ from server.errors import (
     NotSubstitutable,
     ValidationError,
 )
+from server.league import selectors
 from server.league.action_log import record_action
 from server.league.actions.hosted import hosted_player_for
 from server.league.actions.roles import check_organizer
 from server.league.actions.rounds import deadline_passed
 from server.league.actions.tell import tell_after_commit
-from server.league.models import LeagueMatch, LeagueMatchSeat, Membership, Round
+from server.league.models import LeagueMatch, Membership
 from server.tables import services as table_services
 from server.tables.locking import writing
 from server.tables.models import Seat
@@ -59,19 +60,6 @@ def _details(match: LeagueMatch) -> dict:
 
 
 # -- substitute ------------------------------------------------------------------------------
-def _seated_in_round(round_: Round) -> set[int]:
-    """Everyone drawn into the round and everyone holding one of its seats now."""
-    drawn = set(
-        LeagueMatchSeat.objects.filter(match__round=round_).values_list("player_id", flat=True)
-    )
-    holding = set(
-        Seat.objects.filter(table__league_match__round=round_, player__isnull=False).values_list(
-            "player_id", flat=True
-        )
-    )
-    return drawn | holding
-
-
 def _member_substitute(match: LeagueMatch, username: str) -> User:
     member = (
         Membership.objects.filter(club=match.club, user__username__iexact=username, active=True)
@@ -80,11 +68,9 @@ def _member_substitute(match: LeagueMatch, username: str) -> User:
     )
     if member is None:
         raise NotSubstitutable(username=username, why="not an active member of the club")
-    if match.round is not None and member.user_id in _seated_in_round(match.round):
+    if match.round is not None and member.user_id in selectors.seated_in_round(match.round):
         raise NotSubstitutable(username=username, why="seated in this round already")
-    if member.role == "organizer" and match.season is not None and match.season.duplicate:
-        # An organizer seated nowhere in a duplicate round oversees all its tables (their
-        # scores, finished records): seated now, they would play deals they may have seen.
+    if selectors.overseer_of_duplicate_round(member, match.season):
         raise NotSubstitutable(
             username=username, why="an organizer overseeing this duplicate round"
         )

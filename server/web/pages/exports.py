@@ -27,6 +27,7 @@ STANDINGS_COLUMNS = (
     "points",
     "dekabes",
     "ties",
+    "forfeits",
     "bot",
     "player_1",
     "player_2",
@@ -58,6 +59,7 @@ def standings_rows(season: Season) -> list[list]:
                 r.points,
                 r.dekabes,
                 r.ties,
+                r.forfeits,
                 "yes" if bot else "no",
                 *usernames,
             ]

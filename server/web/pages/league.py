@@ -154,6 +154,11 @@ def match(request, match_id: int):
         "is_organizer": role == "organizer",
         "annul_form": AnnulForm(),
     }
+    if m.forfeited_by is not None and not league.contents_hidden(m, viewer):
+        # Ended by an organizer, not by its last hand: no replay to the end, but never
+        # "still being played" (its record keeps the hands played).
+        context["forfeit"] = league.forfeit_of(m)
+        return render(request, "web/match_unfinished.html", context)
     if m.status != "finished" or league.contents_hidden(m, viewer):
         return render(request, "web/match_unfinished.html", context)
     try:
@@ -204,8 +209,6 @@ def round_page(request, slug: str, season_id: int, number: int):
         club = organized_club(request, slug)
     else:
         club = league.club_for_reader(slug, viewer, answer=False)
-    membership = roles.membership_of(club, viewer)
-    is_organizer = membership is not None and membership.role == "organizer"
     season = league.season_for_reader(club, season_id)
     round_ = league.round_of(season, number)
     form = None
@@ -233,6 +236,22 @@ def round_page(request, slug: str, season_id: int, number: int):
                     "web:round", slug=club.slug, season_id=season.pk, number=round_.number
                 )
         error = refusal.text
+    return render_round(
+        request, club, season, round_, form=form, error=error, status=400 if error else 200
+    )
+
+
+def render_round(
+    request, club: Club, season, round_, *, form=None, error=None, card=None, status=200
+):
+    """The round page. ``error``: a refusal, said at the top; ``card``: a refusal of the
+    organizer's "Deadline, substitutes and forfeits" card (``pages/organizer.py``), said
+    again beside its form, which shows what was typed (``{"deadline": True}`` or
+    ``{"substitute"|"forfeit": match id, "match": match id}``, with ``"error"`` and
+    ``"typed"``)."""
+    viewer = _viewer(request)
+    membership = roles.membership_of(club, viewer)
+    is_organizer = membership is not None and membership.role == "organizer"
     data = league_reads.round_tables(round_, viewer)
     if is_organizer and form is None and round_.status == "open":
         present = [
@@ -252,11 +271,12 @@ def round_page(request, slug: str, season_id: int, number: int):
             "doors": doors.round_doors(round_, viewer),
             "form": form,
             "error": error,
+            "card": card,
             "is_organizer": is_organizer,
             **(round_organizer_context(season) if is_organizer else {}),
             **_live(club),
         },
-        status=400 if error else 200,
+        status=status,
     )
 
 

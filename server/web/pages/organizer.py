@@ -47,6 +47,7 @@ from server.web.forms.organizer import (
     SubstituteForm,
 )
 from server.web.once import once_per_form
+from server.web.pages.league import render_round
 from server.web.refusals import league_pages, shown_refusal
 from server.web.selectors.action_log import log_lines
 from server.web.visitor import organized_club, person
@@ -542,56 +543,79 @@ def check_in_available(request, slug: str, season_id: int, number: int):
 
 
 # The round page's "Deadline, substitutes and forfeits" card (web/round_match_actions.html):
-# a refusal is the site's error page with its sentence; a required confirmation box stands
-# for the confirmation (no JavaScript needed).
-def _refused(request, message: str | None, status: int = 400):
-    return render(
-        request,
-        "web/error.html",
-        {"status": status, "title": _("Not done"), "message": message},
-        status=status,
+# a required confirmation box stands for the confirmation (no JavaScript needed). A
+# refusal is the round page again, its sentence beside the form, the form as typed: the
+# organizer is in the middle of an evening, and a way back to the home page would lose
+# the round and what was typed. Who may not act gets the site's 403 / 404 page.
+def _card_refused(request, round_, card: dict, status: int = 400):
+    season = round_.season
+    return render_round(
+        request, season.club, season, round_, error=card["error"], card=card, status=status
     )
 
 
-def _back_to_round(match):
-    return redirect(
-        "web:round", slug=match.club.slug, season_id=match.season_id, number=match.round.number
-    )
+def _typed(request, *names: str) -> dict:
+    return {name: request.POST.get(name, "").strip() for name in names}
+
+
+def _organized_match(request, match_id: int):
+    """A league match of a round whose club the visitor organizes (else the refusal)."""
+    match = league.match_for_reader(match_id, request.user)
+    if match.club is None or match.round is None:
+        raise Http404("not a league match")
+    roles.check_organizer(match.club, request.user)
+    return match
 
 
 @login_required
+@league_pages
 @require_POST
 def round_deadline(request, slug: str, season_id: int, number: int):
+    club = organized_club(request, slug)
+    round_ = league.round_of(league.season_for_reader(club, season_id), number)
+    form = DeadlineForm(request.POST, club=club)
+    typed = _typed(request, "deadline")
+
+    def refused(text, status=400):
+        card = {"deadline": True, "error": text, "typed": typed}
+        return _card_refused(request, round_, card, status)
+
+    if not form.is_valid():
+        return refused(_("Check the values you entered."))
+    deadline = None
+    action = form.cleaned_data["action"]
+    if action == "now":
+        deadline = timezone.now()
+    elif action == "set":
+        deadline = form.cleaned_data["deadline"]  # typed in the club's time zone
+        if deadline is None:
+            return refused(_("Type the date and time of the deadline."))
     with shown_refusal() as refusal:
-        club = league.club_for_reader(slug, request.user)
-        round_ = league.round_of(league.season_of(club, season_id), number)
-        form = DeadlineForm(request.POST, club=club)
-        if not form.is_valid():
-            return _refused(request, _("Check the values you entered."))
-        deadline = None
-        action = form.cleaned_data["action"]
-        if action == "now":
-            deadline = timezone.now()
-        elif action == "set":
-            deadline = form.cleaned_data["deadline"]  # typed in the club's time zone
-            if deadline is None:
-                return _refused(request, _("Check the values you entered."))
         rounds.do_set_deadline(
             user=request.user, round_=round_, deadline=deadline, refuse_past=action == "set"
         )
         return redirect("web:round", slug=slug, season_id=season_id, number=number)
-    return _refused(request, refusal.text, refusal.status)
+    return refused(refusal.text, refusal.status)
 
 
 @login_required
+@league_pages
 @require_POST
 def match_substitute(request, match_id: int):
+    match = _organized_match(request, match_id)
     form = SubstituteForm(request.POST)
+    typed = _typed(request, "seat", "by", "reason")
+
+    def refused(text, status=400):
+        card = {"substitute": match.pk, "match": match.pk, "error": text, "typed": typed}
+        return _card_refused(request, match.round, card, status)
+
     if not form.is_valid():
-        return _refused(request, _("Check the values you entered."))
+        if "confirm" in form.errors and len(form.errors) == 1:
+            return refused(_("Tick the confirmation box to hand the seat over."))
+        return refused(_("Check the values you entered."))
     kind, _sep, name = form.cleaned_data["by"].partition(":")
     with shown_refusal() as refusal:
-        match = league.match_for_reader(match_id, request.user)
         matches.do_substitute(
             user=request.user,
             match=match,
@@ -601,22 +625,28 @@ def match_substitute(request, match_id: int):
             reason=form.cleaned_data["reason"],
         )
         return _back_to_round(match)
-    return _refused(request, refusal.text, refusal.status)
+    return refused(refusal.text, refusal.status)
 
 
 @login_required
+@league_pages
 @require_POST
 def match_forfeit(request, match_id: int):
+    match = _organized_match(request, match_id)
     form = ForfeitForm(request.POST)
+    typed = _typed(request, "seat", "reason")
+
+    def refused(text, status=400):
+        card = {"forfeit": match.pk, "match": match.pk, "error": text, "typed": typed}
+        return _card_refused(request, match.round, card, status)
+
     if not form.is_valid():
-        return _refused(request, _("Check the values you entered."))
+        if "reason" in form.errors and not typed["reason"]:
+            return refused(_("Say why the match ends by forfeit."))
+        return refused(_("Check the values you entered."))
+    if not confirmed(request):
+        return _confirm_forfeit(request, match, form.cleaned_data["seat"])
     with shown_refusal() as refusal:
-        match = league.match_for_reader(match_id, request.user)
-        if not confirmed(request):
-            if match.club is None:
-                raise Http404("not a league match")
-            roles.check_organizer(match.club, request.user)
-            return _confirm_forfeit(request, match, form.cleaned_data["seat"])
         matches.do_forfeit(
             user=request.user,
             match=match,
@@ -624,7 +654,13 @@ def match_forfeit(request, match_id: int):
             reason=form.cleaned_data["reason"],
         )
         return _back_to_round(match)
-    return _refused(request, refusal.text, refusal.status)
+    return refused(refusal.text, refusal.status)
+
+
+def _back_to_round(match):
+    return redirect(
+        "web:round", slug=match.club.slug, season_id=match.season_id, number=match.round.number
+    )
 
 
 def _confirm_forfeit(request, match, seat: int):
@@ -636,7 +672,7 @@ def _confirm_forfeit(request, match, seat: int):
         what_happens=[
             _("The match ends now: seat %(seat)s (%(name)s) is absent, so team %(team)s loses it.")
             % {"seat": seat, "name": holder or "—", "team": team},
-            _("The result counts in the standings and ratings, and the players are told."),
+            _("The result counts in the standings (not in the ratings), and the players are told."),
             _("It cannot be undone."),
         ],
         button=_("End the match by forfeit"),

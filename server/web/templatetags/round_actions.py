@@ -8,8 +8,9 @@ from __future__ import annotations
 from django import template
 
 from engine.bots import LEVELS
+from server.league import selectors as league
 from server.league.actions.rounds import deadline_passed
-from server.league.models import LeagueMatch, Membership, Round
+from server.league.models import LeagueMatch, Round
 from server.notices import presence
 from server.tables.models import Seat
 
@@ -38,18 +39,6 @@ def round_match_actions(season_id: int, number: int) -> dict:
     holders: dict[int, dict[int, Seat]] = {}
     for seat in Seat.objects.filter(table__in=[m.table for m in matches]).select_related("player"):
         holders.setdefault(seat.table_id, {})[seat.number] = seat
-    seated = {s.player_id for m in matches for s in m.seats.all()} | {
-        s.player_id for by_number in holders.values() for s in by_number.values()
-    }
-    seated |= set(
-        LeagueMatch.objects.filter(round=round_).values_list("seats__player_id", flat=True)
-    )
-    candidates = list(
-        Membership.objects.filter(club=round_.season.club, active=True, user__is_bot=False)
-        .exclude(user_id__in=[p for p in seated if p is not None])
-        .order_by("user__username")
-        .values_list("user__username", flat=True)
-    )
     rows = []
     for m in matches:
         drawn = {s.number: s for s in m.seats.all()}
@@ -80,6 +69,6 @@ def round_match_actions(season_id: int, number: int) -> dict:
         "deadline": round_.deadline,
         "deadline_passed": deadline_passed(round_),
         "matches": rows,
-        "candidates": candidates,
+        "candidates": league.substitute_candidates(round_),
         "levels": LEVELS,
     }
