@@ -2,19 +2,26 @@
 """The browser table as a keyboard and screen reader user meets it (Chromium): a hand
 played with Tab and Enter alone, focus kept in the table after each press (a tile played,
 Accept, Continue), each move of the other seats said once in order in a live log, the
-notices not read out again at each move, the hand's result read with its dialog."""
+notices not read out again at each move, the hand's result read with its dialog; and a
+spectator on a phone whose watch page reads each move out and keeps their focus."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 
 import pytest
 
-from tests.web.browser import screenshot
-from tests.web.play_driver import open_table
-from tests.web.test_play_browser import live, open_page, person_page  # noqa: F401 (fixtures)
+from tests.web.browser import PHONE_SCREEN, horizontal_overflow, screenshot
+from tests.web.play_driver import open_table, step
+from tests.web.test_play_browser import (  # noqa: F401 (fixtures)
+    PHONE_TOUCH,
+    live,
+    open_page,
+    person_page,
+)
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -142,3 +149,46 @@ def test_a_hand_by_tab_and_enter_keeps_focus_in_the_table_and_says_the_others_mo
     passes = [t for t in heard["said"] if passed.fullmatch(t)]
     assert passes or not heard["notices"], heard
     assert len(heard["notices"]) <= len(passes) + 2, heard
+
+
+def test_a_spectator_on_a_phone_hears_each_move_and_keeps_their_place(live, open_page):
+    # The watch page asks for itself every 3 s and swaps the board in: the heading, the
+    # news line (a live region, the same node all along) and the links stay, so a screen
+    # reader hears each move and a keyboard's focus is not thrown to the page's top.
+    server, casual, _ = live
+    code = casual.table("watched", {1: "watched"})
+    casual.person("watched").request(
+        "POST", f"/api/tables/{code}/watchable", json={"watchable": True}
+    )
+    casual.person("watcher")
+    fan = person_page(open_page, server.url, "watcher", **dict(PHONE_TOUCH, viewport=PHONE_SCREEN))
+    fan.goto(f"{server.url}/tables/{code}/watch")
+    fan.wait_for_selector("#watch .watch-live:not([hidden])")  # watch.js follows the table
+    assert fan.get_attribute("#watch-news", "role") == "status"
+    fan.evaluate("document.getElementById('watch-news').dataset.first = 'yes'")
+    fan.locator("body").focus()
+    for _ in range(40):  # to the Reload link, by keyboard
+        fan.keyboard.press("Tab")
+        if fan.evaluate("document.activeElement.matches('.watch-reload a')"):
+            break
+    else:
+        raise AssertionError("Tab never reached the Reload link")
+
+    owner = person_page(open_page, server.url, "watched")
+    open_table(owner, server.url, code)
+    rng = random.Random(5)
+    deadline = time.monotonic() + 240
+    while fan.locator(".watch-line .tile-text").count() < 3:
+        assert time.monotonic() < deadline, "the watch page showed no third tile in 240 s"
+        if step(owner, rng) is None:
+            owner.wait_for_timeout(100)
+    line = fan.eval_on_selector_all(".watch-line .tile-text", "ts => ts.map((t) => t.textContent)")
+    news = fan.text_content("#watch-news")
+    assert fan.evaluate("document.getElementById('watch-news').dataset.first") == "yes"
+    assert re.match(r"Seat [1-4] plays [0-6]-[0-6]", news), news
+    assert re.search(r"[0-6]-[0-6]", news).group(0) in line, (news, line)
+    assert fan.evaluate("document.activeElement.matches('.watch-reload a')"), fan.evaluate(
+        "document.activeElement.outerHTML.slice(0, 80)"
+    )
+    assert horizontal_overflow(fan) == 0
+    screenshot(fan, "watch-phone", full_page=False)
