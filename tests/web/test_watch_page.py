@@ -51,11 +51,25 @@ def test_a_public_club_table_shows_no_hidden_tile_to_anyone_in_every_language():
             normal(t) for t in re.findall(r'<span class="tile-text">([0-6]-[0-6])</span>', board)
         }
         assert shown == line_tiles(p) and not shown & hidden
+        # the news line (read out by the page's live region) names the last move, and no
+        # tile but those on the line
+        news = re.search(r'<p class="watch-news" id="watch-news" role="status">([^<]*)</p>', html)
+        named = {normal(t) for t in re.findall(r"[0-6]-[0-6]", news.group(1))}
+        assert named <= shown, news.group(1)
+        turns = projection.project(p.table).match.seat_view(1)["turns"]
+        if turns and turns[-1]["type"] == "play":
+            assert named == {normal(turns[-1]["tile"])}, news.group(1)
+            assert f"Seat {turns[-1]['seat']} plays" in news.group(1)
         if p.step(rng) is None:
             break
+    english = None
     for language in ("en", "es", "ru", "ms"):
         page = anyone.get(f"/tables/{p.code}/watch", HTTP_ACCEPT_LANGUAGE=language)
         assert page.status_code == 200
+        # the news line in the reader's language
+        news = re.search(r'id="watch-news" role="status">([^<]+)</p>', page.content.decode())
+        english = english or news.group(1)
+        assert language == "en" or news.group(1) != english, (language, news.group(1))
 
 
 def line_tiles(p: Players) -> set[str]:

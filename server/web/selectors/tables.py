@@ -215,6 +215,8 @@ def watch_context(table: Table, answer: dict) -> dict:
         )
     line = [f"{entry['a']}-{entry['b']}" for entry in view["line"]]  # as laid, left to right
     return {
+        "news": watch_news(answer),
+        "ends": view["ends"],
         "table": table,
         "version": answer["version"],
         "phase": view["phase"],
@@ -260,3 +262,47 @@ def open_seat_rows(found) -> list[OpenSeatRow]:
             )
         )
     return rows
+
+
+def watch_news(answer: dict) -> str:
+    """What the watch page says has just happened, in one line that its live region reads
+    out when it changes: the last move of the hand (or how the last hand ended), then whose
+    turn it is. Public facts only, in the table's own words (``play_strings``)."""
+    from server.web.play_strings import STRINGS
+
+    def say(key: str, **values) -> str:
+        text = str(STRINGS[key]) % values
+        return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+    view = answer["view"]
+    said = []
+    if answer["table"]["annulled"]:
+        return say("annulled")
+    if view["turns"]:
+        t = view["turns"][-1]
+        if t["type"] == "pass":
+            said.append(say("passed", n=t["seat"], a=t["ends"][0], b=t["ends"][1]))
+        else:
+            # the tile as the line shows it (laid "6-0", not the record's "0-6")
+            laid = [f"{e['a']}-{e['b']}" for e in view["line"] if e["tile"] == t["tile"]]
+            key = {"left": "log_play_left", "right": "log_play_right"}.get(t.get("end") or "")
+            said.append(say(key or "log_play", s=t["seat"], t=(laid or [t["tile"]])[0]))
+    elif view["last_hand"]:
+        last = view["last_hand"]
+        said.append(say("hand_over", n=last["hand_no"]))
+        points = str(STRINGS["point_one" if last["points"] == 1 else "points_many"])
+        points %= {"n": last["points"]}
+        if last["result"] == "tie":
+            said.append(say("result_tie"))
+        else:
+            key = "result_dekabes" if last["dekabes"] else f"result_{last['result']}"
+            said.append(say(key, team=last["team"], points=points))
+    acting = answer["seats_to_act"]
+    if view["phase"] == MATCH_OVER and view["winner"]:
+        scores = view["scores"]
+        said.append(say("match_won", team=view["winner"], a=scores["A"], b=scores["B"]))
+    elif view["phase"] == "play" and len(acting) == 1:
+        said.append(say("waiting_for", n=acting[0]))
+    elif view["phase"] == "choose_opener" and len(acting) == 1:
+        said.append(say("opener_wait", n=acting[0]))
+    return " ".join(said)

@@ -1,14 +1,17 @@
 // The watch page follows the table by itself: it asks the page again every few
 // seconds and swaps the board in when it changed (a move, a seat come or gone). Without
-// JavaScript the "Reload" link does the same by hand.
+// JavaScript the "Reload" link does the same by hand. The heading, the news line and the
+// links stay: the news line is a live region (a screen reader reads the new move out),
+// and a reader's focus or place on the page is not thrown away every few seconds.
 (function () {
   "use strict";
-  var board = document.getElementById("watch");
-  if (!board || !window.fetch || !window.DOMParser) {
+  var board = document.getElementById("watch-board");
+  var news = document.getElementById("watch-news");
+  if (!board || !news || !window.fetch || !window.DOMParser) {
     return;
   }
   var EVERY_MS = 3000;
-  var live = board.querySelector(".watch-live");
+  var live = document.querySelector("#watch .watch-live");
   if (live) {
     live.hidden = false;
   }
@@ -21,14 +24,15 @@
         if (text === null) {
           return;
         }
-        var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("watch");
+        var page = new DOMParser().parseFromString(text, "text/html");
+        var fresh = page.getElementById("watch-board");
+        var said = page.getElementById("watch-news");
         if (fresh && fresh.innerHTML !== board.innerHTML) {
           board.replaceWith(fresh);
           board = fresh;
-          var note = board.querySelector(".watch-live");
-          if (note) {
-            note.hidden = false;
-          }
+        }
+        if (said && said.textContent !== news.textContent) {
+          news.textContent = said.textContent;
         }
       })
       .catch(function () {})

@@ -156,6 +156,7 @@ function render() {
   const answer = mine();
   root.setAttribute("aria-busy", answer ? "false" : "true");
   if (!answer) return;
+  const focus = focusKey();
   const v = answer.view;
   root.dataset.state = "ready";
   root.dataset.phase = v.phase;
@@ -176,12 +177,40 @@ function render() {
   renderTools(answer);
   renderDialog(answer);
   renderNotices();
+  if (focus && !root.contains(document.activeElement)) keepFocus(focus);
   if (first) bringTableIntoView();
   else if (laidNew && $("dialog").hidden) keepNewTileInSight();
   const turn = myTurn();
   document.title = (turn ? `▶ ${W.your_turn_title} · ` : "") + setup.title;
   if (turn && !state.wasMyTurn) signalTurn();
   state.wasMyTurn = turn;
+}
+
+// A keyboard or screen reader user's place: the control they pressed is often redrawn or
+// gone (a tile played, Accept, Continue), and focus then falls to the page's top. What
+// was focused in the table, to find it again (or the next best) after the drawing.
+const KEYED = ["tile", "action", "tool", "pref", "seat"];
+
+function focusKey() {
+  const node = document.activeElement;
+  if (!node || node === root || !root.contains(node)) return null;
+  const name = KEYED.find((k) => node.dataset && node.dataset[k] !== undefined);
+  return name ? [name, node.dataset[name]] : ["", ""];
+}
+
+function keepFocus([name, value]) {
+  const usable = (n) => n && !n.disabled && n.offsetParent !== null;
+  const same = name && [...root.querySelectorAll(`button[data-${name}], input[data-${name}]`)].find((n) => n.dataset[name] === value);
+  const next = [
+    same,
+    root.querySelector("#dialog:not([hidden]) button"),
+    root.querySelector("#actions button.primary"),
+    root.querySelector("#hand .selected"),
+    root.querySelector("#hand .fits"),
+    root.querySelector("#actions button"),
+    root.querySelector("#hand button"),
+  ].find(usable);
+  (next || $("prompt")).focus({ preventScroll: true }); // the prompt: tabindex -1
 }
 
 // On a phone the site's header stands above the table and pushes it down: the first
@@ -509,6 +538,9 @@ function renderDialog(answer) {
     const build = { ask: askDialog, panel: panelDialog, takeback: takebackDialog, reveal: revealDialog, over: matchOverDialog }[kind];
     fill(box, [build(answer)]);
     box.drawn = kind + key;
+    // read with its title when focus enters: the hand's result, not only "Continue"
+    if ($("dialog-said")) box.setAttribute("aria-describedby", "dialog-said");
+    else box.removeAttribute("aria-describedby");
     if (!wasOpen || !box.contains(document.activeElement)) {
       const first = box.querySelector("button.primary, button");
       if (first) first.focus();
@@ -551,7 +583,7 @@ function revealDialog(answer) {
   const score = `${fmt(W.team, { team: "A" })} ${v.scores.A} · ${fmt(W.team, { team: "B" })} ${v.scores.B}`;
   lines.push(el("p", { class: "score-line", text: v.phase === "match_over" ? `${score} · ${W.match_over}` : `${score} · ${fmt(W.next_base, { n: v.base })}` }));
   const table = el("table", { class: "reveal-hands" }, [el("tbody", {}, rows)]);
-  return dialogBody(fmt(W.hand_over, { n: last.hand_no }), "reveal", [...lines, table], [
+  return dialogBody(fmt(W.hand_over, { n: last.hand_no }), "reveal", [el("div", { id: "dialog-said" }, lines), table], [
     button(W.continue, () => seen({ results: v.results.length }), { class: "primary", "data-action": "continue" }),
   ]);
 }
@@ -569,7 +601,7 @@ function matchOverDialog(answer) {
   if (answer.allowed.includes("new_match")) {
     buttons.push(button(W.new_match, () => { seen({ matchOver: v.results.length }); act("new_match"); }, { "data-action": "new_match" }));
   }
-  return dialogBody(W.match_over, "match-over", parts, buttons);
+  return dialogBody(W.match_over, "match-over", [el("div", { id: "dialog-said" }, parts)], buttons);
 }
 
 function panelDialog(answer) {
@@ -617,12 +649,29 @@ function askDialog() {
   ]);
 }
 
+// The notices are a live region: a notice is added once and left alone (redrawn, every
+// notice would be read out again at each move). A pass is said in #said, in its turn.
 function renderNotices() {
-  fill($("notices"), state.notices.map((n) => el("p", { class: `notice ${n.kind || ""}`, text: n.text })));
+  const box = $("notices");
+  const keys = state.notices.map((n) => n.key);
+  for (const node of [...box.children]) if (!keys.includes(node.dataset.key)) node.remove();
+  const shown = [...box.children].map((node) => node.dataset.key);
+  for (const n of state.notices) {
+    if (shown.includes(n.key)) continue;
+    box.append(el("p", { class: `notice ${n.kind || ""}`, text: n.text, "data-key": n.key, "aria-hidden": n.kind === "pass" ? "true" : null }));
+  }
 }
 
+let notices = 0;
 function notice(text, kind) {
-  state.notices = state.notices.filter((n) => n.text !== text).concat([{ text, kind, at: Date.now() }]).slice(-3);
+  notices += 1;
+  state.notices = state.notices.filter((n) => n.text !== text).concat([{ text, kind, key: String(notices) }]).slice(-3);
+}
+
+// What a screen reader hears of the other seats: each play and each pass as it comes, in
+// order, in a log (the line and the notices show them; the prompt says whose turn it is).
+function say(text) {
+  $("said").append(el("p", { text }));
 }
 
 // -- doing things ----------------------------------------------------------------------------
@@ -830,11 +879,19 @@ function news(before, answer) {
       sessionStorage.setItem(STORE, JSON.stringify(state.seen));
     }
   }
-  if (answer.table.forfeited) notice(W.forfeited, "forfeit");
-  // Passes as they happen: the turns this answer added.
+  if (answer.table.forfeited && !(before && before.table.forfeited)) notice(W.forfeited, "forfeit");
+  // Passes as they happen, and the others' plays said: the turns this answer added.
+  if (before && before.view.hand_no !== v.hand_no) $("said").replaceChildren();
   if (before && before.view.hand_no === v.hand_no) {
     for (const t of v.turns.slice(before.view.turns.length)) {
-      if (t.type === "pass") notice(fmt(W.passed, { n: t.seat, a: t.ends[0], b: t.ends[1] }), "pass");
+      if (t.type === "pass") {
+        const text = fmt(W.passed, { n: t.seat, a: t.ends[0], b: t.ends[1] });
+        notice(text, "pass");
+        say(text);
+      } else if (t.seat !== v.seat) {
+        const key = t.end === "left" ? W.log_play_left : t.end === "right" ? W.log_play_right : W.log_play;
+        say(fmt(key, { s: t.seat, t: spoken(t.tile) }));
+      }
     }
   } else if (before && v.phase === "accept" && before.view.phase !== "accept" && v.results.length === before.view.results.length) {
     notice(W.redeal_claimed);

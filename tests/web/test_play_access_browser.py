@@ -1,0 +1,194 @@
+# ruff: noqa: F811 -- the fixtures live and open_page are imported from test_play_browser
+"""The browser table as a keyboard and screen reader user meets it (Chromium): a hand
+played with Tab and Enter alone, focus kept in the table after each press (a tile played,
+Accept, Continue), each move of the other seats said once in order in a live log, the
+notices not read out again at each move, the hand's result read with its dialog; and a
+spectator on a phone whose watch page reads each move out and keeps their focus."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+
+import pytest
+
+from tests.web.browser import PHONE_SCREEN, horizontal_overflow, screenshot
+from tests.web.play_driver import open_table, step
+from tests.web.test_play_browser import (  # noqa: F401 (fixtures)
+    PHONE_TOUCH,
+    live,
+    open_page,
+    person_page,
+)
+
+pytestmark = pytest.mark.timeout(900)
+
+# What the live regions received, node by node (before the page's scripts run).
+HEARD = """
+(() => {
+  window.__heard = { notices: [], said: [] };
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const box = change.target.closest && change.target.closest('#notices, #said');
+      if (!box) continue;
+      for (const node of change.addedNodes) {
+        if (node.nodeType === 1) window.__heard[box.id].push(node.textContent);
+      }
+    }
+  }).observe(document, { subtree: true, childList: true });
+})();
+"""
+
+# Where focus is: in the table (and which control), or fallen out of it.
+FOCUS = """() => {
+  const node = document.activeElement;
+  const root = document.getElementById('play');
+  return { inTable: !!node && node !== root && root.contains(node),
+           where: node ? (node.closest('#hand, #actions, #dialog, #tools, #prompt') || {}).id || node.tagName : null,
+           tile: node && node.dataset ? node.dataset.tile || null : null,
+           fits: !!node && node.classList.contains('fits'),
+           action: node && node.dataset ? node.dataset.action || null : null };
+}"""
+
+
+def tab_to(page, wanted, presses: int = 60) -> dict:
+    """Press Tab until the focused control is ``wanted`` (a test on FOCUS's answer)."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        now = page.evaluate(FOCUS)
+        if wanted(now):
+            return now
+    raise AssertionError(f"Tab never reached the control: {page.evaluate(FOCUS)}")
+
+
+def said_for(words: dict, seat: int, turns: list[dict]) -> list[str]:
+    """What the log says of a hand's turns: the others' plays and every pass."""
+    out = []
+    for t in turns:
+        if t["type"] == "pass":
+            out.append(words["passed"] % {"n": t["seat"], "a": t["ends"][0], "b": t["ends"][1]})
+        elif t["seat"] != seat:
+            a, b = (int(x) for x in t["tile"].split("-"))
+            spoken = f"{words['numbers'][a]}-{words['numbers'][b]}"
+            key = {"left": "log_play_left", "right": "log_play_right"}.get(t.get("end"), "log_play")
+            out.append(words[key] % {"s": t["seat"], "t": spoken})
+    return out
+
+
+def test_a_hand_by_tab_and_enter_keeps_focus_in_the_table_and_says_the_others_moves(
+    live, open_page
+):
+    server, casual, _ = live
+    code = casual.table("keys-only", {1: "keys-only"})
+    page = person_page(open_page, server.url, "keys-only")
+    page.add_init_script(HEARD)
+    open_table(page, server.url, code)
+    words = json.loads(page.text_content("#play-setup"))["words"]
+    # one seat: no seat picker, and no empty navigation landmark for it either
+    assert (
+        page.evaluate("getComputedStyle(document.getElementById('seat-picker')).display") == "none"
+    )
+
+    page.locator("body").focus()
+    tab_to(page, lambda f: f["action"] == "accept")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('#actions [data-action=accept]')")
+    after = page.evaluate(FOCUS)
+    assert after["inTable"], f"focus fell out of the table after Accept: {after}"
+
+    played = 0
+    deadline = time.monotonic() + 300
+    while not page.is_visible('#dialog [data-dialog="reveal"]'):
+        assert time.monotonic() < deadline, "the hand did not end in 300 s"
+        mine = page.locator("#hand .tile-button.fits").count() and page.evaluate(
+            "!dekabesTable.link.pending && !document.querySelector('#hand .selected')"
+        )
+        if not mine:
+            page.wait_for_timeout(50)
+            continue
+        # each move of the others said once, in order, and nothing else
+        turns = page.evaluate("dekabesTable.state.answers[1].view.turns")
+        said = page.eval_on_selector_all("#said p", "ps => ps.map((p) => p.textContent)")
+        assert said == said_for(words, 1, turns), (said, turns)
+        assert page.evaluate(FOCUS)["inTable"], "focus fell out of the table meanwhile"
+        tile = tab_to(page, lambda f: f["fits"])["tile"]  # from where focus was kept
+        page.keyboard.press("Enter")  # pick it
+        page.wait_for_selector(f'#hand [data-tile="{tile}"].selected')
+        if page.locator('#actions [data-action="play-left"]').count():
+            page.keyboard.press("ArrowUp")  # it fits both ends: the left one
+        page.keyboard.press("Enter")  # play it
+        page.wait_for_function(
+            "t => !document.querySelector(`#hand [data-tile='${t}']`) && !dekabesTable.link.pending",
+            arg=tile,
+        )
+        now = page.evaluate(FOCUS)
+        assert now["inTable"] and now["where"] in ("hand", "actions", "dialog"), (
+            f"focus fell out of the table after playing {tile}: {now}"
+        )
+        played += 1
+    assert played, "seat 1 never had a tile to play"
+    screenshot(page, "play-access-hand-end")
+
+    # the hand's end: the dialog is read with its result, focus on Continue
+    assert page.evaluate(FOCUS)["action"] == "continue"
+    described = page.evaluate(
+        "() => { const id = document.getElementById('dialog').getAttribute('aria-describedby');"
+        " return id ? document.getElementById(id).textContent : ''; }"
+    )
+    assert page.text_content('#dialog [data-dialog="reveal"] .banner') in described
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#dialog", state="hidden")
+    after = page.evaluate(FOCUS)
+    assert after["inTable"], f"focus fell out of the table after Continue: {after}"
+
+    # each notice went into its live region once, not again at every move
+    heard = page.evaluate("window.__heard")
+    passed = re.compile(re.sub(r"%\\\(\w+\\\)s", ".+", re.escape(words["passed"])))
+    passes = [t for t in heard["said"] if passed.fullmatch(t)]
+    assert passes or not heard["notices"], heard
+    assert len(heard["notices"]) <= len(passes) + 2, heard
+
+
+def test_a_spectator_on_a_phone_hears_each_move_and_keeps_their_place(live, open_page):
+    # The watch page asks for itself every 3 s and swaps the board in: the heading, the
+    # news line (a live region, the same node all along) and the links stay, so a screen
+    # reader hears each move and a keyboard's focus is not thrown to the page's top.
+    server, casual, _ = live
+    code = casual.table("watched", {1: "watched"})
+    casual.person("watched").request(
+        "POST", f"/api/tables/{code}/watchable", json={"watchable": True}
+    )
+    casual.person("watcher")
+    fan = person_page(open_page, server.url, "watcher", **dict(PHONE_TOUCH, viewport=PHONE_SCREEN))
+    fan.goto(f"{server.url}/tables/{code}/watch")
+    fan.wait_for_selector("#watch .watch-live:not([hidden])")  # watch.js follows the table
+    assert fan.get_attribute("#watch-news", "role") == "status"
+    fan.evaluate("document.getElementById('watch-news').dataset.first = 'yes'")
+    fan.locator("body").focus()
+    for _ in range(40):  # to the Reload link, by keyboard
+        fan.keyboard.press("Tab")
+        if fan.evaluate("document.activeElement.matches('.watch-reload a')"):
+            break
+    else:
+        raise AssertionError("Tab never reached the Reload link")
+
+    owner = person_page(open_page, server.url, "watched")
+    open_table(owner, server.url, code)
+    rng = random.Random(5)
+    deadline = time.monotonic() + 240
+    while fan.locator(".watch-line .tile-text").count() < 3:
+        assert time.monotonic() < deadline, "the watch page showed no third tile in 240 s"
+        if step(owner, rng) is None:
+            owner.wait_for_timeout(100)
+    line = fan.eval_on_selector_all(".watch-line .tile-text", "ts => ts.map((t) => t.textContent)")
+    news = fan.text_content("#watch-news")
+    assert fan.evaluate("document.getElementById('watch-news').dataset.first") == "yes"
+    assert re.match(r"Seat [1-4] plays [0-6]-[0-6]", news), news
+    assert re.search(r"[0-6]-[0-6]", news).group(0) in line, (news, line)
+    assert fan.evaluate("document.activeElement.matches('.watch-reload a')"), fan.evaluate(
+        "document.activeElement.outerHTML.slice(0, 80)"
+    )
+    assert horizontal_overflow(fan) == 0
+    screenshot(fan, "watch-phone", full_page=False)
