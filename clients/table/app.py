@@ -446,11 +446,9 @@ class TableApp:
                 case EventLog(seat, events):
                     if self.panel.name == "log" and seat == self.panel.log_seat:
                         self.panel.log_events = events
-                case Refused(code, message, seat):
+                case Refused(code, _, seat):
                     if seat is None or seat == self.seating.shown or len(self.seating.seats) == 1:
-                        self.toast(
-                            self.tr.error(code, message), error=True, seat=seat, lasts="version"
-                        )
+                        self.toast(self.tr.error(code), error=True, seat=seat, lasts="version")
                 case Left(seat):
                     self._left(seat)
                 case Starting(step, message):

@@ -255,6 +255,7 @@ def test_the_lobby_keeps_its_texts_in_their_boxes(drawn, lang, size):
         lobby.unfinished[0] = TableEntry(table, (1,), my_turn=True)
         lobby.status = "offline"
         lobby.toast(lobby.tr("lobby.signed_out_kept"))
+        lobby.toast(lobby.error_text("removed_from_club", "join_club"), error=True)  # the longest
         drawn.clear()
         assert lobby.tick([]).kind == "lobby"
         _check(drawn, size, (lang, "lobby"))
