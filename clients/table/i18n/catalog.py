@@ -1229,12 +1229,42 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ms": "perlawanan tamat",
     },
     "presence.here": {"en": "here", "es": "presente", "ru": "на месте", "ms": "ada"},
-    "presence.away": {"en": "away", "es": "ausente", "ru": "отошёл", "ms": "tiada"},
+    "presence.away": {"en": "away", "es": "ausente", "ru": "нет на месте", "ms": "tiada"},
+    "presence.away_now": {
+        "en": "away just now",
+        "es": "acaba de salir",
+        "ru": "только что отошёл(а)",
+        "ms": "baru sahaja pergi",
+    },
     "presence.away_for": {
         "en": {"one": "away {n} min", "other": "away {n} min"},
         "es": {"one": "ausente {n} min", "other": "ausente {n} min"},
-        "ru": {"one": "нет {n} мин", "few": "нет {n} мин", "many": "нет {n} мин"},
+        "ru": {
+            "one": "нет на месте {n} мин",
+            "few": "нет на месте {n} мин",
+            "many": "нет на месте {n} мин",
+        },
         "ms": {"other": "tiada {n} min"},
+    },
+    "presence.away_hours": {
+        "en": {"one": "away {n} h", "other": "away {n} h"},
+        "es": {"one": "ausente {n} h", "other": "ausente {n} h"},
+        "ru": {
+            "one": "нет на месте {n} ч",
+            "few": "нет на месте {n} ч",
+            "many": "нет на месте {n} ч",
+        },
+        "ms": {"other": "tiada {n} jam"},
+    },
+    "presence.away_days": {
+        "en": {"one": "away {n} day", "other": "away {n} days"},
+        "es": {"one": "ausente {n} día", "other": "ausente {n} días"},
+        "ru": {
+            "one": "нет на месте {n} день",
+            "few": "нет на месте {n} дня",
+            "many": "нет на месте {n} дней",
+        },
+        "ms": {"other": "tiada {n} hari"},
     },
     "status.paused_by": {
         "en": "Computers paused by {seats}",
