@@ -296,6 +296,10 @@ class TableApp:
         only if something changed). Tests call it directly."""
         started = time.perf_counter()
         self.pump_connection()
+        if self.seating.sent:
+            before = len(self.seating.sent)
+            moves.settle_sent(self, self.conn.busy.is_set())
+            self.dirty = self.dirty or len(self.seating.sent) != before
         for event in pygame.event.get() if events is None else events:
             self.handle_event(event)
             self.dirty = True
@@ -447,6 +451,7 @@ class TableApp:
                     if self.panel.name == "log" and seat == self.panel.log_seat:
                         self.panel.log_events = events
                 case Refused(code, _, seat):
+                    moves.forget_sent(self, seat)
                     if seat is None or seat == self.seating.shown or len(self.seating.seats) == 1:
                         self.toast(self.tr.error(code), error=True, seat=seat, lasts="version")
                 case Left(seat):

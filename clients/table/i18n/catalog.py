@@ -244,6 +244,12 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Ваш ход: выберите кость, затем конец (или перетащите её).",
         "ms": "Giliran anda: ketik batu, kemudian ketik hujung (atau seret).",
     },
+    "play.sending": {
+        "en": "Playing {tile}…",
+        "es": "Jugando {tile}…",
+        "ru": "Ход {tile} отправляется…",
+        "ms": "Memainkan {tile}…",
+    },
     "play.confirm": {
         "en": "Tap the ghost tile to play {tile}, or tap another tile.",
         "es": "Toca la ficha fantasma para jugar {tile}, u otra ficha.",
