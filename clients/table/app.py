@@ -71,6 +71,7 @@ from clients.table.state import (
     Window,
 )
 from clients.table.ui import Finale, Flight, Hit, Screen, Tap, Toast
+from clients.table.window import open_window
 
 __all__ = ["TableApp", "Screen", "Hit", "finished_view", "ends_before_last_tile", "ui_scale"]
 
@@ -273,7 +274,7 @@ class TableApp:
             self.set_window_size(
                 config.fit_to_display(self.window.window_size, pygame.display.get_desktop_sizes())
             )
-        self.window.surface = pygame.display.set_mode(self.window.window_size, pygame.RESIZABLE)
+        self.window.surface = open_window(self.window.window_size)
         return self.window.surface
 
     def run(self, seconds: float | None = None) -> None:
