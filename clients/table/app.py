@@ -71,6 +71,7 @@ from clients.table.state import (
     Window,
 )
 from clients.table.ui import Finale, Flight, Hit, Screen, Tap, Toast
+from clients.table.window import open_window
 
 __all__ = ["TableApp", "Screen", "Hit", "finished_view", "ends_before_last_tile", "ui_scale"]
 
@@ -273,7 +274,7 @@ class TableApp:
             self.set_window_size(
                 config.fit_to_display(self.window.window_size, pygame.display.get_desktop_sizes())
             )
-        self.window.surface = pygame.display.set_mode(self.window.window_size, pygame.RESIZABLE)
+        self.window.surface = open_window(self.window.window_size)
         return self.window.surface
 
     def run(self, seconds: float | None = None) -> None:
@@ -296,6 +297,10 @@ class TableApp:
         only if something changed). Tests call it directly."""
         started = time.perf_counter()
         self.pump_connection()
+        if self.seating.sent:
+            before = len(self.seating.sent)
+            moves.settle_sent(self, self.conn.busy.is_set())
+            self.dirty = self.dirty or len(self.seating.sent) != before
         for event in pygame.event.get() if events is None else events:
             self.handle_event(event)
             self.dirty = True
@@ -446,11 +451,10 @@ class TableApp:
                 case EventLog(seat, events):
                     if self.panel.name == "log" and seat == self.panel.log_seat:
                         self.panel.log_events = events
-                case Refused(code, message, seat):
+                case Refused(code, _, seat):
+                    moves.forget_sent(self, seat)
                     if seat is None or seat == self.seating.shown or len(self.seating.seats) == 1:
-                        self.toast(
-                            self.tr.error(code, message), error=True, seat=seat, lasts="version"
-                        )
+                        self.toast(self.tr.error(code), error=True, seat=seat, lasts="version")
                 case Left(seat):
                     self._left(seat)
                 case Starting(step, message):

@@ -27,6 +27,10 @@ SPEED_MS = {"slow": 300, "normal": 220, "fast": 150, "instant": 0}
 # the lobby's own computer players).
 COMPUTER_SPEEDS = ("slow", "normal", "fast")
 COMPUTER_DELAY = {"slow": 1.4, "normal": 0.7, "fast": 0.3}
+# The smallest window the table is usable in: the line of play's tiles are 14 px across
+# there (``layout.board_unit``; at 480×360 they were 5 px, a line a few pixels high).
+# The window cannot be made smaller (``window.open_window``), unless the display is.
+MIN_WINDOW = (720, 540)
 # The size of tiles and text: "auto" grows with a big window; a percentage draws the
 # table that much bigger (a smaller drawing scaled up to the window).
 SCALES = ("auto", "100", "125", "150")
@@ -150,7 +154,7 @@ def load(path: Path | None = None, with_tokens: bool = True) -> Settings:
         settings.sound = True
     try:
         w, h = settings.window
-        settings.window = (max(480, int(w)), max(360, int(h)))
+        settings.window = (max(MIN_WINDOW[0], int(w)), max(MIN_WINDOW[1], int(h)))
     except (TypeError, ValueError):
         settings.window = (1280, 800)
     return settings
@@ -211,19 +215,30 @@ def _store(path: Path) -> tokens.TokenStore:
         return tokens.FileTokens(path.parent)
 
 
-MIN_WINDOW = (480, 360)
 DISPLAY_MARGIN = (0, 60)  # px left for a title bar and a panel of the desktop
 
 
 def fit_to_display(size: tuple[int, int], desktops: list[tuple[int, int]]) -> tuple[int, int]:
     """A remembered window size that fits the (first) display, so the window never opens
-    partly off-screen; never below the smallest size the table lays out."""
+    partly off-screen; never below the smallest usable window (``MIN_WINDOW``) unless
+    the display itself is smaller (``minimum_window``)."""
     w, h = (int(v) for v in size)
+    low_w, low_h = minimum_window(desktops)
     if desktops:
         dw, dh = desktops[0]
         w = min(w, dw - DISPLAY_MARGIN[0])
         h = min(h, dh - DISPLAY_MARGIN[1])
-    return max(MIN_WINDOW[0], w), max(MIN_WINDOW[1], h)
+    return max(low_w, w), max(low_h, h)
+
+
+def minimum_window(desktops: list[tuple[int, int]]) -> tuple[int, int]:
+    """The smallest the window may be made: ``MIN_WINDOW``, or what the (first) display
+    leaves of it when that display is smaller."""
+    w, h = MIN_WINDOW
+    if desktops:
+        dw, dh = desktops[0]
+        w, h = min(w, dw - DISPLAY_MARGIN[0]), min(h, dh - DISPLAY_MARGIN[1])
+    return max(1, w), max(1, h)
 
 
 def save(settings: Settings, path: Path | None = None) -> None:

@@ -67,6 +67,7 @@ def first_window() -> None:
     import pygame
 
     from clients.table import config
+    from clients.table.window import open_window
 
     settings = config.load(with_tokens=False)
     size = config.fit_to_display(settings.window, pygame.display.get_desktop_sizes())
@@ -75,7 +76,7 @@ def first_window() -> None:
         pygame.display.set_icon(pygame.image.load(str(ICON)))
     except (pygame.error, FileNotFoundError):
         pass  # an icon is a comfort
-    surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+    surface = open_window(size)
     surface.fill((22, 92, 62))  # the felt (draw.PALETTES["standard"].felt)
     pygame.display.flip()
     log = os.environ.get("DEKABES_STARTUP_LOG")  # the figures of ``make app-test``

@@ -367,7 +367,9 @@ class Lobby:
             return self.tr("lobby.err.invite_invalid")
         if code in ("registration_closed", "bad_invite") and context == "sign_in":
             return self.tr(f"lobby.err.{code}")
-        return self.tr.error(code, code)
+        if code == "quota_exceeded" and context == "make_bot":
+            return self.tr("lobby.err.bot_quota")  # its own computer player for a level
+        return self.tr.error(code)
 
     def _error(self, code: str, context: str) -> None:
         self.busy = False

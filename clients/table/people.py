@@ -65,6 +65,20 @@ def forfeited(table: dict[str, Any]) -> bool:
 REPLACE_AFTER = 300.0  # s a person's seat must have been away before the owner replaces it
 
 
+def away_for(seconds: float) -> tuple[str, int]:
+    """How long a person has been away, as a person says it: (message id, count). Under
+    a minute "just now" (a clock a little ahead of the server's too), then minutes, hours
+    from the hour, days from the day: never "away 0 min", never "away 1440 min"."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "presence.away_now", 0
+    if minutes < 60:
+        return "presence.away_for", minutes
+    if minutes < 24 * 60:
+        return "presence.away_hours", minutes // 60
+    return "presence.away_days", minutes // (24 * 60)
+
+
 def replaceable(
     table: dict[str, Any],
     me: str,

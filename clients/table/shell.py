@@ -15,6 +15,7 @@ from clients.table.app import IDLE_POLL, TableApp
 from clients.table.connection import Connection, TableLink
 from clients.table.lobby import Lobby
 from clients.table.watch import Watch
+from clients.table.window import open_window
 
 VAR = Path(__file__).resolve().parents[2] / "var"
 
@@ -88,7 +89,7 @@ class Shell:
         pygame.display.set_caption(self.lobby.tr("app.title"))
         if pygame.display.get_driver() != "dummy":
             self.size = config.fit_to_display(self.size, pygame.display.get_desktop_sizes())
-        self.surface = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        self.surface = open_window(self.size)
         self.lobby.screen_surface = self.surface
         self.lobby.size = self.size
         # Text input stays on for the whole window: the table ignores it, and stopping

@@ -26,6 +26,10 @@ class Seating:
     username: str = ""
     states: dict[int, SeatState] = field(default_factory=dict)  # seat -> its newest view
     shown: int | None = None  # the human seat whose private screen was last shown
+    # seat -> (tile, version it was played at): a play sent and not answered yet; the
+    # hand shows that tile on its way and sends no other play until the answer or a
+    # refusal (``moves.settle_sent``)
+    sent: dict[int, tuple[str, int]] = field(default_factory=dict)
     handoff_done: int | None = None  # the hand-off was confirmed for this seat
     watching: bool = False  # a spectator: no seat held, ``shown`` is the viewpoint
 

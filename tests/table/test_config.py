@@ -98,7 +98,7 @@ def test_round_trip_through_the_environment_directory(config_dir):
     "settings",
     [
         Settings(),
-        Settings(lang="es", sound=True, speed="slow", window=(480, 360)),
+        Settings(lang="es", sound=True, speed="slow", window=(720, 540)),
         Settings(lang="ms", sound=False, speed="instant", window=(1920, 1080)),
         Settings(lang="en", speed="normal", window=(800, 600)),
     ],
@@ -174,8 +174,8 @@ def test_a_bad_sound_value_falls_back_to_on(tmp_path, sound):
     "window, expected",
     [
         ([1024, 700], (1024, 700)),
-        ([100, 100], (480, 360)),  # never smaller than the smallest supported window
-        ([2560, 200], (2560, 360)),
+        ([100, 100], (720, 540)),  # never smaller than the smallest usable window
+        ([2560, 200], (2560, 540)),
         (["900", "650"], (900, 650)),
         ("big", (1280, 800)),
         ([1, 2, 3], (1280, 800)),
@@ -248,7 +248,8 @@ def test_animation_time_follows_the_speed():
         ((1920, 1080), [(1280, 800)], (1280, 740)),  # the case: clamp to the screen
         ((1280, 800), [(1920, 1080), (800, 600)], (1280, 800)),
         ((1024, 700), [], (1024, 700)),  # no display known: as saved
-        ((2000, 300), [(640, 480)], (640, 360)),  # never below the smallest layout
+        ((2000, 300), [(1024, 768)], (1024, 540)),  # never below the smallest usable size
+        ((2000, 300), [(640, 480)], (640, 420)),  # ...unless the display is smaller
     ],
 )
 def test_a_remembered_window_is_fitted_to_the_display(saved, desktops, expected):

@@ -259,15 +259,120 @@ def test_every_code_the_server_answers_at_a_table_is_a_sentence(code):
 def test_error_texts_for_known_and_unknown_codes(lang):
     tr = Translator(lang)
     assert tr.error("not_your_turn") == MESSAGES["err.not_your_turn"][lang]
-    assert (
-        tr.error("tile_does_not_fit", "tile 3-4 does not fit")
-        == MESSAGES["err.tile_does_not_fit"][lang]
-    )
-    unknown = tr.error("brand_new_code", "the server says no")
-    assert unknown == MESSAGES["err.generic"][lang].format(message="the server says no")
-    assert "the server says no" in unknown
-    # Without a message the code itself is shown.
-    assert "brand_new_code" in tr.error("brand_new_code")
+    assert tr.error("tile_does_not_fit") == MESSAGES["err.tile_does_not_fit"][lang]
+    # The last resort is a sentence: never the code, never the server's English text.
+    unknown = tr.error("brand_new_code")
+    assert unknown == MESSAGES["err.generic"][lang]
+    assert "brand_new_code" not in unknown and "{" not in unknown
+    assert tr.error("method_not_allowed") == tr.error("bad_request") != unknown
+
+
+# Codes of the league, matchmaking, accounts and any endpoint that none of the lobby's
+# actions (``LobbyService``: sign in, register, tables, join a table or an open seat,
+# create, make a bot, join a club, read standings, ratings, matches, statistics) is
+# answered with. Each must be a real code; a new code is either given a sentence or
+# named here with the reason. They still get the last resort's sentence, never the code.
+NOT_THE_LOBBYS = {
+    # the organizers' actions (the web's organizer pages; the app has none)
+    "organizer_only",
+    "not_removed",
+    "slug_taken",
+    "not_your_bot",
+    "round_open",
+    "round_has_matches",
+    "deadline_in_past",
+    "last_organizer",
+    "wrong_format",
+    "already_in_pair",
+    "round_started",
+    "season_closed",
+    "round_in_progress",
+    "not_enough_players",
+    "not_enough_house_bots",
+    "too_many_hosted_players",
+    "too_many_clubs",
+    "too_many_seasons",
+    "too_many_invites",
+    "too_many_rounds",
+    "not_a_league_match",
+    "deadline_not_passed",
+    "not_substitutable",
+    # a match's hands, record and analysis (the app reads none of them)
+    "match_in_progress",
+    "analysis_not_ready",
+    "not_analysed",
+    # changing a password, closing an account (the web's account page)
+    "wrong_password",
+    "account_in_play",
+    "confirmation_required",
+    # a request signed by the web's session (the app signs with its token)
+    "csrf_failed",
+}
+# The lobby's commands (``LobbyService``'s ``name``s): what a refusal answered.
+LOBBY_CONTEXTS = (
+    "sign_in",
+    "resume",
+    "sign_out",
+    "refresh",
+    "create",
+    "join",
+    "make_bot",
+    "join_club",
+    "league",
+)
+
+
+def _server_codes_in_the_lobby() -> list[str]:
+    """Every code of ``server/errors.py`` outside the tables (the league's, matchmaking's,
+    the accounts', any endpoint's) but those the lobby never meets."""
+    from server import errors
+
+    groups = (errors.LeagueError, errors.MatchmakingError, errors.AccountError)
+    found = {
+        cls.code
+        for cls in errors.ERROR_CLASSES.values()
+        if issubclass(cls, groups) or cls.area == ""
+    }
+    assert NOT_THE_LOBBYS <= found, sorted(NOT_THE_LOBBYS - found)
+    return sorted(found - NOT_THE_LOBBYS)
+
+
+def test_the_lobby_is_answered_with_the_commands_the_test_knows():
+    from clients.table import lobby_service
+
+    names = {
+        cls.name
+        for cls in vars(lobby_service).values()
+        if isinstance(cls, type) and cls.__name__.startswith("_") and "name" in vars(cls)
+    }
+    assert names == set(LOBBY_CONTEXTS)
+
+
+@pytest.fixture(scope="module")
+def lobbies():
+    from clients.table.config import Settings
+    from clients.table.lobby import Lobby
+
+    return {lang: Lobby(Settings(), lang=lang, save_settings=False) for lang in LANGUAGES}
+
+
+@pytest.mark.parametrize("code", _server_codes_in_the_lobby())
+def test_every_code_the_lobby_can_meet_is_a_sentence(code, lobbies):
+    """not_a_member, no_longer_open, removed_from_club...: said in the player's language
+    for whatever the lobby tried, never "The server refused: not_a_member"."""
+    for lang, lobby in lobbies.items():
+        last_resort = MESSAGES["err.generic"][lang]
+        for context in LOBBY_CONTEXTS:
+            text = lobby.error_text(code, context)
+            assert text != last_resort, (code, lang, context)
+            assert code not in text and "{" not in text, (code, lang, context, text)
+
+
+@pytest.mark.parametrize("code", sorted(NOT_THE_LOBBYS))
+def test_a_code_the_lobby_does_not_expect_is_still_a_sentence(code, lobbies):
+    for lang, lobby in lobbies.items():
+        text = lobby.error_text(code, "refresh")
+        assert code not in text and text.strip(), (code, lang, text)
 
 
 # ---------------------------------------------------------------------------- rules panel

@@ -57,16 +57,40 @@ def test_computer_open_and_left_seats_are_neither_here_nor_away(monkeypatch):
     assert said == [], f"presence of a seat with no person: {said}"
 
 
-def test_a_person_s_seat_says_away_with_the_minutes_from_the_server():
+def _away(minutes: float, lang: str = "en") -> str | None:
     link = Answers()
     link.updates.put(Ready("ann", (1,), None))
     seats = {**SEATS, "3": {"kind": "human", "player": "bob", "is_bot": False}}
-    link.answer(seats, {**PRESENCE, "3": {"connected": False, "away_since": iso_minutes_ago(3.5)}})
+    away = {"connected": False, "away_since": iso_minutes_ago(minutes)}
+    link.answer(seats, {**PRESENCE, "3": away})
     pygame.init()
-    app = TableApp(link, Settings(lang="en"), save_settings=False)
+    app = TableApp(link, Settings(lang=lang), save_settings=False)
     app.open_window()
     app.tick([])
-    assert presence_text(app, 3) == "○ away 3 min"
+    return presence_text(app, 3)
+
+
+def test_a_person_s_seat_says_away_with_the_minutes_from_the_server():
+    assert _away(3.5) == "○ away 3 min"
+
+
+@pytest.mark.parametrize(
+    "minutes, en, ru",
+    [
+        (0.2, "away just now", "только что отошёл(а)"),  # never "away 0 min"
+        (-0.3, "away just now", "только что отошёл(а)"),  # this clock a little behind
+        (1.5, "away 1 min", "нет на месте 1 мин"),
+        (59.5, "away 59 min", "нет на месте 59 мин"),
+        (61, "away 1 h", "нет на месте 1 ч"),  # not "away 61 min"
+        (5 * 60 + 10, "away 5 h", "нет на месте 5 ч"),
+        (24 * 60 + 3, "away 1 day", "нет на месте 1 день"),  # not "away 1443 min"
+        (3 * 24 * 60 + 3, "away 3 days", "нет на месте 3 дня"),
+        (5 * 24 * 60 + 3, "away 5 days", "нет на месте 5 дней"),
+    ],
+)
+def test_how_long_a_person_is_away_is_said_as_a_person_would(minutes, en, ru):
+    assert _away(minutes) == "○ " + en
+    assert _away(minutes, "ru") == "○ " + ru
 
 
 def _account(url: str, prefix: str) -> DekabesClient:

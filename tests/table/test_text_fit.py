@@ -17,6 +17,7 @@ from clients.sdk.types import SeatInfo, Table
 from clients.table import draw as d
 from clients.table.i18n import LANGUAGES, MESSAGES, Translator
 from clients.table.render.frame import BUTTONS
+from tests.table.answers import iso_minutes_ago
 from tests.table.test_table_offline import app_for, match_where
 
 SIZES = [(800, 600), (1280, 800), (480, 360)]
@@ -112,7 +113,8 @@ def test_every_screen_keeps_its_texts_in_their_boxes(drawn, lang, size, phase):
     state = app.seating.states[1]
     presence = {
         "2": {"connected": True, "away_since": None},
-        "3": {"connected": False, "away_since": "2026-12-04T10:00:00+00:00"},
+        # "away just now": the longest of the durations in Russian
+        "3": {"connected": False, "away_since": iso_minutes_ago(0.3)},
         "4": {"connected": False, "away_since": None},
     }
     raw = {**state.raw, "presence": presence}
@@ -255,6 +257,7 @@ def test_the_lobby_keeps_its_texts_in_their_boxes(drawn, lang, size):
         lobby.unfinished[0] = TableEntry(table, (1,), my_turn=True)
         lobby.status = "offline"
         lobby.toast(lobby.tr("lobby.signed_out_kept"))
+        lobby.toast(lobby.error_text("removed_from_club", "join_club"), error=True)  # the longest
         drawn.clear()
         assert lobby.tick([]).kind == "lobby"
         _check(drawn, size, (lang, "lobby"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import locale
 import os
 
-from clients.table.i18n.catalog import LANGUAGES, MESSAGES, PLURAL_CATEGORIES
+from clients.table.i18n.catalog import ERROR_SAME_AS, LANGUAGES, MESSAGES, PLURAL_CATEGORIES
 
 __all__ = [
     "LANGUAGES",
@@ -86,8 +86,8 @@ class Translator:
     def count(self, msg_id: str, n: int) -> str:
         return self.t(msg_id, n=n)
 
-    def error(self, code: str, message: str = "") -> str:
-        """A server error in the player's language (the server's own text as a fallback)."""
-        if f"err.{code}" in MESSAGES:
-            return self.t(f"err.{code}")
-        return self.t("err.generic", message=message or code)
+    def error(self, code: str) -> str:
+        """A refusal in the player's language: its code's sentence, else one that says the
+        server did not accept it (never the code, never the server's English text)."""
+        code = ERROR_SAME_AS.get(code, code)
+        return self.t(f"err.{code}" if f"err.{code}" in MESSAGES else "err.generic")

@@ -244,6 +244,12 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Ваш ход: выберите кость, затем конец (или перетащите её).",
         "ms": "Giliran anda: ketik batu, kemudian ketik hujung (atau seret).",
     },
+    "play.sending": {
+        "en": "Playing {tile}…",
+        "es": "Jugando {tile}…",
+        "ru": "Ход {tile} отправляется…",
+        "ms": "Memainkan {tile}…",
+    },
     "play.confirm": {
         "en": "Tap the ghost tile to play {tile}, or tap another tile.",
         "es": "Toca la ficha fantasma para jugar {tile}, u otra ficha.",
@@ -582,10 +588,10 @@ MESSAGES: dict[str, dict[str, object]] = {
     "log.server": {"en": "Table", "es": "Mesa", "ru": "Стол", "ms": "Meja"},
     # ------------------------------------------------------------------ errors (server codes)
     "err.generic": {
-        "en": "The server refused: {message}",
-        "es": "El servidor rechazó: {message}",
-        "ru": "Сервер отказал: {message}",
-        "ms": "Pelayan menolak: {message}",
+        "en": "The server did not accept that.",
+        "es": "El servidor no lo aceptó.",
+        "ru": "Сервер это не принял.",
+        "ms": "Pelayan tidak menerimanya.",
     },
     "err.connection_lost": {
         "en": "No connection to the server; retrying.",
@@ -1229,12 +1235,42 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ms": "perlawanan tamat",
     },
     "presence.here": {"en": "here", "es": "presente", "ru": "на месте", "ms": "ada"},
-    "presence.away": {"en": "away", "es": "ausente", "ru": "отошёл", "ms": "tiada"},
+    "presence.away": {"en": "away", "es": "ausente", "ru": "нет на месте", "ms": "tiada"},
+    "presence.away_now": {
+        "en": "away just now",
+        "es": "acaba de salir",
+        "ru": "только что отошёл(а)",
+        "ms": "baru sahaja pergi",
+    },
     "presence.away_for": {
         "en": {"one": "away {n} min", "other": "away {n} min"},
         "es": {"one": "ausente {n} min", "other": "ausente {n} min"},
-        "ru": {"one": "нет {n} мин", "few": "нет {n} мин", "many": "нет {n} мин"},
+        "ru": {
+            "one": "нет на месте {n} мин",
+            "few": "нет на месте {n} мин",
+            "many": "нет на месте {n} мин",
+        },
         "ms": {"other": "tiada {n} min"},
+    },
+    "presence.away_hours": {
+        "en": {"one": "away {n} h", "other": "away {n} h"},
+        "es": {"one": "ausente {n} h", "other": "ausente {n} h"},
+        "ru": {
+            "one": "нет на месте {n} ч",
+            "few": "нет на месте {n} ч",
+            "many": "нет на месте {n} ч",
+        },
+        "ms": {"other": "tiada {n} jam"},
+    },
+    "presence.away_days": {
+        "en": {"one": "away {n} day", "other": "away {n} days"},
+        "es": {"one": "ausente {n} día", "other": "ausente {n} días"},
+        "ru": {
+            "one": "нет на месте {n} день",
+            "few": "нет на месте {n} дня",
+            "many": "нет на месте {n} дней",
+        },
+        "ms": {"other": "tiada {n} hari"},
     },
     "status.paused_by": {
         "en": "Computers paused by {seats}",
@@ -1408,6 +1444,93 @@ MESSAGES: dict[str, dict[str, object]] = {
         "es": "Ya eres miembro de este club.",
         "ru": "Вы уже состоите в этом клубе.",
         "ms": "Anda sudah menjadi ahli kelab ini.",
+    },
+    # ------------------------------------------------------------------ the lobby's refusals
+    # (league, matchmaking, accounts, any endpoint: tests/table/test_i18n.py derives them
+    # from server/errors.py)
+    "err.bad_request": {
+        "en": "The server did not understand the app's request: the app and the server may be of different versions.",
+        "es": "El servidor no entendió la petición de la aplicación: puede que la aplicación y el servidor sean de versiones distintas.",
+        "ru": "Сервер не понял запрос приложения: возможно, у приложения и сервера разные версии.",
+        "ms": "Pelayan tidak memahami permintaan aplikasi: aplikasi dan pelayan mungkin berlainan versi.",
+    },
+    "err.quota_exceeded": {
+        "en": "You have as many tables in play as one account may: finish or leave one first.",
+        "es": "Tienes tantas mesas en juego como permite una cuenta: termina o deja una primero.",
+        "ru": "У вас уже столько идущих столов, сколько можно одной учётной записи: сначала доиграйте или покиньте один.",
+        "ms": "Anda sudah mempunyai seberapa banyak meja dalam permainan yang dibenarkan bagi satu akaun: tamatkan atau tinggalkan satu dahulu.",
+    },
+    "lobby.err.bot_quota": {
+        "en": "You have as many computer players as one account may.",
+        "es": "Ya tienes tantos ordenadores propios como permite una cuenta.",
+        "ru": "У вас уже столько компьютерных игроков, сколько можно одной учётной записи.",
+        "ms": "Anda sudah mempunyai seberapa banyak pemain komputer yang dibenarkan bagi satu akaun.",
+    },
+    "err.too_many_long_polls": {
+        "en": "Too many of your windows are waiting for news at once: close one, or wait a moment.",
+        "es": "Demasiadas ventanas tuyas esperan novedades a la vez: cierra una o espera un momento.",
+        "ru": "Слишком много ваших окон одновременно ждут новостей: закройте одно или подождите немного.",
+        "ms": "Terlalu banyak tetingkap anda menunggu berita serentak: tutup satu, atau tunggu sebentar.",
+    },
+    "err.registration_closed": {
+        "en": "This server registers new members by invite only: ask the club for a code.",
+        "es": "Este servidor solo registra miembros nuevos con invitación: pide un código al club.",
+        "ru": "Этот сервер регистрирует новых участников только по приглашению: попросите код у клуба.",
+        "ms": "Pelayan ini mendaftar ahli baharu dengan jemputan sahaja: minta kod daripada kelab.",
+    },
+    "err.bad_invite": {
+        "en": "That invite code is unknown or already used.",
+        "es": "Ese código de invitación no existe o ya se usó.",
+        "ru": "Такого кода приглашения нет или он уже использован.",
+        "ms": "Kod jemputan itu tidak dikenali atau sudah digunakan.",
+    },
+    "err.not_a_member": {
+        "en": "Only the club's members may do this.",
+        "es": "Solo los miembros del club pueden hacer esto.",
+        "ru": "Это могут делать только члены клуба.",
+        "ms": "Hanya ahli kelab boleh melakukan ini.",
+    },
+    "err.bad_page": {
+        "en": "The list changed while it was being read: look again.",
+        "es": "La lista cambió mientras se leía: vuelve a mirar.",
+        "ru": "Список изменился, пока его читали: посмотрите ещё раз.",
+        "ms": "Senarai itu berubah semasa dibaca: lihat semula.",
+    },
+    "err.removed_from_club": {
+        "en": "An organizer removed you from this club: ask one of its organizers to let you back in.",
+        "es": "Un organizador te quitó de este club: pide a uno de sus organizadores que te deje volver.",
+        "ru": "Организатор исключил вас из этого клуба: попросите кого-то из организаторов вернуть вас.",
+        "ms": "Seorang penganjur telah mengeluarkan anda daripada kelab ini: minta salah seorang penganjurnya membenarkan anda kembali.",
+    },
+    "err.not_wanted": {
+        "en": "This table is looking for another kind of player (people or computers).",
+        "es": "Esta mesa busca otro tipo de jugador (personas u ordenadores).",
+        "ru": "Этому столу нужны игроки другого вида (люди или компьютеры).",
+        "ms": "Meja ini mencari jenis pemain yang lain (manusia atau komputer).",
+    },
+    "err.outside_level_range": {
+        "en": "This table is looking for players of another level.",
+        "es": "Esta mesa busca jugadores de otro nivel.",
+        "ru": "Этому столу нужны игроки другого уровня.",
+        "ms": "Meja ini mencari pemain tahap lain.",
+    },
+    "err.outside_terms": {
+        "en": "That computer player does not take this kind of match.",
+        "es": "Ese ordenador no acepta este tipo de partida.",
+        "ru": "Этот компьютерный игрок не принимает такой матч.",
+        "ms": "Pemain komputer itu tidak menerima perlawanan jenis ini.",
+    },
+    "err.no_longer_open": {
+        "en": "This is no longer open: someone was quicker, or its time ran out.",
+        "es": "Esto ya no está abierto: alguien fue más rápido o se acabó su tiempo.",
+        "ru": "Это уже закрыто: кто-то успел раньше или время вышло.",
+        "ms": "Ini tidak lagi dibuka: ada orang yang lebih pantas, atau masanya sudah tamat.",
+    },
+    "err.daily_limit": {
+        "en": "You have taken as many open seats in the last 24 hours as one account may: try again later.",
+        "es": "Has ocupado tantos asientos libres en las últimas 24 horas como permite una cuenta: vuelve a intentarlo más tarde.",
+        "ru": "За последние 24 часа вы заняли столько свободных мест, сколько можно одной учётной записи: попробуйте позже.",
+        "ms": "Anda sudah mengambil seberapa banyak tempat kosong dalam 24 jam lalu yang dibenarkan bagi satu akaun: cuba lagi kemudian.",
     },
     "lobby.league_tables": {
         "en": "My league tables",
@@ -1671,6 +1794,15 @@ MESSAGES: dict[str, dict[str, object]] = {
         "ru": "Матч завершён неявкой",
         "ms": "Perlawanan tamat kerana tarik diri",
     },
+}
+
+# Server codes said with another code's sentence (``Translator.error``): a request this
+# server cannot take is one thing to the player, whatever the HTTP detail.
+ERROR_SAME_AS = {
+    "method_not_allowed": "bad_request",
+    "not_acceptable": "bad_request",
+    "unsupported_media_type": "bad_request",
+    "body_too_large": "bad_request",
 }
 
 # Languages whose plural dicts need which categories.

@@ -11,7 +11,7 @@ import pygame
 from clients.table import draw as d
 from clients.table.context import TableView
 from clients.table.layout import touch_rect
-from clients.table.people import replaceable
+from clients.table.people import away_for, replaceable
 from clients.table.render.frame import Hits
 from clients.table.render.results import seat_team, team_label
 from clients.table.ui import ReplaceSeat, ToggleLastTiles
@@ -44,15 +44,16 @@ def last_turn_was_pass(seat_view: dict[str, Any], seat: int) -> bool:
 
 
 def presence_text(view: TableView, seat: int) -> str | None:
-    """ "● here", "○ away 3 min"; None when nothing is known of the seat."""
+    """ "● here", "○ away just now", "○ away 3 min", "○ away 2 h", "○ away 3 days"; None
+    when nothing is known of the seat."""
     state, since = view.presence(seat)
     if state == "here":
         return "● " + view.tr("presence.here")
     if state == "away":
         if since is None:
             return "○ " + view.tr("presence.away")
-        minutes = max(0, int((time.time() - since) // 60))
-        return "○ " + view.tr("presence.away_for", n=minutes)
+        msg_id, n = away_for(time.time() - since)
+        return "○ " + view.tr(msg_id, n=n)
     return None
 
 

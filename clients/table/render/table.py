@@ -327,7 +327,9 @@ def draw_hand(
     pygame.draw.rect(surface, d.FELT_DARK, area)
     hand = seat_view.get("hand", [])
     my_turn = view.my_turn(seat)
-    legal = view.legal_plays(seat) if my_turn else {}
+    sent = view.seating.sent.get(seat)
+    on_its_way = sent[0] if sent is not None else None  # played, not answered yet
+    legal = view.legal_plays(seat) if my_turn and on_its_way is None else {}
     selected = view.selection.tile
     drag = view.selection.drag
     me = (
@@ -359,6 +361,10 @@ def draw_hand(
             rect.y -= 14
         if tile == selected:
             rect.y -= 10
+        if tile == on_its_way:  # lifted out of the hand, faint, not pickable
+            rect.y -= 24
+            d.tile(surface, rect, a, b, True, alpha=90, shadow=False)
+            continue
         if drag is not None and drag.active and drag.tile == tile:
             d.tile(surface, rect, a, b, True, alpha=90, shadow=False)
             continue
@@ -376,7 +382,8 @@ def draw_hand(
         )
         if playable:
             d.marker_triangle(surface, rect.centerx, rect.top, max(5, rect.w // 6), d.GOLD)
-        hits.add(lay.touch_rect(rect), PickTile(tile))
+        if on_its_way is None:  # while a play is on its way nothing is picked
+            hits.add(lay.touch_rect(rect), PickTile(tile))
 
 
 def guidance(view: TableView, seat_view: dict[str, Any], seat: int) -> str:
@@ -403,6 +410,9 @@ def guidance(view: TableView, seat_view: dict[str, Any], seat: int) -> str:
     if phase == "play":
         if seat_view.get("to_act") != seat:
             return tr("play.waiting", n=seat_view.get("to_act"))
+        sent = view.seating.sent.get(seat)
+        if sent is not None:
+            return tr("play.sending", tile=sent[0])
         if seat_view.get("first_hand") and not seat_view.get("line"):
             return tr("play.must_66")
         if not seat_view.get("line") and not selected:
