@@ -16,6 +16,7 @@ import pytest
 
 from tests.web.browser import PHONE_SCREEN, horizontal_overflow, screenshot
 from tests.web.play_driver import open_table, step
+from tests.web.play_seed import HOUSE_BOT
 from tests.web.test_play_browser import (  # noqa: F401 (fixtures)
     PHONE_TOUCH,
     live,
@@ -364,3 +365,40 @@ def test_the_prompt_is_said_when_it_concerns_the_reader_not_at_each_computer_mov
         "() => { const p = document.getElementById('prompt');"
         " return !p.getAttribute('aria-live') && !p.getAttribute('role'); }"
     )
+
+
+# Every presence mark a computer seat's card showed (before the page's scripts run).
+BOT_MARKS = """
+(() => {
+  window.__marks = [];
+  new MutationObserver(() => {
+    for (const card of document.querySelectorAll('#board .seat-card, #dock .seat-card')) {
+      if (!card.querySelector('.tag')) continue;  // a person's seat
+      const mark = card.querySelector('.presence');
+      window.__marks.push(card.dataset.seat + ':' + (mark ? mark.className : ''));
+    }
+  }).observe(document, { subtree: true, childList: true });
+})();
+"""
+
+
+def test_a_computer_seat_is_not_shown_away_before_it_comes_to_a_new_table(live, open_page):
+    # A computer seat's presence is its player's requests, which start only when the
+    # computers' runner finds the new table: until then the answer says it is away since
+    # the table's creation. The page shows no mark for it then, not "away".
+    server, casual, _ = live
+    owner = casual.person("arriving")
+    owner.register_bot("arriving-bot")  # nobody runs it: it never comes
+    bots = {2: "arriving-bot", 3: HOUSE_BOT, 4: HOUSE_BOT}
+    table = owner.create_table({1: "human", 2: "bot", 3: "bot", 4: "bot"}, join=[1], bots=bots)
+    page = person_page(open_page, server.url, "arriving")
+    page.add_init_script(BOT_MARKS)
+    open_table(page, server.url, table.code)
+    # the house bot comes to seats 3 and 4: here
+    for seat in (3, 4):
+        page.wait_for_selector(f'.seat-card[data-seat="{seat}"] .presence.here')
+    assert page.locator('.seat-card[data-seat="1"] .presence.here').count() == 1
+    # seat 2's computer never came: no mark, not "away"
+    assert not page.locator('.seat-card[data-seat="2"] .presence').count()
+    marks = page.evaluate("window.__marks")
+    assert not [m for m in marks if "away" in m], marks

@@ -291,8 +291,10 @@ function seatBox(answer, seat) {
     el("span", { class: `team team-${team}`, text: fmt(W.team, { team }) }),
   ];
   if (s.is_bot) parts.push(el("span", { class: "tag", text: W.bot }));
-  if (here && s.player) {
-    // nobody holds a free seat: no one to be here or away
+  // a free seat: no one to be here or away; a computer away since the table's creation
+  // has not come yet (docs/web.md): no mark
+  const coming = s.is_bot && here && !here.connected && Date.parse(here.away_since) === Date.parse(answer.table.created_at);
+  if (here && s.player && !coming) {
     parts.push(
       el("span", { class: `presence ${here.connected ? "here" : "away"}`, text: here.connected ? `● ${W.here}` : `○ ${W.away}` }),
     );
