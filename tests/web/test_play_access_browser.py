@@ -16,6 +16,7 @@ import pytest
 
 from tests.web.browser import PHONE_SCREEN, horizontal_overflow, screenshot
 from tests.web.play_driver import open_table, step
+from tests.web.play_seed import HOUSE_BOT
 from tests.web.test_play_browser import (  # noqa: F401 (fixtures)
     PHONE_TOUCH,
     live,
@@ -61,6 +62,33 @@ def tab_to(page, wanted, presses: int = 60) -> dict:
         if wanted(now):
             return now
     raise AssertionError(f"Tab never reached the control: {page.evaluate(FOCUS)}")
+
+
+def to_a_tile_that_fits(page) -> dict:
+    """Into the hand (one Tab stop), then along it with the arrows to a tile that fits."""
+    now = page.evaluate(FOCUS)
+    if now["where"] != "hand":
+        now = tab_to(page, lambda f: f["where"] == "hand")
+    page.keyboard.press("Home")
+    for _ in range(8):
+        now = page.evaluate(FOCUS)
+        if now["fits"]:
+            return now
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"no tile that fits along the hand: {now}")
+
+
+def to_my_turn(page, seed: int) -> None:
+    """Plays (accept, opener, tiles, by clicks) until this seat has a tile to play."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + 240
+    while not page.evaluate(
+        "() => !!document.querySelector('#hand .tile-button.fits') && !dekabesTable.link.pending"
+        " && !document.querySelector('#hand .selected') && document.getElementById('dialog').hidden"
+    ):
+        assert time.monotonic() < deadline, "this seat had no tile to play in 240 s"
+        if step(page, rng) is None:
+            page.wait_for_timeout(50)
 
 
 def said_for(words: dict, seat: int, turns: list[dict]) -> list[str]:
@@ -113,7 +141,7 @@ def test_a_hand_by_tab_and_enter_keeps_focus_in_the_table_and_says_the_others_mo
         said = page.eval_on_selector_all("#said p", "ps => ps.map((p) => p.textContent)")
         assert said == said_for(words, 1, turns), (said, turns)
         assert page.evaluate(FOCUS)["inTable"], "focus fell out of the table meanwhile"
-        tile = tab_to(page, lambda f: f["fits"])["tile"]  # from where focus was kept
+        tile = to_a_tile_that_fits(page)["tile"]  # from where focus was kept
         page.keyboard.press("Enter")  # pick it
         page.wait_for_selector(f'#hand [data-tile="{tile}"].selected')
         if page.locator('#actions [data-action="play-left"]').count():
@@ -131,8 +159,12 @@ def test_a_hand_by_tab_and_enter_keeps_focus_in_the_table_and_says_the_others_mo
     assert played, "seat 1 never had a tile to play"
     screenshot(page, "play-access-hand-end")
 
-    # the hand's end: the dialog is read with its result, focus on Continue
+    # the hand's end: the dialog is read with its result, focus on Continue, and Tab
+    # stays in it (its one button) rather than going to the page behind
     assert page.evaluate(FOCUS)["action"] == "continue"
+    for key in ("Tab", "Tab", "Shift+Tab"):
+        page.keyboard.press(key)
+        assert page.evaluate(FOCUS)["action"] == "continue", page.evaluate(FOCUS)
     described = page.evaluate(
         "() => { const id = document.getElementById('dialog').getAttribute('aria-describedby');"
         " return id ? document.getElementById(id).textContent : ''; }"
@@ -199,3 +231,181 @@ def test_a_spectator_on_a_phone_hears_each_move_and_keeps_their_place(live, open
     )
     assert horizontal_overflow(fan) == 0
     screenshot(fan, "watch-phone", full_page=False)
+
+
+def test_the_hand_is_one_tab_stop_its_arrows_home_and_end_move_along_it(live, open_page):
+    server, casual, _ = live
+    code = casual.table("rover", {1: "rover"})
+    page = person_page(open_page, server.url, "rover")
+    open_table(page, server.url, code)
+    to_my_turn(page, 3)
+    tiles = page.eval_on_selector_all("#hand .tile-button", "ns => ns.map((n) => n.dataset.tile)")
+    fits = page.eval_on_selector_all(
+        "#hand .tile-button.fits", "ns => ns.map((n) => n.dataset.tile)"
+    )
+    assert len(tiles) > 2 and fits, (tiles, fits)
+    # the hand's one Tab stop: the tile focus was kept on after the last play, else the
+    # first that fits
+    page.locator("#tools button").first.focus()
+    now = tab_to(page, lambda f: f["where"] == "hand")
+    stops = page.eval_on_selector_all(
+        '#hand .tile-button[tabindex="0"]', "ns => ns.map((n) => n.dataset.tile)"
+    )
+    assert stops == [now["tile"]], (stops, now)
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUS)["where"] != "hand", "each tile is a Tab stop"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUS)["tile"] == now["tile"]
+
+    def at(key: str) -> str:
+        page.keyboard.press(key)
+        return page.evaluate(FOCUS)["tile"]
+
+    assert at("Home") == tiles[0]
+    assert at("ArrowRight") == tiles[1]
+    assert at("End") == tiles[-1]
+    assert at("ArrowRight") == tiles[-1]  # the hand's end: no further
+    assert at("ArrowLeft") == tiles[-2]
+    assert not page.locator("#hand .selected").count(), "an arrow picked a tile"
+    # away and back by Tab: the tile left is the hand's Tab stop
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUS)["where"] != "hand"
+    assert at("Shift+Tab") == tiles[-2]
+    assert page.locator('#hand .tile-button[tabindex="0"]').count() == 1
+    # Enter picks the tile focused, as a click does, and focus stays on it
+    tile = to_a_tile_that_fits(page)["tile"]
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f'#hand [data-tile="{tile}"].selected')
+    assert page.evaluate(FOCUS)["tile"] == tile
+
+
+def test_a_dialog_keeps_tab_in_it_and_escape_closes_only_a_harmless_one(live, open_page):
+    server, casual, _ = live
+    code = casual.table("modal", {1: "modal"})
+    page = person_page(open_page, server.url, "modal")
+    open_table(page, server.url, code)
+    page.click('#tools [data-tool="leave"]')  # "Leave the table?" Yes / No
+    page.wait_for_selector('#dialog [data-dialog="confirm"]')
+    seen = []
+    for key in ["Tab"] * 5 + ["Shift+Tab"] * 5:
+        page.keyboard.press(key)
+        now = page.evaluate(FOCUS)
+        assert now["where"] == "dialog", f"{key} left the dialog: {now}"
+        seen.append(now["action"])
+    assert set(seen) == {"yes", "no"}, seen
+    # focus sent behind it (a screen reader's, a script's) comes back in
+    page.evaluate("() => document.querySelector('#tools button').focus()")
+    assert page.evaluate(FOCUS)["where"] == "dialog"
+    page.keyboard.press("Escape")  # a question: Escape is No
+    page.wait_for_selector("#dialog", state="hidden")
+    assert page.evaluate("() => document.getElementById('play').dataset.state") == "ready"
+
+
+def test_a_skip_link_takes_a_keyboard_past_the_header_to_the_table(live, open_page):
+    server, casual, _ = live
+    code = casual.table("skipper", {1: "skipper"})
+    page = person_page(open_page, server.url, "skipper")
+    open_table(page, server.url, code)
+    page.locator("body").focus()
+    page.keyboard.press("Tab")
+    link = page.evaluate(
+        "() => { const a = document.activeElement, box = a.getBoundingClientRect();"
+        " return { skip: a.matches('.skip-link'), text: a.textContent,"
+        " shown: box.top >= 0 && box.bottom <= innerHeight && box.width > 1 }; }"
+    )
+    assert link["skip"] and link["shown"], link
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "play-title"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUS)["inTable"], page.evaluate(FOCUS)
+    # hidden while not focused
+    assert page.evaluate(
+        "() => document.querySelector('.skip-link').getBoundingClientRect().bottom <= 0"
+    )
+    # the site's other pages: past the header to their content
+    page.goto(f"{server.url}/")
+    page.locator("body").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.matches('.skip-link')")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "main"
+
+
+# The prompt as shown and as said, text by text (before the page's scripts run).
+PROMPTS = """
+(() => {
+  window.__prompt = { shown: [], said: [] };
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const node = change.target.nodeType === 1 ? change.target : change.target.parentElement;
+      const box = node && node.closest && node.closest('#prompt, #prompt-said');
+      if (!box) continue;
+      const list = window.__prompt[box.id === 'prompt' ? 'shown' : 'said'];
+      if (box.textContent && list[list.length - 1] !== box.textContent) list.push(box.textContent);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+})();
+"""
+
+
+def test_the_prompt_is_said_when_it_concerns_the_reader_not_at_each_computer_move(live, open_page):
+    server, casual, _ = live
+    code = casual.table("quiet", {1: "quiet"})
+    page = person_page(open_page, server.url, "quiet")
+    page.add_init_script(PROMPTS)
+    open_table(page, server.url, code)
+    words = json.loads(page.text_content("#play-setup"))["words"]
+    waiting = re.compile(re.escape(words["waiting_for"]).replace(r"%\(n\)s", "[1-4]"))
+    rng = random.Random(11)
+    deadline = time.monotonic() + 240
+    while sum(1 for t in page.evaluate("window.__prompt.shown") if waiting.fullmatch(t)) < 4:
+        assert time.monotonic() < deadline, page.evaluate("window.__prompt")
+        if step(page, rng) is None:
+            page.wait_for_timeout(50)
+    prompt = page.evaluate("window.__prompt")
+    quiet = {words["sent"], words["accepted_wait"]}
+    assert not [t for t in prompt["said"] if waiting.fullmatch(t) or t in quiet], prompt
+    assert words["accept_prompt"] in prompt["said"], prompt
+    assert {words["your_turn"], words["must_open"]} & set(prompt["said"]), prompt
+    # the prompt a sighted player reads is not itself a live region
+    assert page.evaluate(
+        "() => { const p = document.getElementById('prompt');"
+        " return !p.getAttribute('aria-live') && !p.getAttribute('role'); }"
+    )
+
+
+# Every presence mark a computer seat's card showed (before the page's scripts run).
+BOT_MARKS = """
+(() => {
+  window.__marks = [];
+  new MutationObserver(() => {
+    for (const card of document.querySelectorAll('#board .seat-card, #dock .seat-card')) {
+      if (!card.querySelector('.tag')) continue;  // a person's seat
+      const mark = card.querySelector('.presence');
+      window.__marks.push(card.dataset.seat + ':' + (mark ? mark.className : ''));
+    }
+  }).observe(document, { subtree: true, childList: true });
+})();
+"""
+
+
+def test_a_computer_seat_is_not_shown_away_before_it_comes_to_a_new_table(live, open_page):
+    # A computer seat's presence is its player's requests, which start only when the
+    # computers' runner finds the new table: until then the answer says it is away since
+    # the table's creation. The page shows no mark for it then, not "away".
+    server, casual, _ = live
+    owner = casual.person("arriving")
+    owner.register_bot("arriving-bot")  # nobody runs it: it never comes
+    bots = {2: "arriving-bot", 3: HOUSE_BOT, 4: HOUSE_BOT}
+    table = owner.create_table({1: "human", 2: "bot", 3: "bot", 4: "bot"}, join=[1], bots=bots)
+    page = person_page(open_page, server.url, "arriving")
+    page.add_init_script(BOT_MARKS)
+    open_table(page, server.url, table.code)
+    # the house bot comes to seats 3 and 4: here
+    for seat in (3, 4):
+        page.wait_for_selector(f'.seat-card[data-seat="{seat}"] .presence.here')
+    assert page.locator('.seat-card[data-seat="1"] .presence.here').count() == 1
+    # seat 2's computer never came: no mark, not "away"
+    assert not page.locator('.seat-card[data-seat="2"] .presence').count()
+    marks = page.evaluate("window.__marks")
+    assert not [m for m in marks if "away" in m], marks

@@ -52,6 +52,17 @@ def test_one_hand_played_with_the_keyboard_only(live, open_page):
             break
         if page.locator("#hand .tile-button.fits").count():
             page.keyboard.press("ArrowRight")  # the next tile that fits
+            if page.evaluate(
+                "() => !!document.activeElement.closest('#hand')"
+                " && !document.querySelector('#hand .selected')"
+            ):
+                # focus was kept in the hand (a listbox): there the arrows move along it
+                page.keyboard.press("Home")
+                for _ in range(7):
+                    if page.evaluate("() => document.activeElement.matches('#hand .fits')"):
+                        break
+                    page.keyboard.press("ArrowRight")
+                page.keyboard.press("Enter")  # pick it
             page.wait_for_function(
                 "() => document.querySelector('#hand .selected')"
                 " || !document.querySelector('#hand .fits')"

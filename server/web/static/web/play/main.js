@@ -28,6 +28,7 @@ const state = {
   status: null,
   wasMyTurn: false,
   lastTurns: 0,
+  rove: null, // the hand's tile focused last: its one Tab stop
 };
 
 function fmt(text, values) {
@@ -290,8 +291,10 @@ function seatBox(answer, seat) {
     el("span", { class: `team team-${team}`, text: fmt(W.team, { team }) }),
   ];
   if (s.is_bot) parts.push(el("span", { class: "tag", text: W.bot }));
-  if (here && s.player) {
-    // nobody holds a free seat: no one to be here or away
+  // a free seat: no one to be here or away; a computer away since the table's creation
+  // has not come yet (docs/web.md): no mark
+  const coming = s.is_bot && here && !here.connected && Date.parse(here.away_since) === Date.parse(answer.table.created_at);
+  if (here && s.player && !coming) {
     parts.push(
       el("span", { class: `presence ${here.connected ? "here" : "away"}`, text: here.connected ? `● ${W.here}` : `○ ${W.away}` }),
     );
@@ -389,6 +392,7 @@ function renderPrompt(answer) {
   const v = answer.view;
   const actions = [];
   let text = "";
+  let quiet = false; // waiting for others: shown, not said
   if (state.handoff) {
     text = fmt(W.handoff, { n: state.handoff });
     actions.push(button(fmt(W.handoff_show, { n: state.handoff }), showHandoff, { class: "primary", "data-action": "show" }));
@@ -406,6 +410,7 @@ function renderPrompt(answer) {
       }
     } else {
       text = W.accepted_wait;
+      quiet = true;
     }
   } else if (v.phase === "choose_opener") {
     const choices = legalOf(v, "choose_opener");
@@ -417,6 +422,7 @@ function renderPrompt(answer) {
       }
     } else {
       text = fmt(W.opener_wait, { n: v.to_act });
+      quiet = true;
     }
   } else if (v.phase === "play") {
     const plays = legalPlays(v);
@@ -438,13 +444,18 @@ function renderPrompt(answer) {
       }
     } else if (v.to_act) {
       text = fmt(W.waiting_for, { n: v.to_act });
+      quiet = true;
     }
   } else if (v.phase === "match_over") {
     text = W.match_over;
   }
-  if (answer.paused && !state.panel) text = `${W.paused} ${text}`;
-  if (state.sending) text = W.sent;
+  if (answer.paused && !state.panel) [text, quiet] = [`${W.paused} ${text}`, false];
+  if (state.sending) [text, quiet] = [W.sent, true];
   if ($("prompt").textContent !== text) $("prompt").textContent = text;
+  // Said (a polite live region) only when it asks something of this reader, not each
+  // "Waiting for seat 2", "3", "4" as the computers play (#said tells their moves).
+  const heard = quiet ? "" : text;
+  if ($("prompt-said").textContent !== heard) $("prompt-said").textContent = heard;
   const key = actions.map((b) => b.outerHTML).join("");
   once($("actions"), key, () => $("actions").replaceChildren(...actions));
 }
@@ -487,9 +498,25 @@ function renderHand(v) {
       [tileSvg(a, b, true)],
     );
   });
+  // one Tab stop (roving tabindex): the tile focused, else the one picked, else the first
+  // that fits, else the last one focused; the arrows, Home and End move among them
+  const stop = [focused, state.selection && state.selection.tile, ...nodes.filter((n) => n.classList.contains("fits")).map((n) => n.dataset.tile), state.rove]
+    .find((t) => t && nodes.some((n) => n.dataset.tile === t)) || (nodes[0] && nodes[0].dataset.tile);
+  for (const n of nodes) n.tabIndex = n.dataset.tile === stop ? 0 : -1;
   box.replaceChildren(...nodes);
   box.drawn = key;
   if (focused) focusTile(focused);
+}
+
+function roveHand(event) {
+  state.rove = event.target.dataset.tile;
+  for (const n of $("hand").children) n.tabIndex = n === event.target ? 0 : -1;
+}
+
+function moveInHand(target, key) {
+  const tiles = [...$("hand").children];
+  const at = { ArrowLeft: tiles.indexOf(target) - 1, ArrowRight: tiles.indexOf(target) + 1, Home: 0, End: tiles.length - 1 }[key];
+  tiles[Math.max(0, Math.min(tiles.length - 1, at))].focus();
 }
 
 function renderTools(answer) {
@@ -973,6 +1000,7 @@ function chooseOpener(me) {
 function onKey(event) {
   if (!mine() || event.altKey || event.metaKey) return;
   const target = event.target;
+  if (event.key === "Tab" && !event.ctrlKey) return keepTabInDialog(event);
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
   const dialogOpen = !$("dialog").hidden;
   if (event.ctrlKey) {
@@ -984,20 +1012,27 @@ function onKey(event) {
       if (state.panel) closePanel();
       else if (state.ask) { state.ask = null; render(); }
       else {
-        const close = $("dialog").querySelector('[data-action="continue"], [data-action="close"], [data-action="decline_takeback"]');
+        // only where closing loses nothing: a takeback asked of this seat waits for its answer
+        const close = $("dialog").querySelector('[data-action="continue"], [data-action="close"]');
         if (close) close.click();
       }
       event.preventDefault();
     }
     return; // Enter and Space press the focused button
   }
+  const onTile = target && target.classList && target.classList.contains("tile-button");
+  if (onTile && ["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) {
+    moveInHand(target, event.key);
+    event.preventDefault();
+    return;
+  }
   if (event.key === "Enter" || event.key === " ") {
-    if (target && target.classList && target.classList.contains("tile-button")) {
+    if (onTile) {
       pick(target.dataset.tile);
       event.preventDefault();
       return;
     }
-    if (target && target.tagName === "BUTTON") return; // the button's own click
+    if (target && target.closest && target.closest("button, a[href]")) return; // its own click (a link: followed)
     const v = view();
     if (v && v.phase === "accept" && legalOf(v, "accept").length && !state.selection) act("accept");
     else if (state.handoff) showHandoff();
@@ -1012,6 +1047,18 @@ function onKey(event) {
   }
 }
 
+// The dialogs are modal: Tab and Shift+Tab go round their buttons, not to the page behind.
+function keepTabInDialog(event) {
+  const box = $("dialog");
+  if (box.hidden) return;
+  const stops = [...box.querySelectorAll("button:not(:disabled)")];
+  event.preventDefault();
+  if (!stops.length) return;
+  const at = stops.indexOf(document.activeElement);
+  const to = event.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : (at + 1) % stops.length;
+  stops[to].focus();
+}
+
 function onPref(event) {
   const name = event.target.dataset && event.target.dataset.pref;
   if (!name) return;
@@ -1023,6 +1070,13 @@ function onPref(event) {
 setup.title = document.title;
 document.addEventListener("keydown", onKey);
 $("tools").addEventListener("change", onPref);
+$("hand").addEventListener("focusin", roveHand);
+// focus that reaches the page behind an open dialog (a click, a screen reader) goes back in
+document.addEventListener("focusin", (event) => {
+  const box = $("dialog");
+  const first = !box.hidden && !box.contains(event.target) && box.querySelector("button.primary, button");
+  if (first) first.focus();
+});
 window.addEventListener("resize", () => { state.lineWidth = null; if (mine()) render(); });
 link = new SeatLink(setup.code, setup.seats, setup.csrf, { onAnswer, onPresence, onStatus, onRefused, onLeft, onSettled });
 window.dekabesTable = { state, link }; // for the browser tests' checks
