@@ -367,8 +367,42 @@ def test_announcements_on_the_club_page(lg):
     page = body(client(None).get("/clubs/riverside/"))
     assert "&lt;b&gt;Pizza&lt;/b&gt; at 8" in page and "<b>Pizza" not in page
     note = Announcement.objects.get()
-    assert org.post(f"/clubs/riverside/organize/announcements/{note.pk}/remove").status_code == 302
+    remove = f"/clubs/riverside/organize/announcements/{note.pk}/remove"
+    assert remove in body(org.get("/clubs/riverside/organize"))
+    # The first click only asks, quoting the announcement; nothing changes.
+    actions = ClubAction.objects.count()
+    ask = org.post(remove)
+    assert ask.status_code == 200 and "Remove this announcement?" in body(ask)
+    assert "&lt;b&gt;Pizza&lt;/b&gt; at 8" in body(ask)
+    assert 'name="confirm" value="yes"' in body(ask)
+    assert Announcement.objects.get().removed_at is None
+    assert ClubAction.objects.count() == actions
+    assert "Pizza" in body(client(None).get("/clubs/riverside/"))
+    assert org.post(remove, {"confirm": "yes"}).status_code == 302
     assert "Pizza" not in body(client(None).get("/clubs/riverside/"))
+    # Removed, it is asked about no more: the 404 of an unknown announcement.
+    assert org.post(remove).status_code == 404
+
+
+def test_an_organizer_making_themself_a_member_is_asked_first(lg):
+    org = client(lg["organizer"])
+    org.post("/clubs/riverside/members/ben/role", {"role": "organizer"})
+    page = body(org.get("/clubs/riverside/members"))
+    assert "Make me a member…" in page
+    ask = org.post("/clubs/riverside/members/olga/role", {"role": "member"})
+    assert ask.status_code == 200 and "Stop organizing" in body(ask)
+    assert 'name="confirm" value="yes"' in body(ask) and 'value="member"' in body(ask)
+    assert Membership.objects.get(club__slug="riverside", user__username="olga").role == "organizer"
+    done = org.post("/clubs/riverside/members/olga/role", {"role": "member", "confirm": "yes"})
+    assert done.status_code == 302
+    assert Membership.objects.get(club__slug="riverside", user__username="olga").role == "member"
+    # Demoting another organizer is undone by promoting them again: no question.
+    back = client("ben").post("/clubs/riverside/members/olga/role", {"role": "organizer"})
+    assert back.status_code == 302
+    assert (
+        client("ben").post("/clubs/riverside/members/olga/role", {"role": "member"}).status_code
+        == 302
+    )
 
 
 # -- the log and the exports ------------------------------------------------------------------------
@@ -501,6 +535,9 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
         (f"{r}/organize/hosted", {"level": "random"}),
         (f"{r}/organize/announcements", {"text": "spam"}),
         (f"{r}/organize/announcements/{note.pk}/remove", {}),
+        (f"{r}/organize/announcements/{note.pk}/remove", {"confirm": "yes"}),
+        (f"{r}/members/olga/role", {"role": "member"}),
+        (f"{r}/members/olga/role", {"role": "member", "confirm": "yes"}),
         (f"{r}/seasons/{pairs.pk}/", {"name": "Hacked"}),
         (f"{r}/seasons/{pairs.pk}/pairs", {"player_1": "ana", "player_2": "ben"}),
         (f"{r}/seasons/{pairs.pk}/close", {}),

@@ -20,6 +20,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -161,6 +162,22 @@ def post_announcement(request, slug: str):
 @require_POST
 def remove_announcement(request, slug: str, announcement_id: int):
     club = organized_club(request, slug)
+    if not confirmed(request):
+        note = league.announcements_of(club).filter(pk=announcement_id).first()
+        if note is None:
+            raise Http404("no such announcement")
+        return confirmation_page(
+            request,
+            title=_("Remove this announcement?"),
+            what_happens=[
+                Truncator(note.text).chars(200),
+                _("It leaves the club page for everyone; the action log keeps its text."),
+                _("It cannot be undone: to say it again, post it again."),
+            ],
+            button=_("Remove the announcement"),
+            cancel=reverse("web:organize", kwargs={"slug": club.slug}),
+            club=club,
+        )
     clubs.do_remove_announcement(user=request.user, club=club, announcement_id=announcement_id)
     return redirect("web:organize", slug=club.slug)
 
@@ -284,12 +301,29 @@ def set_role(request, slug: str, username: str):
     form = RoleForm(request.POST)
     if not form.is_valid():
         return _members_page(request, club, _("Check the values you entered."), 400)
+    role = form.cleaned_data["role"]
     with shown_refusal() as refusal:
-        members.do_set_role(
-            user=request.user, club=club, username=username, role=form.cleaned_data["role"]
-        )
+        if role == "member" and username == request.user.username and not confirmed(request):
+            members.check_may_set_role(club, username, role)  # refused now, not after
+            return _confirm_stepping_down(request, club)
+        members.do_set_role(user=request.user, club=club, username=username, role=role)
         return redirect("web:members", slug=club.slug)
     return _members_page(request, club, refusal.text, 400)
+
+
+def _confirm_stepping_down(request, club: Club):
+    """An organizer making themself a member: only another organizer can undo it."""
+    return confirmation_page(
+        request,
+        title=_("Stop organizing %(club)s?") % {"club": club.name},
+        what_happens=[
+            _("You become a member: the club's organizer pages close to you."),
+            _("Only another organizer can make you an organizer again."),
+        ],
+        button=_("Make me a member"),
+        cancel=reverse("web:members", kwargs={"slug": club.slug}),
+        club=club,
+    )
 
 
 @login_required
