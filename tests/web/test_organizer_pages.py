@@ -384,6 +384,31 @@ def test_announcements_on_the_club_page(lg):
     assert org.post(remove).status_code == 404
 
 
+def _member_row(html: str, name: str) -> str:
+    found = re.search(rf'<tr data-member="{name}">.*?</tr>', html, re.S)
+    assert found is not None, name
+    return found.group(0)
+
+
+def test_the_members_page_does_not_offer_to_demote_the_only_organizer(lg):
+    """The server always refuses to leave a club without an organizer: the page asks the
+    same rule (selectors.sole_organizer) and offers no "Make member" to the only one."""
+    org = client(lg["organizer"])
+    page = body(org.get("/clubs/riverside/members"))
+    olga = _member_row(page, "olga")
+    assert "/members/olga/role" not in olga and "Make me a member" not in olga
+    assert "only organizer" in olga
+    assert "/members/ben/role" in _member_row(page, "ben")  # "Make organizer" for the others
+    # The rule itself stays the server's: posted anyway, it is refused.
+    assert org.post("/clubs/riverside/members/olga/role", {"role": "member"}).status_code == 400
+    # With a second organizer, each may be made a member again.
+    org.post("/clubs/riverside/members/ben/role", {"role": "organizer"})
+    page = body(org.get("/clubs/riverside/members"))
+    assert "/members/olga/role" in _member_row(page, "olga")
+    assert "/members/ben/role" in _member_row(page, "ben")
+    assert "only organizer" not in page
+
+
 def test_an_organizer_making_themself_a_member_is_asked_first(lg):
     org = client(lg["organizer"])
     org.post("/clubs/riverside/members/ben/role", {"role": "organizer"})

@@ -159,12 +159,7 @@ def active_member(club: Club, username: str) -> Membership:
 
 
 def _check_keeps_an_organizer(club: Club, leaving: Membership) -> None:
-    if leaving.role != "organizer":
-        return
-    others = Membership.objects.filter(club=club, role="organizer", active=True).exclude(
-        pk=leaving.pk
-    )
-    if not others.exists():
+    if leaving.role == "organizer" and selectors.sole_organizer(club) == leaving.user.username:
         raise LastOrganizer()
 
 

@@ -280,6 +280,7 @@ def _members_page(request, club: Club, error: str | None = None, status: int = 2
             "members": rows,
             "removed": removed,
             "me": request.user.username,
+            "sole_organizer": league.sole_organizer(club),
             "remove_form": RemoveMemberForm(),
             "error": error,
         },
