@@ -356,6 +356,45 @@ def test_annulling_asks_for_a_confirmation_with_the_reason(lg):
     assert LeagueMatch.objects.get(pk=match).annul_reason == "power cut"
 
 
+def test_a_finished_round_has_no_stuck_tables_card(lg):
+    org = client(lg["organizer"])
+    r = f"/clubs/riverside/seasons/{lg['season']}/rounds"
+    assert Round.objects.get(season_id=lg["season"], number=1).status == "finished"
+    assert "Stuck tables" not in body(org.get(f"{r}/1"))
+    live = body(org.get(f"{r}/{lg['live_round']}"))
+    assert "Stuck tables" in live and f"/matches/{lg['playing'][0]}/annul" in live
+
+
+def test_a_refused_check_in_of_everyone_is_the_round_page_with_its_sentence(lg):
+    """A stale tab's "Check in everyone available" after the round started: not a bare
+    403 page, the round page again with why; nothing checked in."""
+    org = client(lg["organizer"])
+    page = f"/clubs/riverside/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    checkins = CheckIn.objects.count()
+    refused = org.post(page + "/checkin-available")
+    html = body(refused)
+    assert refused.status_code in (400, 409) and 'role="alert"' in html
+    assert 'class="card round-organizer"' in html and "Stuck tables" in html
+    assert CheckIn.objects.count() == checkins
+
+
+def test_the_season_page_says_how_the_season_is_played(lg):
+    org = client(lg["organizer"])
+    plain = body(org.get(f"/clubs/riverside/seasons/{lg['season']}/"))
+    assert "Individual (partners rotate)" in plain
+    assert "Not duplicate: each table plays its own deals" in plain
+    assert "Off: substitutes are chosen by hand" in plain
+    club = Club.objects.get(slug="riverside")
+    olga = User.objects.get(username="olga")
+    duo = do_create_season(
+        user=olga, club=club, name="Duo", format="pairs", duplicate=True, auto_substitute_after=10
+    )
+    html = body(org.get(f"/clubs/riverside/seasons/{duo.pk}/"))
+    assert "Fixed pairs" in html
+    assert "Duplicate rounds: every table of a round plays the same deals" in html
+    assert "a seat away 10 minutes goes to a computer player" in html
+
+
 def test_announcements_on_the_club_page(lg):
     org = client(lg["organizer"])
     assert (

@@ -14,7 +14,6 @@ from __future__ import annotations
 from contextlib import suppress
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -574,7 +573,9 @@ def check_in_available(request, slug: str, season_id: int, number: int):
         else:
             rounds.do_check_in(user=request.user, round_=round_, players=chosen)
         return redirect("web:round", slug=club.slug, season_id=season.pk, number=number)
-    raise PermissionDenied(refusal.text)
+    # Refused (the round started meanwhile, a member and their bot both available...):
+    # the round page again with the sentence, as the round page's own check-in does.
+    return render_round(request, club, season, round_, error=refusal.text, status=refusal.status)
 
 
 # The round page's "Deadline, substitutes and forfeits" card (web/round_match_actions.html):
