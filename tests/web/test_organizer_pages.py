@@ -32,6 +32,7 @@ from server.league.models import (
     Pair,
     Round,
     Season,
+    StandingRow,
 )
 from server.league.selectors import invite_used_by
 from server.web.selectors.action_log import VERB_TEXT
@@ -507,6 +508,22 @@ def _page_rows(html: str) -> list[list[str]]:
     return rows
 
 
+# The standings CSV's first columns: the standings page's (Duplicate aside), by position.
+PAGE_COLUMNS = [
+    "position",
+    "name",
+    "played",
+    "wins",
+    "byes",
+    "hands_won",
+    "hands_lost",
+    "points",
+    "dekabes",
+    "ties",
+    "forfeits",
+]
+
+
 def test_the_standings_csv_rows_equal_the_standings_page(lg):
     season = lg["season"]
     page = body(client(None).get(f"/clubs/riverside/standings?season={season}"))
@@ -517,15 +534,46 @@ def test_the_standings_csv_rows_equal_the_standings_page(lg):
     assert header[:2] == ["position", "name"]
     shown = _page_rows(page)
     assert len(shown) == len(data) > 0
+    # The page's columns by position, then bot, the players, and the duplicate score last
+    # (added last: a sheet reading the columns by position keeps working).
+    assert header == [*PAGE_COLUMNS, "bot", "player_1", "player_2", "duplicate"]
     for cells, row in zip(shown, data, strict=True):
         name = cells[1].replace(" bot", "").strip()
-        assert [cells[0], name, *cells[2:]] == row[:-3]
-        assert row[-3] == ("yes" if "bot" in cells[1] else "no")
-        assert row[-2] == name and row[-1] == ""  # an individual season: the player alone
+        assert [cells[0], name, *cells[2:]] == row[: len(PAGE_COLUMNS)]
+        assert row[-4] == ("yes" if "bot" in cells[1] else "no")
+        assert row[-3] == name and row[-2] == ""  # an individual season: the player alone
+        assert row[-1] == ""  # not a duplicate season: no duplicate score
     # A members club's export is the 404 of an unknown club.
     assert client(None).get("/clubs/cellar/standings.csv").status_code == 404
     ratings = client(None).get("/clubs/riverside/ratings.csv").content.decode().splitlines()
     assert ratings[0] == "rank,name,bot,ordinal,mu,sigma,matches" and len(ratings) > 1
+
+
+def test_a_duplicate_season_s_standings_csv_ends_with_the_page_s_duplicate_column(lg):
+    club = Club.objects.get(slug="riverside")
+    olga = User.objects.get(username="olga")
+    season = do_create_season(
+        user=olga, club=club, name="Same deals", format="individual", duplicate=True
+    )
+    for position, (name, score) in enumerate(
+        [("ana", 12.345), ("ben", None), ("carl", -12.345)], start=1
+    ):
+        StandingRow.objects.create(
+            season=season,
+            position=position,
+            player=User.objects.get(username=name),
+            duplicate=score,
+        )
+    page = body(client(None).get(f"/clubs/riverside/standings?season={season.pk}"))
+    text = client(None).get(f"/clubs/riverside/standings.csv?season={season.pk}").content.decode()
+    header, *data = list(csv.reader(io.StringIO(text)))
+    assert header[: len(PAGE_COLUMNS)] == PAGE_COLUMNS and header[-1] == "duplicate"
+    shown = _page_rows(page)
+    assert (
+        [cells[-1] for cells in shown] == [row[-1] for row in data] == ["12.35", "0.00", "-12.35"]
+    )
+    for cells, row in zip(shown, data, strict=True):  # the page's other columns, in place
+        assert cells[2:-1] == row[2 : len(PAGE_COLUMNS)]
 
 
 def test_the_season_records_download_has_the_finished_matches_only(lg):
