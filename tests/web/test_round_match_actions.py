@@ -222,3 +222,29 @@ def test_a_forfeit_reads_as_a_forfeit_in_the_cross_table_and_the_match_lists():
         if url == "/matches/":
             other = re.search(rf'<tr data-match="{replayable}".*?</tr>', html, re.S)
             assert other is not None and "Replay" in other.group(0)
+
+
+def test_ending_the_wait_asks_first_when_seats_would_go_to_computers():
+    """ "End the wait now" in a season with automatic substitutes hands away seats at once,
+    which cannot be undone: it asks first. Without them it acts at once (a deadline can be
+    moved again)."""
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    Season.objects.filter(pk=lg["season"]).update(auto_substitute_after=5)
+    page_url = f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    org = client(lg["organizer"])
+    ask = org.post(page_url + "/deadline", {"action": "now"})
+    html = ask.content.decode()
+    assert ask.status_code == 200 and "End the wait for round" in html
+    assert "Every seat away 5 minutes or more goes to a computer player at once." in html
+    assert 'name="confirm" value="yes"' in html and 'name="action" value="now"' in html
+    live = LeagueMatch.objects.get(pk=lg["playing"][0]).round
+    assert live.deadline is None
+    assert not ClubAction.objects.filter(verb="round.deadline").exists()
+    done = org.post(page_url + "/deadline", {"action": "now", "confirm": "yes"})
+    assert done.status_code == 302
+    live.refresh_from_db()
+    assert live.deadline is not None
+    # Without automatic substitutes, no question.
+    Season.objects.filter(pk=lg["season"]).update(auto_substitute_after=None)
+    org.post(page_url + "/deadline", {"action": "clear"})
+    assert org.post(page_url + "/deadline", {"action": "now"}).status_code == 302

@@ -620,6 +620,9 @@ def round_deadline(request, slug: str, season_id: int, number: int):
         return refused(_("Check the values you entered."))
     deadline = None
     action = form.cleaned_data["action"]
+    minutes = round_.season.auto_substitute_after
+    if action == "now" and minutes and not confirmed(request):
+        return _confirm_end_of_wait(request, club, round_, minutes)
     if action == "now":
         deadline = timezone.now()
     elif action == "set":
@@ -632,6 +635,31 @@ def round_deadline(request, slug: str, season_id: int, number: int):
         )
         return redirect("web:round", slug=slug, season_id=season_id, number=number)
     return refused(refusal.text, refusal.status)
+
+
+def _confirm_end_of_wait(request, club: Club, round_, minutes: int):
+    """Ending the wait in a season with automatic substitutes hands seats over at once:
+    that cannot be undone (a deadline merely moved can be moved back)."""
+    return confirmation_page(
+        request,
+        title=_("End the wait for round %(n)s now?") % {"n": round_.number},
+        what_happens=[
+            _("The deadline becomes now: a match with an absent player may end by forfeit."),
+            ngettext(
+                "Every seat away %(n)s minute or more goes to a computer player at once.",
+                "Every seat away %(n)s minutes or more goes to a computer player at once.",
+                minutes,
+            )
+            % {"n": minutes},
+            _("A seat handed over cannot be given back."),
+        ],
+        button=_("End the wait now"),
+        cancel=reverse(
+            "web:round",
+            kwargs={"slug": club.slug, "season_id": round_.season_id, "number": round_.number},
+        ),
+        club=club,
+    )
 
 
 @login_required
