@@ -290,6 +290,18 @@ def members_of(club: Club, include_removed: bool = False) -> QuerySet[Membership
     return rows.order_by("user__username")
 
 
+def sole_organizer(club: Club) -> str | None:
+    """The username of the club's only organizer, or None when it has several. A club
+    keeps an organizer: the only one may be neither made a member nor removed (the
+    rule ``actions.members`` applies; the members page offers neither)."""
+    names = list(
+        Membership.objects.filter(club=club, role="organizer", active=True).values_list(
+            "user__username", flat=True
+        )[:2]
+    )
+    return names[0] if len(names) == 1 else None
+
+
 def removed_members(club: Club) -> QuerySet[Membership]:
     """The club's removed list: people an organizer removed and has not allowed back."""
     return members_of(club, include_removed=True).filter(active=False, barred=True)

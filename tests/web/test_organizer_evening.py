@@ -252,9 +252,9 @@ def test_downloads_are_linked_and_the_standings_csv_names_each_entrants_players(
     assert "ratings.csv" in body(client(None).get(f"/clubs/{lg['club']}/ratings"))
     text = body(client(None).get(f"/clubs/{lg['club']}/standings.csv?season={lg['season']}"))
     header, *rows = [line.split(",") for line in text.strip().splitlines()]
-    assert header[-3:] == ["bot", "player_1", "player_2"]
+    assert header[-4:] == ["bot", "player_1", "player_2", "duplicate"]
     house = next(r for r in rows if r[1] == "house-1")
-    assert house[-3:] == ["yes", "house-1", ""]
+    assert house[-4:] == ["yes", "house-1", "", ""]
 
 
 def test_an_all_computer_pair_is_a_bot_in_the_standings_csv():
@@ -276,5 +276,5 @@ def test_an_all_computer_pair_is_a_bot_in_the_standings_csv():
     StandingRow.objects.create(season=season, position=1, pair=robots)
     StandingRow.objects.create(season=season, position=2, pair=mixed)
     rows = standings_rows(season)
-    assert rows[0][1] == "Robots" and rows[0][-3:] == ["yes", "house-1", "house-2"]
-    assert rows[1][1] == "Mixed" and rows[1][-3:] == ["no", "ana", "ben"]
+    assert rows[0][1] == "Robots" and rows[0][-4:-1] == ["yes", "house-1", "house-2"]
+    assert rows[1][1] == "Mixed" and rows[1][-4:-1] == ["no", "ana", "ben"]

@@ -32,6 +32,7 @@ from server.league.models import (
     Pair,
     Round,
     Season,
+    StandingRow,
 )
 from server.league.selectors import invite_used_by
 from server.web.selectors.action_log import VERB_TEXT
@@ -356,6 +357,45 @@ def test_annulling_asks_for_a_confirmation_with_the_reason(lg):
     assert LeagueMatch.objects.get(pk=match).annul_reason == "power cut"
 
 
+def test_a_finished_round_has_no_stuck_tables_card(lg):
+    org = client(lg["organizer"])
+    r = f"/clubs/riverside/seasons/{lg['season']}/rounds"
+    assert Round.objects.get(season_id=lg["season"], number=1).status == "finished"
+    assert "Stuck tables" not in body(org.get(f"{r}/1"))
+    live = body(org.get(f"{r}/{lg['live_round']}"))
+    assert "Stuck tables" in live and f"/matches/{lg['playing'][0]}/annul" in live
+
+
+def test_a_refused_check_in_of_everyone_is_the_round_page_with_its_sentence(lg):
+    """A stale tab's "Check in everyone available" after the round started: not a bare
+    403 page, the round page again with why; nothing checked in."""
+    org = client(lg["organizer"])
+    page = f"/clubs/riverside/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    checkins = CheckIn.objects.count()
+    refused = org.post(page + "/checkin-available")
+    html = body(refused)
+    assert refused.status_code in (400, 409) and 'role="alert"' in html
+    assert 'class="card round-organizer"' in html and "Stuck tables" in html
+    assert CheckIn.objects.count() == checkins
+
+
+def test_the_season_page_says_how_the_season_is_played(lg):
+    org = client(lg["organizer"])
+    plain = body(org.get(f"/clubs/riverside/seasons/{lg['season']}/"))
+    assert "Individual (partners rotate)" in plain
+    assert "Not duplicate: each table plays its own deals" in plain
+    assert "Off: substitutes are chosen by hand" in plain
+    club = Club.objects.get(slug="riverside")
+    olga = User.objects.get(username="olga")
+    duo = do_create_season(
+        user=olga, club=club, name="Duo", format="pairs", duplicate=True, auto_substitute_after=10
+    )
+    html = body(org.get(f"/clubs/riverside/seasons/{duo.pk}/"))
+    assert "Fixed pairs" in html
+    assert "Duplicate rounds: every table of a round plays the same deals" in html
+    assert "a seat away 10 minutes goes to a computer player" in html
+
+
 def test_announcements_on_the_club_page(lg):
     org = client(lg["organizer"])
     assert (
@@ -367,8 +407,67 @@ def test_announcements_on_the_club_page(lg):
     page = body(client(None).get("/clubs/riverside/"))
     assert "&lt;b&gt;Pizza&lt;/b&gt; at 8" in page and "<b>Pizza" not in page
     note = Announcement.objects.get()
-    assert org.post(f"/clubs/riverside/organize/announcements/{note.pk}/remove").status_code == 302
+    remove = f"/clubs/riverside/organize/announcements/{note.pk}/remove"
+    assert remove in body(org.get("/clubs/riverside/organize"))
+    # The first click only asks, quoting the announcement; nothing changes.
+    actions = ClubAction.objects.count()
+    ask = org.post(remove)
+    assert ask.status_code == 200 and "Remove this announcement?" in body(ask)
+    assert "&lt;b&gt;Pizza&lt;/b&gt; at 8" in body(ask)
+    assert 'name="confirm" value="yes"' in body(ask)
+    assert Announcement.objects.get().removed_at is None
+    assert ClubAction.objects.count() == actions
+    assert "Pizza" in body(client(None).get("/clubs/riverside/"))
+    assert org.post(remove, {"confirm": "yes"}).status_code == 302
     assert "Pizza" not in body(client(None).get("/clubs/riverside/"))
+    # Removed, it is asked about no more: the 404 of an unknown announcement.
+    assert org.post(remove).status_code == 404
+
+
+def _member_row(html: str, name: str) -> str:
+    found = re.search(rf'<tr data-member="{name}">.*?</tr>', html, re.S)
+    assert found is not None, name
+    return found.group(0)
+
+
+def test_the_members_page_does_not_offer_to_demote_the_only_organizer(lg):
+    """The server always refuses to leave a club without an organizer: the page asks the
+    same rule (selectors.sole_organizer) and offers no "Make member" to the only one."""
+    org = client(lg["organizer"])
+    page = body(org.get("/clubs/riverside/members"))
+    olga = _member_row(page, "olga")
+    assert "/members/olga/role" not in olga and "Make me a member" not in olga
+    assert "only organizer" in olga
+    assert "/members/ben/role" in _member_row(page, "ben")  # "Make organizer" for the others
+    # The rule itself stays the server's: posted anyway, it is refused.
+    assert org.post("/clubs/riverside/members/olga/role", {"role": "member"}).status_code == 400
+    # With a second organizer, each may be made a member again.
+    org.post("/clubs/riverside/members/ben/role", {"role": "organizer"})
+    page = body(org.get("/clubs/riverside/members"))
+    assert "/members/olga/role" in _member_row(page, "olga")
+    assert "/members/ben/role" in _member_row(page, "ben")
+    assert "only organizer" not in page
+
+
+def test_an_organizer_making_themself_a_member_is_asked_first(lg):
+    org = client(lg["organizer"])
+    org.post("/clubs/riverside/members/ben/role", {"role": "organizer"})
+    page = body(org.get("/clubs/riverside/members"))
+    assert "Make me a member…" in page
+    ask = org.post("/clubs/riverside/members/olga/role", {"role": "member"})
+    assert ask.status_code == 200 and "Stop organizing" in body(ask)
+    assert 'name="confirm" value="yes"' in body(ask) and 'value="member"' in body(ask)
+    assert Membership.objects.get(club__slug="riverside", user__username="olga").role == "organizer"
+    done = org.post("/clubs/riverside/members/olga/role", {"role": "member", "confirm": "yes"})
+    assert done.status_code == 302
+    assert Membership.objects.get(club__slug="riverside", user__username="olga").role == "member"
+    # Demoting another organizer is undone by promoting them again: no question.
+    back = client("ben").post("/clubs/riverside/members/olga/role", {"role": "organizer"})
+    assert back.status_code == 302
+    assert (
+        client("ben").post("/clubs/riverside/members/olga/role", {"role": "member"}).status_code
+        == 302
+    )
 
 
 # -- the log and the exports ------------------------------------------------------------------------
@@ -409,6 +508,22 @@ def _page_rows(html: str) -> list[list[str]]:
     return rows
 
 
+# The standings CSV's first columns: the standings page's (Duplicate aside), by position.
+PAGE_COLUMNS = [
+    "position",
+    "name",
+    "played",
+    "wins",
+    "byes",
+    "hands_won",
+    "hands_lost",
+    "points",
+    "dekabes",
+    "ties",
+    "forfeits",
+]
+
+
 def test_the_standings_csv_rows_equal_the_standings_page(lg):
     season = lg["season"]
     page = body(client(None).get(f"/clubs/riverside/standings?season={season}"))
@@ -419,15 +534,46 @@ def test_the_standings_csv_rows_equal_the_standings_page(lg):
     assert header[:2] == ["position", "name"]
     shown = _page_rows(page)
     assert len(shown) == len(data) > 0
+    # The page's columns by position, then bot, the players, and the duplicate score last
+    # (added last: a sheet reading the columns by position keeps working).
+    assert header == [*PAGE_COLUMNS, "bot", "player_1", "player_2", "duplicate"]
     for cells, row in zip(shown, data, strict=True):
         name = cells[1].replace(" bot", "").strip()
-        assert [cells[0], name, *cells[2:]] == row[:-3]
-        assert row[-3] == ("yes" if "bot" in cells[1] else "no")
-        assert row[-2] == name and row[-1] == ""  # an individual season: the player alone
+        assert [cells[0], name, *cells[2:]] == row[: len(PAGE_COLUMNS)]
+        assert row[-4] == ("yes" if "bot" in cells[1] else "no")
+        assert row[-3] == name and row[-2] == ""  # an individual season: the player alone
+        assert row[-1] == ""  # not a duplicate season: no duplicate score
     # A members club's export is the 404 of an unknown club.
     assert client(None).get("/clubs/cellar/standings.csv").status_code == 404
     ratings = client(None).get("/clubs/riverside/ratings.csv").content.decode().splitlines()
     assert ratings[0] == "rank,name,bot,ordinal,mu,sigma,matches" and len(ratings) > 1
+
+
+def test_a_duplicate_season_s_standings_csv_ends_with_the_page_s_duplicate_column(lg):
+    club = Club.objects.get(slug="riverside")
+    olga = User.objects.get(username="olga")
+    season = do_create_season(
+        user=olga, club=club, name="Same deals", format="individual", duplicate=True
+    )
+    for position, (name, score) in enumerate(
+        [("ana", 12.345), ("ben", None), ("carl", -12.345)], start=1
+    ):
+        StandingRow.objects.create(
+            season=season,
+            position=position,
+            player=User.objects.get(username=name),
+            duplicate=score,
+        )
+    page = body(client(None).get(f"/clubs/riverside/standings?season={season.pk}"))
+    text = client(None).get(f"/clubs/riverside/standings.csv?season={season.pk}").content.decode()
+    header, *data = list(csv.reader(io.StringIO(text)))
+    assert header[: len(PAGE_COLUMNS)] == PAGE_COLUMNS and header[-1] == "duplicate"
+    shown = _page_rows(page)
+    assert (
+        [cells[-1] for cells in shown] == [row[-1] for row in data] == ["12.35", "0.00", "-12.35"]
+    )
+    for cells, row in zip(shown, data, strict=True):  # the page's other columns, in place
+        assert cells[2:-1] == row[2 : len(PAGE_COLUMNS)]
 
 
 def test_the_season_records_download_has_the_finished_matches_only(lg):
@@ -501,6 +647,9 @@ def test_every_organizer_page_and_form_refuses_everyone_but_the_organizer(lg):
         (f"{r}/organize/hosted", {"level": "random"}),
         (f"{r}/organize/announcements", {"text": "spam"}),
         (f"{r}/organize/announcements/{note.pk}/remove", {}),
+        (f"{r}/organize/announcements/{note.pk}/remove", {"confirm": "yes"}),
+        (f"{r}/members/olga/role", {"role": "member"}),
+        (f"{r}/members/olga/role", {"role": "member", "confirm": "yes"}),
         (f"{r}/seasons/{pairs.pk}/", {"name": "Hacked"}),
         (f"{r}/seasons/{pairs.pk}/pairs", {"player_1": "ana", "player_2": "ben"}),
         (f"{r}/seasons/{pairs.pk}/close", {}),

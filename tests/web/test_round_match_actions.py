@@ -3,6 +3,8 @@ form with a required confirmation, posted without JavaScript."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from server.league.models import ClubAction, LeagueMatch, Season
@@ -182,3 +184,67 @@ def test_a_forfeit_reads_as_a_forfeit_on_the_match_and_standings_pages():
     )
     losers = set(match.seats.filter(team="B").values_list("player__username", flat=True))
     assert forfeits and all((n == "1") == (name in losers) for name, n in forfeits.items())
+
+
+def test_a_forfeit_reads_as_a_forfeit_in_the_cross_table_and_the_match_lists():
+    """Not "W 0–0" / "L 0–0" in the cross-table, not "Replay" in the lists of matches
+    (all matches, the club page's results, a player's page): "forfeit", as on its page."""
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    match = LeagueMatch.objects.get(pk=lg["playing"][0])
+    org = client(lg["organizer"])
+    org.post(
+        f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}/deadline",
+        {"action": "now"},
+    )
+    done = org.post(
+        f"/matches/{match.pk}/forfeit", {"seat": 2, "reason": "never came", "confirm": "yes"}
+    )
+    assert done.status_code == 302
+    cross = client(None).get(f"/clubs/{lg['club']}/seasons/{lg['season']}/crosstable")
+    cells = re.findall(rf'<a href="/matches/{match.pk}">(.*?)</a>', cross.content.decode())
+    players = [s for s in match.seats.all() if not s.filler]
+    assert sorted(cells) == sorted(
+        (
+            'W <span class="forfeit">forfeit</span>'
+            if s.team == "A"
+            else 'L <span class="forfeit">forfeit</span>'
+        )
+        for s in players
+    )
+    # A finished match in the same lists still offers its replay.
+    replayable = lg["finished"][0]
+    someone = players[0].player.username
+    for url in ("/matches/", f"/clubs/{lg['club']}/", f"/players/{someone}"):
+        html = client(None).get(url).content.decode()
+        row = re.search(rf'<tr data-match="{match.pk}".*?</tr>', html, re.S)
+        assert row is not None, url
+        assert "Replay" not in row.group(0) and 'class="tag forfeit">forfeit<' in row.group(0), url
+        if url == "/matches/":
+            other = re.search(rf'<tr data-match="{replayable}".*?</tr>', html, re.S)
+            assert other is not None and "Replay" in other.group(0)
+
+
+def test_ending_the_wait_asks_first_when_seats_would_go_to_computers():
+    """ "End the wait now" in a season with automatic substitutes hands away seats at once,
+    which cannot be undone: it asks first. Without them it acts at once (a deadline can be
+    moved again)."""
+    lg = seed_league(members=("ana", "ben", "carl"), rounds=1)
+    Season.objects.filter(pk=lg["season"]).update(auto_substitute_after=5)
+    page_url = f"/clubs/{lg['club']}/seasons/{lg['season']}/rounds/{lg['live_round']}"
+    org = client(lg["organizer"])
+    ask = org.post(page_url + "/deadline", {"action": "now"})
+    html = ask.content.decode()
+    assert ask.status_code == 200 and "End the wait for round" in html
+    assert "Every seat away 5 minutes or more goes to a computer player at once." in html
+    assert 'name="confirm" value="yes"' in html and 'name="action" value="now"' in html
+    live = LeagueMatch.objects.get(pk=lg["playing"][0]).round
+    assert live.deadline is None
+    assert not ClubAction.objects.filter(verb="round.deadline").exists()
+    done = org.post(page_url + "/deadline", {"action": "now", "confirm": "yes"})
+    assert done.status_code == 302
+    live.refresh_from_db()
+    assert live.deadline is not None
+    # Without automatic substitutes, no question.
+    Season.objects.filter(pk=lg["season"]).update(auto_substitute_after=None)
+    org.post(page_url + "/deadline", {"action": "clear"})
+    assert org.post(page_url + "/deadline", {"action": "now"}).status_code == 302

@@ -159,12 +159,7 @@ def active_member(club: Club, username: str) -> Membership:
 
 
 def _check_keeps_an_organizer(club: Club, leaving: Membership) -> None:
-    if leaving.role != "organizer":
-        return
-    others = Membership.objects.filter(club=club, role="organizer", active=True).exclude(
-        pk=leaving.pk
-    )
-    if not others.exists():
+    if leaving.role == "organizer" and selectors.sole_organizer(club) == leaving.user.username:
         raise LastOrganizer()
 
 
@@ -236,15 +231,22 @@ def _remove_bots_of(*, club: Club, actor: User, owner: User) -> None:
         )
 
 
+def check_may_set_role(club: Club, username: str, role: str) -> Membership:
+    """Refused (the action's own refusal) unless ``username``'s role may become ``role``:
+    a bot never organizes, and the club keeps an organizer. Asked before a question."""
+    membership = active_member(club, username)
+    if membership.user.is_bot and role == "organizer":
+        raise PermissionDenied("a bot cannot organize a club")
+    if role == "member":
+        _check_keeps_an_organizer(club, membership)
+    return membership
+
+
 def do_set_role(*, user: User, club: Club, username: str, role: str) -> Membership:
     check_organizer(club, user)
     with writing(), transaction.atomic():
         lock_club(club.pk)  # two organizers demoting each other: the second is refused
-        membership = active_member(club, username)
-        if membership.user.is_bot and role == "organizer":
-            raise PermissionDenied("a bot cannot organize a club")
-        if role == "member":
-            _check_keeps_an_organizer(club, membership)
+        membership = check_may_set_role(club, username, role)
         check_still_organizer(club, user)
         membership.role = role
         membership.save(update_fields=["role"])

@@ -7,6 +7,7 @@ import csv
 import json
 
 from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.template.defaultfilters import floatformat
 
 from engine import load_record
 from server.league import selectors as league
@@ -15,7 +16,8 @@ from server.web.refusals import league_pages
 from server.web.selectors.league import season_choice
 from server.web.visitor import viewer
 
-# The standings page's columns, in its order (the bot flag last).
+# The standings page's columns, in its order, then the bot flag, the players and the
+# duplicate score.
 STANDINGS_COLUMNS = (
     "position",
     "name",
@@ -31,11 +33,16 @@ STANDINGS_COLUMNS = (
     "bot",
     "player_1",
     "player_2",
+    # Added after the others, so that a sheet reading the columns by position still works:
+    # the standings page's Duplicate column (a duplicate season's; empty otherwise).
+    "duplicate",
 )
 
 
 def standings_rows(season: Season) -> list[list]:
-    """The standings page's rows as CSV cells, in its order."""
+    """The standings page's rows as CSV cells, in its order (``STANDINGS_COLUMNS``): the
+    page's columns, then ``bot``, the players' usernames and the duplicate score, rounded
+    as the page shows it (two decimals; a point, whatever the page's language)."""
     rows = []
     for r in league.standing_rows(season):
         if r.pair is not None:
@@ -62,6 +69,7 @@ def standings_rows(season: Season) -> list[list]:
                 r.forfeits,
                 "yes" if bot else "no",
                 *usernames,
+                floatformat(r.duplicate or 0, "2u") if season.duplicate else "",
             ]
         )
     return rows

@@ -14,12 +14,12 @@ from __future__ import annotations
 from contextlib import suppress
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -161,6 +161,22 @@ def post_announcement(request, slug: str):
 @require_POST
 def remove_announcement(request, slug: str, announcement_id: int):
     club = organized_club(request, slug)
+    if not confirmed(request):
+        note = league.announcements_of(club).filter(pk=announcement_id).first()
+        if note is None:
+            raise Http404("no such announcement")
+        return confirmation_page(
+            request,
+            title=_("Remove this announcement?"),
+            what_happens=[
+                Truncator(note.text).chars(200),
+                _("It leaves the club page for everyone; the action log keeps its text."),
+                _("It cannot be undone: to say it again, post it again."),
+            ],
+            button=_("Remove the announcement"),
+            cancel=reverse("web:organize", kwargs={"slug": club.slug}),
+            club=club,
+        )
     clubs.do_remove_announcement(user=request.user, club=club, announcement_id=announcement_id)
     return redirect("web:organize", slug=club.slug)
 
@@ -263,6 +279,7 @@ def _members_page(request, club: Club, error: str | None = None, status: int = 2
             "members": rows,
             "removed": removed,
             "me": request.user.username,
+            "sole_organizer": league.sole_organizer(club),
             "remove_form": RemoveMemberForm(),
             "error": error,
         },
@@ -284,12 +301,29 @@ def set_role(request, slug: str, username: str):
     form = RoleForm(request.POST)
     if not form.is_valid():
         return _members_page(request, club, _("Check the values you entered."), 400)
+    role = form.cleaned_data["role"]
     with shown_refusal() as refusal:
-        members.do_set_role(
-            user=request.user, club=club, username=username, role=form.cleaned_data["role"]
-        )
+        if role == "member" and username == request.user.username and not confirmed(request):
+            members.check_may_set_role(club, username, role)  # refused now, not after
+            return _confirm_stepping_down(request, club)
+        members.do_set_role(user=request.user, club=club, username=username, role=role)
         return redirect("web:members", slug=club.slug)
     return _members_page(request, club, refusal.text, 400)
+
+
+def _confirm_stepping_down(request, club: Club):
+    """An organizer making themself a member: only another organizer can undo it."""
+    return confirmation_page(
+        request,
+        title=_("Stop organizing %(club)s?") % {"club": club.name},
+        what_happens=[
+            _("You become a member: the club's organizer pages close to you."),
+            _("Only another organizer can make you an organizer again."),
+        ],
+        button=_("Make me a member"),
+        cancel=reverse("web:members", kwargs={"slug": club.slug}),
+        club=club,
+    )
 
 
 @login_required
@@ -539,7 +573,9 @@ def check_in_available(request, slug: str, season_id: int, number: int):
         else:
             rounds.do_check_in(user=request.user, round_=round_, players=chosen)
         return redirect("web:round", slug=club.slug, season_id=season.pk, number=number)
-    raise PermissionDenied(refusal.text)
+    # Refused (the round started meanwhile, a member and their bot both available...):
+    # the round page again with the sentence, as the round page's own check-in does.
+    return render_round(request, club, season, round_, error=refusal.text, status=refusal.status)
 
 
 # The round page's "Deadline, substitutes and forfeits" card (web/round_match_actions.html):
@@ -584,6 +620,9 @@ def round_deadline(request, slug: str, season_id: int, number: int):
         return refused(_("Check the values you entered."))
     deadline = None
     action = form.cleaned_data["action"]
+    minutes = round_.season.auto_substitute_after
+    if action == "now" and minutes and not confirmed(request):
+        return _confirm_end_of_wait(request, club, round_, minutes)
     if action == "now":
         deadline = timezone.now()
     elif action == "set":
@@ -596,6 +635,31 @@ def round_deadline(request, slug: str, season_id: int, number: int):
         )
         return redirect("web:round", slug=slug, season_id=season_id, number=number)
     return refused(refusal.text, refusal.status)
+
+
+def _confirm_end_of_wait(request, club: Club, round_, minutes: int):
+    """Ending the wait in a season with automatic substitutes hands seats over at once:
+    that cannot be undone (a deadline merely moved can be moved back)."""
+    return confirmation_page(
+        request,
+        title=_("End the wait for round %(n)s now?") % {"n": round_.number},
+        what_happens=[
+            _("The deadline becomes now: a match with an absent player may end by forfeit."),
+            ngettext(
+                "Every seat away %(n)s minute or more goes to a computer player at once.",
+                "Every seat away %(n)s minutes or more goes to a computer player at once.",
+                minutes,
+            )
+            % {"n": minutes},
+            _("A seat handed over cannot be given back."),
+        ],
+        button=_("End the wait now"),
+        cancel=reverse(
+            "web:round",
+            kwargs={"slug": club.slug, "season_id": round_.season_id, "number": round_.number},
+        ),
+        club=club,
+    )
 
 
 @login_required

@@ -414,6 +414,7 @@ class Cell:
     mine: int | None = None
     theirs: int | None = None
     table_number: int | None = None
+    forfeit: bool = False  # won or lost by forfeit: its score says nothing
 
 
 @dataclass(frozen=True)
@@ -433,8 +434,8 @@ class CrossTable:
 
 def cross_table(season: Season, viewer: User | None) -> CrossTable:
     """Entrants (players, or pairs in a pairs season) by standing × rounds: each cell the
-    entrant's match of that round (won / lost / live / annulled, the score from its side)
-    or its bye. Live scores are left out here (the round page shows them); so is every
+    entrant's match of that round (won / lost / live / annulled, the score from its side;
+    won or lost by forfeit, no score) or its bye. Live scores are left out here (the round page shows them); so is every
     fact of a match hidden from ``viewer`` (a live duplicate round's other tables: shown
     as live, with no link, whether they are over or not)."""
     pairs = season.format == "pairs"
@@ -491,6 +492,7 @@ def cross_table(season: Season, viewer: User | None) -> CrossTable:
                     score[team],
                     score[other],
                     m.table_number,
+                    forfeit=m.forfeited_by is not None,
                 )
             row(key, name, is_bot).cells[column[m.round_id]] = cell
     byes = CheckIn.objects.filter(round__season=season, bye=True).select_related("player", "pair")
