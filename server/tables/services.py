@@ -296,7 +296,8 @@ def do_action(
                     holder = check_holder(user=user, table=locked, number=seat, seats=None)
                 over_before = state.match.phase == "match_over"
                 rows = _accepted_rows(locked, holder, state, action, user, seats, key)
-                # built and encoded once: the answer, the receipt and this seat's push
+                # built and encoded once: the answer and this seat's push (its receipt
+                # keeps only its version: a retry builds it again, ``_replayed``)
                 answer = answers.seat_answer(locked, seat, state, user, seats, keep=False)
                 if key:  # the receipt rides on the event its key names: no row of its own
                     rows[0] = rows[0]._replace(request_hash=digest, receipt=receipt(state))
