@@ -71,7 +71,7 @@ def test_sign_in_club_standings_player_chart_and_a_replay_to_the_end(web_club, o
     expected = expected_standings(url, lg["season"])
     assert {r[1].split()[0] for r in rows} == set(expected)
     keys = []
-    for _position, name, played, wins, _byes, won, lost, points, dekabes, ties in rows:
+    for _position, name, played, wins, _byes, won, lost, points, dekabes, ties, _forfeits in rows:
         name = name.split()[0]
         line = expected[name]
         assert [

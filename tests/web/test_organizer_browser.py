@@ -202,7 +202,8 @@ def test_an_organizer_runs_a_season_from_the_web_pages(empty_server, open_page):
     data = list(csv.reader(io.StringIO(text)))[1:]
     assert len(rows) == len(data) == 8
     for shown, row in zip(rows, data, strict=True):
-        assert [shown[0], shown[1].split()[0], *shown[2:]] == row[:-3]  # then bot, players
+        # then bot, the players, and the duplicate figure (empty: not a duplicate season)
+        assert [shown[0], shown[1].split()[0], *shown[2:]] == row[:-4] and row[-1] == ""
     # The action log tells the story.
     org.goto(url + "/clubs/harbour-dominoes/log")
     verbs = org.eval_on_selector_all("tr[data-verb]", "rows => rows.map(r => r.dataset.verb)")

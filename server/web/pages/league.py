@@ -23,16 +23,16 @@ from server.league import duplicate_scoring
 from server.league import selectors as league
 from server.league.actions import roles, rounds
 from server.league.holders import match_holdings
-from server.league.models import Club
 from server.league.serializers import MatchDetailSerializer, MatchSerializer
 from server.notices.groups import club_group
 from server.web import live
 from server.web.confirm import confirmation_page, confirmed
 from server.web.forms.organizer import AnnulForm, CheckInForm
 from server.web.refusals import league_pages, shown_refusal
+from server.web.round_page import club_live as _live
+from server.web.round_page import render_round
 from server.web.selectors import doors
 from server.web.selectors import league as league_reads
-from server.web.selectors.league import round_organizer_context
 from server.web.selectors.replay import NotReplayable, build_replay
 from server.web.selectors.replay_analysis import replay_analysis
 from server.web.selectors.tables import board_seats, replay_log
@@ -43,11 +43,6 @@ MATCHES_PER_PAGE = 25
 
 
 # -- reading -------------------------------------------------------------------------------
-def _live(club: Club) -> dict:
-    """What makes a club's page live (base.html's ``<main data-live>``, site.js)."""
-    return {"live_url": f"/clubs/{club.slug}/live", "live_version": league_reads.club_version(club)}
-
-
 @league_pages
 def club(request, slug: str):
     page = league_reads.club_page(slug, _viewer(request))
@@ -238,45 +233,6 @@ def round_page(request, slug: str, season_id: int, number: int):
         error = refusal.text
     return render_round(
         request, club, season, round_, form=form, error=error, status=400 if error else 200
-    )
-
-
-def render_round(
-    request, club: Club, season, round_, *, form=None, error=None, card=None, status=200
-):
-    """The round page. ``error``: a refusal, said at the top; ``card``: a refusal of the
-    organizer's "Deadline, substitutes and forfeits" card (``pages/organizer.py``), said
-    again beside its form, which shows what was typed (``{"deadline": True}`` or
-    ``{"substitute"|"forfeit": match id, "match": match id}``, with ``"error"`` and
-    ``"typed"``)."""
-    viewer = _viewer(request)
-    membership = roles.membership_of(club, viewer)
-    is_organizer = membership is not None and membership.role == "organizer"
-    data = league_reads.round_tables(round_, viewer)
-    if is_organizer and form is None and round_.status == "open":
-        present = [
-            e["player"]["username"] if "player" in e else str(e["pair"]["id"])
-            for e in data["present"]
-        ]
-        form = CheckInForm.for_season(
-            season, initial={("pairs" if season.format == "pairs" else "players"): present}
-        )
-    return render(
-        request,
-        "web/round.html",
-        {
-            "club": club,
-            "season": season,
-            "round": data,
-            "doors": doors.round_doors(round_, viewer),
-            "form": form,
-            "error": error,
-            "card": card,
-            "is_organizer": is_organizer,
-            **(round_organizer_context(season) if is_organizer else {}),
-            **_live(club),
-        },
-        status=status,
     )
 
 

@@ -47,8 +47,8 @@ from server.web.forms.organizer import (
     SubstituteForm,
 )
 from server.web.once import once_per_form
-from server.web.pages.league import render_round
 from server.web.refusals import league_pages, shown_refusal
+from server.web.round_page import render_round
 from server.web.selectors.action_log import log_lines
 from server.web.visitor import organized_club, person
 
