@@ -460,28 +460,32 @@ def receipt(state: TableState) -> str:
 
 def _replayed(table: Table, seat: int, key: str, digest: str, user: User) -> ActionResult | None:
     """The first answer to ``key``, or None when the key is new: the seat's answer at the
-    version its action made (the receipt on the event the key wrote), or the whole answer
-    as an older server stored it (on that event, or in an ``ActionReceipt`` row)."""
+    version its action made (the receipt on the event the key wrote; migration 0006 cut
+    every whole answer stored there down to its version), or, for an action written
+    before receipts moved onto the event, the answer its ``ActionReceipt`` row stored."""
     row = store.receipt_on_event(table.pk, key)
     if row is None:
         return None
     hash_, account_id, text = row
-    status = 200  # only an accepted action has a receipt
-    if text is None:  # written before receipts moved onto the event
-        receipt = ActionReceipt.objects.filter(table=table, key=key).first()
-        if receipt is None:
-            return None
-        hash_, account_id, status = receipt.request_hash, receipt.account_id, receipt.status_code
-        text = orjson.dumps(receipt.response).decode()
+    if text is not None:
+        _check_same_request(hash_, account_id, digest, user)
+        version = orjson.loads(text)["version"]
+        state = projection.project(table, upto=version)
+        seats = selectors.load_seats(table)
+        answer = answers.seat_answer(table, seat, state, user, seats, keep=False)
+        return ActionResult(version, None, 200, True, text=answer.text)  # only accepted ones
+    older = ActionReceipt.objects.filter(table=table, key=key).first()
+    if older is None:
+        return None
+    _check_same_request(older.request_hash, older.account_id, digest, user)
+    body = older.response
+    return ActionResult(body.get("version", 0), body, older.status_code, True, orjson.dumps(body))
+
+
+def _check_same_request(hash_: str | None, account_id: int | None, digest: str, user: User) -> None:
+    """A key answers again only the request that used it: the same body and account."""
     if hash_ != digest or account_id != user.pk:
         raise IdempotencyKeyReused()
-    body = orjson.loads(text)
-    if "view" in body:  # a whole answer, stored by an older server: given as it was
-        return ActionResult(body.get("version", 0), body, status, True, text=text.encode())
-    version = body["version"]
-    state = projection.project(table, upto=version)
-    answer = answers.seat_answer(table, seat, state, user, selectors.load_seats(table), keep=False)
-    return ActionResult(version, None, status, True, text=answer.text)
 
 
 def _lock_table(table: Table) -> Table:
