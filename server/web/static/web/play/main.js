@@ -631,6 +631,11 @@ function matchOverDialog(answer) {
   return dialogBody(W.match_over, "match-over", [el("div", { id: "dialog-said" }, parts)], buttons);
 }
 
+// The log's sentence for a play, by the end it was laid on (the log panel, the said log).
+function playWords(turn) {
+  return turn.end === "left" ? W.log_play_left : turn.end === "right" ? W.log_play_right : W.log_play;
+}
+
 function panelDialog(answer) {
   const v = answer.view;
   let parts;
@@ -639,8 +644,7 @@ function panelDialog(answer) {
   } else {
     const lines = v.turns.map((t) => {
       if (t.type === "pass") return el("li", { text: fmt(W.log_pass, { s: t.seat }) });
-      const key = t.end === "left" ? W.log_play_left : t.end === "right" ? W.log_play_right : W.log_play;
-      return el("li", { text: fmt(key, { s: t.seat, t: t.tile }) });
+      return el("li", { text: fmt(playWords(t), { s: t.seat, t: t.tile }) });
     });
     parts = [
       el("h3", { text: fmt(W.hand_no, { n: Math.max(1, v.hand_no) }) }),
@@ -916,8 +920,7 @@ function news(before, answer) {
         notice(text, "pass");
         say(text);
       } else if (t.seat !== v.seat) {
-        const key = t.end === "left" ? W.log_play_left : t.end === "right" ? W.log_play_right : W.log_play;
-        say(fmt(key, { s: t.seat, t: spoken(t.tile) }));
+        say(fmt(playWords(t), { s: t.seat, t: spoken(t.tile) }));
       }
     }
   } else if (before && v.phase === "accept" && before.view.phase !== "accept" && v.results.length === before.view.results.length) {
